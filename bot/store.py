@@ -1,0 +1,433 @@
+"""The SQLite store: games, seats, the move log and settings, behind one small class.
+
+One aiosqlite connection per store, WAL, foreign keys on. Every write happens inside
+:meth:`Store.transaction`, and a move's log row and the new cached state are written
+in the *same* transaction, guarded by the game's version so two writers (two clicks,
+two processes) cannot both win. A later PostgreSQL store would offer the same methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+
+import aiosqlite
+
+_MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class Migration:
+    number: int
+    name: str
+    sql: str
+
+
+def migrations() -> list[Migration]:
+    """The numbered SQL files shipped in ``migrations/``, in order."""
+    found = []
+    for entry in resources.files("migrations").iterdir():
+        m = _MIGRATION_NAME.fullmatch(entry.name)
+        if m:
+            found.append(Migration(int(m.group(1)), entry.name, entry.read_text("utf-8")))
+    return sorted(found, key=lambda mig: mig.number)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game_key: str
+    status: str
+    options: dict
+    seed: int
+    state: str | None
+    version: int
+    creator_id: int
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: int
+    name: str
+    awaiting: bool
+    place: int | None
+    score: int | None
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    seq: int
+    seat: int
+    user_id: int
+    kind: str
+    action: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class UndoRequest:
+    user_id: int
+    moves: int
+    version: int
+    agreed: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """A game that waits for one user, for "my turns"."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    game_key: str
+    since: str
+
+
+class StaleGame(Exception):
+    """The game changed after it was read: the write was not made."""
+
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, game_key, status, options, seed, state, version, "
+    "creator_id, created_at, updated_at"
+)
+
+
+def _game(row: aiosqlite.Row | None) -> GameRow | None:
+    if row is None:
+        return None
+    values = list(row)
+    values[5] = json.loads(values[5])
+    return GameRow(*values)
+
+
+class Store:
+    """All the project's SQL lives here."""
+
+    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], datetime] = utcnow) -> None:
+        self._db = db
+        self._clock = clock
+        # one connection: statements of two transactions must never interleave on it
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        migrate_to: int | None = None,
+    ) -> Store:
+        """Open (creating if needed) the database and bring its schema up to date."""
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA synchronous = NORMAL")
+        await db.execute("PRAGMA busy_timeout = 5000")
+        store = cls(db, clock)
+        await store.migrate(migrate_to)
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    def now(self) -> str:
+        return self._clock().isoformat(timespec="seconds")
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back if the block raises."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _fetchall(self, sql: str, params: Iterable = ()) -> list[aiosqlite.Row]:
+        async with self._lock, self._db.execute(sql, tuple(params)) as cur:
+            return list(await cur.fetchall())
+
+    async def _fetchone(self, sql: str, params: Iterable = ()) -> aiosqlite.Row | None:
+        async with self._lock, self._db.execute(sql, tuple(params)) as cur:
+            return await cur.fetchone()
+
+    # -- schema -------------------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        row = await self._fetchone(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        )
+        if row is None:
+            return 0
+        row = await self._fetchone("SELECT COALESCE(MAX(number), 0) FROM schema_migrations")
+        return int(row[0])
+
+    async def migrate(self, target: int | None = None) -> list[int]:
+        """Apply every pending migration up to ``target``, each in its own transaction."""
+        async with self._lock:
+            await self._db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            )
+        current = await self.schema_version()
+        applied = []
+        for mig in migrations():
+            if mig.number <= current or (target is not None and mig.number > target):
+                continue
+            async with self.transaction() as db:
+                for statement in _statements(mig.sql):
+                    await db.execute(statement)
+                await db.execute(
+                    "INSERT INTO schema_migrations (number, name, applied_at) VALUES (?, ?, ?)",
+                    (mig.number, mig.name, self.now()),
+                )
+            applied.append(mig.number)
+        return applied
+
+    async def integrity_check(self) -> str:
+        row = await self._fetchone("PRAGMA integrity_check")
+        return str(row[0])
+
+    # -- games --------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_key: str,
+        options: dict,
+        seed: int,
+        creator_id: int,
+        creator_name: str,
+    ) -> int:
+        """A new game in the lobby, its creator in seat 0. ``None`` if the channel is busy."""
+        now = self.now()
+        try:
+            async with self.transaction() as db:
+                cur = await db.execute(
+                    "INSERT INTO games (guild_id, channel_id, game_key, status, options, seed, "
+                    "creator_id, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        game_key,
+                        json.dumps(options),
+                        seed,
+                        creator_id,
+                        now,
+                        now,
+                    ),
+                )
+                game_id = cur.lastrowid
+                await db.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                    (game_id, creator_id, creator_name),
+                )
+        except aiosqlite.IntegrityError as exc:
+            raise StaleGame("this channel already has a live game") from exc
+        return int(game_id)
+
+    async def game(self, game_id: int) -> GameRow | None:
+        return _game(
+            await self._fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        )
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        """The lobby or active game in a channel, if any."""
+        return _game(
+            await self._fetchone(
+                f"SELECT {_GAME_COLUMNS} FROM games "
+                "WHERE channel_id = ? AND status IN ('lobby', 'active')",
+                (channel_id,),
+            )
+        )
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The newest game in a channel, finished or not (for boards and history)."""
+        return _game(
+            await self._fetchone(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                (channel_id,),
+            )
+        )
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self._fetchall(
+            "SELECT seat, user_id, name, awaiting, place, score FROM seats "
+            "WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5]) for r in rows]
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        rows = await self._fetchall(
+            "SELECT seq, seat, user_id, kind, action, created_at FROM moves "
+            "WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [MoveRow(*r) for r in rows]
+
+    async def count_games(self) -> int:
+        row = await self._fetchone("SELECT COUNT(*) FROM games")
+        return int(row[0])
+
+    async def _bump(self, db: aiosqlite.Connection, game_id: int, version: int, **columns) -> None:
+        """Set columns and bump the version, only if nobody else did first."""
+        sets = "".join(f", {name} = ?" for name in columns)
+        cur = await db.execute(
+            f"UPDATE games SET version = version + 1, updated_at = ?{sets} "
+            "WHERE id = ? AND version = ?",
+            (self.now(), *columns.values(), game_id, version),
+        )
+        if cur.rowcount != 1:
+            raise StaleGame(f"game {game_id} moved on from version {version}")
+
+    async def join(self, game_id: int, version: int, user_id: int, name: str) -> None:
+        async with self.transaction() as db:
+            await self._bump(db, game_id, version)
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES "
+                "(?, (SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?), ?, ?)",
+                (game_id, game_id, user_id, name),
+            )
+
+    async def leave(self, game_id: int, version: int, user_id: int) -> None:
+        """Remove a lobby seat; later seats move up so seat numbers stay 0..n-1."""
+        async with self.transaction() as db:
+            await self._bump(db, game_id, version)
+            cur = await db.execute(
+                "DELETE FROM seats WHERE game_id = ? AND user_id = ? RETURNING seat",
+                (game_id, user_id),
+            )
+            (seat,) = await cur.fetchone()
+            await cur.close()
+            # shift one by one, upwards, so (game, seat) stays unique at every step
+            later = await db.execute_fetchall(
+                "SELECT seat FROM seats WHERE game_id = ? AND seat > ? ORDER BY seat",
+                (game_id, seat),
+            )
+            for (s,) in later:
+                await db.execute(
+                    "UPDATE seats SET seat = seat - 1 WHERE game_id = ? AND seat = ?", (game_id, s)
+                )
+
+    async def start(self, game_id: int, version: int, state: str, awaiting: Iterable[int]) -> None:
+        async with self.transaction() as db:
+            await self._bump(db, game_id, version, status="active", state=state)
+            await self._set_awaiting(db, game_id, awaiting)
+
+    async def record(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        seat: int,
+        user_id: int,
+        action: str,
+        state: str,
+        awaiting: Iterable[int],
+        kind: str = "move",
+        results: list[tuple[int, int]] | None = None,
+    ) -> int:
+        """Append one log entry and store the state it leads to, atomically.
+
+        ``results`` (place, score per seat) finishes the game. Returns the entry's seq.
+        Raises :class:`StaleGame` if the game is no longer at ``version``.
+        """
+        async with self.transaction() as db:
+            await self._bump(
+                db, game_id, version, state=state, status="finished" if results else "active"
+            )
+            cur = await db.execute(
+                "INSERT INTO moves (game_id, seq, seat, user_id, kind, action, created_at) "
+                "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), "
+                "?, ?, ?, ?, ?) RETURNING seq",
+                (game_id, game_id, seat, user_id, kind, action, self.now()),
+            )
+            (seq,) = await cur.fetchone()
+            await cur.close()
+            await self._set_awaiting(db, game_id, awaiting)
+            await db.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
+            for s, (place, score) in enumerate(results or ()):
+                await db.execute(
+                    "UPDATE seats SET place = ?, score = ? WHERE game_id = ? AND seat = ?",
+                    (place, score, game_id, s),
+                )
+        return int(seq)
+
+    async def _set_awaiting(
+        self, db: aiosqlite.Connection, game_id: int, seats: Iterable[int]
+    ) -> None:
+        await db.execute("UPDATE seats SET awaiting = 0 WHERE game_id = ?", (game_id,))
+        await db.executemany(
+            "UPDATE seats SET awaiting = 1 WHERE game_id = ? AND seat = ?",
+            [(game_id, s) for s in seats],
+        )
+
+    async def abandon(self, game_id: int, version: int) -> None:
+        async with self.transaction() as db:
+            await self._bump(db, game_id, version, status="abandoned")
+            await self._set_awaiting(db, game_id, ())
+
+    async def awaiting(self, user_id: int) -> list[Awaiting]:
+        """Every active game waiting for ``user_id``, the longest-waiting first."""
+        rows = await self._fetchall(
+            "SELECT g.id, g.guild_id, g.channel_id, g.game_key, g.updated_at FROM seats s "
+            "JOIN games g ON g.id = s.game_id "
+            "WHERE s.user_id = ? AND s.awaiting = 1 AND g.status = 'active' "
+            "ORDER BY g.updated_at, g.id",
+            (user_id,),
+        )
+        return [Awaiting(*r) for r in rows]
+
+    # -- take-backs ---------------------------------------------------------------------
+
+    async def undo_request(self, game_id: int) -> UndoRequest | None:
+        row = await self._fetchone(
+            "SELECT user_id, moves, version, agreed FROM undo_requests WHERE game_id = ?",
+            (game_id,),
+        )
+        if row is None:
+            return None
+        return UndoRequest(row[0], row[1], row[2], frozenset(json.loads(row[3])))
+
+    async def put_undo_request(self, game_id: int, request: UndoRequest) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO undo_requests "
+                "(game_id, user_id, moves, version, agreed, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    request.user_id,
+                    request.moves,
+                    request.version,
+                    json.dumps(sorted(request.agreed)),
+                    self.now(),
+                ),
+            )
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration into statements (our migrations keep ';' out of strings)."""
+    lines = [line.split("--", 1)[0] for line in sql.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

@@ -1,0 +1,1 @@
+"""Numbered SQL migrations, applied in order at start-up by ``bot.store``."""
