@@ -1,0 +1,537 @@
+"""The application layer: what a player can ask of Bridgekeeper, with no Discord in it.
+
+Front ends (the Discord cogs, the terminal) turn their input into calls here and show
+the :class:`Reply` they get back. A request the rules or the lobby do not allow raises
+:class:`Refused` with a sentence for the asker only; a refusal never changes anything.
+A move is checked by the engine, then logged and stored in one transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from bot.store import GameRow, MoveRow, SeatRow, StaleGame, Store, UndoRequest
+from engine.core import BadOptions, Game, IllegalMove, Result, describe
+from renders import render
+
+
+class Refused(Exception):
+    """A request that was not carried out; the message is for the asker only."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    user_id: int
+    name: str
+    manager: bool = False  # may manage the server: can abandon others' games
+
+
+@dataclass(frozen=True)
+class Table:
+    """Where a game lives: a channel or thread (or a DM, with no guild)."""
+
+    channel_id: int
+    guild_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a front end shows. ``private`` replies are for the asker's eyes only."""
+
+    text: str
+    private: bool = False
+    image: bytes | None = None
+    mentions: tuple[int, ...] = ()  # the users to ping, and nobody else
+    game_id: int | None = None
+    version: int | None = None  # the position shown, so buttons can tell when stale
+    playable: bool = False  # the game waits for a move: offer the play button
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game row with what every request needs beside it."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    rules: Game = field(repr=False)
+    state: Any = field(repr=False)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def awaited_users(self) -> tuple[int, ...]:
+        if self.state is None:
+            return ()
+        return tuple(self.seats[s].user_id for s in self.rules.to_play(self.state))
+
+
+def effective_moves(log: Sequence[MoveRow]) -> list[MoveRow]:
+    """The moves still standing once every take-back in the log is applied."""
+    standing: list[MoveRow] = []
+    for entry in log:
+        if entry.kind == "undo":
+            del standing[len(standing) - int(entry.action) :]
+        else:
+            standing.append(entry)
+    return standing
+
+
+def _place(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def default_link(table: Table) -> str:
+    return f"channel {table.channel_id}"
+
+
+class Service:
+    """Every request a front end can make. One instance per process, over one store."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        images: bool = True,
+        link: Callable[[Table], str] = default_link,
+        seed: Callable[[], int] = lambda: secrets.randbits(63),
+    ) -> None:
+        self.store = store
+        self.images = images
+        self._link = link
+        self._seed = seed
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # -- loading --------------------------------------------------------------------------
+
+    async def _load(self, row: GameRow) -> Loaded:
+        rules = engine.get(row.game_key)
+        state = rules.from_json(row.state) if row.state else None
+        return Loaded(row, await self.store.seats(row.id), rules, state)
+
+    async def _live(self, table: Table) -> Loaded:
+        row = await self.store.live_game(table.channel_id)
+        if row is None:
+            latest = await self.store.latest_game(table.channel_id)
+            if latest is not None:
+                raise Refused(
+                    f"The game here is {latest.status}. Open a new one with `/game new`."
+                )
+            raise Refused("There is no game here. Open one with `/game new`.")
+        return await self._load(row)
+
+    async def _latest(self, table: Table) -> Loaded:
+        row = await self.store.latest_game(table.channel_id)
+        if row is None:
+            raise Refused("No game has been played here yet. Open one with `/game new`.")
+        return await self._load(row)
+
+    async def _active(self, table: Table, expect: tuple[int, int] | None = None) -> Loaded:
+        game = await self._live(table)
+        if expect is not None and (game.row.id, game.row.version) != expect:
+            raise Refused(
+                "That button belongs to an earlier position: the game has moved on. "
+                "Use the buttons under the newest board."
+            )
+        if game.row.status == "lobby":
+            raise Refused("The game has not started yet. Its creator starts it with `/game start`.")
+        return game
+
+    def _seated(self, game: Loaded, caller: Caller) -> int:
+        seat = game.seat_of(caller.user_id)
+        if seat is None:
+            raise Refused("You are not playing in this game.")
+        return seat
+
+    # -- rendering ------------------------------------------------------------------------
+
+    async def _image(self, game: Loaded, state: Any) -> bytes | None:
+        if not self.images:
+            return None
+        view = game.rules.view(state, None)
+        return await asyncio.to_thread(render, game.row.game_key, view, game.names)
+
+    def _result_text(self, game: Loaded, result: Result) -> str:
+        order = sorted(range(len(game.seats)), key=lambda s: (result.places[s], s))
+        lines = [f"{_place(result.places[s])} {game.names[s]} — {result.scores[s]}" for s in order]
+        if result.detail:
+            lines.append(result.detail)
+        return "\n".join(lines)
+
+    def _turn_text(self, game: Loaded, state: Any) -> str:
+        if game.rules.is_over(state):
+            return "**Game over.**\n" + self._result_text(game, game.rules.result(state))
+        awaited = [game.names[s] for s in game.rules.to_play(state)]
+        return f"To play: {', '.join(awaited)}."
+
+    async def _position_reply(
+        self, game: Loaded, state: Any, version: int, lines: Sequence[str]
+    ) -> Reply:
+        """The public answer after anything that changed the position."""
+        over = game.rules.is_over(state)
+        awaited = () if over else tuple(game.seats[s].user_id for s in game.rules.to_play(state))
+        return Reply(
+            text="\n".join([*lines, self._turn_text(game, state)]),
+            image=await self._image(game, state),
+            mentions=awaited,
+            game_id=game.row.id,
+            version=version,
+            playable=not over,
+        )
+
+    # -- the lobby ------------------------------------------------------------------------
+
+    def games(self) -> list[engine.GameInfo]:
+        return [g.info for g in engine.GAMES.values()]
+
+    def rules_text(self, game_key: str) -> str:
+        return self._rules_of(game_key).info.help
+
+    def _rules_of(self, game_key: str) -> Game:
+        if game_key not in engine.GAMES:
+            known = ", ".join(sorted(engine.GAMES))
+            raise Refused(f"There is no game called '{game_key}'. Games: {known}.")
+        return engine.GAMES[game_key]
+
+    async def create(
+        self,
+        table: Table,
+        caller: Caller,
+        game_key: str,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> Reply:
+        rules = self._rules_of(game_key)
+        try:
+            rules.new(rules.info.min_players, options, 0)
+        except BadOptions as exc:
+            raise Refused(str(exc)) from None
+        if await self.store.live_game(table.channel_id):
+            raise Refused(
+                "This channel already has a game. Finish or abandon it, or use another "
+                "channel or thread."
+            )
+        try:
+            game_id = await self.store.create_game(
+                guild_id=table.guild_id,
+                channel_id=table.channel_id,
+                game_key=game_key,
+                options=dict(options or {}),
+                seed=self._seed() if seed is None else seed,
+                creator_id=caller.user_id,
+                creator_name=caller.name,
+            )
+        except StaleGame:
+            raise Refused("This channel already has a game.") from None
+        info = rules.info
+        return Reply(
+            text=(
+                f"{caller.name} opened a game of **{info.name}** "
+                f"({info.min_players}–{info.max_players} players). "
+                f"Join with `/game join`; {caller.name} starts it with `/game start`."
+            ),
+            game_id=game_id,
+        )
+
+    async def join(self, table: Table, caller: Caller) -> Reply:
+        game = await self._live(table)
+        if game.row.status != "lobby":
+            raise Refused("This game has already started; wait for the next one.")
+        if game.seat_of(caller.user_id) is not None:
+            raise Refused("You are already in this game.")
+        if len(game.seats) >= game.rules.info.max_players:
+            raise Refused(f"The game is full ({game.rules.info.max_players} players).")
+        try:
+            await self.store.join(game.row.id, game.row.version, caller.user_id, caller.name)
+        except StaleGame:
+            raise Refused("The lobby changed at that moment; please try again.") from None
+        names = [*game.names, caller.name]
+        return Reply(text=f"{caller.name} joined. Players: {', '.join(names)}.")
+
+    async def leave(self, table: Table, caller: Caller) -> Reply:
+        game = await self._live(table)
+        if game.row.status != "lobby":
+            raise Refused("The game has started: use `/game resign` to leave it.")
+        if game.seat_of(caller.user_id) is None:
+            raise Refused("You are not in this game.")
+        if caller.user_id == game.row.creator_id:
+            raise Refused("You opened this game: call it off with `/game abandon` instead.")
+        try:
+            await self.store.leave(game.row.id, game.row.version, caller.user_id)
+        except StaleGame:
+            raise Refused("The lobby changed at that moment; please try again.") from None
+        names = [
+            n for s, n in zip(game.seats, game.names, strict=True) if s.user_id != caller.user_id
+        ]
+        return Reply(text=f"{caller.name} left. Players: {', '.join(names)}.")
+
+    async def start(self, table: Table, caller: Caller) -> Reply:
+        game = await self._live(table)
+        if game.row.status != "lobby":
+            raise Refused("The game has already started.")
+        if caller.user_id != game.row.creator_id and not caller.manager:
+            raise Refused("Only the player who opened the game (or a server manager) can start it.")
+        info = game.rules.info
+        if len(game.seats) < info.min_players:
+            raise Refused(
+                f"{info.name} needs at least {info.min_players} players; "
+                f"{len(game.seats)} joined so far."
+            )
+        try:
+            state = game.rules.new(len(game.seats), game.row.options, game.row.seed)
+        except BadOptions as exc:
+            raise Refused(str(exc)) from None
+        started = Loaded(game.row, game.seats, game.rules, state)
+        try:
+            await self.store.start(
+                game.row.id, game.row.version, game.rules.to_json(state), game.rules.to_play(state)
+            )
+        except StaleGame:
+            raise Refused("The lobby changed at that moment; please try again.") from None
+        order = ", ".join(f"{s + 1}. {n}" for s, n in enumerate(game.names))
+        return await self._position_reply(
+            started, state, game.row.version + 1, [f"**{info.name}** begins. Seats: {order}."]
+        )
+
+    async def abandon(self, table: Table, caller: Caller) -> Reply:
+        game = await self._live(table)
+        if caller.user_id != game.row.creator_id and not caller.manager:
+            raise Refused(
+                "Only the player who opened the game (or a server manager) can abandon it."
+            )
+        async with self._locks[game.row.id]:
+            try:
+                await self.store.abandon(game.row.id, game.row.version)
+            except StaleGame:
+                raise Refused("The game changed at that moment; please try again.") from None
+        return Reply(text=f"{caller.name} abandoned the game of {game.rules.info.name}.")
+
+    # -- playing --------------------------------------------------------------------------
+
+    async def move(
+        self, table: Table, caller: Caller, text: str, expect: tuple[int, int] | None = None
+    ) -> Reply:
+        """Play ``text`` for the caller. ``expect`` = (game id, version) from a button."""
+        probe = await self._active(table, expect)
+        async with self._locks[probe.row.id]:
+            game = await self._active(table, expect)
+            seat = self._seated(game, caller)
+            if seat not in game.rules.to_play(game.state):
+                waiting = ", ".join(game.names[s] for s in game.rules.to_play(game.state))
+                raise Refused(f"It is not your turn: waiting for {waiting}.")
+            try:
+                action = game.rules.parse(text)
+                state, events = game.rules.apply(game.state, seat, action)
+            except IllegalMove as exc:
+                raise Refused(describe(exc.reason, game.names)) from None
+            return await self._commit(game, seat, caller, game.rules.format(action), state, events)
+
+    async def resign(self, table: Table, caller: Caller) -> Reply:
+        game = await self._active(table)
+        async with self._locks[game.row.id]:
+            game = await self._active(table)
+            seat = self._seated(game, caller)
+            try:
+                state, events = game.rules.apply(game.state, seat, game.rules.parse("resign"))
+            except IllegalMove as exc:
+                raise Refused(describe(exc.reason, game.names)) from None
+            return await self._commit(game, seat, caller, "resign", state, events)
+
+    async def _commit(
+        self, game: Loaded, seat: int, caller: Caller, notation: str, state: Any, events: list
+    ) -> Reply:
+        rules = game.rules
+        over = rules.is_over(state)
+        results = None
+        if over:
+            result = rules.result(state)
+            results = list(zip(result.places, result.scores, strict=True))
+        try:
+            await self.store.record(
+                game.row.id,
+                game.row.version,
+                seat=seat,
+                user_id=caller.user_id,
+                action=notation,
+                state=rules.to_json(state),
+                awaiting=rules.to_play(state),
+                results=results,
+            )
+        except StaleGame:
+            raise Refused(
+                "Another move was played at that same moment, so yours was not. "
+                "Look at the new board and try again."
+            ) from None
+        lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
+        return await self._position_reply(game, state, game.row.version + 1, lines)
+
+    async def legal_moves(
+        self, table: Table, caller: Caller, expect: tuple[int, int] | None = None
+    ) -> list[str]:
+        """The caller's legal moves in notation; refuses if it is not their turn."""
+        game = await self._active(table, expect)
+        seat = self._seated(game, caller)
+        if game.rules.is_over(game.state):
+            raise Refused("The game is over.")
+        if seat not in game.rules.to_play(game.state):
+            waiting = ", ".join(game.names[s] for s in game.rules.to_play(game.state))
+            raise Refused(f"It is not your turn: waiting for {waiting}.")
+        return [game.rules.format(a) for a in game.rules.legal(game.state, seat)]
+
+    async def legal(self, table: Table, caller: Caller) -> Reply:
+        moves = await self.legal_moves(table, caller)
+        listing = ", ".join(f"`{m}`" for m in moves)
+        if len(listing) > 1800:
+            listing = listing[:1800].rsplit(", ", 1)[0] + ", …"
+        return Reply(text=f"Your {len(moves)} legal moves: {listing}", private=True)
+
+    # -- undo -----------------------------------------------------------------------------
+
+    async def undo(self, table: Table, caller: Caller) -> Reply:
+        """Take back the caller's last move (and any after it, if all others agree).
+
+        The mover may take a move back alone until the next player acts; after that a
+        request waits for every other player, who agree by asking to undo too.
+        """
+        probe = await self._active(table)
+        async with self._locks[probe.row.id]:
+            game = await self._active(table)
+            seat = self._seated(game, caller)
+            if game.row.status != "active":
+                raise Refused("The game is over; nothing can be taken back.")
+            standing = effective_moves(await self.store.moves(game.row.id))
+            request = await self.store.undo_request(game.row.id)
+            if request is not None and request.version == game.row.version:
+                return await self._agree(game, caller, seat, standing, request)
+            mine = [i for i, m in enumerate(standing) if m.seat == seat]
+            if not mine:
+                raise Refused("You have no move to take back.")
+            count = len(standing) - mine[-1]
+            if count == 1:
+                return await self._take_back(game, caller, seat, standing, 1)
+            request = UndoRequest(caller.user_id, count, game.row.version, frozenset())
+            await self.store.put_undo_request(game.row.id, request)
+            others = [s for s in game.seats if s.user_id != caller.user_id]
+            return Reply(
+                text=(
+                    f"{caller.name} asks to take back their move `{standing[mine[-1]].action}` "
+                    f"and the {count - 1} after it. "
+                    f"{', '.join(s.name for s in others)}: agree with `/game undo`; "
+                    "any move cancels the request."
+                ),
+                mentions=tuple(s.user_id for s in others),
+            )
+
+    async def _agree(
+        self, game: Loaded, caller: Caller, seat: int, standing: list, request: UndoRequest
+    ) -> Reply:
+        if caller.user_id == request.user_id:
+            raise Refused("You already asked; the other players have to agree.")
+        agreed = request.agreed | {caller.user_id}
+        missing = [
+            s for s in game.seats if s.user_id != request.user_id and s.user_id not in agreed
+        ]
+        if missing:
+            await self.store.put_undo_request(
+                game.row.id,
+                UndoRequest(request.user_id, request.moves, request.version, agreed),
+            )
+            waiting = ", ".join(s.name for s in missing)
+            return Reply(text=f"{caller.name} agrees. Still waiting for {waiting}.")
+        return await self._take_back(game, caller, seat, standing, request.moves)
+
+    async def _take_back(
+        self, game: Loaded, caller: Caller, seat: int, standing: list, count: int
+    ) -> Reply:
+        kept = standing[: len(standing) - count]
+        state = game.rules.replay(
+            len(game.seats), game.row.options, game.row.seed, [(m.seat, m.action) for m in kept]
+        )
+        try:
+            await self.store.record(
+                game.row.id,
+                game.row.version,
+                seat=seat,
+                user_id=caller.user_id,
+                kind="undo",
+                action=str(count),
+                state=game.rules.to_json(state),
+                awaiting=game.rules.to_play(state),
+            )
+        except StaleGame:
+            raise Refused("A move was played at that moment; nothing was taken back.") from None
+        taken = ", ".join(f"`{m.action}`" for m in standing[len(kept) :])
+        return await self._position_reply(
+            game, state, game.row.version + 1, [f"Taken back: {taken}."]
+        )
+
+    # -- looking --------------------------------------------------------------------------
+
+    async def board(self, table: Table) -> Reply:
+        game = await self._latest(table)
+        if game.state is None:
+            raise Refused("The game has not started yet, so there is no board.")
+        return Reply(
+            text=f"**{game.rules.info.name}** — " + self._turn_text(game, game.state),
+            image=await self._image(game, game.state),
+            private=True,
+            game_id=game.row.id,
+            version=game.row.version,
+        )
+
+    async def status(self, table: Table) -> Reply:
+        game = await self._latest(table)
+        info = game.rules.info
+        if game.state is None:
+            players = ", ".join(game.names)
+            return Reply(
+                text=f"**{info.name}** lobby — players: {players} "
+                f"({info.min_players}–{info.max_players} can play).",
+                private=True,
+            )
+        result = game.rules.result(game.state)
+        seats = "\n".join(
+            f"{s + 1}. {name} — {result.scores[s]}" for s, name in enumerate(game.names)
+        )
+        status = "" if game.row.status in ("active", "finished") else f" ({game.row.status})"
+        return Reply(
+            text=f"**{info.name}**{status}\n{seats}\n{self._turn_text(game, game.state)}",
+            private=True,
+        )
+
+    async def history(self, table: Table) -> Reply:
+        game = await self._latest(table)
+        log = await self.store.moves(game.row.id)
+        if not log:
+            return Reply(text="No moves yet.", private=True)
+        lines = []
+        for m in log:
+            who = game.names[m.seat]
+            if m.kind == "undo":
+                lines.append(f"{m.seq}. {who} took back {m.action} move(s)")
+            else:
+                lines.append(f"{m.seq}. {who}: {m.action}")
+        text = "\n".join(lines)
+        if len(text) > 1900:
+            text = "…\n" + text[-1900:].split("\n", 1)[1]
+        return Reply(text=text, private=True)
+
+    async def my_turns(self, caller: Caller) -> Reply:
+        waiting = await self.store.awaiting(caller.user_id)
+        if not waiting:
+            return Reply(text="No game is waiting for you.", private=True)
+        lines = [
+            f"• {engine.get(w.game_key).info.name} in {self._link(Table(w.channel_id, w.guild_id))}"
+            f" — waiting since {w.since[:16].replace('T', ' ')} UTC"
+            for w in waiting
+        ]
+        return Reply(text="Your turn in:\n" + "\n".join(lines), private=True)
