@@ -123,9 +123,7 @@ class Service:
         if row is None:
             latest = await self.store.latest_game(table.channel_id)
             if latest is not None:
-                raise Refused(
-                    f"The game here is {latest.status}. Open a new one with `/game new`."
-                )
+                raise Refused(f"The game here is {latest.status}. Open a new one with `/game new`.")
             raise Refused("There is no game here. Open one with `/game new`.")
         return await self._load(row)
 
@@ -406,18 +404,16 @@ class Service:
         async with self._locks[probe.row.id]:
             game = await self._active(table)
             seat = self._seated(game, caller)
-            if game.row.status != "active":
-                raise Refused("The game is over; nothing can be taken back.")
             standing = effective_moves(await self.store.moves(game.row.id))
             request = await self.store.undo_request(game.row.id)
             if request is not None and request.version == game.row.version:
-                return await self._agree(game, caller, seat, standing, request)
+                return await self._agree(game, caller, standing, request)
             mine = [i for i, m in enumerate(standing) if m.seat == seat]
             if not mine:
                 raise Refused("You have no move to take back.")
             count = len(standing) - mine[-1]
             if count == 1:
-                return await self._take_back(game, caller, seat, standing, 1)
+                return await self._take_back(game, seat, caller.user_id, standing, 1)
             request = UndoRequest(caller.user_id, count, game.row.version, frozenset())
             await self.store.put_undo_request(game.row.id, request)
             others = [s for s in game.seats if s.user_id != caller.user_id]
@@ -432,7 +428,7 @@ class Service:
             )
 
     async def _agree(
-        self, game: Loaded, caller: Caller, seat: int, standing: list, request: UndoRequest
+        self, game: Loaded, caller: Caller, standing: list, request: UndoRequest
     ) -> Reply:
         if caller.user_id == request.user_id:
             raise Refused("You already asked; the other players have to agree.")
@@ -447,11 +443,13 @@ class Service:
             )
             waiting = ", ".join(s.name for s in missing)
             return Reply(text=f"{caller.name} agrees. Still waiting for {waiting}.")
-        return await self._take_back(game, caller, seat, standing, request.moves)
+        asker = game.seat_of(request.user_id)
+        return await self._take_back(game, asker, request.user_id, standing, request.moves)
 
     async def _take_back(
-        self, game: Loaded, caller: Caller, seat: int, standing: list, count: int
+        self, game: Loaded, seat: int, user_id: int, standing: list, count: int
     ) -> Reply:
+        """Log a take-back of ``count`` moves by its asker and store the replayed state."""
         kept = standing[: len(standing) - count]
         state = game.rules.replay(
             len(game.seats), game.row.options, game.row.seed, [(m.seat, m.action) for m in kept]
@@ -461,7 +459,7 @@ class Service:
                 game.row.id,
                 game.row.version,
                 seat=seat,
-                user_id=caller.user_id,
+                user_id=user_id,
                 kind="undo",
                 action=str(count),
                 state=game.rules.to_json(state),

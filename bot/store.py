@@ -148,7 +148,7 @@ class Store:
         await self._db.close()
 
     def now(self) -> str:
-        return self._clock().isoformat(timespec="seconds")
+        return self._clock().isoformat(timespec="microseconds")
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -220,7 +220,10 @@ class Store:
         creator_id: int,
         creator_name: str,
     ) -> int:
-        """A new game in the lobby, its creator in seat 0. ``None`` if the channel is busy."""
+        """A new game in the lobby, its creator in seat 0.
+
+        Raises :class:`StaleGame` if the channel already has a live game.
+        """
         now = self.now()
         try:
             async with self.transaction() as db:
