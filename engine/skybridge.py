@@ -71,7 +71,7 @@ Stack = tuple[Piece, ...]
 class State:
     players: int
     board: tuple[Stack, ...]  # nine stacks, bottom piece first, indexed like SQUARES
-    stock: tuple[tuple[int, ...], ...]  # per seat: count per (colour, kind), see _slot
+    stock: tuple[tuple[int, ...], ...]  # per seat: count per (colour, kind), see slot
     turn: int  # the seat to move; -1 once the game is over
     out: frozenset[int]  # seats that could not place when their turn came
     resigned: frozenset[int]
@@ -102,7 +102,7 @@ class View:
     places: tuple[int, ...] | None
 
 
-def _slot(colour: int, kind: str) -> int:
+def slot(colour: int, kind: str) -> int:
     return colour * len(KINDS) + KINDS.index(kind)
 
 
@@ -122,18 +122,19 @@ def scoring_colours(players: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def _initial_stock(players: int) -> tuple[tuple[int, ...], ...]:
+def initial_stock(players: int) -> tuple[tuple[int, ...], ...]:
+    """Each seat's pieces at the start, as counts indexed by :func:`slot`."""
     stocks = []
     for colours in seat_colours(players):
         counts = [0] * (len(COLOURS) * len(KINDS))
         for colour in colours:
             for kind, n in PER_COLOUR.items():
-                counts[_slot(colour, kind)] = n
+                counts[slot(colour, kind)] = n
         if players == 3:
-            counts[_slot(NEUTRAL, "tall")] = 1
-            counts[_slot(NEUTRAL, "cube")] = 1
-            counts[_slot(NEUTRAL, "bridge")] = 0
-            counts[_slot(NEUTRAL, "roof")] = 0
+            counts[slot(NEUTRAL, "tall")] = 1
+            counts[slot(NEUTRAL, "cube")] = 1
+            counts[slot(NEUTRAL, "bridge")] = 0
+            counts[slot(NEUTRAL, "roof")] = 0
         stocks.append(tuple(counts))
     return tuple(stocks)
 
@@ -226,7 +227,7 @@ def _placements(state: State, seat: int) -> list[Place]:
     stock = state.stock[seat]
     for colour in seat_colours(state.players)[seat]:
         for kind in KINDS:
-            if not stock[_slot(colour, kind)]:
+            if not stock[slot(colour, kind)]:
                 continue
             if kind == "bridge":
                 moves += [Place(colour, kind, ab) for ab in _bridge_targets(state.board, colour)]
@@ -240,23 +241,41 @@ def _placements(state: State, seat: int) -> list[Place]:
 def _can_place(state: State, seat: int) -> bool:
     stock = state.stock[seat]
     for colour in seat_colours(state.players)[seat]:
-        if (stock[_slot(colour, "tall")] or stock[_slot(colour, "cube")]) and _block_targets(
+        if (stock[slot(colour, "tall")] or stock[slot(colour, "cube")]) and _block_targets(
             state.board, colour
         ):
             return True
-        if stock[_slot(colour, "roof")] and _roof_targets(state.board, colour):
+        if stock[slot(colour, "roof")] and _roof_targets(state.board, colour):
             return True
-        if stock[_slot(colour, "bridge")] and _bridge_targets(state.board, colour):
+        if stock[slot(colour, "bridge")] and _bridge_targets(state.board, colour):
             return True
     return False
 
 
+def _shape_refusal(move: Place) -> str | None:
+    """Actions come from parse, buttons or code: apply checks their shape itself."""
+    if move.colour not in range(len(COLOURS)) or move.kind not in KINDS:
+        return "That is not a Skybridge piece."
+    squares = move.squares
+    if any(sq not in range(len(SQUARES)) for sq in squares):
+        return "That square is not on the board (columns a–c, rows 1–3)."
+    if move.kind == "bridge":
+        if len(squares) != 2 or squares[0] >= squares[1]:
+            return "A bridge joins two different squares, e.g. `blue bridge a1-a2`."
+    elif len(squares) != 1:
+        return f"A {move.kind} goes on one square, e.g. `{COLOURS[move.colour]} {move.kind} b2`."
+    return None
+
+
 def _refusal(state: State, seat: int, move: Place) -> str | None:
     """Why ``move`` is illegal for ``seat`` now, or ``None`` if it is legal."""
+    shape = _shape_refusal(move)
+    if shape:
+        return shape
     name = f"{COLOURS[move.colour]} {move.kind}"
     if move.colour not in seat_colours(state.players)[seat]:
         return f"You don't play {COLOURS[move.colour]} pieces."
-    if not state.stock[seat][_slot(move.colour, move.kind)]:
+    if not state.stock[seat][slot(move.colour, move.kind)]:
         return f"You have no {name} left."
     if move.kind == "bridge":
         return _bridge_refusal(state.board, move.colour, *move.squares)
@@ -329,7 +348,7 @@ class Skybridge(Game[State, Action]):
         return State(
             players=players,
             board=((),) * 9,
-            stock=_initial_stock(players),
+            stock=initial_stock(players),
             turn=first,
             out=frozenset(),
             resigned=frozenset(),
@@ -351,6 +370,8 @@ class Skybridge(Game[State, Action]):
             raise IllegalMove("You are not playing in this game.")
         if isinstance(action, Resign):
             return self._resign(state, seat)
+        if not isinstance(action, Place):
+            raise IllegalMove("That is not a Skybridge move.")
         if seat != state.turn:
             raise IllegalMove(f"It is not your turn: it is {seat_ref(state.turn)}'s.")
         reason = _refusal(state, seat, action)
@@ -361,7 +382,7 @@ class Skybridge(Game[State, Action]):
             board[sq] = board[sq] + (Piece(action.colour, action.kind),)
         stock = list(state.stock)
         counts = list(stock[seat])
-        counts[_slot(action.colour, action.kind)] -= 1
+        counts[slot(action.colour, action.kind)] -= 1
         stock[seat] = tuple(counts)
         placed = replace(
             state, board=tuple(board), stock=tuple(stock), last=action, placed=state.placed + 1
@@ -421,6 +442,7 @@ class Skybridge(Game[State, Action]):
         return f"{COLOURS[action.colour]} {action.kind} {where}"
 
     def view(self, state: State, seat: int | None) -> View:
+        over = self.is_over(state)
         return View(
             players=state.players,
             seat=seat,
@@ -435,8 +457,8 @@ class Skybridge(Game[State, Action]):
             out=state.out,
             resigned=state.resigned,
             last=state.last,
-            over=self.is_over(state),
-            places=self.result(state).places if self.is_over(state) else None,
+            over=over,
+            places=self.result(state).places if over else None,
         )
 
     def to_play(self, state: State) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ import pytest
 
 import engine
 from engine.core import IllegalMove
-from engine.skybridge import KINDS, SQUARES, Piece, Place, Resign, State, _slot
+from engine.skybridge import KINDS, SQUARES, Piece, Place, Resign, State, slot
 
 g = engine.get("skybridge")
 
@@ -55,14 +55,14 @@ def with_stock(state: State, seat: int, **counts: int) -> State:
     row = [0] * 16
     for name, n in counts.items():
         colour, kind = name.split("_")
-        row[_slot(("red", "blue", "yellow", "green").index(colour), kind)] = n
+        row[slot(("red", "blue", "yellow", "green").index(colour), kind)] = n
     stock = list(state.stock)
     stock[seat] = tuple(row)
     return replace(state, stock=tuple(stock))
 
 
 def stock_of(state: State, seat: int, colour: int, kind: str) -> int:
-    return state.stock[seat][_slot(colour, kind)]
+    return state.stock[seat][slot(colour, kind)]
 
 
 def play(state: State, seat: int, text: str) -> State:
@@ -728,7 +728,7 @@ def test_apply_never_mutates_its_input_even_on_refusal():
 def initial_totals(players: int) -> dict[tuple[int, str], int]:
     state = g.new(players, None, 0)
     return {
-        (c, k): sum(state.stock[s][_slot(c, k)] for s in range(players))
+        (c, k): sum(state.stock[s][slot(c, k)] for s in range(players))
         for c in range(4)
         for k in KINDS
     }
@@ -769,7 +769,7 @@ def check_invariants(state: State, players: int, totals) -> None:
                 continue  # count each bridge once
             on_board[(p.colour, p.kind)] = on_board.get((p.colour, p.kind), 0) + 1
     for (colour, kind), total in totals.items():
-        in_stock = sum(state.stock[s][_slot(colour, kind)] for s in range(players))
+        in_stock = sum(state.stock[s][slot(colour, kind)] for s in range(players))
         assert on_board.get((colour, kind), 0) + in_stock == total, (colour, kind)
 
 
@@ -811,3 +811,24 @@ def test_random_games_keep_every_invariant(players):
             want = sum(independent_score(state.board, c) for c in owned[seat])
             assert result.scores[seat] == want
         assert steps >= 30
+
+
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        (Place(0, "tall", (0, 8)), "one square"),
+        (Place(0, "bridge", (1, 0)), "two different squares"),
+        (Place(0, "bridge", (4,)), "two different squares"),
+        (Place(0, "tall", (9,)), "not on the board"),
+        (Place(7, "tall", (0,)), "not a Skybridge piece"),
+        (Place(0, "tower", (0,)), "not a Skybridge piece"),
+        ("red tall a1", "not a Skybridge move"),
+    ],
+)
+def test_apply_refuses_malformed_actions_built_without_parse(action, words):
+    """Buttons and code build actions too: apply checks their shape and changes nothing."""
+    state = g.new(4, None, 3)
+    before = g.to_json(state)
+    with pytest.raises(IllegalMove, match=words):
+        g.apply(state, state.turn, action)
+    assert g.to_json(state) == before
