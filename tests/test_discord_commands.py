@@ -1,0 +1,590 @@
+"""Layer 2: every slash command and button through the real discord.py, fed raw payloads.
+
+The bot is the production :class:`~bot.client.Bridgekeeper` over a SQLite file with real
+board renders; :mod:`discord_harness` plays Discord (see its docstring). Each test asserts
+what a player would notice: who is pinged, what is private, which buttons appear, what the
+picture shows, and that a refusal changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from discord_harness import (
+    CHANNEL_ID,
+    DM_CHANNEL_ID,
+    GUILD_ID,
+    OTHER_CHANNEL_ID,
+    THREAD_ID,
+    Harness,
+    Replies,
+    Reply,
+)
+
+import engine
+from bot.service import Caller
+
+ADA = Caller(1001, "Ada")
+BOB = Caller(1002, "Bob")
+CY = Caller(1003, "Cy")  # never sits down
+MO = Caller(1009, "Mo", manager=True)  # may manage the server
+SKYBRIDGE = engine.get("skybridge")
+PLAY_ID = re.compile(r"bk:play:(\d+):(\d+)")
+
+
+@pytest.fixture
+async def h(tmp_path):
+    async with Harness(tmp_path / "bridgekeeper.db") as harness:
+        yield harness
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+async def open_game(h: Harness, *players: Caller, channel: int = CHANNEL_ID) -> Reply:
+    """``/game new`` by the first player, ``/game join`` by the others, ``/game start``."""
+    first, *others = players or (ADA, BOB)
+    await h.slash("game", "new", game="skybridge", user=first, channel=channel)
+    for player in others:
+        await h.slash("game", "join", user=player, channel=channel)
+    return board_of(await h.slash("game", "start", user=first, channel=channel))
+
+
+def board_of(replies: Replies) -> Reply:
+    """The one public board posted by an interaction."""
+    public = replies.public
+    assert len(public) == 1, f"expected one public board, got {replies!r}"
+    board = public[0]
+    assert len(board.images) == 1, "the board picture is attached"
+    return board
+
+
+def play_button(board: Reply) -> tuple[str, int, int]:
+    """(custom id, game id, version) of the board's Play button."""
+    assert board.labels == ["Play"], board.labels
+    custom_id = board.custom_ids[0]
+    match = PLAY_ID.fullmatch(custom_id)
+    assert match, custom_id
+    return custom_id, int(match[1]), int(match[2])
+
+
+def assert_refused(replies: Replies, *fragments: str) -> Reply:
+    """One private message, no picture, no buttons, nobody pinged, saying ``fragments``."""
+    reply = replies.one
+    assert reply.kind == "message"
+    assert reply.ephemeral, f"a refusal must be private: {reply.text!r}"
+    assert not reply.files and not reply.custom_ids
+    assert reply.pinged == set()
+    for fragment in fragments:
+        assert fragment in reply.text, f"{fragment!r} not in {reply.text!r}"
+    return reply
+
+
+async def snapshot(h: Harness, channel: int = CHANNEL_ID) -> tuple:
+    """Everything a refusal must leave alone: the game row and its move log."""
+    row = await h.store.latest_game(channel)
+    if row is None:
+        return (None,)
+    return row, await h.store.moves(row.id), await h.store.seats(row.id)
+
+
+async def engine_state(h: Harness, channel: int = CHANNEL_ID):
+    row = await h.store.latest_game(channel)
+    return SKYBRIDGE.from_json(row.state)
+
+
+async def legal_for(h: Harness, seat: int, channel: int = CHANNEL_ID) -> list[str]:
+    """The rules' own list, straight from the engine (the oracle for the bot's offers)."""
+    state = await engine_state(h, channel)
+    return [SKYBRIDGE.format(a) for a in SKYBRIDGE.legal(state, seat)]
+
+
+def assert_pings_only(board: Reply, user: Caller) -> None:
+    assert f"<@{user.user_id}>" in board.text
+    assert board.pinged == {user.user_id}
+    assert [int(u) for u in board.allowed_mentions["users"]] == [user.user_id]
+    assert board.allowed_mentions["parse"] == []
+
+
+async def play_by_buttons(h: Harness, board: Reply, user: Caller) -> tuple[str, Reply]:
+    """Play -> first group -> first square. Returns (the move, the new public board)."""
+    play, game_id, version = play_button(board)
+    picker = (await h.click(play, user=user)).one
+    assert picker.ephemeral and picker.text.startswith("Choose what to play")
+    assert picker.custom_ids and all(
+        cid.startswith(f"bk:grp:{game_id}:{version}:") for cid in picker.custom_ids
+    )
+    group = picker.labels[0]
+    squares = (await h.click(picker.custom_ids[0], user=user)).one
+    assert squares.kind == "update" and squares.ephemeral, "the picker changes in place"
+    assert f"**{group}**" in squares.text
+    move = f"{group} {squares.labels[0]}"
+    played = await h.click(squares.custom_ids[0], user=user)
+    confirm, posted = played
+    assert confirm.kind == "update" and confirm.ephemeral
+    assert confirm.text == f"You played `{move}`." and confirm.custom_ids == []
+    return move, board_of(Replies([posted]))
+
+
+async def play_by_slash(
+    h: Harness, user: Caller, seat: int, channel: int = CHANNEL_ID
+) -> tuple[str, Reply]:
+    """Type the first word of a move, take the first suggestion, send ``/move``."""
+    legal = await legal_for(h, seat, channel)
+    typed = legal[0].split()[0]
+    suggestions = await h.autocomplete("move", "notation", typed, user=user, channel=channel)
+    assert 1 <= len(suggestions.choices) <= 25
+    assert set(suggestions.choice_values) <= set(legal), "only legal moves are suggested"
+    assert all(typed in v for v in suggestions.choice_values)
+    assert all(c["name"] == c["value"] for c in suggestions.choices)
+    move = suggestions.choice_values[0]
+    return move, board_of(await h.slash("move", notation=move, user=user, channel=channel))
+
+
+# -- setup_hook ----------------------------------------------------------------------------
+
+
+async def test_setup_hook_synced_every_command(h):
+    puts = [c for c in h.calls if c.method == "PUT"]
+    assert [c.path for c in puts] == ["/applications/{application_id}/commands"]
+    assert f"/applications/{h.bot.application_id}/commands" in puts[0].url
+    synced = {c["name"]: c for c in puts[0].payload}
+    assert set(synced) == {"game", "move", "turns"}
+    subcommands = {o["name"] for o in synced["game"]["options"] if o["type"] == 1}
+    assert subcommands == {
+        "new", "join", "leave", "start", "board", "status", "history",
+        "legal", "undo", "resign", "abandon", "rules",
+    }  # fmt: skip
+    (notation,) = synced["move"]["options"]
+    assert notation["name"] == "notation" and notation["autocomplete"] and notation["required"]
+    login = [(c.method, c.path) for c in h.calls[:2]]
+    assert login == [("GET", "/users/@me"), ("GET", "/oauth2/applications/@me")]
+    assert h.bot.is_ready() and h.bot.get_guild(GUILD_ID) is not None
+
+
+# -- a whole game --------------------------------------------------------------------------
+
+
+async def test_full_game_by_buttons_and_slash_commands(h):
+    opened = (await h.slash("game", "new", game="skybridge", user=ADA)).one
+    assert not opened.ephemeral and "Ada opened a game of **Skybridge**" in opened.text
+    assert opened.custom_ids == [] and opened.pinged == set()
+    joined = (await h.slash("game", "join", user=BOB)).one
+    assert not joined.ephemeral and "Players: Ada, Bob" in joined.text
+
+    board = board_of(await h.slash("game", "start", user=ADA))
+    assert "**Skybridge** begins. Seats: 1. Ada, 2. Bob." in board.text
+    picture = board.images[0]
+    assert picture.format == "PNG"
+    assert 600 <= picture.width <= 2000 and 400 <= picture.height <= 2000
+    colours = picture.convert("RGB").getcolors(1 << 16)
+    assert colours is None or len(colours) > 8, "a drawn board, not a blank image"
+    players = [ADA, BOB]
+    _, game_id, version = play_button(board)
+    previous_png = board.files[0].data
+    moves_played: list[str] = []
+    methods = {"buttons": set(), "slash": set()}
+
+    while board.custom_ids:
+        state = await engine_state(h)
+        (seat,) = SKYBRIDGE.to_play(state)
+        mover = players[seat]
+        assert f"To play: {mover.name}." in board.text
+        assert_pings_only(board, mover)
+        if (len(moves_played) // 2) % 2 == 0:
+            move, board = await play_by_buttons(h, board, mover)
+            methods["buttons"].add(mover.name)
+        else:
+            move, board = await play_by_slash(h, mover, seat)
+            methods["slash"].add(mover.name)
+        moves_played.append(move)
+        assert f"{mover.name} placed {move}." in board.text
+        assert board.files[0].data != previous_png, "the picture shows the new piece"
+        previous_png = board.files[0].data
+        if board.custom_ids:
+            assert play_button(board)[1:] == (game_id, version + 1), "Play carries the new version"
+            version += 1
+        assert len(moves_played) < 60, "the game should have ended"
+
+    assert methods == {"buttons": {"Ada", "Bob"}, "slash": {"Ada", "Bob"}}
+    assert len(moves_played) > 20
+    final = board.text
+    assert "**Game over.**" in final
+    result = SKYBRIDGE.result(await engine_state(h))
+    ranking = [line for line in final.splitlines() if re.match(r"\d(st|nd) ", line)]
+    expected = sorted(range(2), key=lambda s: result.places[s])
+    assert ranking == [
+        f"{['1st', '2nd'][result.places[s] - 1]} {players[s].name} — {result.scores[s]}"
+        for s in expected
+    ]
+    assert board.pinged == set() and board.allowed_mentions["users"] == []
+
+    history = (await h.slash("game", "history", user=CY)).one
+    assert history.ephemeral
+    assert history.text.splitlines()[0] == f"1. Ada: {moves_played[0]}"
+    assert history.text.splitlines()[-1].endswith(moves_played[-1])
+    status = (await h.slash("game", "status", user=BOB)).one
+    assert "Game over" in status.text and status.ephemeral
+    assert "No game is waiting for you." in (await h.slash("turns", user=ADA)).one.text
+
+
+# -- refusals: private, specific, and nothing changes ------------------------------------
+
+
+async def test_move_refusals_are_private_and_change_nothing(h):
+    board = await open_game(h, ADA, BOB)
+    assert "To play: Ada." in board.text
+    before = await snapshot(h)
+    cases = [
+        (CY, "red tall a1", "You are not playing in this game."),
+        (BOB, "blue tall a1", "It is not your turn: waiting for Ada."),
+        (ADA, "red roof a1", "A roof goes on a tower, and a1 is an empty foundation."),
+        (ADA, "blue tall a1", "You don't play blue pieces."),
+        (ADA, "xyzzy", "I can't read 'xyzzy' as a Skybridge move."),
+        (ADA, "red bridge a1", "A bridge joins two squares"),
+        (ADA, "red tall " + "a1 " * 50, "characters long; no move is over 100"),
+    ]
+    for user, notation, reason in cases:
+        assert_refused(await h.slash("move", notation=notation, user=user), reason)
+        assert await snapshot(h) == before, f"{notation!r} by {user.name} changed the game"
+    # and the game still goes on from where it was
+    played = board_of(await h.slash("move", notation="red tall b2", user=ADA))
+    assert "Ada placed red tall b2." in played.text
+
+
+async def test_move_with_no_game_here(h):
+    assert_refused(await h.slash("move", notation="red tall a1", user=ADA), "There is no game here")
+
+
+async def test_lobby_refusals(h):
+    await h.slash("game", "new", game="skybridge", user=ADA)
+    before = await snapshot(h)
+    assert_refused(
+        await h.slash("game", "new", game="skybridge", user=BOB),
+        "This channel already has a game.",
+    )
+    assert_refused(
+        await h.slash("game", "start", user=ADA), "Skybridge needs at least 2 players; 1 joined"
+    )
+    assert await snapshot(h) == before
+    await h.slash("game", "join", user=BOB)
+    before = await snapshot(h)
+    assert_refused(await h.slash("game", "join", user=BOB), "You are already in this game.")
+    assert_refused(
+        await h.slash("game", "start", user=BOB),
+        "Only the player who opened the game (or a server manager) can start it.",
+    )
+    assert_refused(
+        await h.slash("game", "leave", user=ADA), "call it off with `/game abandon` instead"
+    )
+    assert_refused(await h.slash("move", notation="red tall a1", user=ADA), "not started yet")
+    assert_refused(await h.slash("game", "board", user=ADA), "no board")
+    assert await snapshot(h) == before
+    # another channel is free for a game of its own
+    elsewhere = (
+        await h.slash("game", "new", game="skybridge", user=BOB, channel=OTHER_CHANNEL_ID)
+    ).one
+    assert not elsewhere.ephemeral and "Bob opened a game" in elsewhere.text
+
+
+async def test_leave_and_manager_start(h):
+    await h.slash("game", "new", game="skybridge", user=ADA)
+    await h.slash("game", "join", user=BOB)
+    await h.slash("game", "join", user=CY)
+    left = (await h.slash("game", "leave", user=CY)).one
+    assert not left.ephemeral and left.text == "Cy left. Players: Ada, Bob."
+    assert_refused(await h.slash("game", "leave", user=CY), "You are not in this game.")
+    lobby = (await h.slash("game", "status", user=CY)).one
+    assert lobby.ephemeral and "lobby — players: Ada, Bob" in lobby.text
+    # a server manager may start a game they did not open
+    board = board_of(await h.slash("game", "start", user=MO))
+    assert "Seats: 1. Ada, 2. Bob." in board.text
+
+
+# -- buttons -------------------------------------------------------------------------------
+
+
+async def test_stale_and_foreign_clicks_are_refused_politely(h):
+    board = await open_game(h, ADA, BOB)
+    old_play, game_id, version = play_button(board)
+    assert_refused(await h.click(old_play, user=BOB), "It is not your turn: waiting for Ada.")
+    assert_refused(await h.click(old_play, user=CY), "You are not playing in this game.")
+
+    untouched = (await h.click(old_play, user=ADA)).one  # a picker left open
+    picker = (await h.click(old_play, user=ADA)).one
+    squares = (await h.click(picker.custom_ids[0], user=ADA)).one
+    old_move = squares.custom_ids[1]
+    before = await snapshot(h)
+    _, board = await play_by_slash(h, ADA, 0)  # the game moves on without the pickers
+    after = await snapshot(h)
+    assert after != before
+
+    for stale, user in ((old_play, BOB), (untouched.custom_ids[1], ADA), (old_move, ADA)):
+        assert_refused(await h.click(stale, user=user), "earlier position", "newest board")
+    assert await snapshot(h) == after, "stale clicks change nothing"
+
+    # a doubled click on one move button: the first plays, the second is stale
+    _, _, now = play_button(board)
+    picker = (await h.click(board.custom_ids[0], user=BOB)).one
+    squares = (await h.click(picker.custom_ids[0], user=BOB)).one
+    move_id = squares.custom_ids[0]
+    as_shown = h.find_message(move_id)  # the second click comes from the same old message
+    first = await h.click(move_id, user=BOB)
+    assert board_of(first).custom_ids[0] == f"bk:play:{game_id}:{now + 1}"
+    assert_refused(await h.click(move_id, user=BOB, message=as_shown), "earlier position")
+
+    # a button of a game that never existed
+    assert_refused(await h.click(f"bk:play:999:{version}", user=ADA), "earlier position")
+    assert_refused(
+        await h.click("bk:mv:999:1:0", user=ADA, channel=OTHER_CHANNEL_ID),
+        "There is no game here",
+    )
+
+
+async def test_group_buttons_offer_only_legal_squares(h):
+    board = await open_game(h, ADA, BOB)
+    await h.slash("move", notation="red tall b2", user=ADA)
+    board = board_of(await h.slash("move", notation="blue cube a1", user=BOB))
+    picker = (await h.click(board.custom_ids[0], user=ADA)).one
+    legal = await legal_for(h, 0)
+    groups = list(dict.fromkeys(m.rsplit(" ", 1)[0] for m in legal))
+    assert picker.labels == groups
+    assert len(picker.rows) <= 5 and all(len(row) <= 5 for row in picker.rows)
+    for index, group in enumerate(groups):
+        squares = (await h.click(picker.custom_ids[index], user=ADA)).one
+        offered = [f"{group} {label}" for label in squares.labels]
+        assert offered == [m for m in legal if m.rsplit(" ", 1)[0] == group]
+        picker = (await h.click(board.custom_ids[0], user=ADA)).one
+
+
+async def test_a_double_click_at_the_same_moment_plays_once(h):
+    board = await open_game(h, ADA, BOB)
+    game_id = play_button(board)[1]
+    picker = (await h.click(board.custom_ids[0], user=ADA)).one
+    squares = (await h.click(picker.custom_ids[0], user=ADA)).one
+    move_id = squares.custom_ids[0]
+    shown = h.find_message(move_id)
+    outcomes = await asyncio.gather(
+        h.click(move_id, user=ADA, message=shown), h.click(move_id, user=ADA, message=shown)
+    )
+    refused, played = sorted(outcomes, key=len)
+    assert "Ada placed red tall a1." in board_of(played).text
+    reason = assert_refused(refused).text
+    assert "earlier position" in reason or "same moment" in reason
+    assert [m.action for m in await h.store.moves(game_id)] == ["red tall a1"]
+
+    # two /move at once by the same player: one is played, the other is out of turn
+    outcomes = await asyncio.gather(
+        h.slash("move", notation="blue tall b1", user=BOB),
+        h.slash("move", notation="blue tall c1", user=BOB),
+    )
+    assert sorted(len(o.public) for o in outcomes) == [0, 1]
+    assert len(await h.store.moves(game_id)) == 2
+    assert_refused(next(o for o in outcomes if not o.public), "It is not your turn")
+
+
+# -- looking at the game -------------------------------------------------------------------
+
+
+async def test_board_status_history_legal(h):
+    board = await open_game(h, ADA, BOB)
+    await h.slash("move", notation="red tall b2", user=ADA)
+
+    seen = (await h.slash("game", "board", user=CY)).one
+    assert seen.ephemeral and seen.custom_ids == [] and seen.pinged == set()
+    assert seen.text.startswith("**Skybridge** — To play: Bob.")
+    (picture,) = seen.images
+    assert picture.size == board.images[0].size
+    assert seen.files[0].data != board.files[0].data, "the private board is the current one"
+
+    status = (await h.slash("game", "status", user=CY)).one
+    assert status.ephemeral and "1. Ada" in status.text and "2. Bob" in status.text
+    assert "To play: Bob." in status.text
+
+    history = (await h.slash("game", "history", user=BOB)).one
+    assert history.ephemeral and history.text == "1. Ada: red tall b2"
+
+    legal = (await h.slash("game", "legal", user=BOB)).one
+    assert legal.ephemeral
+    offered = re.findall(r"`([^`]+)`", legal.text)
+    assert offered == await legal_for(h, 1)
+    assert legal.text.startswith(f"Your {len(offered)} legal moves:")
+    assert_refused(await h.slash("game", "legal", user=ADA), "It is not your turn")
+
+    rules = (await h.slash("game", "rules", game="skybridge", user=CY)).one
+    assert rules.ephemeral and "**Skybridge**" in rules.text and "`red tall b2`" in rules.text
+
+
+async def test_history_before_any_move(h):
+    await open_game(h, ADA, BOB)
+    assert (await h.slash("game", "history", user=ADA)).one.text == "No moves yet."
+
+
+async def test_autocomplete_for_someone_who_may_not_move_is_empty(h):
+    await open_game(h, ADA, BOB)
+    assert (await h.autocomplete("move", "notation", "", user=BOB)).choices == []
+    assert (await h.autocomplete("move", "notation", "red", user=CY)).choices == []
+    everything = await h.autocomplete("move", "notation", "", user=ADA)
+    assert len(everything.choices) == 25 < len(await legal_for(h, 0)), "capped at Discord's 25"
+    narrowed = await h.autocomplete("move", "notation", "  YELLOW   cube ", user=ADA)
+    assert narrowed.choice_values == [m for m in await legal_for(h, 0) if "yellow cube" in m]
+
+
+async def test_turns_links_to_each_waiting_game(h):
+    await open_game(h, ADA, BOB)
+    await open_game(h, BOB, ADA, channel=OTHER_CHANNEL_ID)
+    turns = (await h.slash("turns", user=ADA)).one
+    assert turns.ephemeral and turns.text.startswith("Your turn in:")
+    assert f"https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}" in turns.text
+    waiting_here = (await h.slash("turns", user=BOB)).one.text
+    assert f"https://discord.com/channels/{GUILD_ID}/{OTHER_CHANNEL_ID}" in waiting_here
+    assert f"/{CHANNEL_ID}" not in waiting_here
+    assert (await h.slash("turns", user=CY)).one.text == "No game is waiting for you."
+
+
+async def test_a_game_in_a_thread_beside_the_channel_game(h):
+    await open_game(h, ADA, BOB)
+    board = await open_game(h, BOB, CY, channel=THREAD_ID)
+    assert "Seats: 1. Bob, 2. Cy." in board.text
+    assert_pings_only(board, BOB)
+    move, board = await play_by_buttons(h, board, BOB)
+    assert f"Bob placed {move}." in board.text
+    move, board = await play_by_slash(h, CY, 1, channel=THREAD_ID)
+    assert f"Cy placed {move}." in board.text
+    turns = (await h.slash("turns", user=BOB)).one.text
+    assert f"https://discord.com/channels/{GUILD_ID}/{THREAD_ID}" in turns
+    # the channel's own game did not move
+    assert (await h.slash("game", "history", user=ADA)).one.text == "No moves yet."
+
+
+async def test_turns_works_from_a_dm_with_the_bot(h):
+    await open_game(h, ADA, BOB)
+    turns = (await h.slash("turns", user=ADA, channel=DM_CHANNEL_ID)).one
+    assert f"https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}" in turns.text
+
+
+async def test_games_are_not_offered_in_a_dm_where_nobody_can_join(h):
+    """A game lives in a channel or thread (DESIGN.md); a DM with the bot holds one person.
+
+    Today /game and /move are synced with ``dm_permission: true``: in a DM, ``/game new``
+    opens a lobby nobody else can ever join. Fix: make them guild-only.
+    """
+    assert h.offered_in_dms("turns"), "/turns is useful anywhere"
+    opened = None
+    if h.offered_in_dms("game"):
+        opened = await h.slash("game", "new", game="skybridge", user=ADA, channel=DM_CHANNEL_ID)
+    assert not h.offered_in_dms("game") and not h.offered_in_dms("move"), (
+        "/game and /move are offered in DMs; /game new there answered: "
+        f"{opened.text if opened else None!r}"
+    )
+
+
+async def test_a_name_that_looks_like_a_ping_pings_nobody(h):
+    everyone = Caller(1010, "@everyone")
+    opened = (await h.slash("game", "new", game="skybridge", user=everyone)).one
+    assert opened.text.startswith("@everyone opened a game")
+    assert not opened.pings_everyone and opened.pinged == set()
+    await h.slash("game", "join", user=ADA)
+    board = board_of(await h.slash("game", "start", user=everyone))
+    assert "@everyone" in board.text and not board.pings_everyone
+    assert board.pinged == {everyone.user_id}, "only the player to move is notified"
+
+
+# -- changing course -----------------------------------------------------------------------
+
+
+async def test_undo_alone_and_by_agreement(h):
+    board = await open_game(h, ADA, BOB)
+    _, game_id, version = play_button(board)
+    await h.slash("move", notation="red tall b2", user=ADA)
+    back = board_of(await h.slash("game", "undo", user=ADA))
+    assert "Taken back: `red tall b2`." in back.text and "To play: Ada." in back.text
+    assert back.custom_ids == [f"bk:play:{game_id}:{version + 2}"]
+    assert_pings_only(back, ADA)
+    assert back.files[0].data == board.files[0].data, "the board is as it was"
+
+    await h.slash("move", notation="red tall b2", user=ADA)
+    await h.slash("move", notation="blue cube a1", user=BOB)
+    asked = (await h.slash("game", "undo", user=ADA)).one
+    assert not asked.ephemeral and "Ada asks to take back their move `red tall b2`" in asked.text
+    assert asked.pinged == {BOB.user_id} and asked.custom_ids == []
+    assert_refused(await h.slash("game", "undo", user=ADA), "You already asked")
+    agreed = board_of(await h.slash("game", "undo", user=BOB))
+    assert "Taken back: `red tall b2`, `blue cube a1`." in agreed.text
+    assert_pings_only(agreed, ADA)
+    assert_refused(await h.slash("game", "undo", user=CY), "You are not playing in this game.")
+
+
+async def test_resign_ends_the_game(h):
+    await open_game(h, ADA, BOB)
+    await h.slash("move", notation="red tall b2", user=ADA)
+    over = (await h.slash("game", "resign", user=BOB)).one
+    assert not over.ephemeral and "Bob resigned." in over.text and "**Game over.**" in over.text
+    lines = over.text.splitlines()
+    assert lines.index("1st Ada — 0") < lines.index("2nd Bob — 0")
+    assert over.custom_ids == [] and over.pinged == set()
+    assert len(over.images) == 1
+    for command in (("move",), ("game", "resign")):
+        options = {"notation": "red tall a1"} if command == ("move",) else {}
+        assert_refused(
+            await h.slash(*command, user=ADA, **options), "The game here is finished", "/game new"
+        )
+
+
+async def test_abandon_by_creator_manager_or_nobody_else(h):
+    await open_game(h, ADA, BOB)
+    before = await snapshot(h)
+    for user in (BOB, CY):
+        assert_refused(
+            await h.slash("game", "abandon", user=user),
+            "Only the player who opened the game (or a server manager) can abandon it.",
+        )
+    assert await snapshot(h) == before
+    gone = (await h.slash("game", "abandon", user=MO)).one
+    assert not gone.ephemeral and gone.text == "Mo abandoned the game of Skybridge."
+    assert "(abandoned)" in (await h.slash("game", "status", user=ADA)).one.text
+    assert (await h.slash("turns", user=ADA)).one.text == "No game is waiting for you."
+
+    await open_game(h, BOB, ADA)
+    gone = (await h.slash("game", "abandon", user=BOB)).one
+    assert gone.text == "Bob abandoned the game of Skybridge."
+    assert_refused(await h.slash("game", "abandon", user=BOB), "The game here is abandoned")
+
+
+# -- restarts ------------------------------------------------------------------------------
+
+
+async def test_buttons_survive_a_restart(h):
+    first = await open_game(h, ADA, BOB)
+    stale_play = first.custom_ids[0]
+    board = board_of(await h.slash("move", notation="red tall b2", user=ADA))
+    play, game_id, version = play_button(board)
+    old_bot = h.bot
+
+    await h.restart()
+    assert h.bot is not old_bot and old_bot.is_closed()
+    assert len(h.syncs) == 2, "the new bot synced its commands too"
+
+    picker = (await h.click(play, user=BOB)).one
+    assert picker.ephemeral and picker.text.startswith("Choose what to play")
+    assert picker.custom_ids[0] == f"bk:grp:{game_id}:{version}:0"
+    assert_refused(await h.click(stale_play, user=ADA), "earlier position")
+    squares = (await h.click(picker.custom_ids[0], user=BOB)).one
+    _, posted = await h.click(squares.custom_ids[0], user=BOB)
+    assert posted.custom_ids == [f"bk:play:{game_id}:{version + 1}"]
+
+
+# -- when the bot itself fails ---------------------------------------------------------------
+
+
+async def test_a_crash_gets_a_private_apology_and_fails_the_harness(h, monkeypatch):
+    async def broken(*args, **kwargs):
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(h.service, "my_turns", broken)
+    with pytest.raises(AssertionError, match="(?s)logged at ERROR.*database on fire"):
+        await h.slash("turns", user=ADA)
+    (apology,) = list(h.fed.values())[-1].replies
+    assert apology.ephemeral and "went wrong" in apology.text and not apology.files
