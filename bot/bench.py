@@ -1,0 +1,112 @@
+"""``python -m bot bench``: speed figures, one JSON object per line.
+
+Each line is ``{"metric": ..., "value": ..., "unit": ...}``. Moves are timed through
+the service on a real SQLite file (persistence included, rendering excluded); renders
+are timed on positions from random games; ``sqlite.commit_p50_ms`` is the floor: one
+bare INSERT + COMMIT of a move-sized row on a database set up like the store's.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import aiosqlite
+
+import engine
+from bot.selfplay import play_random
+from bot.service import Service, Table
+from bot.store import Store
+from renders import render
+
+Emit = Callable[[str], None]
+
+
+def _metric(emit: Emit, name: str, value: float, unit: str) -> None:
+    emit(json.dumps({"metric": name, "value": round(value, 3), "unit": unit}))
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _sqlite_floor(path: Path, rows: int) -> list[float]:
+    db = await aiosqlite.connect(str(path), isolation_level=None)
+    try:
+        for pragma in ("journal_mode = WAL", "synchronous = NORMAL"):
+            await db.execute(f"PRAGMA {pragma}")
+        await db.execute("CREATE TABLE t (game INTEGER, seq INTEGER, action TEXT, state TEXT)")
+        state = "x" * 1200
+        times = []
+        for seq in range(rows):
+            started = time.perf_counter()
+            await db.execute("BEGIN IMMEDIATE")
+            await db.execute("INSERT INTO t VALUES (1, ?, 'red tall b2', ?)", (seq, state))
+            await db.execute("COMMIT")
+            times.append(time.perf_counter() - started)
+        return times
+    finally:
+        await db.close()
+
+
+def _render_positions(key: str, games: int, seed: int) -> list[tuple[object, list[str]]]:
+    """Public views of every position of a few random games, for timing renders."""
+    rules = engine.get(key)
+    rng = random.Random(seed)
+    views = []
+    for g in range(games):
+        players = rng.randint(rules.info.min_players, rules.info.max_players)
+        names = [f"Player {i + 1}" for i in range(players)]
+        state = rules.new(players, None, seed + g)
+        while not rules.is_over(state):
+            seat = rng.choice(rules.to_play(state))
+            state, _ = rules.apply(state, seat, rng.choice(rules.legal(state, seat)))
+            views.append((rules.view(state, None), names))
+    return views
+
+
+async def run(emit: Emit = print, quick: bool = False) -> None:
+    games = 4 if quick else 25
+    with tempfile.TemporaryDirectory(prefix="bridgekeeper-bench-") as tmp:
+        floor = await _sqlite_floor(Path(tmp) / "floor.db", 200 if quick else 1000)
+        _metric(emit, "sqlite.commit_p50_ms", statistics.median(floor) * 1000, "ms")
+        for key, rules in engine.GAMES.items():
+            store = await Store.open(Path(tmp) / f"{key}.db")
+            service = Service(store, images=False)
+            times: list[float] = []
+            rng = random.Random(1)
+            try:
+                for g in range(games):
+                    players = rules.info.min_players + g % (
+                        rules.info.max_players - rules.info.min_players + 1
+                    )
+                    await play_random(
+                        service,
+                        Table(channel_id=g + 1),
+                        key,
+                        players,
+                        rng,
+                        on_move=lambda dt, _reply, times=times: times.append(dt),
+                    )
+            finally:
+                await store.close()
+            _metric(emit, f"{key}.move_p50_ms", _pct(times, 0.50) * 1000, "ms")
+            _metric(emit, f"{key}.move_p99_ms", _pct(times, 0.99) * 1000, "ms")
+            _metric(emit, f"{key}.moves_per_s", len(times) / sum(times), "moves/s")
+
+            positions = _render_positions(key, 2 if quick else 6, seed=7)
+            render_times, sizes = [], []
+            for view, names in positions:
+                started = time.perf_counter()
+                png = render(key, view, names)
+                render_times.append(time.perf_counter() - started)
+                sizes.append(len(png))
+            _metric(emit, f"{key}.render_p50_ms", _pct(render_times, 0.50) * 1000, "ms")
+            _metric(emit, f"{key}.render_p99_ms", _pct(render_times, 0.99) * 1000, "ms")
+            _metric(emit, f"{key}.png_kb", statistics.mean(sizes) / 1024, "KiB")

@@ -1,0 +1,39 @@
+"""Settings from the environment, or from a ``.env`` file beside where the bot runs."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DB = "bridgekeeper.db"
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str | None
+    db_path: Path
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """``KEY=value`` lines; blank lines and ``#`` comments skipped, quotes stripped."""
+    if not path.is_file():
+        return {}
+    values = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        values[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
+    return values
+
+
+def load_settings(env: Mapping[str, str] = os.environ, dotenv: Path = Path(".env")) -> Settings:
+    """The environment wins over ``.env``."""
+    merged = {**read_dotenv(dotenv), **env}
+    return Settings(
+        token=merged.get("DISCORD_TOKEN") or None,
+        db_path=Path(merged.get("BRIDGEKEEPER_DB") or DEFAULT_DB),
+    )
