@@ -128,9 +128,10 @@ class _GameButton:
     ):
         return cls(int(match["game"]), int(match["version"]), int(match["index"] or 0))
 
-    @property
-    def expect(self) -> tuple[int, int]:
-        return self.game_id, self.version
+    async def legal(self, interaction: discord.Interaction, bot: Bridgekeeper) -> list[str]:
+        """The clicker's legal moves, refused if this button's position is gone."""
+        expect = (self.game_id, self.version)
+        return await bot.service.legal_moves(table_of(interaction), caller_of(interaction), expect)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Bridgekeeper = interaction.client  # type: ignore[assignment]
@@ -144,6 +145,15 @@ class _GameButton:
 
 
 _ID = r":(?P<game>\d+):(?P<version>\d+)(?::(?P<index>\d+))?"
+
+
+def _button(
+    kind: str, style: discord.ButtonStyle, label: str, game_id: int, version: int, index: int
+) -> discord.ui.Button:
+    """A picker button whose id ``bk:<kind>:<game>:<version>:<index>`` matches ``_ID``."""
+    return discord.ui.Button(
+        label=label[:80], style=style, custom_id=f"bk:{kind}:{game_id}:{version}:{index}"
+    )
 
 
 class PlayButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button], template=r"bk:play" + _ID):
@@ -160,9 +170,7 @@ class PlayButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button], templat
         self._remember(game_id, version, index)
 
     async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
-        moves = await bot.service.legal_moves(
-            table_of(interaction), caller_of(interaction), self.expect
-        )
+        moves = await self.legal(interaction, bot)
         groups = groups_of(moves)
         buttons = [GroupButton(self.game_id, self.version, i, g) for i, g in enumerate(groups)]
         await interaction.response.send_message(
@@ -176,18 +184,13 @@ class GroupButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button], templa
     """One kind of move (``red tall``); shows where it may go."""
 
     def __init__(self, game_id: int, version: int, index: int = 0, label: str = "…") -> None:
-        button = discord.ui.Button(
-            label=label[:80],
-            style=discord.ButtonStyle.secondary,
-            custom_id=f"bk:grp:{game_id}:{version}:{index}",
+        super().__init__(
+            _button("grp", discord.ButtonStyle.secondary, label, game_id, version, index)
         )
-        super().__init__(button)
         self._remember(game_id, version, index)
 
     async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
-        moves = await bot.service.legal_moves(
-            table_of(interaction), caller_of(interaction), self.expect
-        )
+        moves = await self.legal(interaction, bot)
         groups = groups_of(moves)
         if self.index >= len(groups):
             raise Refused("That choice is no longer offered; press Play again.")
@@ -207,20 +210,19 @@ class MoveButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button], templat
     """One legal move, by its index in the position's legal moves; plays it."""
 
     def __init__(self, game_id: int, version: int, index: int = 0, label: str = "…") -> None:
-        button = discord.ui.Button(
-            label=label[:80],
-            style=discord.ButtonStyle.success,
-            custom_id=f"bk:mv:{game_id}:{version}:{index}",
-        )
-        super().__init__(button)
+        super().__init__(_button("mv", discord.ButtonStyle.success, label, game_id, version, index))
         self._remember(game_id, version, index)
 
     async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
-        table, caller = table_of(interaction), caller_of(interaction)
-        moves = await bot.service.legal_moves(table, caller, self.expect)
+        moves = await self.legal(interaction, bot)
         if self.index >= len(moves):
             raise Refused("That move is no longer offered; press Play again.")
-        reply = await bot.service.move(table, caller, moves[self.index], self.expect)
+        reply = await bot.service.move(
+            table_of(interaction),
+            caller_of(interaction),
+            moves[self.index],
+            (self.game_id, self.version),
+        )
         await interaction.response.edit_message(
             content=f"You played `{moves[self.index]}`.", view=None
         )

@@ -53,6 +53,8 @@ from bot.client import Bridgekeeper, jump_link
 from bot.service import Service
 from bot.store import Store
 
+from fake_discord_server import user_payload
+
 APP_ID = 4_242_424_242
 BOT_NAME = "Bridgekeeper"
 GUILD_ID = 9001  # the same table as tests/conftest.py: TABLE
@@ -295,19 +297,6 @@ def _user_of(user: Any) -> tuple[int, str, bool]:
     """(id, name, manager) of a conftest ``Caller`` or anything with ``id``/``name``."""
     user_id = getattr(user, "user_id", None) or user.id
     return int(user_id), str(user.name), bool(getattr(user, "manager", False))
-
-
-def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
-    return {
-        "id": str(user_id),
-        "username": name.lower(),
-        "global_name": name,
-        "discriminator": "0",
-        "avatar": None,
-        "bot": bot,
-        "public_flags": 0,
-        "flags": 0,
-    }
 
 
 def _command_options(command: dict, path: Iterable[str]) -> tuple[dict, list[dict]]:

@@ -12,6 +12,10 @@ import asyncio
 import re
 
 import pytest
+
+import engine
+from bot.service import Caller
+
 from discord_harness import (
     CHANNEL_ID,
     DM_CHANNEL_ID,
@@ -22,9 +26,6 @@ from discord_harness import (
     Replies,
     Reply,
 )
-
-import engine
-from bot.service import Caller
 
 ADA = Caller(1001, "Ada")
 BOB = Caller(1002, "Bob")

@@ -27,7 +27,8 @@ from PIL import Image
 from bot.client import Bridgekeeper, jump_link
 from bot.service import Caller, Service, Table
 from bot.store import Store
-from tests.fake_discord_server import (
+
+from fake_discord_server import (
     APP_ID,
     BOT_ID,
     CHANNEL_ID,

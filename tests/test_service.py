@@ -7,11 +7,12 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from conftest import ADA, BOB, CY, DEE, PLAYERS, TABLE
 
 import engine
 from bot.service import Caller, Refused, Reply, Service, Table, effective_moves
 from bot.store import Store
+
+from conftest import ADA, BOB, CY, DEE, PLAYERS, TABLE
 
 SKY = engine.get("skybridge")
 MOD = Caller(1099, "Mod", manager=True)
