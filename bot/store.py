@@ -203,10 +203,6 @@ class Store:
             applied.append(mig.number)
         return applied
 
-    async def integrity_check(self) -> str:
-        row = await self._fetchone("PRAGMA integrity_check")
-        return str(row[0])
-
     # -- games --------------------------------------------------------------------------
 
     async def create_game(
