@@ -137,7 +137,11 @@ class GameInfo:
     summary: str
     #: a short help text (notation, and which rules are our reconstruction) for /rules
     help: str = ""
+    #: options a game accepts, name -> what it does (for help and validation messages)
     options: Mapping[str, str] = field(default_factory=dict)
+    #: True if any seat may see something others may not: front ends then send each
+    #: seat its own view privately, and public replies use the spectator view only
+    hidden_information: bool = False
 
 
 class Game(ABC, Generic[S, A]):
