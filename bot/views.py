@@ -1,9 +1,10 @@
 """Buttons for playing by post, and the one place a service reply becomes a Discord message.
 
 Every button is a :class:`discord.ui.DynamicItem`: its custom id carries the game id,
-the game's version and an index into that position's legal moves, nothing else. That
-is all a click needs to be understood after a restart, a stale click (the game moved
-on) is recognised from the version, and no move's content ever sits in an id.
+the game's version and a picker path (the index chosen at each step, see
+``bot.picker``), nothing else. That is all a click needs to be understood after a
+restart, a stale click (the game moved on) is recognised from the version, and no
+move's content ever sits in an id.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.picker import StalePath, Step, page, walk
 from bot.service import Caller, Refused, Reply, Table
 
 if TYPE_CHECKING:
     from bot.client import Bridgekeeper
 
-MAX_BUTTONS = 25  # five rows of five
+PAGE_SIZE = 20  # four rows of choices, the fifth row for Back / Previous / Next
 log = logging.getLogger(__name__)
 
 
@@ -36,17 +38,6 @@ def caller_of(interaction: discord.Interaction) -> Caller:
 
 def table_of(interaction: discord.Interaction) -> Table:
     return Table(channel_id=interaction.channel_id, guild_id=interaction.guild_id)
-
-
-def split_move(notation: str) -> tuple[str, str]:
-    """A move's group (what to play) and target (where): ``red tall`` / ``b2``."""
-    group, _, target = notation.rpartition(" ")
-    return (group or notation), target or notation
-
-
-def groups_of(moves: Sequence[str]) -> list[str]:
-    """The distinct groups of a list of legal moves, in their first-seen order."""
-    return list(dict.fromkeys(split_move(m)[0] for m in moves))
 
 
 async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
@@ -94,39 +85,18 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
         log.warning("could not tell the user that %s failed", what)
 
 
-def _choice_view(items: Sequence[discord.ui.Item]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for item in items[:MAX_BUTTONS]:
-        view.add_item(item)
-    return view
-
-
-def _more_note(count: int) -> str:
-    if count <= MAX_BUTTONS:
-        return ""
-    return f"\n(Showing {MAX_BUTTONS} of {count}; type `/move` for the rest.)"
-
-
 class _GameButton:
-    """Shared by the buttons whose id is ``bk:<kind>:<game>:<version>[:<index>]``.
+    """Shared by the buttons whose id starts ``bk:<kind>:<game>:<version>``.
 
     A mixin, because discord.py wants a ``template`` on every DynamicItem subclass.
     """
 
     game_id: int
     version: int
-    index: int
 
-    def _remember(self, game_id: int, version: int, index: int) -> None:
+    def _remember(self, game_id: int, version: int) -> None:
         self.game_id = game_id
         self.version = version
-        self.index = index
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ):
-        return cls(int(match["game"]), int(match["version"]), int(match["index"] or 0))
 
     async def legal(self, interaction: discord.Interaction, bot: Bridgekeeper) -> list[str]:
         """The clicker's legal moves, refused if this button's position is gone."""
@@ -144,22 +114,24 @@ class _GameButton:
         raise NotImplementedError
 
 
-_ID = r":(?P<game>\d+):(?P<version>\d+)(?::(?P<index>\d+))?"
+_GAME = r":(?P<game>\d+):(?P<version>\d+)"
+_PATH = r":(?P<path>\d+(?:\.\d+)*)?"
 
 
-def _button(
-    kind: str, style: discord.ButtonStyle, label: str, game_id: int, version: int, index: int
-) -> discord.ui.Button:
-    """A picker button whose id ``bk:<kind>:<game>:<version>:<index>`` matches ``_ID``."""
-    return discord.ui.Button(
-        label=label[:80], style=style, custom_id=f"bk:{kind}:{game_id}:{version}:{index}"
-    )
+def _path_id(path: Sequence[int]) -> str:
+    return ".".join(map(str, path))
 
 
-class PlayButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button], template=r"bk:play" + _ID):
+def _path_of(match: re.Match[str]) -> tuple[int, ...]:
+    return tuple(int(i) for i in match["path"].split(".")) if match["path"] else ()
+
+
+class PlayButton(
+    _GameButton, discord.ui.DynamicItem[discord.ui.Button], template=r"bk:play" + _GAME
+):
     """Under each public board: opens the clicker's private move picker."""
 
-    def __init__(self, game_id: int, version: int, index: int = 0) -> None:
+    def __init__(self, game_id: int, version: int) -> None:
         button = discord.ui.Button(
             label="Play",
             emoji="\N{BLACK RIGHT-POINTING TRIANGLE}",
@@ -167,66 +139,132 @@ class PlayButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button], templat
             custom_id=f"bk:play:{game_id}:{version}",
         )
         super().__init__(button)
-        self._remember(game_id, version, index)
+        self._remember(game_id, version)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(int(match["game"]), int(match["version"]))
 
     async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
         moves = await self.legal(interaction, bot)
-        groups = groups_of(moves)
-        buttons = [GroupButton(self.game_id, self.version, i, g) for i, g in enumerate(groups)]
-        await interaction.response.send_message(
-            "Choose what to play:" + _more_note(len(groups)),
-            view=_choice_view(buttons),
-            ephemeral=True,
+        content, view = picker_message(self.game_id, self.version, moves, (), 0)
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+
+
+class PickButton(
+    _GameButton, discord.ui.DynamicItem[discord.ui.Button], template=r"bk:pick" + _GAME + _PATH
+):
+    """A choice in the picker: shows the next choices, or plays the move it completes."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        path: Sequence[int] = (),
+        label: str = "…",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        button = discord.ui.Button(
+            label=label[:80], style=style, custom_id=f"bk:pick:{game_id}:{version}:{_path_id(path)}"
         )
+        super().__init__(button)
+        self._remember(game_id, version)
+        self.path = tuple(path)
 
-
-class GroupButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button], template=r"bk:grp" + _ID):
-    """One kind of move (``red tall``); shows where it may go."""
-
-    def __init__(self, game_id: int, version: int, index: int = 0, label: str = "…") -> None:
-        super().__init__(
-            _button("grp", discord.ButtonStyle.secondary, label, game_id, version, index)
-        )
-        self._remember(game_id, version, index)
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(int(match["game"]), int(match["version"]), _path_of(match))
 
     async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
         moves = await self.legal(interaction, bot)
-        groups = groups_of(moves)
-        if self.index >= len(groups):
-            raise Refused("That choice is no longer offered; press Play again.")
-        group = groups[self.index]
-        buttons = [
-            MoveButton(self.game_id, self.version, i, split_move(m)[1])
-            for i, m in enumerate(moves)
-            if split_move(m)[0] == group
-        ]
-        await interaction.response.edit_message(
-            content=f"**{group}** — choose where:" + _more_note(len(buttons)),
-            view=_choice_view(buttons),
-        )
-
-
-class MoveButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button], template=r"bk:mv" + _ID):
-    """One legal move, by its index in the position's legal moves; plays it."""
-
-    def __init__(self, game_id: int, version: int, index: int = 0, label: str = "…") -> None:
-        super().__init__(_button("mv", discord.ButtonStyle.success, label, game_id, version, index))
-        self._remember(game_id, version, index)
-
-    async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
-        moves = await self.legal(interaction, bot)
-        if self.index >= len(moves):
-            raise Refused("That move is no longer offered; press Play again.")
+        step = _walk(moves, self.path)
+        if step.move is None:
+            content, view = picker_message(self.game_id, self.version, moves, self.path, 0)
+            await interaction.response.edit_message(content=content, view=view)
+            return
         reply = await bot.service.move(
-            table_of(interaction),
-            caller_of(interaction),
-            moves[self.index],
-            (self.game_id, self.version),
+            table_of(interaction), caller_of(interaction), step.move, (self.game_id, self.version)
         )
-        await interaction.response.edit_message(
-            content=f"You played `{moves[self.index]}`.", view=None
-        )
+        await interaction.response.edit_message(content=f"You played `{step.move}`.", view=None)
         await send_reply(interaction, reply)
 
 
-DYNAMIC_ITEMS = (PlayButton, GroupButton, MoveButton)
+class PageButton(
+    _GameButton,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bk:page" + _GAME + _PATH + r":(?P<page>\d+)",
+):
+    """Turns the picker's page when a step has more choices than fit on one."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        path: Sequence[int] = (),
+        number: int = 0,
+        label: str = "…",
+    ) -> None:
+        button = discord.ui.Button(
+            label=label,
+            style=discord.ButtonStyle.primary,
+            custom_id=f"bk:page:{game_id}:{version}:{_path_id(path)}:{number}",
+        )
+        super().__init__(button)
+        self._remember(game_id, version)
+        self.path = tuple(path)
+        self.number = number
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(int(match["game"]), int(match["version"]), _path_of(match), int(match["page"]))
+
+    async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
+        moves = await self.legal(interaction, bot)
+        content, view = picker_message(self.game_id, self.version, moves, self.path, self.number)
+        await interaction.response.edit_message(content=content, view=view)
+
+
+def _walk(moves: Sequence[str], path: Sequence[int]) -> Step:
+    try:
+        return walk(moves, path)
+    except StalePath:
+        raise Refused("That choice is no longer offered; press Play again.") from None
+
+
+def picker_message(
+    game_id: int, version: int, moves: Sequence[str], path: tuple[int, ...], number: int
+) -> tuple[str, discord.ui.View]:
+    """The private picker message for one step: its choices, paging and a way back."""
+    step = _walk(moves, path)
+    view = discord.ui.View(timeout=None)
+    if step.move is not None:  # a single legal move: nothing to choose, one tap plays it
+        view.add_item(PickButton(game_id, version, path, step.move, discord.ButtonStyle.success))
+        return "Your only move:", view
+    shown, before, after = page(step.options, number, PAGE_SIZE)
+    for i in shown:
+        after_choice = walk(moves, (*path, i))
+        if after_choice.move is not None:
+            # a green button says all it will play, forced steps included
+            rest = after_choice.move.split(" ")[len(step.prefix) :]
+            label = " ".join(rest) or f"just {' '.join(step.prefix)}"
+            style = discord.ButtonStyle.success
+        else:
+            label, style = step.options[i], discord.ButtonStyle.secondary
+        view.add_item(PickButton(game_id, version, (*path, i), label, style))
+    nav = []
+    if path:
+        nav.append(PickButton(game_id, version, path[:-1], "↩ Back", discord.ButtonStyle.danger))
+    if before:
+        nav.append(PageButton(game_id, version, path, number - 1, "◀ Previous"))
+    if after:
+        nav.append(PageButton(game_id, version, path, number + 1, "Next ▶"))
+    for item in nav:
+        view.add_item(item)
+    chosen = f"**{' '.join(step.prefix)}** — " if step.prefix else "Your move — "
+    pages = (
+        f" (page {number + 1} of {-(-len(step.options) // PAGE_SIZE)})" if before or after else ""
+    )
+    return f"{chosen}choose:{pages}", view
+
+
+DYNAMIC_ITEMS = (PlayButton, PickButton, PageButton)

@@ -109,21 +109,48 @@ def assert_pings_only(board: Reply, user: Caller) -> None:
     assert board.allowed_mentions["parse"] == []
 
 
-async def play_by_buttons(h: Harness, board: Reply, user: Caller) -> tuple[str, Reply]:
-    """Play -> first group -> first square. Returns (the move, the new public board)."""
+CHOICE_ID = re.compile(r"bk:pick:(\d+):(\d+):[\d.]*")
+SUCCESS = 3  # Discord's green button style: this choice completes a move
+
+
+def choices(picker: Reply) -> list:
+    """The picker's choice buttons (not Back / Previous / Next)."""
+    return [
+        b
+        for b in picker.buttons
+        if b.custom_id and CHOICE_ID.fullmatch(b.custom_id) and not b.label.startswith("↩")
+    ]
+
+
+async def open_picker_at_a_move(h: Harness, board: Reply, user: Caller) -> tuple[Reply, object]:
+    """Play, then the first choice at every step, up to the first green (finishing) button.
+
+    Returns the picker message and that button, not yet clicked.
+    """
     play, game_id, version = play_button(board)
     picker = (await h.click(play, user=user)).one
-    assert picker.ephemeral and picker.text.startswith("Choose what to play")
-    assert picker.custom_ids and all(
-        cid.startswith(f"bk:grp:{game_id}:{version}:") for cid in picker.custom_ids
-    )
-    group = picker.labels[0]
-    squares = (await h.click(picker.custom_ids[0], user=user)).one
-    assert squares.kind == "update" and squares.ephemeral, "the picker changes in place"
-    assert f"**{group}**" in squares.text
-    move = f"{group} {squares.labels[0]}"
-    played = await h.click(squares.custom_ids[0], user=user)
-    confirm, posted = played
+    assert picker.ephemeral and picker.text.endswith(("choose:", "Your only move:"))
+    while True:
+        first = choices(picker)[0]
+        assert first.custom_id.startswith(f"bk:pick:{game_id}:{version}:")
+        if first.style == SUCCESS:
+            return picker, first
+        picker = (await h.click(first.custom_id, user=user)).one
+        assert picker.kind == "update" and picker.ephemeral, "the picker changes in place"
+        assert picker.text.startswith(f"**{first.label}") or f" {first.label}**" in picker.text
+
+
+def move_of(picker: Reply, button) -> str:
+    """The move a green button plays: the picker's chosen prefix and the button's label."""
+    prefix = picker.text.split("**")[1] if picker.text.startswith("**") else ""
+    return f"{prefix} {button.label}".strip()  # "Your only move:" has no prefix
+
+
+async def play_by_buttons(h: Harness, board: Reply, user: Caller) -> tuple[str, Reply]:
+    """Play a move with the picker. Returns (the move, the new public board)."""
+    picker, button = await open_picker_at_a_move(h, board, user)
+    move = move_of(picker, button)
+    confirm, posted = await h.click(button.custom_id, user=user)
     assert confirm.kind == "update" and confirm.ephemeral
     assert confirm.text == f"You played `{move}`." and confirm.custom_ids == []
     return move, board_of(Replies([posted]))
@@ -314,9 +341,8 @@ async def test_stale_and_foreign_clicks_are_refused_politely(h):
     assert_refused(await h.click(old_play, user=CY), "You are not playing in this game.")
 
     untouched = (await h.click(old_play, user=ADA)).one  # a picker left open
-    picker = (await h.click(old_play, user=ADA)).one
-    squares = (await h.click(picker.custom_ids[0], user=ADA)).one
-    old_move = squares.custom_ids[1]
+    _, button = await open_picker_at_a_move(h, board, ADA)
+    old_move = button.custom_id
     before = await snapshot(h)
     _, board = await play_by_slash(h, ADA, 0)  # the game moves on without the pickers
     after = await snapshot(h)
@@ -328,9 +354,8 @@ async def test_stale_and_foreign_clicks_are_refused_politely(h):
 
     # a doubled click on one move button: the first plays, the second is stale
     _, _, now = play_button(board)
-    picker = (await h.click(board.custom_ids[0], user=BOB)).one
-    squares = (await h.click(picker.custom_ids[0], user=BOB)).one
-    move_id = squares.custom_ids[0]
+    _, button = await open_picker_at_a_move(h, board, BOB)
+    move_id = button.custom_id
     as_shown = h.find_message(move_id)  # the second click comes from the same old message
     first = await h.click(move_id, user=BOB)
     assert board_of(first).custom_ids[0] == f"bk:play:{game_id}:{now + 1}"
@@ -339,33 +364,37 @@ async def test_stale_and_foreign_clicks_are_refused_politely(h):
     # a button of a game that never existed
     assert_refused(await h.click(f"bk:play:999:{version}", user=ADA), "earlier position")
     assert_refused(
-        await h.click("bk:mv:999:1:0", user=ADA, channel=OTHER_CHANNEL_ID),
+        await h.click("bk:pick:999:1:0", user=ADA, channel=OTHER_CHANNEL_ID),
         "There is no game here",
     )
 
 
-async def test_group_buttons_offer_only_legal_squares(h):
+async def test_the_picker_offers_exactly_the_legal_moves(h):
+    """Walk every branch of the private picker: its green (finishing) buttons are the
+    legal moves, all of them, and nothing else."""
     board = await open_game(h, ADA, BOB)
     await h.slash("move", notation="red tall b2", user=ADA)
     board = board_of(await h.slash("move", notation="blue cube a1", user=BOB))
-    picker = (await h.click(board.custom_ids[0], user=ADA)).one
     legal = await legal_for(h, 0)
-    groups = list(dict.fromkeys(m.rsplit(" ", 1)[0] for m in legal))
-    assert picker.labels == groups
-    assert len(picker.rows) <= 5 and all(len(row) <= 5 for row in picker.rows)
-    for index, group in enumerate(groups):
-        squares = (await h.click(picker.custom_ids[index], user=ADA)).one
-        offered = [f"{group} {label}" for label in squares.labels]
-        assert offered == [m for m in legal if m.rsplit(" ", 1)[0] == group]
-        picker = (await h.click(board.custom_ids[0], user=ADA)).one
+    offered = []
+    frontier = [(await h.click(board.custom_ids[0], user=ADA)).one]
+    while frontier:
+        picker = frontier.pop()
+        assert len(picker.rows) <= 5 and all(len(row) <= 5 for row in picker.rows)
+        for button in choices(picker):
+            if button.style == SUCCESS:
+                offered.append(move_of(picker, button))
+            else:
+                frontier.append((await h.click(button.custom_id, user=ADA)).one)
+    assert sorted(offered) == sorted(legal)
+    assert len(offered) == len(set(offered))
 
 
 async def test_a_double_click_at_the_same_moment_plays_once(h):
     board = await open_game(h, ADA, BOB)
     game_id = play_button(board)[1]
-    picker = (await h.click(board.custom_ids[0], user=ADA)).one
-    squares = (await h.click(picker.custom_ids[0], user=ADA)).one
-    move_id = squares.custom_ids[0]
+    _, button = await open_picker_at_a_move(h, board, ADA)
+    move_id = button.custom_id
     shown = h.find_message(move_id)
     outcomes = await asyncio.gather(
         h.click(move_id, user=ADA, message=shown), h.click(move_id, user=ADA, message=shown)
@@ -569,11 +598,10 @@ async def test_buttons_survive_a_restart(h):
     assert len(h.syncs) == 2, "the new bot synced its commands too"
 
     picker = (await h.click(play, user=BOB)).one
-    assert picker.ephemeral and picker.text.startswith("Choose what to play")
-    assert picker.custom_ids[0] == f"bk:grp:{game_id}:{version}:0"
+    assert picker.ephemeral and picker.text.endswith("choose:")
+    assert picker.custom_ids[0] == f"bk:pick:{game_id}:{version}:0"
     assert_refused(await h.click(stale_play, user=ADA), "earlier position")
-    squares = (await h.click(picker.custom_ids[0], user=BOB)).one
-    _, posted = await h.click(squares.custom_ids[0], user=BOB)
+    _, posted = await play_by_buttons(h, board, BOB)
     assert posted.custom_ids == [f"bk:play:{game_id}:{version + 1}"]
 
 

@@ -229,25 +229,28 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch):
         game_id, version = play_id.split(":")[2:]
         assert new_play_id == f"bk:play:{game_id}:{int(version) + 1}"
 
-        # the Play button under the newest board: a private picker of the move's groups
+        # the Play button under the newest board: a private picker, one token at a time
         picker = await reply_to(fake, await fake.click(after, moved.message, new_play_id))
         assert picker.callback["type"] == 4
         assert picker.data["flags"] & EPHEMERAL
         assert picker.message["flags"] & EPHEMERAL
-        assert picker.content.startswith("Choose what to play:")
-        groups = picker.custom_ids
-        assert groups and all(g.startswith(f"bk:grp:{game_id}:{int(version) + 1}:") for g in groups)
+        assert picker.content.endswith("choose:")
+        prefix = f"bk:pick:{game_id}:{int(version) + 1}:"
+        assert picker.custom_ids and all(c.startswith(prefix) for c in picker.custom_ids)
         assert len(picker.data["components"]) <= 5
 
-        # a group: the private message is updated in place with where it may go
-        where = await reply_to(fake, await fake.click(after, picker.message, groups[0]))
-        assert where.callback["type"] == 7
-        spots = where.custom_ids
-        assert spots and all(s.startswith(f"bk:mv:{game_id}:{int(version) + 1}:") for s in spots)
-
-        # a spot: plays the move, closes the picker and posts the new board as a follow-up
-        played = await reply_to(fake, await fake.click(after, where.message, spots[0]))
-        assert played.callback["type"] == 7
+        # each choice updates the private message in place, until a choice plays the move
+        where = picker
+        for _ in range(3):
+            where = await reply_to(
+                fake, await fake.click(after, where.message, where.custom_ids[0])
+            )
+            assert where.callback["type"] == 7
+            if where.content.startswith("You played `"):
+                break
+            assert all(c.startswith(prefix) for c in where.custom_ids)
+        played = where
+        # the last choice played the move, closed the picker and posted the new board
         assert played.content.startswith("You played `")
         assert played.data["components"] == []
         await fake.wait_for(lambda: played.followups, WAIT)
@@ -261,7 +264,7 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch):
 
         # every callback asked for the created resource, as discord.py >= 2.5 does
         callbacks = [r for r in fake.requests if r.path.endswith("/callback")]
-        assert len(callbacks) == 7
+        assert len(callbacks) == 4 + 1 + 3  # new, join, start, move; Play; three choices
         assert all(r.query == {"with_response": "1"} for r in callbacks)
         assert all("Authorization" not in r.headers for r in callbacks)
         assert_no_rejections(fake)

@@ -1,0 +1,120 @@
+"""The move picker walks legal moves token by token and always ends on a legal move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from bot.picker import FINISH, StalePath, page, walk
+
+SKY = engine.get("skybridge")
+
+
+def test_four_player_skybridge_skips_the_colour_and_offers_pieces_then_squares():
+    state = SKY.new(4, None, 1)
+    moves = [SKY.format(a) for a in SKY.legal(state, state.turn)]
+    first = walk(moves, [])
+    colour = first.prefix[0]
+    assert first.prefix == (colour,), "one colour only: no step for it"
+    assert first.options == ("tall", "cube")
+    squares = walk(moves, [1])
+    assert squares.prefix == (colour, "cube")
+    assert squares.options == ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
+    assert walk(moves, [1, 4]).move == f"{colour} cube b2"
+
+
+def test_two_player_skybridge_asks_for_the_colour_first():
+    state = SKY.new(2, None, 1)
+    moves = [SKY.format(a) for a in SKY.legal(state, state.turn)]
+    assert len(walk(moves, []).options) == 2
+
+
+def test_every_path_ends_on_a_legal_move_and_every_legal_move_has_a_path():
+    rng = random.Random(4)
+    for players in (2, 3, 4):
+        state = SKY.new(players, None, players)
+        while not SKY.is_over(state):
+            seat = state.turn
+            moves = [SKY.format(a) for a in SKY.legal(state, seat)]
+            reached = set()
+            frontier = [[]]
+            while frontier:
+                path = frontier.pop()
+                step = walk(moves, path)
+                if step.move is not None:
+                    reached.add(step.move)
+                else:
+                    frontier += [[*path, i] for i in range(len(step.options))]
+            assert reached == set(moves)
+            state, _ = SKY.apply(state, seat, SKY.parse(rng.choice(moves)))
+
+
+def test_a_move_that_is_also_the_start_of_longer_moves_can_be_finished():
+    moves = ["buy", "buy d1", "buy d2", "end"]
+    assert walk(moves, []).options == ("buy", "end")
+    assert walk(moves, [0]).options == (FINISH, "d1", "d2")
+    assert walk(moves, [0, 0]).move == "buy"
+    assert walk(moves, [0, 2]).move == "buy d2"
+    assert walk(moves, [1]).move == "end"
+
+
+def test_a_path_from_another_position_is_stale():
+    with pytest.raises(StalePath):
+        walk(["red tall a1", "red tall b1"], [5])
+    with pytest.raises(StalePath):
+        walk(["red tall a1"], [0])  # already complete: nothing to choose
+    with pytest.raises(StalePath):
+        walk([], [])
+
+
+def test_pages_cover_every_option_once():
+    options = [f"o{i}" for i in range(47)]
+    seen = []
+    number = 0
+    while True:
+        shown, before, after = page(options, number, 20)
+        assert before == (number > 0)
+        seen += list(shown)
+        if not after:
+            break
+        number += 1
+    assert seen == list(range(47))
+    assert number == 2
+
+
+def test_the_discord_picker_pages_long_choices_and_keeps_within_discords_limits():
+    """47 squares for one piece: 20 a page, Previous / Next / Back, each id under 100."""
+    from bot.views import PAGE_SIZE, picker_message
+
+    squares = [f"s{i}" for i in range(47)]
+    moves = [f"cube {s}" for s in squares] + ["roof a1"]
+    seen = []
+    number = 0
+    while True:
+        content, view = picker_message(7, 3, moves, (0,), number)
+        buttons = [item.item for item in view.children]  # the buttons inside DynamicItems
+        assert len(buttons) <= 25
+        assert all(len(button.custom_id) <= 100 for button in buttons)
+        labels = [button.label for button in buttons]
+        assert "↩ Back" in labels
+        assert labels.count("Next ▶") == (number < 2)
+        assert labels.count("◀ Previous") == (number > 0)
+        assert f"page {number + 1} of 3" in content and content.startswith("**cube**")
+        seen += [label for label in labels if label.startswith("s")]
+        if number == 2:
+            break
+        number += 1
+    assert seen == squares
+    assert PAGE_SIZE == 20
+
+
+def test_the_discord_picker_offers_a_lone_legal_move_as_one_button():
+    from bot.views import picker_message
+
+    content, view = picker_message(7, 3, ["red roof c3"], (), 0)
+    assert content == "Your only move:"
+    (button,) = [item.item for item in view.children]
+    assert button.label == "red roof c3"
+    assert button.custom_id == "bk:pick:7:3:"
