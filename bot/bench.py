@@ -22,7 +22,7 @@ import engine
 from bot.selfplay import play_random
 from bot.service import Service, Table
 from bot.store import Store
-from renders import render
+from renders import has_renderer, render
 
 Emit = Callable[[str], None]
 
@@ -100,6 +100,8 @@ async def run(emit: Emit = print, quick: bool = False) -> None:
             _metric(emit, f"{key}.move_p99_ms", _pct(times, 0.99) * 1000, "ms")
             _metric(emit, f"{key}.moves_per_s", len(times) / sum(times), "moves/s")
 
+            if not has_renderer(key):
+                continue
             positions = _render_positions(key, 2 if quick else 6, seed=7)
             render_times, sizes = [], []
             for view, names in positions:

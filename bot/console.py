@@ -23,7 +23,8 @@ Lines look like  <user>: /<command> <args>   (several users can take turns at on
   ada: /new skybridge      open a game        bob: /join       take a seat
   ada: /start              start it           ada: /legal      list your legal moves
   ada: /move red tall b2   play a move        ada: /board      draw the board
-  /status  /history  /undo  /resign  /leave  /abandon  /turns  /games  /rules <game>  /help
+  /hand (what only you see)  /status  /history  /undo  /resign  /leave  /abandon
+  /turns  /games  /rules <game>  /help
 Lines starting with # are comments. End with Ctrl-D."""
 
 
@@ -82,6 +83,7 @@ class Console:
             "start": lambda: s.start(TABLE, caller),
             "move": lambda: s.move(TABLE, caller, args),
             "legal": lambda: s.legal(TABLE, caller),
+            "hand": lambda: s.hand(TABLE, caller),
             "board": lambda: s.board(TABLE),
             "status": lambda: s.status(TABLE),
             "history": lambda: s.history(TABLE),
@@ -98,12 +100,15 @@ class Console:
         self.say(prefix + reply.text)
         if reply.image is not None:
             self.images.mkdir(parents=True, exist_ok=True)
-            path = self.images / f"game{reply.game_id}-v{reply.version}.png"
+            private = f"-{caller.name.lower()}-only" if reply.private else ""
+            path = self.images / f"game{reply.game_id}-v{reply.version}{private}.png"
             path.write_bytes(reply.image)
             self.say(f"  [board image: {path}]")
         if reply.mentions:
             names = {c.user_id: c.name for c in self.users.values()}
             self.say("  → " + ", ".join(f"@{names.get(u, u)}" for u in reply.mentions))
+        if reply.followup is not None:
+            self.show(caller, reply.followup)
 
 
 async def run(service: Service, images: Path, source: TextIO = sys.stdin) -> None:

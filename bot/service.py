@@ -12,13 +12,13 @@ import asyncio
 import secrets
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
 from bot.store import GameRow, MoveRow, SeatRow, StaleGame, Store, UndoRequest
 from engine.core import BadOptions, Game, IllegalMove, Result, describe
-from renders import render
+from renders import has_renderer, render
 
 
 class Refused(Exception):
@@ -51,6 +51,8 @@ class Reply:
     game_id: int | None = None
     version: int | None = None  # the position shown, so buttons can tell when stale
     playable: bool = False  # the game waits for a move: offer the play button
+    #: for the asker only, after a public reply: their own view of a game with secrets
+    followup: Reply | None = None
 
 
 @dataclass(frozen=True)
@@ -152,11 +154,25 @@ class Service:
 
     # -- rendering ------------------------------------------------------------------------
 
-    async def _image(self, game: Loaded, state: Any) -> bytes | None:
-        if not self.images:
+    async def _image(self, game: Loaded, state: Any, seat: int | None = None) -> bytes | None:
+        """The board as ``seat`` sees it; the spectator's view (``None``) for public posts."""
+        if not self.images or not has_renderer(game.row.game_key):
             return None
-        view = game.rules.view(state, None)
+        view = game.rules.view(state, seat)
         return await asyncio.to_thread(render, game.row.game_key, view, game.names)
+
+    async def _private(
+        self, game: Loaded, state: Any, version: int, seat: int, events: list
+    ) -> Reply:
+        """What only ``seat`` may see now: its own view and the events meant for it."""
+        lines = [e.describe(game.names) for e in events if e.seat == seat]
+        return Reply(
+            text="\n".join(["Only you can see this.", *lines]),
+            private=True,
+            image=await self._image(game, state, seat),
+            game_id=game.row.id,
+            version=version,
+        )
 
     def _result_text(self, game: Loaded, result: Result) -> str:
         order = sorted(range(len(game.seats)), key=lambda s: (result.places[s], s))
@@ -370,7 +386,22 @@ class Service:
                 "Look at the new board and try again."
             ) from None
         lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
-        return await self._position_reply(game, state, game.row.version + 1, lines)
+        reply = await self._position_reply(game, state, game.row.version + 1, lines)
+        if not rules.info.hidden_information:
+            return reply
+        private = await self._private(game, state, reply.version, seat, events)
+        return replace(reply, followup=private)
+
+    async def hand(self, table: Table, caller: Caller) -> Reply:
+        """The caller's own view of a game with hidden information, for their eyes only."""
+        game = await self._active(table)
+        seat = self._seated(game, caller)
+        if not game.rules.info.hidden_information:
+            raise Refused(
+                f"Nothing is hidden in {game.rules.info.name}: everyone sees the same board "
+                "(`/game board`)."
+            )
+        return await self._private(game, game.state, game.row.version, seat, [])
 
     async def legal_moves(
         self, table: Table, caller: Caller, expect: tuple[int, int] | None = None

@@ -59,6 +59,8 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
         await interaction.followup.send(content, ephemeral=reply.private, **kwargs)
     else:
         await interaction.response.send_message(content, ephemeral=reply.private, **kwargs)
+    if reply.followup is not None:
+        await send_reply(interaction, reply.followup)
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:

@@ -14,6 +14,11 @@ from renders import skybridge
 RENDERERS: dict[str, Callable[[Any, Sequence[str]], bytes]] = {"skybridge": skybridge.render}
 
 
+def has_renderer(game_key: str) -> bool:
+    """Whether ``game_key`` can be drawn yet (a game's rules may land before its pictures)."""
+    return game_key in RENDERERS
+
+
 def render(game_key: str, view: Any, names: Sequence[str]) -> bytes:
     """The PNG for ``view`` of the game ``game_key``; ``names[seat]`` labels each seat.
 

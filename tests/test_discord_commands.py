@@ -179,7 +179,7 @@ async def test_setup_hook_synced_every_command(h):
     assert [c.path for c in puts] == ["/applications/{application_id}/commands"]
     assert f"/applications/{h.bot.application_id}/commands" in puts[0].url
     synced = {c["name"]: c for c in puts[0].payload}
-    assert set(synced) == {"game", "move", "turns"}
+    assert set(synced) == {"game", "move", "hand", "turns"}
     subcommands = {o["name"] for o in synced["game"]["options"] if o["type"] == 1}
     assert subcommands == {
         "new", "join", "leave", "start", "board", "status", "history",
@@ -617,3 +617,9 @@ async def test_a_crash_gets_a_private_apology_and_fails_the_harness(h, monkeypat
         await h.slash("turns", user=ADA)
     (apology,) = list(h.fed.values())[-1].replies
     assert apology.ephemeral and "went wrong" in apology.text and not apology.files
+
+
+async def test_hand_in_a_game_without_secrets_says_so_privately(h):
+    await open_game(h, ADA, BOB)
+    assert_refused(await h.slash("hand", user=ADA), "Nothing is hidden in Skybridge")
+    assert_refused(await h.slash("hand", user=CY), "You are not playing in this game.")

@@ -132,6 +132,13 @@ class Games(commands.Cog):
         ranked += [m for m in moves if typed in m and not m.startswith(typed)]
         return [app_commands.Choice(name=m, value=m) for m in ranked[:25]]
 
+    @app_commands.command(name="hand", description="What only you can see in this game")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await send_reply(
+            interaction, await self.service.hand(table_of(interaction), caller_of(interaction))
+        )
+
     @app_commands.command(name="turns", description="Every game, anywhere, waiting for your move")
     async def turns(self, interaction: discord.Interaction) -> None:
         await send_reply(interaction, await self.service.my_turns(caller_of(interaction)))
