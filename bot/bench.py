@@ -55,20 +55,33 @@ async def _sqlite_floor(path: Path, rows: int) -> list[float]:
         await db.close()
 
 
-def _render_positions(key: str, games: int, seed: int) -> list[tuple[object, list[str]]]:
-    """Public views of every position of a few random games, for timing renders."""
+def _positions(key: str, games: int, seed: int) -> list[tuple[object, int, int]]:
+    """(state, an awaited seat, players) for every position of a few random games."""
     rules = engine.get(key)
     rng = random.Random(seed)
-    views = []
+    positions = []
     for g in range(games):
         players = rng.randint(rules.info.min_players, rules.info.max_players)
-        names = [f"Player {i + 1}" for i in range(players)]
         state = rules.new(players, None, seed + g)
         while not rules.is_over(state):
             seat = rng.choice(rules.to_play(state))
+            positions.append((state, seat, players))
             state, _ = rules.apply(state, seat, rng.choice(rules.legal(state, seat)))
-            views.append((rules.view(state, None), names))
-    return views
+        positions.append((state, 0, players))
+    return positions
+
+
+def _names(players: int) -> list[str]:
+    return [f"Player {i + 1}" for i in range(players)]
+
+
+def _timed(work, items) -> tuple[list[float], list]:
+    times, results = [], []
+    for item in items:
+        started = time.perf_counter()
+        results.append(work(item))
+        times.append(time.perf_counter() - started)
+    return times, results
 
 
 async def run(emit: Emit = print, quick: bool = False) -> None:
@@ -100,15 +113,16 @@ async def run(emit: Emit = print, quick: bool = False) -> None:
             _metric(emit, f"{key}.move_p99_ms", _pct(times, 0.99) * 1000, "ms")
             _metric(emit, f"{key}.moves_per_s", len(times) / sum(times), "moves/s")
 
+            positions = _positions(key, 2 if quick else 6, seed=7)
+            legal_times, _ = _timed(lambda p, r=rules: r.legal(p[0], p[1]), positions)
+            _metric(emit, f"{key}.legal_p50_ms", _pct(legal_times, 0.50) * 1000, "ms")
+            _metric(emit, f"{key}.legal_p99_ms", _pct(legal_times, 0.99) * 1000, "ms")
             if not has_renderer(key):
                 continue
-            positions = _render_positions(key, 2 if quick else 6, seed=7)
-            render_times, sizes = [], []
-            for view, names in positions:
-                started = time.perf_counter()
-                png = render(key, view, names)
-                render_times.append(time.perf_counter() - started)
-                sizes.append(len(png))
+            render_times, sizes = _timed(
+                lambda p, k=key, r=rules: len(render(k, r.view(p[0], None), _names(p[2]))),
+                positions,
+            )
             _metric(emit, f"{key}.render_p50_ms", _pct(render_times, 0.50) * 1000, "ms")
             _metric(emit, f"{key}.render_p99_ms", _pct(render_times, 0.99) * 1000, "ms")
             _metric(emit, f"{key}.png_kb", statistics.mean(sizes) / 1024, "KiB")
