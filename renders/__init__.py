@@ -9,9 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from renders import skybridge
+from renders import bridges_and_boats, skybridge
 
-RENDERERS: dict[str, Callable[[Any, Sequence[str]], bytes]] = {"skybridge": skybridge.render}
+RENDERERS: dict[str, Callable[[Any, Sequence[str]], bytes]] = {
+    "skybridge": skybridge.render,
+    "bridges-and-boats": bridges_and_boats.render,
+}
 
 
 def has_renderer(game_key: str) -> bool:

@@ -1,0 +1,197 @@
+"""Every action of a turn, and its one notation.
+
+A turn is a few small actions, one per button press, in the rulebook's step order:
+``buy``; ``bridge d2`` / ``boat d2`` / ``plane d2`` / ``cannon d2``; ``advance 3``,
+``enter``, ``board b1``, ``launch b1``; ``fire``, ``fly 3-5``, ``bomb``; ``reroll 4`` /
+``keep`` while the ghost pilot's re-roll waits; ``end``.
+
+A domino in a player's reserve is hidden from the other player, so actions name it
+by its slot (``d2``: the second domino in the reserve, in the order bought), never by
+its ends: the notation is posted publicly after every move. Planes are face up, so
+``fly`` names them by their ends. Boats are named by number (``b3``: the third built).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.bridges_and_boats.dominoes import Domino
+from engine.core import IllegalMove
+
+BUILDS = ("bridge", "boat", "plane", "cannon")
+
+
+@dataclass(frozen=True)
+class Buy:
+    """Step 2: pay 2 coins for the top domino of the pool."""
+
+
+@dataclass(frozen=True)
+class Build:
+    """Step 3: put the reserve domino in ``slot`` (0-based) to use as ``kind``."""
+
+    kind: str
+    slot: int
+
+
+@dataclass(frozen=True)
+class Advance:
+    """Attacker step 4a: move ``count`` soldiers on the bridge one space, front first."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class Enter:
+    """Attacker step 4b: a coin becomes a soldier on space 1."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """Attacker step 4c: a coin becomes a soldier in boat number ``boat``."""
+
+    boat: int
+
+
+@dataclass(frozen=True)
+class Launch:
+    """Attacker step 4d: boat number ``boat`` crosses to the defender's bank."""
+
+    boat: int
+
+
+@dataclass(frozen=True)
+class Fire:
+    """Defender step 4: every cannon fires at the boats on the defender's bank."""
+
+
+@dataclass(frozen=True)
+class Fly:
+    """Defender step 4: add ``plane`` to today's bombing run (nothing is rolled yet)."""
+
+    plane: Domino
+
+
+@dataclass(frozen=True)
+class Bomb:
+    """Defender step 4: the declared planes fly, pay, and are resolved one by one."""
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """Use the ghost pilot's re-roll on the die showing ``value``."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class Keep:
+    """Accept the dice just rolled, keeping the ghost's re-roll for later."""
+
+
+@dataclass(frozen=True)
+class End:
+    """Step 5: declare the end of the turn."""
+
+
+@dataclass(frozen=True)
+class Resign:
+    """Concede the game: the other side wins."""
+
+
+ACTIONS = (Buy, Build, Advance, Enter, Board, Launch, Fire, Fly, Bomb, Reroll, Keep, End, Resign)
+Action = (
+    Buy
+    | Build
+    | Advance
+    | Enter
+    | Board
+    | Launch
+    | Fire
+    | Fly
+    | Bomb
+    | Reroll
+    | Keep
+    | End
+    | Resign
+)
+
+HOWTO = (
+    "Moves: `buy`, `bridge d1`, `boat d1`, `plane d1`, `cannon d1`, `advance 2`, `enter`, "
+    "`board b1`, `launch b1`, `fire`, `fly 3-5`, `bomb`, `reroll 4`, `keep`, `end`."
+)
+_BARE = {
+    "buy": Buy(),
+    "enter": Enter(),
+    "fire": Fire(),
+    "bomb": Bomb(),
+    "keep": Keep(),
+    "end": End(),
+    "end turn": End(),
+    "resign": Resign(),
+}
+_NUMBER = re.compile(r"[a-z]?(\d{1,2})")
+
+
+def _number(token: str, letter: str, what: str) -> int:
+    m = _NUMBER.fullmatch(token)
+    if not m or (token[0].isalpha() and token[0] != letter):
+        raise IllegalMove(f"'{token}' is not {what}, e.g. `{letter}1`. {HOWTO}")
+    return int(m.group(1))
+
+
+def parse(text: str) -> Action:
+    clean = " ".join(text.lower().split())
+    if clean in _BARE:
+        return _BARE[clean]
+    word, _, rest = clean.partition(" ")
+    if not rest:
+        if word == "advance":
+            raise IllegalMove("Say how many soldiers advance, front first, e.g. `advance 3`.")
+        if word in (*BUILDS, "board", "launch", "fly", "reroll"):
+            raise IllegalMove(f"`{word}` needs one more word. {HOWTO}")
+        raise _unreadable(text)
+    if word in BUILDS:
+        slot = _number(rest, "d", "a domino of your reserve")
+        if slot < 1:
+            raise IllegalMove("Reserve slots count from `d1`.")
+        return Build(word, slot - 1)
+    if word in ("board", "launch"):
+        boat = _number(rest, "b", "a boat")
+        return Board(boat) if word == "board" else Launch(boat)
+    if word == "advance":
+        if not rest.isdigit():
+            raise IllegalMove("Say how many soldiers advance, front first, e.g. `advance 3`.")
+        return Advance(int(rest))
+    if word == "fly":
+        plane = Domino.parse(rest)
+        if plane is None:
+            raise IllegalMove(f"'{rest}' is not a plane: name it by its ends, e.g. `fly 3-5`.")
+        return Fly(plane)
+    if word == "reroll":
+        if not (rest.isdigit() and 1 <= int(rest) <= 6):
+            raise IllegalMove("Name the die to re-roll by the number it shows, e.g. `reroll 4`.")
+        return Reroll(int(rest))
+    raise _unreadable(text)
+
+
+def _unreadable(text: str) -> IllegalMove:
+    return IllegalMove(f"I can't read '{text.strip()[:40]}' as a Bridges and Boats move. {HOWTO}")
+
+
+def format_action(action: Action) -> str:
+    match action:
+        case Build(kind, slot):
+            return f"{kind} d{slot + 1}"
+        case Advance(count):
+            return f"advance {count}"
+        case Board(boat):
+            return f"board b{boat}"
+        case Launch(boat):
+            return f"launch b{boat}"
+        case Fly(plane):
+            return f"fly {plane}"
+        case Reroll(value):
+            return f"reroll {value}"
+    return next(text for text, bare in _BARE.items() if bare == action)

@@ -1,0 +1,131 @@
+"""What a seat, or a spectator, may see of a game.
+
+Face-down dominoes appear only as counts, except to the seat that owns them: its own
+reserve, and for the attacker the boats nobody has boarded yet. Bridge sections and
+cannons are face down for good and their ends never matter, so nobody's view holds
+them; the pool and the discard pile are counts for everyone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.bridges_and_boats.board import SECTIONS
+from engine.bridges_and_boats.dominoes import Domino
+from engine.bridges_and_boats.state import (
+    ATTACKER,
+    DECLARE,
+    DEFENDER,
+    STAGE_NAMES,
+    TURN_CAP,
+    Roll,
+    State,
+)
+
+
+@dataclass(frozen=True)
+class BoatView:
+    number: int
+    domino: Domino | None  # None: face down and not the viewer's
+    soldiers: int
+    launched: bool
+
+    @property
+    def face_up(self) -> bool:
+        return self.soldiers > 0
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A roll waiting for the defender: re-roll one die with the ghost pilot, or keep."""
+
+    plane: Domino
+    stage: str  # "hit" or "aim"
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class View:
+    seat: int | None
+    turn: int
+    stage: str  # where the seat to play is in its turn, in words
+    turns: int  # turns completed
+    turn_cap: int
+    pool: int
+    discard: int
+    coins: tuple[int, ...]
+    hand: tuple[Domino, ...] | None  # the viewing seat's own reserve, in slot order
+    hand_counts: tuple[int, ...]
+    sections: tuple[str, ...]  # "built", "destroyed" or "missing", from the attacker's bank
+    spaces: tuple[bool, ...]
+    crossed: int
+    boats: tuple[BoatView, ...]
+    planes: tuple[Domino, ...]
+    cannons: int
+    declared: tuple[Domino, ...]
+    fire_due: bool  # the defender's cannons must fire before anything else in step 4
+    pending: Pending | None
+    dice: tuple[Roll, ...]
+    last: tuple[int, str] | None
+    over: bool
+    reason: str | None
+    scores: tuple[int, ...]  # soldiers crossed, coins the defender holds
+    places: tuple[int, ...] | None
+
+
+def section_status(state: State, section: int) -> str:
+    if state.bridge[section] is not None:
+        return "built"
+    return "destroyed" if section in state.bombed else "missing"
+
+
+def fire_due(state: State) -> bool:
+    """RULINGS §5.3: cannons fire by themselves whenever boats have arrived; the bot asks
+    for ``fire`` as the defender's first act of step 4 [P]."""
+    return (
+        state.turn == DEFENDER
+        and state.over is None
+        and state.stage < DECLARE
+        and bool(state.cannons)
+        and any(b.launched for b in state.boats)
+    )
+
+
+def make_view(state: State, seat: int | None, places: tuple[int, ...] | None) -> View:
+    boats = tuple(
+        BoatView(
+            b.number,
+            b.domino if b.soldiers or seat == ATTACKER else None,
+            b.soldiers,
+            b.launched,
+        )
+        for b in state.boats
+    )
+    run = state.run
+    return View(
+        seat=seat,
+        turn=state.turn,
+        stage=STAGE_NAMES[state.turn][state.stage],
+        turns=state.turns,
+        turn_cap=TURN_CAP,
+        pool=len(state.pool),
+        discard=len(state.discard),
+        coins=state.coins,
+        hand=None if seat is None else state.hands[seat],
+        hand_counts=tuple(len(h) for h in state.hands),
+        sections=tuple(section_status(state, s) for s in range(SECTIONS)),
+        spaces=state.spaces,
+        crossed=state.crossed,
+        boats=boats,
+        planes=state.planes,
+        cannons=len(state.cannons),
+        declared=state.declared,
+        fire_due=fire_due(state),
+        pending=None if run is None else Pending(run.plane, run.stage, run.dice),
+        dice=state.dice,
+        last=state.last,
+        over=state.over is not None,
+        reason=state.over,
+        scores=(state.crossed, state.coins[DEFENDER]),
+        places=places,
+    )
