@@ -1,10 +1,13 @@
 """Game rules, pure and deterministic. ``GAMES`` maps each game's key to its rules."""
 
+from engine.bridge_wars import BridgeWars
 from engine.bridges_and_boats import BridgesAndBoats
 from engine.core import BadOptions, Event, Game, GameInfo, IllegalMove, Result, Rng
 from engine.skybridge import Skybridge
 
-GAMES: dict[str, Game] = {game.info.key: game for game in (Skybridge(), BridgesAndBoats())}
+GAMES: dict[str, Game] = {
+    game.info.key: game for game in (Skybridge(), BridgesAndBoats(), BridgeWars())
+}
 
 
 def get(key: str) -> Game:

@@ -1,0 +1,580 @@
+"""The Bridge Wars board as a PNG: a 3D view of the rods and blocks, and a map from above.
+
+Top: an isometric view from the south-west corner (a1 nearest). Every block cell is a
+flat box in its colour, lettered on top; rods are drawn where no block is, so a block
+that bridges shows the rods through the gap beneath it, and it casts a shadow straight
+down on whatever is under the gap. Bottom left: the map from above,
+which is how the game is scored: each rod's top colour (letter and fill) and the level
+of its top block, with coordinates, thick lines between different blocks, the brass rod
+ringed in gold. Bottom right: one card per player (colour, corner, score, blocks left,
+whose turn), then a legend. The last block is outlined in magenta in both views.
+
+Shapes are drawn at :data:`SCALE` times the size and reduced, since Pillow does not
+anti-alias polygons. In the 3D view letters are drawn in depth order with the boxes
+(nearer boxes must hide them); elsewhere text is drawn after the reduction, at 1x.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.bridge_wars import View
+from engine.bridge_wars.blocks import NAMES, STARTER
+from engine.bridge_wars.board import BRASS, COLUMNS, HOLES, SIZE, col_row, name
+from engine.bridge_wars.rules import COLOURS, Placed
+from renders.common import PLAYER_COLOURS, RGB, fit_text, font, to_png
+
+SCALE = 2
+
+Box = tuple[float, float, float, float]
+Point = tuple[float, float]
+
+WIDTH = 1000
+MARGIN = 16
+CAPTION_H = 58
+# the 3D view: half a hole's width and depth on screen, and one layer's height
+ISO_A = 42.0
+ISO_B = 19.0  # a little flatter than true isometric: more of the stacks' sides shows
+ISO_C = 14.0
+ISO_PAD = 14
+BOARD_EDGE = 10  # the board's thickness, seen along its front edges
+ISO_LABELS = 30  # room under the front edges for the coordinates
+# the map from above
+CELL = 56
+GUTTER = 30
+CARD_GAP = 10
+CARD_H = 114
+
+BACKGROUND: RGB = (250, 248, 244)
+WOOD: RGB = (196, 160, 116)
+WOOD_SIDE: RGB = (150, 112, 72)
+WOOD_EDGE: RGB = (112, 80, 48)
+HOLE: RGB = (92, 70, 48)
+ROD = (96, 118, 138, 150)  # acrylic: blocks behind a rod show through it
+ROD_TIP: RGB = (96, 118, 138)
+SHADOW = (40, 30, 20, 90)
+MAP_ROD: RGB = (150, 166, 180)
+BRASS_ROD: RGB = (196, 150, 30)
+BRASS_EDGE: RGB = (120, 88, 10)
+INK: RGB = (34, 34, 34)
+MUTED: RGB = (120, 116, 110)
+NO_ROD: RGB = (226, 220, 210)
+EMPTY_ROD: RGB = (255, 255, 255)
+GRID: RGB = (200, 192, 180)
+BLOCK_LINE: RGB = (40, 40, 40)
+CARD: RGB = (255, 255, 255)
+CARD_LINE: RGB = (214, 206, 194)
+TURN: RGB = (34, 34, 34)
+#: the last block's outline: a magenta unlike any player colour
+HIGHLIGHT: RGB = (226, 0, 122)
+MEDALS: tuple[RGB, ...] = ((222, 170, 20), (168, 170, 180), (184, 115, 60))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where things are, in output pixels."""
+
+    width: int
+    height: int
+    iso: Box  # the 3D view's area
+    origin: Point  # screen point of the board's a1 corner (its front tip) at level 0
+    map: Box  # the 11 x 11 cells, without the coordinate gutter
+    cards: tuple[Box, ...]
+    legend: Box
+
+
+def layout(view: View) -> Layout:
+    """The geometry of the picture for ``view``; taller rods make a taller 3D view."""
+    iso_h = ISO_PAD + view.height * ISO_C + 2 * SIZE * ISO_B + BOARD_EDGE + ISO_LABELS
+    iso = (MARGIN, CAPTION_H, WIDTH - MARGIN, CAPTION_H + iso_h)
+    origin = (WIDTH / 2, iso[3] - ISO_LABELS - BOARD_EDGE)
+    top = iso[3] + 10
+    map_box = (MARGIN + GUTTER, top, MARGIN + GUTTER + SIZE * CELL, top + SIZE * CELL)
+    x0 = map_box[2] + 22
+    cards = tuple(
+        (x0, top + i * (CARD_H + CARD_GAP), WIDTH - MARGIN, top + i * (CARD_H + CARD_GAP) + CARD_H)
+        for i in range(view.players)
+    )
+    lines = len(legend_lines(view, WIDTH - MARGIN - x0 - 4)) + (view.last is not None)
+    legend = (x0, cards[-1][3] + CARD_GAP, WIDTH - MARGIN, cards[-1][3] + CARD_GAP + 24 * lines)
+    height = round(max(map_box[3] + GUTTER, legend[3]) + MARGIN)
+    return Layout(WIDTH, height, iso, origin, map_box, cards, legend)
+
+
+def project(plan: Layout, x: float, y: float, level: float) -> Point:
+    """The screen point of board point (x, y) (in holes, from a1's outer corner) at a
+    height of ``level`` layers."""
+    ox, oy = plan.origin
+    return ox + (x - y) * ISO_A, oy - (x + y) * ISO_B - level * ISO_C
+
+
+def cell_box(plan: Layout, hole: int) -> Box:
+    """A hole's square on the map."""
+    col, row = col_row(hole)
+    x0 = plan.map[0] + col * CELL
+    y0 = plan.map[3] - (row + 1) * CELL
+    return x0, y0, x0 + CELL, y0 + CELL
+
+
+def top_face_centre(plan: Layout, hole: int, level: float) -> Point:
+    """Where the top of the block at ``level`` on ``hole`` is drawn in the 3D view."""
+    col, row = col_row(hole)
+    return project(plan, col + 0.5, row + 0.5, level)
+
+
+def _shade(rgb: RGB, factor: float) -> RGB:
+    return (round(rgb[0] * factor), round(rgb[1] * factor), round(rgb[2] * factor))
+
+
+class _Pen:
+    """Draws in output pixels: shapes at :data:`SCALE` times the size, most text at 1x."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.image = Image.new("RGB", (width * SCALE, height * SCALE), BACKGROUND)
+        self.draw = ImageDraw.Draw(self.image)
+        self.glass = ImageDraw.Draw(self.image, "RGBA")  # blends, slowly: rods, shadows
+        self.texts: list[tuple[Point, str, int, RGB, str, bool]] = []
+
+    def rect(
+        self,
+        box: Box,
+        fill: RGB | None,
+        edge: RGB | None = None,
+        width: float = 0,
+        radius: float = 0,
+    ) -> None:
+        self.draw.rounded_rectangle(
+            [round(v * SCALE) for v in box],
+            radius=round(radius * SCALE),
+            fill=fill,
+            outline=edge,
+            width=round(width * SCALE),
+        )
+
+    def polygon(self, points: Sequence[Point], fill: RGB | None, edge: RGB | None = None) -> None:
+        self.draw.polygon([(x * SCALE, y * SCALE) for x, y in points], fill=fill, outline=edge)
+
+    def line(self, points: Sequence[Point], colour: RGB, width: float) -> None:
+        self.draw.line(
+            [(x * SCALE, y * SCALE) for x, y in points], fill=colour, width=round(width * SCALE)
+        )
+
+    def glass_line(
+        self, points: Sequence[Point], colour: tuple[int, int, int, int], width: float
+    ) -> None:
+        """A see-through line: what lies behind shows through it."""
+        self.glass.line(
+            [(x * SCALE, y * SCALE) for x, y in points], fill=colour, width=round(width * SCALE)
+        )
+
+    def glass_polygon(self, points: Sequence[Point], fill: tuple[int, int, int, int]) -> None:
+        """A see-through polygon: what lies under it shows through."""
+        self.glass.polygon([(x * SCALE, y * SCALE) for x, y in points], fill=fill)
+
+    def ellipse(self, centre: Point, rx: float, ry: float, fill: RGB, edge: RGB | None) -> None:
+        x, y = centre
+        box = [round(v * SCALE) for v in (x - rx, y - ry, x + rx, y + ry)]
+        self.draw.ellipse(box, fill=fill, outline=edge, width=SCALE)
+
+    def text_now(self, xy: Point, text: str, size: int, fill: RGB) -> None:
+        """Text drawn at once, in depth order with the shapes (the 3D view)."""
+        _stamp(self.image, (xy[0] * SCALE, xy[1] * SCALE), text, size * SCALE, fill, "mm", True)
+
+    def text(
+        self, xy: Point, text: str, size: int, fill: RGB, anchor: str = "mm", bold: bool = True
+    ) -> None:
+        self.texts.append((xy, text, size, fill, anchor, bold))
+
+    def finish(self) -> Image.Image:
+        image = self.image.reduce(SCALE)
+        for xy, text, size, fill, anchor, bold in self.texts:
+            _stamp(image, xy, text, size, fill, anchor, bold)
+        return image
+
+
+@lru_cache(maxsize=1024)
+def _text_mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
+    """``text`` rendered once as a coverage mask, with its offset from the anchor point.
+
+    The map repeats a few short labels (a letter, a level) over a hundred times, and
+    FreeType rendering is most of the cost of text, so each label is rendered once.
+    """
+    face = font(size, bold)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def _stamp(
+    image: Image.Image, xy: Point, text: str, size: int, fill: RGB, anchor: str, bold: bool
+) -> None:
+    mask, left, top = _text_mask(text, size, anchor, bold)
+    image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
+
+
+def _width(text: str, size: int, bold: bool = True) -> float:
+    return font(size, bold).getlength(text)
+
+
+# -- the 3D view ------------------------------------------------------------------------
+
+
+def _occupancy(view: View) -> dict[tuple[int, int], int]:
+    """(hole, level) -> index in ``view.placed`` of the block filling it."""
+    filled = {}
+    for i, block in enumerate(view.placed):
+        for c in block.cells:
+            filled[(c, block.level)] = i
+    return filled
+
+
+def _draw_board(pen: _Pen, view: View, plan: Layout) -> None:
+    """The wooden board with its thickness, its holes, and coordinates by its front edges."""
+    corners = [project(plan, x, y, 0) for x, y in ((0, 0), (SIZE, 0), (SIZE, SIZE), (0, SIZE))]
+    front, right, _, left = corners
+    below = [(x, y + BOARD_EDGE) for x, y in (right, front, left)]
+    pen.polygon([left, front, right, *below], WOOD_SIDE)
+    pen.polygon(corners, WOOD, WOOD_EDGE)
+    for hole in range(HOLES):
+        if not view.rods[hole]:
+            pen.ellipse(top_face_centre(plan, hole, 0), 6, 3, HOLE, None)
+    for col in range(SIZE):
+        x, y = project(plan, col + 0.5, -0.55, 0)
+        pen.text((x + 6, y + BOARD_EDGE + 8), COLUMNS[col], 20, WOOD_EDGE)
+    for row in range(SIZE):
+        x, y = project(plan, -0.55, row + 0.5, 0)
+        pen.text((x - 6, y + BOARD_EDGE + 8), str(row + 1), 20, WOOD_EDGE)
+
+
+def _draw_rod(pen: _Pen, plan: Layout, hole: int, low: int, high: int, tip: bool) -> None:
+    """The part of a rod between levels ``low`` and ``high``; ``tip`` caps its top."""
+    base = top_face_centre(plan, hole, low)
+    end = top_face_centre(plan, hole, high)
+    if hole == BRASS:
+        pen.line([base, end], BRASS_EDGE, 8)
+        pen.line([base, end], BRASS_ROD, 5)
+        if tip:
+            pen.ellipse(end, 5, 2.5, BRASS_ROD, BRASS_EDGE)
+        return
+    pen.glass_line([base, end], ROD, 3)
+    if tip:
+        pen.ellipse(end, 3, 1.5, ROD_TIP, None)
+
+
+def _same_block(
+    filled: dict[tuple[int, int], int], hole: int, level: int, dx: int, dy: int
+) -> int | None:
+    """The block index next to ``hole`` at ``level`` in direction (dx, dy), if any."""
+    col, row = col_row(hole)
+    x, y = col + dx, row + dy
+    if not (0 <= x < SIZE and 0 <= y < SIZE):
+        return None
+    return filled.get((y * SIZE + x, level))
+
+
+def _draw_box(
+    pen: _Pen,
+    view: View,
+    plan: Layout,
+    filled: dict[tuple[int, int], int],
+    hole: int,
+    level: int,
+) -> None:
+    """One block cell: top and the two front faces, outlined only where the block ends,
+    so a block reads as one piece; its colour letter on top where nothing covers it."""
+    index = filled[(hole, level)]
+    block = view.placed[index]
+    swatch = PLAYER_COLOURS[block.colour]
+    col, row = col_row(hole)
+
+    def p(x: float, y: float, h: float) -> Point:
+        return project(plan, col + x, row + y, h)
+
+    lo, hi = level - 1, level
+    top = [p(0, 0, hi), p(1, 0, hi), p(1, 1, hi), p(0, 1, hi)]
+    west = [p(0, 0, lo), p(0, 1, lo), p(0, 1, hi), p(0, 0, hi)]
+    south = [p(0, 0, lo), p(1, 0, lo), p(1, 0, hi), p(0, 0, hi)]
+    pen.polygon(west, _shade(swatch.fill, 0.78))
+    pen.polygon(south, _shade(swatch.fill, 0.6))
+    pen.polygon(top, swatch.fill)
+    last = view.last is not None and index == len(view.placed) - 1
+    edge, width = (HIGHLIGHT, 4) if last else (swatch.edge, 2)
+
+    def joined(dx: int, dy: int) -> bool:
+        return _same_block(filled, hole, level, dx, dy) == index
+
+    # outline each face along the block's border; a neighbour of the same block hides it
+    for (a, b), (dx, dy) in zip(
+        ((top[0], top[1]), (top[1], top[2]), (top[2], top[3]), (top[3], top[0])),
+        ((0, -1), (1, 0), (0, 1), (-1, 0)),
+        strict=True,
+    ):
+        if not joined(dx, dy):
+            pen.line([a, b], edge, width)
+    if not joined(0, -1):
+        pen.line([south[0], south[1]], edge, width)
+        if not joined(1, 0):
+            pen.line([south[1], south[2]], edge, width)
+    if not joined(-1, 0):
+        pen.line([west[0], west[1]], edge, width)
+        if not joined(0, 1):
+            pen.line([west[1], west[2]], edge, width)
+    if not joined(0, -1) or not joined(-1, 0):
+        pen.line([south[0], south[3]], edge, width)
+    if view.tops[hole] == level:
+        pen.text_now(top_face_centre(plan, hole, level), swatch.letter, 17, swatch.ink)
+
+
+def _draw_iso(pen: _Pen, view: View, plan: Layout) -> None:
+    """Back to front, and bottom to top on each rod: boxes, and rods where no box is."""
+    _draw_board(pen, view, plan)
+    filled = _occupancy(view)
+    order = sorted(range(HOLES), key=lambda h: -sum(col_row(h)))
+    for hole in order:
+        if not view.rods[hole]:
+            continue
+        pen.ellipse(top_face_centre(plan, hole, 0), 6, 3, ROD_TIP, None)
+        run = 0  # the level the rod is drawn up to so far
+        for level in range(1, view.height + 1):
+            if (hole, level) in filled:
+                if run < level - 1:  # a gap: the block above bridges it
+                    _draw_shadow(pen, plan, hole, run)
+                    _draw_rod(pen, plan, hole, run, level - 1, tip=False)
+                _draw_box(pen, view, plan, filled, hole, level)
+                run = level
+        if run < view.height:
+            _draw_rod(pen, plan, hole, run, view.height, tip=True)
+    if view.last is not None:
+        _draw_pin(pen, plan, view.last)
+
+
+def _draw_shadow(pen: _Pen, plan: Layout, hole: int, level: int) -> None:
+    """The shadow a bridging block casts straight down, on whatever is under the gap: how
+    far it is from the block shows the gap's height."""
+    col, row = col_row(hole)
+    corners = [project(plan, col + x, row + y, level) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]
+    pen.glass_polygon(corners, SHADOW)
+
+
+def _draw_pin(pen: _Pen, plan: Layout, block: Placed) -> None:
+    """A magenta arrow pointing down at the last block, findable at a glance."""
+    points = [top_face_centre(plan, c, block.level) for c in block.cells]
+    x = sum(p[0] for p in points) / len(points)
+    y = min(p[1] for p in points) - 6
+    arrow = [(x - 13, y - 30), (x + 13, y - 30), (x, y)]
+    pen.polygon(arrow, HIGHLIGHT, CARD)
+
+
+# -- the map from above -----------------------------------------------------------------
+
+
+def _top_block(view: View) -> list[int]:
+    """Per hole, the index in ``view.placed`` of its highest block, or -1."""
+    tops = [-1] * HOLES
+    for i, block in enumerate(view.placed):
+        for c in block.cells:
+            tops[c] = i  # blocks are listed in play order, so later ones are higher
+    return tops
+
+
+def _draw_map(pen: _Pen, view: View, plan: Layout) -> None:
+    """Each rod's top colour and level; thick lines where one top block meets another."""
+    tops = _top_block(view)
+    for hole in range(HOLES):
+        box = cell_box(plan, hole)
+        if not view.rods[hole]:
+            pen.rect(box, NO_ROD, GRID, 1)
+            continue
+        owner = view.owner[hole]
+        if owner < 0:
+            pen.rect(box, EMPTY_ROD, GRID, 1)
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            pen.ellipse((cx, cy), 5, 5, MAP_ROD, None)
+            continue
+        swatch = PLAYER_COLOURS[owner]
+        pen.rect(box, swatch.fill, GRID, 1)
+        pen.text((box[0] + 5, box[1] + 3), swatch.letter, 17, swatch.ink, "lt")
+        pen.text((box[2] - 5, box[3] - 4), str(view.tops[hole]), 28, swatch.ink, "rs")
+    for hole in range(HOLES):
+        col, row = col_row(hole)
+        x0, y0, x1, y1 = cell_box(plan, hole)
+        if col + 1 < SIZE and tops[hole] != tops[hole + 1]:
+            pen.line([(x1, y0), (x1, y1)], BLOCK_LINE, 3)
+        if row + 1 < SIZE and tops[hole] != tops[hole + SIZE]:
+            pen.line([(x0, y0), (x1, y0)], BLOCK_LINE, 3)
+    pen.rect(plan.map, None, BLOCK_LINE, 3)
+    brass = cell_box(plan, BRASS)
+    pen.rect((brass[0] + 3, brass[1] + 3, brass[2] - 3, brass[3] - 3), None, BRASS_ROD, 4, 4)
+    if view.owner[BRASS] < 0:
+        pen.text(((brass[0] + brass[2]) / 2, (brass[1] + brass[3]) / 2 + 14), "5", 16, BRASS_EDGE)
+    if view.last is not None:
+        for c in view.last.cells:
+            x0, y0, x1, y1 = cell_box(plan, c)
+            pen.rect((x0 + 2, y0 + 2, x1 - 2, y1 - 2), None, HIGHLIGHT, 4, 3)
+    for col in range(SIZE):
+        x = plan.map[0] + (col + 0.5) * CELL
+        pen.text((x, plan.map[3] + GUTTER / 2 + 1), COLUMNS[col], 20, INK)
+    for row in range(SIZE):
+        y = plan.map[3] - (row + 0.5) * CELL
+        pen.text((plan.map[0] - GUTTER / 2, y), str(row + 1), 18, INK)
+
+
+# -- players ----------------------------------------------------------------------------
+
+
+def _ordinal(place: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place, "th")
+    return f"{place}{suffix}"
+
+
+def blocks_left(view: View, seat: int) -> int:
+    return sum(view.stock[seat])
+
+
+def stock_line(view: View, seat: int) -> str:
+    """The blocks a seat still holds, e.g. ``I2×3 I3 L4×2``."""
+    parts = []
+    for k, block in enumerate(NAMES):
+        n = view.stock[seat][k]
+        if n and block != STARTER:
+            parts.append(block if n == 1 else f"{block}×{n}")
+    return " ".join(parts) or "none left"
+
+
+def caption(view: View, names: Sequence[str]) -> tuple[str, str]:
+    """The line above the picture: the last block, and whose turn it is or who won."""
+    last = view.last
+    if last is None:
+        left = "New game: choose colours and corners"
+    elif last.block == STARTER:
+        who = fit_text(names[last.seat], font(25, True), 300)
+        left = f"{who} took {COLOURS[last.colour]}, {view.corners[last.seat].upper()}"
+    else:
+        who = fit_text(names[last.seat], font(25, True), 200)
+        left = f"{who}: {last.block} {last.orient} {name(last.anchor)}, level {last.level}"
+    if view.over:
+        assert view.places is not None
+        winners = [names[s] for s, p in enumerate(view.places) if p == 1]
+        return left, f"Game over: {' & '.join(winners)} {'wins' if len(winners) == 1 else 'tie'}"
+    if view.setup:
+        return left, f"{names[view.turn]} to choose"
+    if view.final is not None:
+        return left, f"Last round: {names[view.turn]} to play"
+    return left, f"{names[view.turn]} to play"
+
+
+def _draw_caption(pen: _Pen, view: View, names: Sequence[str], plan: Layout) -> None:
+    left, _ = caption(view, names)
+    x0, x1 = MARGIN, WIDTH - MARGIN
+    y = CAPTION_H / 2
+    if view.last is not None:
+        pen.rect((x0, y - 11, x0 + 22, y + 11), None, HIGHLIGHT, 5, radius=4)
+        x0 += 32
+    pen.text((x0, y), left, 25, INK, "lm")
+    room = x1 - x0 - _width(left, 25) - 30
+    named = 1 if view.places is None else view.places.count(1)
+    share = (room - _width(caption(view, [""] * view.players)[1], 25)) / named
+    short = [fit_text(n, font(25, True), max(share, 20)) for n in names]
+    pen.text((x1, y), caption(view, short)[1], 25, INK, "rm")
+
+
+def _wrap(text: str, size: int, width: float) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width``."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and _width(f"{lines[-1]} {word}", size, False) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def _draw_card(pen: _Pen, view: View, seat: int, name_: str, box: Box) -> None:
+    """Colour, name, score; corner and blocks left; which blocks; the turn or the place."""
+    to_play = view.turn == seat and not view.over
+    pen.rect(box, CARD, TURN if to_play else CARD_LINE, 4 if to_play else 2, radius=12)
+    x, y = box[0] + 12, box[1] + 28
+    colour = view.colours[seat]
+    if colour >= 0:
+        swatch = PLAYER_COLOURS[colour]
+        pen.rect((x, y - 18, x + 36, y + 18), swatch.fill, swatch.edge, 2, radius=6)
+        pen.text((x + 18, y), swatch.letter, 24, swatch.ink)
+    else:
+        pen.rect((x, y - 18, x + 36, y + 18), CARD, CARD_LINE, 2, radius=6)
+        pen.text((x + 18, y), "?", 24, MUTED)
+    x += 46
+    if view.places is not None:
+        place = view.places[seat]
+        medal = MEDALS[place - 1] if place <= len(MEDALS) else CARD_LINE
+        pen.rect((x, y - 15, x + 50, y + 15), medal, None, 0, radius=15)
+        pen.text((x + 25, y), _ordinal(place), 18, INK)
+        x += 58
+    elif to_play:
+        pen.polygon([(x, y - 13), (x + 18, y), (x, y + 13)], TURN, TURN)
+        x += 26
+    score = str(view.scores[seat])
+    right = box[2] - 12
+    pen.text((right, y), score, 34, INK, "rm")
+    shown = fit_text(name_, font(24, True), right - _width(score, 34) - 12 - x)
+    pen.text((x, y), shown, 24, MUTED if seat in view.resigned else INK, "lm")
+    y = box[1] + 62
+    text, tag = status(view, seat)
+    pen.text((box[0] + 12, y), text, 19, INK, "lm", bold=False)
+    if tag:
+        w = _width(tag, 15) + 14
+        pen.rect((right - w, y - 12, right, y + 12), TURN, None, 0, radius=12)
+        pen.text((right - w / 2, y), tag, 15, CARD)
+    if view.colours[seat] >= 0:
+        for i, line in enumerate(_wrap(stock_line(view, seat), 17, box[2] - box[0] - 24)[:2]):
+            pen.text((box[0] + 12, y + 23 + i * 19), line, 17, MUTED, "lm", bold=False)
+
+
+def status(view: View, seat: int) -> tuple[str, str]:
+    """The card's second line (corner and blocks left) and a tag for anything unusual."""
+    if view.colours[seat] < 0:
+        return ("gave up before choosing", "") if seat in view.resigned else ("choosing", "")
+    text = f"{view.corners[seat].upper()} corner · {blocks_left(view, seat)} left"
+    if seat in view.resigned:
+        return text, "RESIGNED"
+    if view.final is not None and seat in view.final and not view.over:
+        return text, "LAST TURN"
+    return text, ""
+
+
+def legend_lines(view: View, width: float) -> list[str]:
+    """How the map reads and scores, and how the game is ending or ended, wrapped."""
+    texts = [
+        "Each rod scores 1 for the colour on top, the brass f6 scores 5; "
+        f"rods: {view.height} layers."
+    ]
+    if view.ending:
+        texts.append(("Ended: " if view.over else "Last round: ") + view.ending + ".")
+    return [line for text in texts for line in _wrap(text, 18, width)]
+
+
+def _draw_legend(pen: _Pen, view: View, plan: Layout) -> None:
+    x, y = plan.legend[0] + 4, plan.legend[1] + 12
+    for line in legend_lines(view, plan.legend[2] - x):
+        pen.text((x, y), line, 18, INK, "lm", bold=False)
+        y += 24
+    if view.last is not None:
+        pen.rect((x, y - 10, x + 20, y + 10), None, HIGHLIGHT, 4, radius=3)
+        pen.text((x + 30, y), "the last block", 18, INK, "lm", bold=False)
+
+
+def render(view: View, names: Sequence[str]) -> bytes:
+    """The picture for ``view`` as PNG bytes; ``names[seat]`` labels each player."""
+    plan = layout(view)
+    pen = _Pen(plan.width, plan.height)
+    _draw_caption(pen, view, names, plan)
+    _draw_iso(pen, view, plan)
+    _draw_map(pen, view, plan)
+    for seat, box in enumerate(plan.cards):
+        _draw_card(pen, view, seat, names[seat], box)
+    _draw_legend(pen, view, plan)
+    return to_png(pen.finish())
