@@ -41,7 +41,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def _run_bot(db_path: Path, token: str) -> None:
-    from bot.client import Bridgekeeper, jump_link
+    from bot.client import Bridgekeeper
+    from bot.views import jump_link
 
     store = await Store.open(db_path)
     try:

@@ -8,15 +8,11 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.games import Games
-from bot.service import Service, Table
+from bot.cogs.postal import Postal
+from bot.service import Service
 from bot.views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
-
-
-def jump_link(table: Table) -> str:
-    """A link that opens the game's channel or thread in Discord."""
-    return f"https://discord.com/channels/{table.guild_id or '@me'}/{table.channel_id}"
 
 
 class Bridgekeeper(commands.Bot):
@@ -33,6 +29,7 @@ class Bridgekeeper(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.add_cog(Games(self))
+        await self.add_cog(Postal(self))
         # buttons posted before a restart keep working: they are matched by custom id
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         synced = await self.tree.sync()

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
-from bot.service import Caller, Refused, Reply, Service, Table
+from bot.service import Caller, Refused, Reply, Service, Table, parse_hours
 
 LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
 TABLE = Table(channel_id=1)
@@ -23,9 +23,18 @@ Lines look like  <user>: /<command> <args>   (several users can take turns at on
   ada: /new skybridge      open a game        bob: /join       take a seat
   ada: /start              start it           ada: /legal      list your legal moves
   ada: /move red tall b2   play a move        ada: /board      draw the board
-  /hand (what only you see)  /status  /history  /undo  /resign  /leave  /abandon
+  /board [N] (after move N)  /hand (what only you see)  /status  /history  /undo
+  /resign  /leave  /abandon  /snooze  /vacation <days, e.g. 3d>
   /turns  /games  /rules <game>  /help
 Lines starting with # are comments. End with Ctrl-D."""
+
+
+def _move_number(text: str) -> int | None:
+    if not text:
+        return None
+    if not text.isdigit():
+        raise Refused(f"'{text[:20]}' is not a move number; see /history.")
+    return int(text)
 
 
 class Console:
@@ -34,6 +43,7 @@ class Console:
         self.images = images
         self.out = out
         self.users: dict[str, Caller] = {}
+        self.drawn = 0  # images written, numbering the files in the order they were shown
 
     def caller(self, name: str) -> Caller:
         key = name.lower()
@@ -84,7 +94,9 @@ class Console:
             "move": lambda: s.move(TABLE, caller, args),
             "legal": lambda: s.legal(TABLE, caller),
             "hand": lambda: s.hand(TABLE, caller),
-            "board": lambda: s.board(TABLE),
+            "board": lambda: s.board(TABLE, _move_number(args)),
+            "snooze": lambda: s.snooze(TABLE, caller),
+            "vacation": lambda: s.vacation(caller, parse_hours(args or "0") / 24),
             "status": lambda: s.status(TABLE),
             "history": lambda: s.history(TABLE),
             "undo": lambda: s.undo(TABLE, caller),
@@ -100,8 +112,9 @@ class Console:
         self.say(prefix + reply.text)
         if reply.image is not None:
             self.images.mkdir(parents=True, exist_ok=True)
+            self.drawn += 1
             private = f"-{caller.name.lower()}-only" if reply.private else ""
-            path = self.images / f"game{reply.game_id}-v{reply.version}{private}.png"
+            path = self.images / f"game{reply.game_id}-{self.drawn:03d}{private}.png"
             path.write_bytes(reply.image)
             self.say(f"  [board image: {path}]")
         if reply.mentions:

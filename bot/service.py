@@ -9,16 +9,57 @@ A move is checked by the engine, then logged and stored in one transaction.
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import engine
-from bot.store import GameRow, MoveRow, SeatRow, StaleGame, Store, UndoRequest
+from bot.store import (
+    Clocks,
+    GameRow,
+    MoveRow,
+    SeatRow,
+    StaleGame,
+    Store,
+    UndoRequest,
+    iso,
+    parse_time,
+)
 from engine.core import BadOptions, Game, IllegalMove, Result, describe
 from renders import has_renderer, render
+
+POLICIES = {"random": "a random legal move for them", "forfeit": "their resignation"}
+NOTIFY = {
+    "channel": "a mention in the game's channel",
+    "dm": "a direct message",
+    "both": "a mention and a direct message",
+    "off": "none",
+}
+
+
+_DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)\s*d)?\s*(?:(\d+(?:\.\d+)?)\s*h)?")
+
+
+def parse_hours(text: str) -> float:
+    """``3d``, ``12h``, ``1d 12h`` or a bare number of hours, as hours."""
+    clean = text.strip().lower()
+    try:
+        return float(clean)
+    except ValueError:
+        pass
+    m = _DURATION.fullmatch(clean)
+    if not clean or not m or not any(m.groups()):
+        raise Refused(f"'{text[:20]}' is not a duration; write e.g. `3d`, `12h` or `1d 12h`.")
+    return float(m.group(1) or 0) * 24 + float(m.group(2) or 0)
+
+
+def format_hours(hours: float) -> str:
+    return f"{hours / 24:g} days" if hours >= 48 and hours % 24 == 0 else f"{hours:g} hours"
 
 
 class Refused(Exception):
@@ -223,8 +264,14 @@ class Service:
         game_key: str,
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
+        clocks: Clocks | None = None,
     ) -> Reply:
         rules = self._rules_of(game_key)
+        clocks = clocks or Clocks()
+        if clocks.policy not in POLICIES:
+            raise Refused(
+                f"'{clocks.policy}' is not a deadline policy; choose {' or '.join(POLICIES)}."
+            )
         try:
             rules.new(rules.info.min_players, options, 0)
         except BadOptions as exc:
@@ -243,15 +290,22 @@ class Service:
                 seed=self._seed() if seed is None else seed,
                 creator_id=caller.user_id,
                 creator_name=caller.name,
+                clocks=clocks,
             )
         except StaleGame:
             raise Refused("This channel already has a game.") from None
         info = rules.info
+        timing = ""
+        if clocks.move_hours is not None:
+            timing = (
+                f" Time per move: {format_hours(clocks.move_hours)}; then the game plays "
+                f"{POLICIES[clocks.policy]}."
+            )
         return Reply(
             text=(
                 f"{caller.name} opened a game of **{info.name}** "
                 f"({info.min_players}–{info.max_players} players). "
-                f"Join with `/game join`; {caller.name} starts it with `/game start`."
+                f"Join with `/game join`; {caller.name} starts it with `/game start`.{timing}"
             ),
             game_id=game_id,
         )
@@ -349,10 +403,12 @@ class Service:
                 raise Refused(describe(exc.reason, game.names)) from None
             return await self._commit(game, seat, caller, game.rules.format(action), state, events)
 
-    async def resign(self, table: Table, caller: Caller) -> Reply:
-        game = await self._active(table)
+    async def resign(
+        self, table: Table, caller: Caller, expect: tuple[int, int] | None = None
+    ) -> Reply:
+        game = await self._active(table, expect)
         async with self._locks[game.row.id]:
-            game = await self._active(table)
+            game = await self._active(table, expect)
             seat = self._seated(game, caller)
             try:
                 state, events = game.rules.apply(game.state, seat, game.rules.parse("resign"))
@@ -503,18 +559,154 @@ class Service:
             game, state, game.row.version + 1, [f"Taken back: {taken}."]
         )
 
+    # -- play by post ---------------------------------------------------------------------
+
+    def _manager_of(self, game: Loaded, caller: Caller, what: str) -> None:
+        if caller.user_id != game.row.creator_id and not caller.manager:
+            raise Refused(f"Only the player who opened the game (or a server manager) can {what}.")
+
+    async def snooze(self, table: Table, caller: Caller) -> Reply:
+        """No more reminders for the caller's current turn."""
+        game = await self._active(table)
+        seat = self._seated(game, caller)
+        if seat not in game.rules.to_play(game.state):
+            raise Refused("It is not your turn, so there is nothing to snooze.")
+        await self.store.snooze(game.row.id, seat)
+        return Reply(text="No more reminders for this turn.", private=True)
+
+    async def extend(self, table: Table, caller: Caller, hours: float) -> Reply:
+        game = await self._active(table)
+        self._manager_of(game, caller, "extend a deadline")
+        if not 0 < hours <= 24 * 60:
+            raise Refused("Extend by between 1 hour and 60 days.")
+        if not await self.store.push_deadlines(hours, game_id=game.row.id):
+            raise Refused("This game has no running deadline (no time per move).")
+        waiting = ", ".join(game.names[s] for s in game.rules.to_play(game.state))
+        return Reply(text=f"{caller.name} gave {waiting} {format_hours(hours)} more.")
+
+    async def replace_player(
+        self, table: Table, caller: Caller, old_user: int, new: Caller
+    ) -> Reply:
+        """Hand a seat to another user; the seat, its pieces and its turn stay."""
+        game = await self._live(table)
+        self._manager_of(game, caller, "replace a player")
+        seat = game.seat_of(old_user)
+        if seat is None:
+            raise Refused("That user is not playing in this game.")
+        if game.seat_of(new.user_id) is not None:
+            raise Refused(f"{new.name} already has a seat in this game.")
+        try:
+            await self.store.replace_player(
+                game.row.id, game.row.version, seat, new.user_id, new.name
+            )
+        except StaleGame:
+            raise Refused("The game changed at that moment; please try again.") from None
+        awaited = seat in (game.rules.to_play(game.state) if game.state else ())
+        return Reply(
+            text=f"{new.name} takes over seat {seat + 1} from {game.names[seat]}.",
+            mentions=(new.user_id,) if awaited else (),
+        )
+
+    async def vacation(self, caller: Caller, days: float) -> Reply:
+        """Pause the caller's clocks for ``days`` from their bank; 0 ends a vacation early."""
+        settings = await self.store.settings(caller.user_id)
+        now = self.store.clock()
+        until = parse_time(settings.vacation_until) if settings.vacation_until else None
+        if days == 0:
+            if until is None or until <= now:
+                raise Refused("You are not on vacation.")
+            left = (until - now).total_seconds() / 86400
+            await self.store.put_settings(
+                caller.user_id,
+                replace(settings, vacation_until=None, vacation_days=settings.vacation_days + left),
+            )
+            await self.store.push_deadlines(-left * 24, user_id=caller.user_id)
+            return Reply(
+                text=f"Welcome back. {left:.1f} unused days went back to your bank.", private=True
+            )
+        if not 0 < days <= settings.vacation_days:
+            raise Refused(
+                f"You have {settings.vacation_days:g} vacation days left; ask for 1 to that many."
+            )
+        start = max(now, until) if until else now
+        await self.store.put_settings(
+            caller.user_id,
+            replace(
+                settings,
+                vacation_until=iso(start + timedelta(days=days)),
+                vacation_days=settings.vacation_days - days,
+            ),
+        )
+        games = await self.store.push_deadlines(days * 24, user_id=caller.user_id)
+        return Reply(
+            text=(
+                f"Enjoy your break: your clocks are paused for {days:g} days "
+                f"({games} running deadline(s) moved). {settings.vacation_days - days:g} days "
+                "left in your bank. `/vacation days:0` comes back early."
+            ),
+            private=True,
+        )
+
+    async def settings(self, caller: Caller, **changes: Any) -> Reply:
+        """Show or change how the caller is told it is their turn."""
+        current = await self.store.settings(caller.user_id)
+        given = {k: v for k, v in changes.items() if v is not None}
+        if "notify" in given and given["notify"] not in NOTIFY:
+            raise Refused(f"Notify must be one of {', '.join(NOTIFY)}.")
+        if "timezone" in given:
+            try:
+                ZoneInfo(given["timezone"])
+            except (ZoneInfoNotFoundError, ValueError):
+                raise Refused(
+                    f"'{given['timezone']}' is not a time zone I know; try e.g. Europe/Berlin."
+                ) from None
+        for key in ("quiet_start", "quiet_end"):
+            if key in given and not 0 <= given[key] <= 23:
+                raise Refused("Quiet hours are whole hours from 0 to 23.")
+        updated = replace(current, **given)
+        if given:
+            await self.store.put_settings(caller.user_id, updated)
+        quiet = (
+            f"quiet {updated.quiet_start}:00–{updated.quiet_end}:00 (DMs wait)"
+            if updated.quiet_start is not None and updated.quiet_end is not None
+            else "no quiet hours"
+        )
+        return Reply(
+            text=(
+                f"Turn notices: {NOTIFY[updated.notify]}; time zone {updated.timezone}; {quiet}; "
+                f"{updated.vacation_days:g} vacation days in the bank."
+            ),
+            private=True,
+        )
+
     # -- looking --------------------------------------------------------------------------
 
-    async def board(self, table: Table) -> Reply:
+    async def board(self, table: Table, move: int | None = None) -> Reply:
+        """The public board now, or as it stood after entry ``move`` of the history."""
         game = await self._latest(table)
         if game.state is None:
             raise Refused("The game has not started yet, so there is no board.")
+        if move is None:
+            return Reply(
+                text=f"**{game.rules.info.name}** — " + self._turn_text(game, game.state),
+                image=await self._image(game, game.state),
+                private=True,
+                game_id=game.row.id,
+                version=game.row.version,
+            )
+        log = await self.store.moves(game.row.id)
+        if not 0 <= move <= len(log):
+            raise Refused(f"Pick a move from 0 (the start) to {len(log)}; see `/game history`.")
+        standing = effective_moves(log[:move])
+        state = game.rules.replay(
+            len(game.seats), game.row.options, game.row.seed, [(m.seat, m.action) for m in standing]
+        )
+        when = "at the start" if move == 0 else f"after move {move} (`{log[move - 1].action}`)"
         return Reply(
-            text=f"**{game.rules.info.name}** — " + self._turn_text(game, game.state),
-            image=await self._image(game, game.state),
+            text=f"**{game.rules.info.name}** {when} — " + self._turn_text(game, state),
+            image=await self._image(game, state),
             private=True,
             game_id=game.row.id,
-            version=game.row.version,
         )
 
     async def status(self, table: Table) -> Reply:

@@ -14,7 +14,7 @@ import re
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 
@@ -25,6 +25,15 @@ _MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def iso(moment: datetime) -> str:
+    """Timestamps are stored as one fixed format, so they compare correctly as text."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
 
 
 @dataclass(frozen=True)
@@ -99,6 +108,61 @@ class Awaiting:
     since: str
 
 
+@dataclass(frozen=True)
+class Clocks:
+    """A game's play-by-post timing: time per move, what happens at the deadline, reminders."""
+
+    move_hours: float | None = None
+    policy: str = "random"
+    remind_hours: float = 24.0
+    reminder_limit: int = 3
+
+
+@dataclass(frozen=True)
+class Wait:
+    """One seat a game waits for, with everything that decides what is due for it."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    game_key: str
+    version: int
+    seat: int
+    user_id: int
+    name: str
+    turn_since: str | None
+    deadline: str | None
+    reminders: int
+    snoozed: bool
+    warned: bool
+    clocks: Clocks
+    vacation_until: str | None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message to deliver: in the game's channel with a mention, or as a DM."""
+
+    id: int
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    user_id: int
+    via: str
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Settings:
+    notify: str = "channel"  # channel, dm, both, off
+    timezone: str = "UTC"
+    quiet_start: int | None = None  # hour of day, local time
+    quiet_end: int | None = None
+    vacation_days: float = 14.0
+    vacation_until: str | None = None
+
+
 class StaleGame(Exception):
     """The game changed after it was read: the write was not made."""
 
@@ -148,7 +212,10 @@ class Store:
         await self._db.close()
 
     def now(self) -> str:
-        return self._clock().isoformat(timespec="microseconds")
+        return iso(self._clock())
+
+    def clock(self) -> datetime:
+        return self._clock()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -215,6 +282,7 @@ class Store:
         seed: int,
         creator_id: int,
         creator_name: str,
+        clocks: Clocks | None = None,
     ) -> int:
         """A new game in the lobby, its creator in seat 0.
 
@@ -223,19 +291,15 @@ class Store:
         now = self.now()
         try:
             async with self.transaction() as db:
+                clocks = clocks or Clocks()
                 cur = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, game_key, status, options, seed, "
-                    "creator_id, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                    (
-                        guild_id,
-                        channel_id,
-                        game_key,
-                        json.dumps(options),
-                        seed,
-                        creator_id,
-                        now,
-                        now,
-                    ),
+                    "creator_id, created_at, updated_at, move_hours, deadline_policy, "
+                    "remind_hours, reminder_limit) "
+                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (guild_id, channel_id, game_key, json.dumps(options), seed, creator_id)
+                    + (now, now, clocks.move_hours, clocks.policy, clocks.remind_hours)
+                    + (clocks.reminder_limit,),
                 )
                 game_id = cur.lastrowid
                 await db.execute(
@@ -365,7 +429,7 @@ class Store:
             )
             (seq,) = await cur.fetchone()
             await cur.close()
-            await self._set_awaiting(db, game_id, awaiting)
+            await self._set_awaiting(db, game_id, awaiting, mover=seat)
             await db.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
             for s, (place, score) in enumerate(results or ()):
                 await db.execute(
@@ -375,13 +439,162 @@ class Store:
         return int(seq)
 
     async def _set_awaiting(
-        self, db: aiosqlite.Connection, game_id: int, seats: Iterable[int]
+        self,
+        db: aiosqlite.Connection,
+        game_id: int,
+        seats: Iterable[int],
+        mover: int | None = None,
     ) -> None:
-        await db.execute("UPDATE seats SET awaiting = 0 WHERE game_id = ?", (game_id,))
-        await db.executemany(
-            "UPDATE seats SET awaiting = 1 WHERE game_id = ? AND seat = ?",
-            [(game_id, s) for s in seats],
+        """Mark who the game waits for, and start their turn timers.
+
+        A seat that starts waiting gets a fresh wait (since now, deadline from the game's
+        time per move, no reminders sent); a seat that keeps waiting keeps its deadline,
+        but acting (``mover``) restarts its reminder clock. Same transaction as the move.
+        """
+        now = self._clock()
+        awaited = sorted(set(seats))
+        marks = ",".join("?" * len(awaited))
+        await db.execute(
+            "UPDATE seats SET awaiting = 0, turn_since = NULL, deadline = NULL "
+            f"WHERE game_id = ? AND seat NOT IN ({marks})",
+            (game_id, *awaited),
         )
+        (move_hours,) = await (
+            await db.execute("SELECT move_hours FROM games WHERE id = ?", (game_id,))
+        ).fetchone()
+        deadline = None if move_hours is None else iso(now + timedelta(hours=move_hours))
+        await db.executemany(
+            "UPDATE seats SET awaiting = 1, turn_since = ?, deadline = ?, reminders = 0, "
+            "snoozed = 0, warned = 0 WHERE game_id = ? AND seat = ? AND awaiting = 0",
+            [(iso(now), deadline, game_id, s) for s in awaited],
+        )
+        if mover in awaited:
+            await db.execute(
+                "UPDATE seats SET turn_since = ?, reminders = 0 WHERE game_id = ? AND seat = ?",
+                (iso(now), game_id, mover),
+            )
+
+    async def clocks(self, game_id: int) -> Clocks:
+        row = await self._fetchone(
+            "SELECT move_hours, deadline_policy, remind_hours, reminder_limit FROM games "
+            "WHERE id = ?",
+            (game_id,),
+        )
+        return Clocks(*row)
+
+    async def waits(self) -> list[Wait]:
+        """Every seat an active game waits for: the scheduler's whole input."""
+        rows = await self._fetchall(
+            "SELECT g.id, g.guild_id, g.channel_id, g.game_key, g.version, s.seat, s.user_id, "
+            "s.name, s.turn_since, s.deadline, s.reminders, s.snoozed, s.warned, "
+            "g.move_hours, g.deadline_policy, g.remind_hours, g.reminder_limit, u.vacation_until "
+            "FROM seats s JOIN games g ON g.id = s.game_id "
+            "LEFT JOIN user_settings u ON u.user_id = s.user_id "
+            "WHERE s.awaiting = 1 AND g.status = 'active' ORDER BY g.id, s.seat"
+        )
+        return [Wait(*r[:11], bool(r[11]), bool(r[12]), Clocks(*r[13:17]), r[17]) for r in rows]
+
+    async def claim(
+        self,
+        wait: Wait,
+        kind: str,
+        notices: Iterable[tuple[str, str, str]],
+        reminders: int | None = None,
+    ) -> bool:
+        """Mark a reminder or warning as sent for this wait and queue its notices, once.
+
+        ``notices`` are (via, text, due_at); ``reminders`` is the reminder count this one
+        brings the wait to. Two schedulers (or one restarted at that moment) race on the
+        same conditional UPDATE: only one of them queues anything.
+        """
+        change, condition, expected = {
+            "reminder": ("reminders = ?", "reminders = ?", wait.reminders),
+            "warning": ("warned = ?", "warned = ?", 0),
+        }[kind]
+        async with self.transaction() as db:
+            cur = await db.execute(
+                f"UPDATE seats SET {change} WHERE game_id = ? AND seat = ? "
+                f"AND awaiting = 1 AND turn_since IS ? AND {condition}",
+                (reminders if kind == "reminder" else 1, wait.game_id, wait.seat)
+                + (wait.turn_since, expected),
+            )
+            if cur.rowcount != 1:
+                return False
+            await db.executemany(
+                "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (wait.game_id, wait.user_id, kind, via, text, due, self.now())
+                    for via, text, due in notices
+                ],
+            )
+        return True
+
+    async def due_notices(self) -> list[Notice]:
+        rows = await self._fetchall(
+            "SELECT o.id, o.game_id, g.guild_id, g.channel_id, o.user_id, o.via, o.kind, o.text "
+            "FROM outbox o JOIN games g ON g.id = o.game_id "
+            "WHERE o.sent_at IS NULL AND o.due_at <= ? ORDER BY o.due_at, o.id",
+            (self.now(),),
+        )
+        return [Notice(*r) for r in rows]
+
+    async def mark_sent(self, notice_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (self.now(), notice_id))
+
+    async def snooze(self, game_id: int, seat: int) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE seats SET snoozed = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
+            )
+
+    async def push_deadlines(
+        self, hours: float, *, user_id: int | None = None, game_id: int | None = None
+    ) -> int:
+        """Move the running deadlines of one user's waits, or of one game's, by ``hours``."""
+        column, value = ("s.user_id", user_id) if game_id is None else ("s.game_id", game_id)
+        async with self.transaction() as db:
+            waits = await db.execute_fetchall(
+                "SELECT s.game_id, s.seat, s.deadline FROM seats s "
+                f"JOIN games g ON g.id = s.game_id WHERE {column} = ? AND s.awaiting = 1 "
+                "AND s.deadline IS NOT NULL AND g.status = 'active'",
+                (value,),
+            )
+            for game, seat, deadline in waits:
+                await db.execute(
+                    "UPDATE seats SET deadline = ?, warned = 0 WHERE game_id = ? AND seat = ?",
+                    (iso(parse_time(deadline) + timedelta(hours=hours)), game, seat),
+                )
+        return len(waits)
+
+    async def replace_player(
+        self, game_id: int, version: int, seat: int, user_id: int, name: str
+    ) -> None:
+        async with self.transaction() as db:
+            await self._bump(db, game_id, version)
+            await db.execute(
+                "UPDATE seats SET user_id = ?, name = ?, reminders = 0, snoozed = 0 "
+                "WHERE game_id = ? AND seat = ?",
+                (user_id, name, game_id, seat),
+            )
+
+    async def settings(self, user_id: int) -> Settings:
+        row = await self._fetchone(
+            "SELECT notify, timezone, quiet_start, quiet_end, vacation_days, vacation_until "
+            "FROM user_settings WHERE user_id = ?",
+            (user_id,),
+        )
+        return Settings() if row is None else Settings(*row)
+
+    async def put_settings(self, user_id: int, settings: Settings) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO user_settings (user_id, notify, timezone, quiet_start, "
+                "quiet_end, vacation_days, vacation_until) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (user_id, settings.notify, settings.timezone, settings.quiet_start)
+                + (settings.quiet_end, settings.vacation_days, settings.vacation_until),
+            )
 
     async def abandon(self, game_id: int, version: int) -> None:
         async with self.transaction() as db:

@@ -27,6 +27,11 @@ PAGE_SIZE = 20  # four rows of choices, the fifth row for Back / Previous / Next
 log = logging.getLogger(__name__)
 
 
+def jump_link(table: Table) -> str:
+    """A link that opens the game's channel or thread in Discord."""
+    return f"https://discord.com/channels/{table.guild_id or '@me'}/{table.channel_id}"
+
+
 def caller_of(interaction: discord.Interaction) -> Caller:
     perms = interaction.permissions
     return Caller(
@@ -40,8 +45,8 @@ def table_of(interaction: discord.Interaction) -> Table:
     return Table(channel_id=interaction.channel_id, guild_id=interaction.guild_id)
 
 
-async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
-    """Answer an interaction with a service reply: files, pings and play button included."""
+def message_of(reply: Reply) -> tuple[str, dict]:
+    """A service reply as message content and keyword arguments for any discord.py send."""
     kwargs: dict = {}
     content = reply.text
     if reply.mentions:
@@ -55,6 +60,12 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
         view = discord.ui.View(timeout=None)
         view.add_item(PlayButton(reply.game_id, reply.version))
         kwargs["view"] = view
+    return content, kwargs
+
+
+async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
+    """Answer an interaction with a service reply: files, pings and play button included."""
+    content, kwargs = message_of(reply)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=reply.private, **kwargs)
     else:

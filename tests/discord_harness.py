@@ -49,9 +49,10 @@ import discord.webhook.async_
 from discord.utils import time_snowflake
 from PIL import Image
 
-from bot.client import Bridgekeeper, jump_link
+from bot.client import Bridgekeeper
 from bot.service import Service
 from bot.store import Store
+from bot.views import jump_link
 
 from fake_discord_server import user_payload
 

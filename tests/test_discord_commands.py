@@ -179,11 +179,11 @@ async def test_setup_hook_synced_every_command(h):
     assert [c.path for c in puts] == ["/applications/{application_id}/commands"]
     assert f"/applications/{h.bot.application_id}/commands" in puts[0].url
     synced = {c["name"]: c for c in puts[0].payload}
-    assert set(synced) == {"game", "move", "hand", "turns"}
+    assert set(synced) == {"game", "move", "hand", "turns", "vacation", "settings"}
     subcommands = {o["name"] for o in synced["game"]["options"] if o["type"] == 1}
     assert subcommands == {
         "new", "join", "leave", "start", "board", "status", "history",
-        "legal", "undo", "resign", "abandon", "rules",
+        "legal", "undo", "resign", "abandon", "rules", "snooze", "extend", "replace",
     }  # fmt: skip
     (notation,) = synced["move"]["options"]
     assert notation["name"] == "notation" and notation["autocomplete"] and notation["required"]
@@ -623,3 +623,42 @@ async def test_hand_in_a_game_without_secrets_says_so_privately(h):
     await open_game(h, ADA, BOB)
     assert_refused(await h.slash("hand", user=ADA), "Nothing is hidden in Skybridge")
     assert_refused(await h.slash("hand", user=CY), "You are not playing in this game.")
+
+
+# -- play by post: the loop that runs deadlines and reminders -------------------------------
+
+
+async def test_the_postal_loop_posts_deadline_moves_and_reminders_in_the_channel(h):
+    """With timers made overdue in the database, one tick of the real loop posts the
+    automatic move with a fresh board and Play button, and a reminder pinging only
+    the waiting player; a second tick posts nothing more."""
+    await h.slash("game", "new", game="skybridge", time_per_move="2d", user=ADA)
+    await h.slash("game", "join", user=BOB)
+    board = board_of(await h.slash("game", "start", user=ADA))
+    assert "Time per move" not in board.text
+    (first,) = board.pinged
+    async with h.store.transaction() as db:
+        await db.execute(
+            "UPDATE seats SET deadline = '2000-01-01T00:00:00.000000+00:00' WHERE awaiting = 1"
+        )
+    postal = h.bot.get_cog("Postal")
+    sent_before = len(h.calls)
+    await postal.run_once()
+    posts = [c for c in h.calls[sent_before:] if c.path == "/channels/{channel_id}/messages"]
+    (post,) = posts
+    assert "ran out of time" in post.payload["content"]
+    assert post.files and post.files[0].filename == "board.png"
+    users = [int(u) for u in post.payload["allowed_mentions"]["users"]]
+    assert len(users) == 1 and users[0] != first, "the next player is pinged, nobody else"
+    assert post.payload["components"][0]["components"][0]["custom_id"].startswith("bk:play:")
+
+    async with h.store.transaction() as db:
+        await db.execute(
+            "UPDATE seats SET turn_since = '2000-01-01T00:00:00.000000+00:00' WHERE awaiting = 1"
+        )
+    sent_before = len(h.calls)
+    await postal.run_once()
+    await postal.run_once()
+    (reminder,) = [c for c in h.calls[sent_before:] if c.method == "POST"]
+    assert reminder.payload["content"].startswith(f"<@{users[0]}> Reminder")
+    assert [int(u) for u in reminder.payload["allowed_mentions"]["users"]] == users

@@ -24,9 +24,10 @@ import discord.http
 import pytest
 from PIL import Image
 
-from bot.client import Bridgekeeper, jump_link
+from bot.client import Bridgekeeper
 from bot.service import Caller, Service, Table
 from bot.store import Store
+from bot.views import jump_link
 
 from fake_discord_server import (
     APP_ID,
@@ -160,7 +161,7 @@ async def test_bot_logs_in_syncs_identifies_and_becomes_ready(tmp_path, monkeypa
         assert all(r.headers.get("Authorization") == f"Bot {TOKEN}" for r in fake.requests[:3])
 
         synced = {c["name"]: c for c in fake.requests[2].json}
-        assert set(synced) == {"game", "move", "hand", "turns"}
+        assert set(synced) == {"game", "move", "hand", "turns", "vacation", "settings"}
         subcommands = {o["name"] for o in synced["game"]["options"] if o["type"] == 1}
         assert {"new", "join", "start", "board", "undo", "resign", "rules"} <= subcommands
         (notation,) = synced["move"]["options"]

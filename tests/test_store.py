@@ -119,11 +119,20 @@ async def test_upgrade_from_migration_1_keeps_the_data(path):
     assert await store.schema_version() == 1
     assert [r[0] for r in await rows(store, "SELECT number FROM schema_migrations")] == [1]
     assert not {"user_settings", "undo_requests"} & await tables(store)
-    game_id = await new_game(store, channel=5, creator=1)
-    await store.join(game_id, 0, 2, "Bob")
-    await store.start(game_id, 1, '{"state":1}', [0])
-    # an older bot wrote moves with migration 1's schema
+    # an older bot opened and started a game and wrote moves with migration 1's schema
     async with store.transaction() as db:
+        cur = await db.execute(
+            "INSERT INTO games (guild_id, channel_id, game_key, status, options, seed, state, "
+            "version, creator_id, created_at, updated_at) VALUES (9, 5, 'skybridge', 'active', "
+            "'{}', 123, '{\"state\":1}', 2, 1, '2025-01-01T00:00:00+00:00', "
+            "'2025-01-01T00:00:00+00:00')"
+        )
+        game_id = cur.lastrowid
+        await db.execute(
+            "INSERT INTO seats (game_id, seat, user_id, name, awaiting) "
+            "VALUES (?, 0, 1, 'user1', 1), (?, 1, 2, 'Bob', 0)",
+            (game_id, game_id),
+        )
         for seq, (seat, user, action) in enumerate(
             [(0, 1, "red tall a1"), (1, 2, "blue tall b1")], start=1
         ):
@@ -136,7 +145,11 @@ async def test_upgrade_from_migration_1_keeps_the_data(path):
 
     store = await Store.open(path)
     try:
-        assert [r[0] for r in await rows(store, "SELECT number FROM schema_migrations")] == [1, 2]
+        assert [r[0] for r in await rows(store, "SELECT number FROM schema_migrations")] == [
+            1,
+            2,
+            3,
+        ]
         assert {"user_settings", "undo_requests"} <= await tables(store)
         game = await store.game(game_id)
         assert (game.status, game.state, game.version) == ("active", '{"state":1}', 2)

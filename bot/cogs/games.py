@@ -13,7 +13,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from bot.service import Refused
+from bot.service import NOTIFY, POLICIES, Caller, Refused, parse_hours
+from bot.store import Clocks
 from bot.views import answer_error, caller_of, refuse, send_reply, table_of
 
 if TYPE_CHECKING:
@@ -42,10 +43,32 @@ class Games(commands.Cog):
         await answer_error(interaction, getattr(error, "original", error), f"/{name}")
 
     @game.command(name="new", description="Open a game in this channel")
-    @app_commands.describe(game="Which game to play")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        reply = await self.service.create(table_of(interaction), caller_of(interaction), game.value)
+    @app_commands.describe(
+        game="Which game to play",
+        time_per_move="e.g. 3d or 12h; leave empty for no deadline",
+        at_deadline="What happens when a player runs out of time",
+        remind_every="Remind a waiting player this often (default 24h)",
+    )
+    @app_commands.choices(
+        game=GAME_CHOICES,
+        at_deadline=[app_commands.Choice(name=t, value=k) for k, t in POLICIES.items()],
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        time_per_move: str | None = None,
+        at_deadline: app_commands.Choice[str] | None = None,
+        remind_every: str | None = None,
+    ) -> None:
+        clocks = Clocks(
+            move_hours=parse_hours(time_per_move) if time_per_move else None,
+            policy=at_deadline.value if at_deadline else "random",
+            remind_hours=parse_hours(remind_every) if remind_every else 24.0,
+        )
+        reply = await self.service.create(
+            table_of(interaction), caller_of(interaction), game.value, clocks=clocks
+        )
         await send_reply(interaction, reply)
 
     @game.command(name="join", description="Take a seat in this channel's game")
@@ -66,9 +89,34 @@ class Games(commands.Cog):
             interaction, await self.service.start(table_of(interaction), caller_of(interaction))
         )
 
-    @game.command(name="board", description="See the board (only you see it)")
-    async def board(self, interaction: discord.Interaction) -> None:
-        await send_reply(interaction, await self.service.board(table_of(interaction)))
+    @game.command(name="board", description="See the board, now or after a past move")
+    @app_commands.describe(move="A move number from /game history (0 = the start)")
+    async def board(self, interaction: discord.Interaction, move: int | None = None) -> None:
+        await send_reply(interaction, await self.service.board(table_of(interaction), move))
+
+    @game.command(name="snooze", description="No more reminders for this turn")
+    async def snooze(self, interaction: discord.Interaction) -> None:
+        reply = await self.service.snooze(table_of(interaction), caller_of(interaction))
+        await send_reply(interaction, reply)
+
+    @game.command(name="extend", description="Give the waiting player more time")
+    @app_commands.describe(by="e.g. 1d or 12h")
+    async def extend(self, interaction: discord.Interaction, by: str) -> None:
+        reply = await self.service.extend(
+            table_of(interaction), caller_of(interaction), parse_hours(by)
+        )
+        await send_reply(interaction, reply)
+
+    @game.command(name="replace", description="Hand a player's seat to someone else")
+    @app_commands.describe(player="Who leaves the seat", by="Who takes it over")
+    async def replace(
+        self, interaction: discord.Interaction, player: discord.User, by: discord.User
+    ) -> None:
+        new = Caller(user_id=by.id, name=by.display_name)
+        reply = await self.service.replace_player(
+            table_of(interaction), caller_of(interaction), player.id, new
+        )
+        await send_reply(interaction, reply)
 
     @game.command(name="status", description="Players, scores and whose turn it is")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -138,6 +186,38 @@ class Games(commands.Cog):
         await send_reply(
             interaction, await self.service.hand(table_of(interaction), caller_of(interaction))
         )
+
+    @app_commands.command(name="vacation", description="Pause your clocks in every game")
+    @app_commands.describe(days="How many days from your bank; 0 comes back early")
+    async def vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 60]
+    ) -> None:
+        await send_reply(interaction, await self.service.vacation(caller_of(interaction), days))
+
+    @app_commands.command(name="settings", description="How you are told it is your turn")
+    @app_commands.describe(
+        notify="Where turn notices reach you",
+        timezone="Your time zone, e.g. Europe/Berlin (for quiet hours)",
+        quiet_start="Hour (0-23) your quiet hours begin: DMs wait until they end",
+        quiet_end="Hour (0-23) your quiet hours end",
+    )
+    @app_commands.choices(notify=[app_commands.Choice(name=t, value=k) for k, t in NOTIFY.items()])
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        notify: app_commands.Choice[str] | None = None,
+        timezone: str | None = None,
+        quiet_start: app_commands.Range[int, 0, 23] | None = None,
+        quiet_end: app_commands.Range[int, 0, 23] | None = None,
+    ) -> None:
+        reply = await self.service.settings(
+            caller_of(interaction),
+            notify=notify.value if notify else None,
+            timezone=timezone,
+            quiet_start=quiet_start,
+            quiet_end=quiet_end,
+        )
+        await send_reply(interaction, reply)
 
     @app_commands.command(name="turns", description="Every game, anywhere, waiting for your move")
     async def turns(self, interaction: discord.Interaction) -> None:

@@ -1,0 +1,148 @@
+"""Play-by-post timing: what is due now (reminders, warnings, deadlines), done once.
+
+Every timer lives in the database (each awaited seat's wait began at ``turn_since``
+and ends at ``deadline``), so nothing is lost in a restart: each tick reads all waits
+and works out afresh what is due. Doing it exactly once comes from the store: a
+reminder or warning is *claimed* by a conditional UPDATE that only one tick can win,
+and a deadline move is an ordinary move guarded by the game's version. No Discord here.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.service import POLICIES, Caller, Refused, Reply, Service, Table
+from bot.store import Notice, Settings, Wait, iso, parse_time
+
+WARN_AT_MOST = timedelta(hours=24)
+
+
+@dataclass(frozen=True)
+class Posted:
+    """A public reply a tick produced (a deadline move), for the game's channel."""
+
+    table: Table
+    reply: Reply
+
+
+def warn_before(move_hours: float) -> timedelta:
+    """Warn a quarter of the time per move before the deadline, a day at the most."""
+    return min(WARN_AT_MOST, timedelta(hours=move_hours) / 4)
+
+
+def on_vacation(wait: Wait, now: datetime) -> bool:
+    return wait.vacation_until is not None and parse_time(wait.vacation_until) > now
+
+
+def due(wait: Wait, now: datetime) -> str | None:
+    """The one thing due for a wait now: ``deadline``, ``warning``, ``reminder`` or None."""
+    if on_vacation(wait, now):
+        return None
+    if wait.deadline is not None:
+        deadline = parse_time(wait.deadline)
+        if now >= deadline:
+            return "deadline"
+        if not wait.warned and now >= deadline - warn_before(wait.clocks.move_hours or 0):
+            return "warning"
+    if wait.turn_since is None or wait.snoozed or wait.reminders >= wait.clocks.reminder_limit:
+        return None
+    interval = timedelta(hours=wait.clocks.remind_hours)
+    if now >= parse_time(wait.turn_since) + interval * (wait.reminders + 1):
+        return "reminder"
+    return None
+
+
+def in_quiet_hours(settings: Settings, now: datetime) -> datetime | None:
+    """When the user's quiet hours end, if ``now`` falls inside them (else None)."""
+    start, end = settings.quiet_start, settings.quiet_end
+    if start is None or end is None or start == end:
+        return None
+    local = now.astimezone(ZoneInfo(settings.timezone))
+    quiet = start <= local.hour < end if start < end else (local.hour >= start or local.hour < end)
+    if not quiet:
+        return None
+    ends = datetime.combine(local.date(), time(end), tzinfo=local.tzinfo)
+    if ends <= local:
+        ends += timedelta(days=1)
+    return ends
+
+
+def routes(settings: Settings, text: str, now: datetime) -> list[tuple[str, str, datetime]]:
+    """Where a notice goes (via, text, not before), by the user's settings."""
+    vias = {"channel": ["channel"], "dm": ["dm"], "both": ["channel", "dm"], "off": []}
+    out = []
+    for via in vias[settings.notify]:
+        due_at = (in_quiet_hours(settings, now) or now) if via == "dm" else now
+        out.append((via, text, due_at))
+    return out
+
+
+def _hours(delta: timedelta) -> str:
+    hours = delta.total_seconds() / 3600
+    return f"{hours / 24:.0f} days" if hours >= 48 else f"{max(hours, 1):.0f} hours"
+
+
+class Scheduler:
+    """Runs what is due. The Discord loop and the tests call :meth:`tick` the same way."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self.store = service.store
+
+    async def tick(self) -> list[Posted]:
+        """Do everything due now; return the public replies deadline moves produced."""
+        now = self.store.clock()
+        posted = []
+        for wait in await self.store.waits():
+            kind = due(wait, now)
+            if kind == "deadline":
+                reply = await self._deadline(wait)
+                if reply is not None:
+                    posted.append(Posted(Table(wait.channel_id, wait.guild_id), reply))
+            elif kind is not None:
+                await self._notify(wait, kind, now)
+        return posted
+
+    async def _notify(self, wait: Wait, kind: str, now: datetime) -> None:
+        count = None
+        if kind == "warning":
+            left = parse_time(wait.deadline) - now
+            text = (
+                f"⏰ Your move is due within {_hours(left)}; after that the game plays "
+                f"{POLICIES[wait.clocks.policy]}."
+            )
+        else:
+            waited = now - parse_time(wait.turn_since)
+            text = f"Reminder: it has been your turn for {_hours(waited)}."
+            # after time away (the bot down, say) one reminder catches up: no burst
+            intervals = int(waited / timedelta(hours=wait.clocks.remind_hours))
+            count = min(max(wait.reminders + 1, intervals), wait.clocks.reminder_limit)
+        settings = await self.store.settings(wait.user_id)
+        notices = [(via, t, iso(at)) for via, t, at in routes(settings, text, now)]
+        await self.store.claim(wait, kind, notices, reminders=count)
+
+    async def _deadline(self, wait: Wait) -> Reply | None:
+        """Apply the game's policy for a seat out of time. None if the game moved on."""
+        table = Table(wait.channel_id, wait.guild_id)
+        caller = Caller(wait.user_id, wait.name)
+        expect = (wait.game_id, wait.version)
+        try:
+            if wait.clocks.policy == "forfeit":
+                reply = await self.service.resign(table, caller, expect)
+            else:
+                moves = await self.service.legal_moves(table, caller, expect)
+                # the same wait always picks the same move, even if retried after a restart
+                pick = random.Random(f"{wait.game_id}:{wait.version}").choice(moves)
+                reply = await self.service.move(table, caller, pick, expect)
+        except Refused:
+            return None
+        played = POLICIES[wait.clocks.policy]
+        note = f"⏰ {wait.name} ran out of time: the game played {played}."
+        return replace(reply, text=f"{note}\n{reply.text}")
+
+    async def deliveries(self) -> list[Notice]:
+        """Queued notices now due (quiet hours over); mark each sent once delivered."""
+        return await self.store.due_notices()

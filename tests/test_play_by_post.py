@@ -1,0 +1,274 @@
+"""Play by post with the clock in the test's hands: reminders, warnings, deadlines,
+vacations, quiet hours, replacing a player, past boards, and doing each thing once."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+import engine
+from bot.scheduler import Scheduler
+from bot.service import Caller, Refused, Service
+from bot.store import Clocks, Store
+
+from conftest import ADA, BOB, CY, TABLE
+
+SKY = engine.get("skybridge")
+T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)  # a Monday, noon UTC
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def at(self, **delta: float) -> None:
+        self.now = T0 + timedelta(**delta)
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+async def world(tmp_path, clock):
+    store = await Store.open(tmp_path / "post.db", clock=clock)
+    service = Service(store, images=False, seed=lambda: 12345)
+    yield service, Scheduler(service)
+    await store.close()
+
+
+async def start(service: Service, clocks: Clocks | None = None, players=(ADA, BOB)):
+    await service.create(TABLE, players[0], "skybridge", clocks=clocks)
+    for p in players[1:]:
+        await service.join(TABLE, p)
+    reply = await service.start(TABLE, players[0])
+    (awaited,) = reply.mentions
+    return next(p for p in players if p.user_id == awaited)
+
+
+async def outbox(service: Service) -> list[tuple]:
+    async with service.store.transaction() as db:
+        rows = await db.execute_fetchall(
+            "SELECT user_id, kind, via, due_at, sent_at FROM outbox ORDER BY id"
+        )
+    return [tuple(r) for r in rows]
+
+
+async def test_reminders_come_once_per_interval_and_stop_at_the_limit(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(remind_hours=24, reminder_limit=3))
+    clock.at(hours=23, minutes=59)
+    await scheduler.tick()
+    assert await outbox(service) == []
+    for day in (1, 2, 3, 4, 5):
+        clock.at(hours=24 * day)
+        await scheduler.tick()
+        await scheduler.tick()  # a second tick at the same moment sends nothing more
+        assert len(await outbox(service)) == min(day, 3)
+    notices = await scheduler.deliveries()
+    assert [(n.user_id, n.via, n.kind) for n in notices] == [
+        (first.user_id, "channel", "reminder")
+    ] * 3
+    assert "your turn for 2 days" in notices[1].text
+    for n in notices:
+        await service.store.mark_sent(n.id)
+    assert await scheduler.deliveries() == []
+
+
+async def test_a_move_starts_a_fresh_wait_for_the_next_player(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(remind_hours=24))
+    clock.at(hours=20)
+    second = BOB if first == ADA else ADA
+    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    clock.at(hours=30)
+    await scheduler.tick()
+    assert await outbox(service) == [], "the second player has waited 10 hours only"
+    clock.at(hours=44)
+    await scheduler.tick()
+    assert [(u, k) for u, k, *_ in await outbox(service)] == [(second.user_id, "reminder")]
+
+
+async def test_snooze_silences_this_turn_only(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(remind_hours=24))
+    other = BOB if first == ADA else ADA
+    with pytest.raises(Refused, match="not your turn"):
+        await service.snooze(TABLE, other)
+    await service.snooze(TABLE, first)
+    clock.at(hours=100)
+    await scheduler.tick()
+    assert await outbox(service) == []
+    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    clock.at(hours=125)
+    await scheduler.tick()
+    assert [u for u, *_ in await outbox(service)] == [other.user_id]
+
+
+async def test_dms_wait_for_the_end_of_quiet_hours_in_the_users_time_zone(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(remind_hours=10))
+    await service.settings(
+        first, notify="both", timezone="Europe/Berlin", quiet_start=22, quiet_end=7
+    )
+    clock.at(hours=10)  # 22:00 UTC = 23:00 in Berlin (CET): quiet
+    await scheduler.tick()
+    channel, dm = await outbox(service)
+    assert channel[2] == "channel" and channel[3] == "2026-11-02T22:00:00.000000+00:00"
+    assert dm[2] == "dm" and dm[3] == "2026-11-03T06:00:00.000000+00:00", "07:00 Berlin"
+    assert [n.via for n in await scheduler.deliveries()] == ["channel"]
+    clock.at(hours=18)  # 06:00 UTC = 07:00 Berlin
+    assert [n.via for n in await scheduler.deliveries()] == ["channel", "dm"]
+
+
+async def test_settings_are_validated_and_shown(world):
+    service, _ = world
+    with pytest.raises(Refused, match="not a time zone"):
+        await service.settings(ADA, timezone="Mars/Olympus")
+    with pytest.raises(Refused, match="Notify must be one of"):
+        await service.settings(ADA, notify="pigeon")
+    with pytest.raises(Refused, match="0 to 23"):
+        await service.settings(ADA, quiet_start=25)
+    shown = await service.settings(ADA, notify="off")
+    assert shown.private and "Turn notices: none" in shown.text
+
+
+async def test_warning_then_a_random_legal_move_at_the_deadline(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(move_hours=48, policy="random", remind_hours=1000))
+    clock.at(hours=35)
+    await scheduler.tick()
+    assert await outbox(service) == []
+    clock.at(hours=36)  # 12 hours before: a quarter of the time per move
+    await scheduler.tick()
+    (warning,) = await outbox(service)
+    assert warning[1] == "warning"
+    assert "due within 12 hours" in (await scheduler.deliveries())[0].text
+    clock.at(hours=48)
+    before = len(await service.store.moves(1))
+    posted, again = await scheduler.tick(), await scheduler.tick()
+    assert again == []
+    (item,) = posted
+    assert f"{first.name} ran out of time" in item.reply.text and item.table == TABLE
+    log = await service.store.moves(1)
+    assert len(log) == before + 1 and log[-1].user_id == first.user_id
+    state = SKY.replay(2, {}, 12345, [])
+    assert SKY.parse(log[-1].action) in SKY.legal(state, state.turn)
+
+
+async def test_forfeit_at_the_deadline_ends_a_two_player_game(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(move_hours=24, policy="forfeit"))
+    clock.at(hours=24)
+    (item,) = await scheduler.tick()
+    assert "resigned" in item.reply.text and "Game over" in item.reply.text
+    seats = await service.store.seats(1)
+    loser = next(s for s in seats if s.user_id == first.user_id)
+    assert loser.place == 2
+    with pytest.raises(Refused, match="finished"):
+        await service.move(TABLE, first, "red tall a1")
+
+
+async def test_vacation_pauses_clocks_and_comes_from_a_bank(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(move_hours=48, remind_hours=24))
+    clock.at(hours=10)
+    with pytest.raises(Refused, match="14 vacation days left"):
+        await service.vacation(first, 15)
+    reply = await service.vacation(first, 3)
+    assert reply.private and "11 days left" in reply.text and "1 running deadline" in reply.text
+    clock.at(hours=80)  # on vacation: no reminder, no deadline, though both are overdue
+    assert await scheduler.tick() == [] and await outbox(service) == []
+    clock.at(hours=10 + 72 - 1)
+    await service.vacation(first, 0)  # back an hour early: the hour returns to the bank
+    assert (await service.store.settings(first.user_id)).vacation_days == pytest.approx(11 + 1 / 24)
+    clock.at(hours=48 + 72 - 1 - 0.01)
+    assert await scheduler.tick() == []
+    clock.at(hours=48 + 72 - 1)
+    (item,) = await scheduler.tick()
+    assert "ran out of time" in item.reply.text
+
+
+async def test_creator_extends_a_deadline_and_replaces_a_player(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(move_hours=24))
+    other = BOB if first == ADA else ADA
+    if first == ADA:
+        with pytest.raises(Refused, match="Only the player who opened"):
+            await service.extend(TABLE, BOB, 24)
+    reply = await service.extend(TABLE, ADA, 24)
+    assert "24 hours more" in reply.text
+    clock.at(hours=47)
+    assert await scheduler.tick() == []
+
+    with pytest.raises(Refused, match="already has a seat"):
+        await service.replace_player(TABLE, ADA, first.user_id, other)
+    reply = await service.replace_player(TABLE, Caller(1, "Mod", manager=True), first.user_id, CY)
+    assert "Cy takes over seat" in reply.text and reply.mentions == (CY.user_id,)
+    turns = await service.my_turns(CY)
+    assert "Skybridge" in turns.text
+    await service.move(TABLE, CY, (await service.legal_moves(TABLE, CY))[0])
+    with pytest.raises(Refused, match="not playing"):
+        await service.move(TABLE, first, "red tall a1")
+
+
+async def test_two_schedulers_on_one_database_do_each_thing_once(tmp_path, clock):
+    """A restart at the wrong moment, or a second process: reminders and deadline moves
+    are claimed in the database, so they still happen exactly once."""
+    stores = [await Store.open(tmp_path / "twice.db", clock=clock) for _ in range(2)]
+    services = [Service(s, images=False, seed=lambda: 12345) for s in stores]
+    try:
+        await start(services[0], Clocks(move_hours=48, remind_hours=24))
+        schedulers = [Scheduler(s) for s in services]
+        clock.at(hours=24)
+        await asyncio.gather(*(s.tick() for s in schedulers))
+        assert len(await outbox(services[0])) == 1
+        clock.at(hours=48)
+        results = await asyncio.gather(*(s.tick() for s in schedulers))
+        assert sum(len(r) for r in results) == 1
+        assert len(await stores[0].moves(1)) == 1
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_any_past_position_as_a_board(world):
+    service, _ = world
+    first = await start(service)
+    second = BOB if first == ADA else ADA
+    m1 = (await service.legal_moves(TABLE, first))[0]
+    await service.move(TABLE, first, m1)
+    await service.move(TABLE, second, (await service.legal_moves(TABLE, second))[0])
+    start_board = await service.board(TABLE, move=0)
+    assert "at the start" in start_board.text and f"To play: {first.name}." in start_board.text
+    after_one = await service.board(TABLE, move=1)
+    assert f"after move 1 (`{m1}`)" in after_one.text
+    assert f"To play: {second.name}." in after_one.text
+    with pytest.raises(Refused, match="from 0 \\(the start\\) to 2"):
+        await service.board(TABLE, move=3)
+
+
+async def test_time_per_move_is_announced_and_policies_are_checked(world):
+    service, _ = world
+    with pytest.raises(Refused, match="not a deadline policy"):
+        await service.create(TABLE, ADA, "skybridge", clocks=Clocks(move_hours=24, policy="nap"))
+    reply = await service.create(TABLE, ADA, "skybridge", clocks=Clocks(move_hours=72))
+    assert "Time per move: 3 days; then the game plays a random legal move" in reply.text
+
+
+async def test_after_time_away_one_reminder_catches_up_instead_of_a_burst(world, clock):
+    service, scheduler = world
+    await start(service, Clocks(remind_hours=24, reminder_limit=5))
+    clock.at(hours=24 * 3 + 1)  # the bot was down for three days
+    for _ in range(4):
+        await scheduler.tick()
+    assert len(await outbox(service)) == 1
+    clock.at(hours=24 * 4)
+    await scheduler.tick()
+    assert len(await outbox(service)) == 2
