@@ -35,5 +35,29 @@ class Bridgekeeper(commands.Bot):
         synced = await self.tree.sync()
         log.info("synced %d application commands", len(synced))
 
+    async def refresh_status(self, channel: discord.abc.Messageable, game_id: int) -> None:
+        """Edit the game's pinned status message, posting and pinning it the first time.
+
+        The board posts tell the story move by move; this one message always says where
+        the game stands, so nobody has to scroll.
+        """
+        text = await self.service.status_card(game_id)
+        none = discord.AllowedMentions.none()
+        message_id = await self.service.store.status_message(game_id)
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).edit(
+                    content=text, allowed_mentions=none
+                )
+                return
+            except discord.NotFound:
+                log.info("status message of game %d was deleted; posting a new one", game_id)
+        message = await channel.send(text, allowed_mentions=none)
+        await self.service.store.set_status_message(game_id, message.id)
+        try:
+            await message.pin(reason="Bridgekeeper game status")
+        except discord.HTTPException as exc:  # no Manage Messages permission, pin limit
+            log.info("could not pin the status of game %d: %s", game_id, exc)
+
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))

@@ -709,6 +709,24 @@ class Service:
             game_id=game.row.id,
         )
 
+    async def status_card(self, game_id: int) -> str:
+        """The short summary a channel keeps pinned: players, scores, turn, deadline."""
+        row = await self.store.game(game_id)
+        game = await self._load(row)
+        info = game.rules.info
+        if game.state is None:
+            return f"**{info.name}** — waiting to start. Players: {', '.join(game.names)}."
+        scores = game.rules.result(game.state).scores
+        awaited = set(game.rules.to_play(game.state))
+        players = " · ".join(
+            f"{'▶ ' if s in awaited else ''}{n} {scores[s]}" for s, n in enumerate(game.names)
+        )
+        lines = [f"**{info.name}** ({row.status}) — {players}", self._turn_text(game, game.state)]
+        deadlines = [seat.deadline for seat in game.seats if seat.awaiting and seat.deadline]
+        if deadlines and row.status == "active":
+            lines.append(f"Deadline: {min(deadlines)[:16].replace('T', ' ')} UTC.")
+        return "\n".join(lines)
+
     async def status(self, table: Table) -> Reply:
         game = await self._latest(table)
         info = game.rules.info

@@ -77,6 +77,7 @@ class SeatRow:
     awaiting: bool
     place: int | None
     score: int | None
+    deadline: str | None = None
 
 
 @dataclass(frozen=True)
@@ -336,11 +337,11 @@ class Store:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._fetchall(
-            "SELECT seat, user_id, name, awaiting, place, score FROM seats "
+            "SELECT seat, user_id, name, awaiting, place, score, deadline FROM seats "
             "WHERE game_id = ? ORDER BY seat",
             (game_id,),
         )
-        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5]) for r in rows]
+        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows]
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         rows = await self._fetchall(
@@ -594,6 +595,16 @@ class Store:
                 "quiet_end, vacation_days, vacation_until) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (user_id, settings.notify, settings.timezone, settings.quiet_start)
                 + (settings.quiet_end, settings.vacation_days, settings.vacation_until),
+            )
+
+    async def status_message(self, game_id: int) -> int | None:
+        row = await self._fetchone("SELECT status_message_id FROM games WHERE id = ?", (game_id,))
+        return row[0]
+
+    async def set_status_message(self, game_id: int, message_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id)
             )
 
     async def abandon(self, game_id: int, version: int) -> None:

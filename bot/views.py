@@ -72,6 +72,8 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
         await interaction.response.send_message(content, ephemeral=reply.private, **kwargs)
     if reply.followup is not None:
         await send_reply(interaction, reply.followup)
+    if reply.version is not None and not reply.private and interaction.channel is not None:
+        await interaction.client.refresh_status(interaction.channel, reply.game_id)
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:

@@ -317,6 +317,8 @@ class Harness:
         self.db_path = Path(db_path)
         self.images = images
         self.calls: list[Call] = []
+        self.pinned: list[int] = []  # message ids, in the order they were pinned
+        self.deleted: set[int] = set()  # messages a person deleted (see delete_message)
         self.violations: list[str] = []
         self.messages: dict[int, dict] = {}  # message id -> the message as Discord keeps it
         self.message_owner: dict[int, int] = {}  # ephemeral message id -> the one who sees it
@@ -675,6 +677,11 @@ class Harness:
         assert reply.kind == "autocomplete", reply
         return reply
 
+    def delete_message(self, message_id: int) -> None:
+        """A person deletes a message: the bot's later edits of it get Discord's 404."""
+        del self.messages[message_id]
+        self.deleted.add(message_id)
+
     def find_message(self, custom_id: str) -> dict | None:
         """The newest message carrying a component with this custom id."""
         for message in reversed(self.messages.values()):
@@ -832,6 +839,12 @@ class Harness:
             return self._channel_send(call, int(route.channel_id))
         if (method, path) == ("PATCH", "/channels/{channel_id}/messages/{message_id}"):
             return self._edit(int(call.url.rsplit("/", 1)[1]), call.payload, call)
+        if (method, path) == ("PUT", "/channels/{channel_id}/messages/pins/{message_id}"):
+            message_id = int(call.url.rsplit("/", 1)[1])
+            if message_id not in self.messages:
+                raise self._refuse(404, 10008, "Unknown Message", call)
+            self.pinned.append(message_id)
+            return None
         raise self._refuse(404, 0, f"the fake does not know {method} {call.url}", call)
 
     def _application(self) -> dict:
@@ -957,6 +970,9 @@ class Harness:
     def _edit(self, mid: int, data: dict | None, call: Call) -> dict:
         data = data or {}
         message = self.messages.get(mid)
+        if mid in self.deleted:  # Discord's honest answer, not a broken rule
+            response = SimpleNamespace(status=404, reason="Not Found")
+            raise discord.NotFound(response, {"code": 10008, "message": "Unknown Message"})
         if message is None:
             raise self._refuse(404, 10008, f"Unknown Message {mid}", call)
         self._check_message(data, call.files, call, new=False)

@@ -165,6 +165,7 @@ class FakeDiscord:
         self.port: int | None = None
 
         self.requests: list[Recorded] = []
+        self.pinned: list[int] = []  # message ids the bot pinned
         self.rejections: list[tuple[Recorded, int, int, str]] = []
         self.commands: list[dict[str, Any]] = []
         self.command_syncs = 0
@@ -509,6 +510,15 @@ class FakeDiscord:
                     raise Rejected(404, 10003, "Unknown Channel")
                 self._check_message(r.json or {})
                 return 200, self._message(r.json or {}, r.files, interaction_type=None)
+            case "PATCH", ["channels", channel, "messages", message]:
+                self._authorised(r)
+                self._check_message(r.json or {})
+                edited = self._message(r.json or {}, [], interaction_type=None)
+                return 200, {**edited, "id": message, "edited_timestamp": now_iso()}
+            case "PUT", ["channels", channel, "messages", "pins", message]:
+                self._authorised(r)
+                self.pinned.append(int(message))
+                return 204, None
         raise Rejected(404, 0, f"404: Not Found ({r.method} {r.path})")
 
     def _sync(self, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -662,3 +662,19 @@ async def test_the_postal_loop_posts_deadline_moves_and_reminders_in_the_channel
     (reminder,) = [c for c in h.calls[sent_before:] if c.method == "POST"]
     assert reminder.payload["content"].startswith(f"<@{users[0]}> Reminder")
     assert [int(u) for u in reminder.payload["allowed_mentions"]["users"]] == users
+
+
+async def test_one_pinned_status_message_per_game_follows_every_move(h):
+    board = await open_game(h, ADA, BOB)
+    (status_id,) = h.pinned
+    status = h.messages[status_id]
+    assert status["content"].startswith("**Skybridge** (active) — ▶ Ada 0 · Bob 0")
+    assert "To play: Ada." in status["content"]
+    await play_by_buttons(h, board, ADA)
+    await h.slash("move", notation=(await legal_for(h, 1))[0], user=BOB)
+    assert h.pinned == [status_id], "edited in place, not posted again"
+    assert "To play: Ada." in h.messages[status_id]["content"]
+    assert h.messages[status_id]["content"].startswith("**Skybridge** (active) — ▶ Ada")
+    h.delete_message(status_id)  # someone deleted it: the next move posts and pins a new one
+    await h.slash("move", notation=(await legal_for(h, 0))[0], user=ADA)
+    assert len(h.pinned) == 2 and "To play: Bob." in h.messages[h.pinned[1]]["content"]

@@ -254,7 +254,17 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch):
         # the last choice played the move, closed the picker and posted the new board
         assert played.content.startswith("You played `")
         assert played.data["components"] == []
+        before = len(fake.requests)
         await fake.wait_for(lambda: played.followups, WAIT)
+        # and the game's pinned status message is edited to the new position
+        await fake.wait_for(
+            lambda: any(
+                r.method == "PATCH" and r.path.startswith(f"/channels/{CHANNEL_ID}/messages/")
+                for r in fake.requests[before:]
+            ),
+            WAIT,
+        )
+        assert len(fake.pinned) == 1, "one status message per game, pinned once"
         (followup,) = played.followups
         assert not (followup["data"].get("flags", 0) & EPHEMERAL)
         assert [f.filename for f in followup["files"]] == ["board.png"]

@@ -63,7 +63,9 @@ class Postal(commands.Cog):
 
     async def _post(self, table: Table, reply: Reply) -> None:
         content, kwargs = message_of(reply)
-        await (await self._channel(table.channel_id)).send(content, **kwargs)
+        channel = await self._channel(table.channel_id)
+        await channel.send(content, **kwargs)
+        await self.bot.refresh_status(channel, reply.game_id)
 
     async def _deliver(self, notice: Notice) -> None:
         link = jump_link(Table(notice.channel_id, notice.guild_id))
