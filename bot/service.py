@@ -679,6 +679,19 @@ class Service:
             private=True,
         )
 
+    async def archive(self, table: Table, caller: Caller) -> Reply:
+        """Close a finished game's place; its log, boards and results are kept."""
+        game = await self._latest(table)
+        if game.row.status in ("lobby", "active"):
+            raise Refused("Finish or abandon the game before archiving it.")
+        self._manager_of(game, caller, "archive it")
+        return Reply(
+            text=(
+                f"{caller.name} archived this {game.rules.info.name} game. Its history and "
+                "every past board stay available (`/game history`, `/game board move:N`)."
+            )
+        )
+
     # -- looking --------------------------------------------------------------------------
 
     async def board(self, table: Table, move: int | None = None) -> Reply:

@@ -319,6 +319,7 @@ class Harness:
         self.calls: list[Call] = []
         self.pinned: list[int] = []  # message ids, in the order they were pinned
         self.deleted: set[int] = set()  # messages a person deleted (see delete_message)
+        self.thread_edits: list[dict] = []  # what the bot changed on the thread
         self.violations: list[str] = []
         self.messages: dict[int, dict] = {}  # message id -> the message as Discord keeps it
         self.message_owner: dict[int, int] = {}  # ephemeral message id -> the one who sees it
@@ -839,6 +840,13 @@ class Harness:
             return self._channel_send(call, int(route.channel_id))
         if (method, path) == ("PATCH", "/channels/{channel_id}/messages/{message_id}"):
             return self._edit(int(call.url.rsplit("/", 1)[1]), call.payload, call)
+        if (method, path) == ("PATCH", "/channels/{channel_id}") and int(
+            route.channel_id
+        ) == THREAD_ID:
+            self.thread_edits.append(call.payload)
+            thread = self._thread_payload()
+            thread["thread_metadata"] = {**thread["thread_metadata"], **call.payload}
+            return thread
         if (method, path) == ("PUT", "/channels/{channel_id}/messages/pins/{message_id}"):
             message_id = int(call.url.rsplit("/", 1)[1])
             if message_id not in self.messages:

@@ -183,7 +183,7 @@ async def test_setup_hook_synced_every_command(h):
     subcommands = {o["name"] for o in synced["game"]["options"] if o["type"] == 1}
     assert subcommands == {
         "new", "join", "leave", "start", "board", "status", "history",
-        "legal", "undo", "resign", "abandon", "rules", "snooze", "extend", "replace",
+        "legal", "undo", "resign", "abandon", "rules", "snooze", "extend", "replace", "archive",
     }  # fmt: skip
     (notation,) = synced["move"]["options"]
     assert notation["name"] == "notation" and notation["autocomplete"] and notation["required"]
@@ -678,3 +678,20 @@ async def test_one_pinned_status_message_per_game_follows_every_move(h):
     h.delete_message(status_id)  # someone deleted it: the next move posts and pins a new one
     await h.slash("move", notation=(await legal_for(h, 0))[0], user=ADA)
     assert len(h.pinned) == 2 and "To play: Bob." in h.messages[h.pinned[1]]["content"]
+
+
+async def test_a_finished_game_thread_is_archived_and_its_records_kept(h):
+    await open_game(h, ADA, BOB, channel=THREAD_ID)
+    assert_refused(
+        await h.slash("game", "archive", user=ADA, channel=THREAD_ID), "Finish or abandon"
+    )
+    assert_refused(await h.slash("game", "archive", user=ADA), "Only a thread can be archived")
+    await h.slash("game", "abandon", user=ADA, channel=THREAD_ID)
+    assert_refused(
+        await h.slash("game", "archive", user=BOB, channel=THREAD_ID), "Only the player who opened"
+    )
+    done = (await h.slash("game", "archive", user=ADA, channel=THREAD_ID)).one
+    assert not done.ephemeral and "history and every past board stay" in done.text
+    assert h.thread_edits == [{"archived": True}]
+    history = (await h.slash("game", "history", user=CY, channel=THREAD_ID)).one
+    assert history.ephemeral

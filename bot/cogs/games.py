@@ -149,6 +149,16 @@ class Games(commands.Cog):
         reply = await self.service.abandon(table_of(interaction), caller_of(interaction))
         await send_reply(interaction, reply)
 
+    @game.command(name="archive", description="Archive this thread once its game is over")
+    async def archive(self, interaction: discord.Interaction) -> None:
+        thread = interaction.channel
+        if not isinstance(thread, discord.Thread):
+            raise Refused("Only a thread can be archived; the game's records are kept either way.")
+        await send_reply(
+            interaction, await self.service.archive(table_of(interaction), caller_of(interaction))
+        )
+        await thread.edit(archived=True)
+
     @game.command(name="rules", description="How to play a game, and how to write its moves")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
