@@ -132,6 +132,8 @@ class Scheduler:
         try:
             if wait.clocks.policy == "forfeit":
                 reply = await self.service.resign(table, caller, expect)
+            elif wait.clocks.policy == "skip":
+                reply = await self.service.skip_turn(table, caller, expect)
             else:
                 moves = await self.service.legal_moves(table, caller, expect)
                 # the same wait always picks the same move, even if retried after a restart

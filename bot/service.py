@@ -33,7 +33,11 @@ from bot.store import (
 from engine.core import BadOptions, Game, IllegalMove, Result, describe
 from renders import has_renderer, render
 
-POLICIES = {"random": "a random legal move for them", "forfeit": "their resignation"}
+POLICIES = {
+    "random": "a random legal move for them",
+    "skip": "nothing for them: their turn is skipped",
+    "forfeit": "their resignation",
+}
 NOTIFY = {
     "channel": "a mention in the game's channel",
     "dm": "a direct message",
@@ -127,6 +131,18 @@ def effective_moves(log: Sequence[MoveRow]) -> list[MoveRow]:
         else:
             standing.append(entry)
     return standing
+
+
+def rebuild(game: Loaded, log: Sequence[MoveRow]) -> Any:
+    """The state a log leads to: its standing moves played, its skipped turns skipped."""
+    rules = game.rules
+    state = rules.new(len(game.seats), game.row.options, game.row.seed)
+    for entry in effective_moves(log):
+        if entry.kind == "skip":
+            state, _ = rules.skip(state, entry.seat)
+        else:
+            state, _, _ = rules.play(state, entry.seat, entry.action)
+    return state
 
 
 def _place(n: int) -> str:
@@ -270,7 +286,12 @@ class Service:
         clocks = clocks or Clocks()
         if clocks.policy not in POLICIES:
             raise Refused(
-                f"'{clocks.policy}' is not a deadline policy; choose {' or '.join(POLICIES)}."
+                f"'{clocks.policy}' is not a deadline policy; choose {', '.join(POLICIES)}."
+            )
+        if clocks.policy == "skip" and not rules.can_skip:
+            raise Refused(
+                f"{rules.info.name} has no way to skip a turn: at the deadline choose a random "
+                "legal move or resignation."
             )
         try:
             rules.new(rules.info.min_players, options, 0)
@@ -416,8 +437,27 @@ class Service:
                 raise Refused(describe(exc.reason, game.names)) from None
             return await self._commit(game, seat, caller, "resign", state, events)
 
+    async def skip_turn(self, table: Table, caller: Caller, expect: tuple[int, int]) -> Reply:
+        """Pass a seat's turn because its time ran out (the ``skip`` deadline policy)."""
+        game = await self._active(table, expect)
+        async with self._locks[game.row.id]:
+            game = await self._active(table, expect)
+            seat = self._seated(game, caller)
+            try:
+                state, events = game.rules.skip(game.state, seat)
+            except IllegalMove as exc:
+                raise Refused(describe(exc.reason, game.names)) from None
+            return await self._commit(game, seat, caller, "skip", state, events, kind="skip")
+
     async def _commit(
-        self, game: Loaded, seat: int, caller: Caller, notation: str, state: Any, events: list
+        self,
+        game: Loaded,
+        seat: int,
+        caller: Caller,
+        notation: str,
+        state: Any,
+        events: list,
+        kind: str = "move",
     ) -> Reply:
         rules = game.rules
         over = rules.is_over(state)
@@ -435,6 +475,7 @@ class Service:
                 state=rules.to_json(state),
                 awaiting=rules.to_play(state),
                 results=results,
+                kind=kind,
             )
         except StaleGame:
             raise Refused(
@@ -538,9 +579,7 @@ class Service:
     ) -> Reply:
         """Log a take-back of ``count`` moves by its asker and store the replayed state."""
         kept = standing[: len(standing) - count]
-        state = game.rules.replay(
-            len(game.seats), game.row.options, game.row.seed, [(m.seat, m.action) for m in kept]
-        )
+        state = rebuild(game, kept)
         try:
             await self.store.record(
                 game.row.id,
@@ -710,10 +749,7 @@ class Service:
         log = await self.store.moves(game.row.id)
         if not 0 <= move <= len(log):
             raise Refused(f"Pick a move from 0 (the start) to {len(log)}; see `/game history`.")
-        standing = effective_moves(log[:move])
-        state = game.rules.replay(
-            len(game.seats), game.row.options, game.row.seed, [(m.seat, m.action) for m in standing]
-        )
+        state = rebuild(game, log[:move])
         when = "at the start" if move == 0 else f"after move {move} (`{log[move - 1].action}`)"
         return Reply(
             text=f"**{game.rules.info.name}** {when} — " + self._turn_text(game, state),
@@ -770,6 +806,8 @@ class Service:
             who = game.names[m.seat]
             if m.kind == "undo":
                 lines.append(f"{m.seq}. {who} took back {m.action} move(s)")
+            elif m.kind == "skip":
+                lines.append(f"{m.seq}. {who}'s turn was skipped (out of time)")
             else:
                 lines.append(f"{m.seq}. {who}: {m.action}")
         text = "\n".join(lines)

@@ -153,6 +153,8 @@ class Game(ABC, Generic[S, A]):
     info: ClassVar[GameInfo]
     #: bumped whenever the JSON form of the state changes incompatibly
     state_version: ClassVar[int] = 1
+    #: whether :meth:`skip` can pass a seat's turn (a deadline policy, not a player's move)
+    can_skip: ClassVar[bool] = False
 
     @abstractmethod
     def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> S:
@@ -210,6 +212,14 @@ class Game(ABC, Generic[S, A]):
                 f"{self.state_version}; it needs a migration"
             )
         return self.state_from_dict(data)
+
+    def skip(self, state: S, seat: int) -> tuple[S, list[Event]]:
+        """The state once ``seat``'s turn is skipped because its time ran out.
+
+        Not an action a player can choose: only games whose rules survive a lost turn
+        offer it (``can_skip``). Raises :class:`IllegalMove` otherwise.
+        """
+        raise IllegalMove(f"{self.info.name} has no way to skip a turn.")
 
     def replay(
         self,

@@ -390,6 +390,16 @@ class Skybridge(Game[State, Action]):
         events = [Event("place", f"{seat_ref(seat)} placed {self.format(action)}.")]
         return self._advance(placed, seat, events)
 
+    can_skip = True
+
+    def skip(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        """The seat places nothing this turn; play goes on as after a placement."""
+        if state.turn < 0:
+            raise IllegalMove("The game is over.")
+        if seat != state.turn:
+            raise IllegalMove(f"It is not {seat_ref(seat)}'s turn.")
+        return self._advance(state, seat, [Event("skip", f"{seat_ref(seat)}'s turn was skipped.")])
+
     def _resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         if seat in state.resigned:
             raise IllegalMove("You have already resigned.")

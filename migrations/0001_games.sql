@@ -36,8 +36,8 @@ CREATE TABLE moves (
     seq        INTEGER NOT NULL,           -- 1, 2, 3 ... per game
     seat       INTEGER NOT NULL,
     user_id    INTEGER NOT NULL,
-    kind       TEXT    NOT NULL DEFAULT 'move' CHECK (kind IN ('move', 'undo')),
-    action     TEXT    NOT NULL,           -- the move's notation, or for an undo how many moves
+    kind       TEXT    NOT NULL DEFAULT 'move' CHECK (kind IN ('move', 'undo', 'skip')),
+    action     TEXT    NOT NULL,           -- the move's notation; for an undo how many moves
     created_at TEXT    NOT NULL,
     PRIMARY KEY (game_id, seq)
 );

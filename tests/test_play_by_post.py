@@ -12,6 +12,7 @@ import engine
 from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service
 from bot.store import Clocks, Store
+from engine.core import IllegalMove
 
 from conftest import ADA, BOB, CY, TABLE
 
@@ -272,3 +273,35 @@ async def test_after_time_away_one_reminder_catches_up_instead_of_a_burst(world,
     clock.at(hours=24 * 4)
     await scheduler.tick()
     assert len(await outbox(service)) == 2
+
+
+async def test_skip_policy_passes_the_turn_and_the_log_still_replays(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(move_hours=24, policy="skip"))
+    second = BOB if first == ADA else ADA
+    clock.at(hours=24)
+    (item,) = await scheduler.tick()
+    assert f"{first.name}'s turn was skipped" in item.reply.text
+    assert f"To play: {second.name}." in item.reply.text
+    log = await service.store.moves(1)
+    assert [(m.kind, m.action, m.user_id) for m in log] == [("skip", "skip", first.user_id)]
+    history = await service.history(TABLE)
+    assert f"1. {first.name}'s turn was skipped (out of time)" in history.text
+    await service.move(TABLE, second, (await service.legal_moves(TABLE, second))[0])
+    past = await service.board(TABLE, move=1)
+    assert f"To play: {second.name}." in past.text, "a past board replays the skip"
+    row = await service.store.game(1)
+    state = SKY.from_json(row.state)
+    assert state.turn == SKY.new(2, None, 12345).turn, "back to the first player"
+    assert sum(len(stack) for stack in state.board) == 1
+
+
+async def test_skip_is_refused_for_games_that_cannot_lose_a_turn(world):
+    service, _ = world
+    with pytest.raises(Refused, match="Bridges and Boats has no way to skip a turn"):
+        await service.create(
+            TABLE, ADA, "bridges-and-boats", clocks=Clocks(move_hours=24, policy="skip")
+        )
+    with pytest.raises(IllegalMove):
+        state = SKY.new(2, None, 1)
+        SKY.skip(state, 1 - state.turn)
