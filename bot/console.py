@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
-from bot.service import Caller, Refused, Reply, Service, Table, parse_hours
+from bot.service import Caller, Refused, Reply, Service, Table, parse_hours, player_count
 
 LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
 TABLE = Table(channel_id=1)
@@ -83,8 +83,7 @@ class Console:
             return Reply(text=value, private=True)
 
         games = "\n".join(
-            f"  {g.key}: {g.name} ({g.min_players}-{g.max_players}) — {g.summary}"
-            for g in s.games()
+            f"  {g.key}: {g.name} ({player_count(g)}) — {g.summary}" for g in s.games()
         )
         return {
             "new": lambda: s.create(TABLE, caller, args),

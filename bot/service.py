@@ -62,6 +62,12 @@ def parse_hours(text: str) -> float:
     return float(m.group(1) or 0) * 24 + float(m.group(2) or 0)
 
 
+def player_count(info: engine.GameInfo) -> str:
+    if info.min_players == info.max_players:
+        return f"{info.min_players} players"
+    return f"{info.min_players}–{info.max_players} players"
+
+
 def format_hours(hours: float) -> str:
     return f"{hours / 24:g} days" if hours >= 48 and hours % 24 == 0 else f"{hours:g} hours"
 
@@ -325,7 +331,7 @@ class Service:
         return Reply(
             text=(
                 f"{caller.name} opened a game of **{info.name}** "
-                f"({info.min_players}–{info.max_players} players). "
+                f"({player_count(info)}). "
                 f"Join with `/game join`; {caller.name} starts it with `/game start`.{timing}"
             ),
             game_id=game_id,
@@ -484,6 +490,8 @@ class Service:
             ) from None
         lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
         reply = await self._position_reply(game, state, game.row.version + 1, lines)
+        # a player in the middle of a several-step turn is not pinged by their own steps
+        reply = replace(reply, mentions=tuple(u for u in reply.mentions if u != caller.user_id))
         if not rules.info.hidden_information:
             return reply
         private = await self._private(game, state, reply.version, seat, events)
@@ -782,8 +790,7 @@ class Service:
         if game.state is None:
             players = ", ".join(game.names)
             return Reply(
-                text=f"**{info.name}** lobby — players: {players} "
-                f"({info.min_players}–{info.max_players} can play).",
+                text=f"**{info.name}** lobby — players: {players} ({player_count(info)} can play).",
                 private=True,
             )
         result = game.rules.result(game.state)
