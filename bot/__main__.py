@@ -1,4 +1,4 @@
-"""``python -m bot [console | selfplay | bench]`` — with no command, runs the Discord bot."""
+"""``python -m bot [console | selfplay | bench | backup | restore]``; alone, runs the bot."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import random
+import sqlite3
 import sys
 import tempfile
 from pathlib import Path
@@ -35,16 +36,82 @@ def _parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--players", type=int, help="default: every count the game allows")
     selfplay.add_argument("--db", type=Path, help="SQLite file (default: a temporary one)")
     selfplay.add_argument("--images", action="store_true", help="render after each move too")
+    backup = sub.add_parser("backup", help="copy the live database safely (online backup)")
+    backup.add_argument("target", type=Path, help="the file to write the copy to")
+    backup.add_argument("--db", type=Path, help="SQLite file (default: BRIDGEKEEPER_DB)")
+    restore = sub.add_parser("restore", help="put a backup in place of the database")
+    restore.add_argument("source", type=Path, help="a file written by backup")
+    restore.add_argument("--db", type=Path, help="SQLite file (default: BRIDGEKEEPER_DB)")
+    restore.add_argument("--force", action="store_true", help="replace an existing database")
     bench = sub.add_parser("bench", help="print speed figures as JSON lines")
     bench.add_argument("--quick", action="store_true", help="fewer games, for CI")
     return parser
+
+
+async def _checked_store(db_path: Path) -> Store:
+    """Open the store, refusing to run on a database SQLite finds damaged."""
+    store = None
+    try:
+        store = await Store.open(db_path)
+        verdict = await store.integrity()
+    except sqlite3.DatabaseError as exc:
+        verdict = str(exc)
+    if verdict != "ok":
+        if store is not None:
+            await store.close()
+        raise SystemExit(_damaged(db_path, verdict))
+    return store
+
+
+def _damaged(db_path: Path, detail: str) -> str:
+    return (
+        f"{db_path} failed SQLite's integrity check ({detail[:200]}). Restore a backup: "
+        "python -m bot restore BACKUP --force"
+    )
+
+
+async def _backup(db_path: Path, target: Path) -> int:
+    if target.exists():
+        print(f"{target} already exists; choose a new file for the backup.", file=sys.stderr)
+        return 1
+    store = await _checked_store(db_path)
+    try:
+        await store.backup(target)
+    finally:
+        await store.close()
+    copy = await Store.open(target)
+    try:
+        verdict, games = await copy.integrity(), await copy.count_games()
+    finally:
+        await copy.close()
+    print(f"backed up {db_path} to {target}: {games} games, integrity {verdict}")
+    return 0 if verdict == "ok" else 1
+
+
+async def _restore(source: Path, db_path: Path, force: bool) -> int:
+    if not source.is_file():
+        print(f"no backup at {source}", file=sys.stderr)
+        return 1
+    if db_path.exists() and not force:
+        print(f"{db_path} exists; stop the bot and add --force to replace it.", file=sys.stderr)
+        return 1
+    backup = await _checked_store(source)
+    try:
+        for stale in (db_path, Path(f"{db_path}-wal"), Path(f"{db_path}-shm")):
+            stale.unlink(missing_ok=True)
+        await backup.backup(db_path)
+        games = await backup.count_games()
+    finally:
+        await backup.close()
+    print(f"restored {games} games from {source} to {db_path}")
+    return 0
 
 
 async def _run_bot(db_path: Path, token: str) -> None:
     from bot.client import Bridgekeeper
     from bot.views import jump_link
 
-    store = await Store.open(db_path)
+    store = await _checked_store(db_path)
     try:
         async with Bridgekeeper(Service(store, link=jump_link)) as client:
             await client.start(token)
@@ -107,6 +174,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "selfplay":
         return asyncio.run(_selfplay(args))
+    if args.command == "backup":
+        return asyncio.run(_backup(args.db or settings.db_path, args.target))
+    if args.command == "restore":
+        return asyncio.run(_restore(args.source, args.db or settings.db_path, args.force))
     if args.command == "bench":
         from bot import bench
 

@@ -271,6 +271,20 @@ class Store:
             applied.append(mig.number)
         return applied
 
+    async def integrity(self) -> str:
+        """SQLite's own check of every page and index: ``ok`` or what is broken."""
+        rows = await self._fetchall("PRAGMA integrity_check")
+        return "; ".join(str(r[0]) for r in rows)
+
+    async def backup(self, target: str | Path) -> None:
+        """A consistent copy of the live database, taken while the bot keeps running.
+
+        SQLite's online backup copies page by page and restarts if a write lands meanwhile,
+        so the copy is always one committed state of the store.
+        """
+        async with self._lock, aiosqlite.connect(str(target)) as copy:
+            await self._db.backup(copy)
+
     # -- games --------------------------------------------------------------------------
 
     async def create_game(
