@@ -256,6 +256,8 @@ def picker_message(
         view.add_item(PickButton(game_id, version, path, step.move, discord.ButtonStyle.success))
         return "Your only move:", view
     shown, before, after = page(step.options, number, PAGE_SIZE)
+    if not shown:
+        raise Refused("That choice is no longer offered; press Play again.")
     for i in shown:
         after_choice = walk(moves, (*path, i))
         if after_choice.move is not None:
@@ -282,4 +284,26 @@ def picker_message(
     return f"{chosen}choose:{pages}", view
 
 
-DYNAMIC_ITEMS = (PlayButton, PickButton, PageButton)
+_KNOWN = "|".join(  # the templates above, their named groups made plain
+    "(?:" + re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern) + ")"
+    for item in (PlayButton, PickButton, PageButton)
+)
+
+
+class UnknownButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"(?!(?:{_KNOWN})$).*"):
+    """Any other button (a garbled id, a retired kind): answered, never left to time out."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="…", custom_id="bk:unknown"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await refuse(
+            interaction, "That button is no longer in use. Use the buttons under the newest board."
+        )
+
+
+DYNAMIC_ITEMS = (PlayButton, PickButton, PageButton, UnknownButton)

@@ -695,3 +695,75 @@ async def test_a_finished_game_thread_is_archived_and_its_records_kept(h):
     assert h.thread_edits == [{"archived": True}]
     history = (await h.slash("game", "history", user=CY, channel=THREAD_ID)).one
     assert history.ephemeral
+
+
+# -- hardening: whatever Discord delivers, the bot answers privately and changes nothing -----
+
+ODD_INPUT = [
+    "\u202eb2 llat der",  # right-to-left override
+    "red\u200btall b2",  # zero-width space inside
+    "🧱 tall b2",
+    "ＲＥＤ ＴＡＬＬ Ｂ２",  # full-width letters
+    "red tall b2\x00",
+    "' OR 1=1 --",
+    "",
+    " " * 50,
+    "x" * 101,
+]
+
+
+@pytest.mark.parametrize("notation", ODD_INPUT)
+async def test_odd_and_malicious_move_text_is_refused_privately(h, notation):
+    await open_game(h, ADA, BOB)
+    before = await snapshot(h)
+    reply = assert_refused(await h.slash("move", notation=notation, user=ADA))
+    assert len(reply.text) < 400
+    assert await snapshot(h) == before
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "bk:grp:1:2:0",
+        "garbage",
+        "bk:play:x",
+        "bk:pick:1:2:0.1:extra",
+        "bk:pick:1:2:9.9.9.9",
+        "bk:page:1:2:0:99",
+        "bk:pick:99999999999:2:0",
+    ],
+)
+async def test_unknown_or_garbled_buttons_get_an_answer_and_change_nothing(h, custom_id):
+    await open_game(h, ADA, BOB)
+    before = await snapshot(h)
+    reply = assert_refused(await h.click(custom_id, user=ADA))
+    assert any(
+        words in reply.text
+        for words in ("no longer in use", "no longer offered", "earlier position", "no game")
+    ), reply.text
+    assert await snapshot(h) == before
+
+
+async def test_clicks_and_moves_on_a_finished_game_are_refused(h):
+    board = await open_game(h, ADA, BOB)
+    play = board.custom_ids[0]
+    await h.slash("game", "resign", user=BOB)
+    before = await snapshot(h)
+    assert_refused(await h.click(play, user=ADA), "finished")
+    assert_refused(await h.slash("move", notation="red tall b2", user=ADA), "finished")
+    assert_refused(await h.slash("game", "undo", user=ADA), "finished")
+    assert await snapshot(h) == before
+
+
+async def test_malformed_options_are_refused_with_what_was_wrong(h):
+    assert_refused(
+        await h.slash("game", "new", game="skybridge", time_per_move="soon", user=ADA),
+        "'soon' is not a duration",
+    )
+    assert_refused(
+        await h.slash("game", "new", game="skybridge", remind_every="3 fortnights", user=ADA),
+        "is not a duration",
+    )
+    assert_refused(await h.slash("settings", timezone="Nowhere/Atlantis", user=ADA), "time zone")
+    assert_refused(await h.slash("game", "extend", by="-3h", user=ADA), "duration")
+    assert await snapshot(h) == (None,)
