@@ -45,6 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     restore.add_argument("--force", action="store_true", help="replace an existing database")
     bench = sub.add_parser("bench", help="print speed figures as JSON lines")
     bench.add_argument("--quick", action="store_true", help="fewer games, for CI")
+    bench.add_argument("--load", action="store_true", help="many games at once on one file")
+    bench.add_argument("--games", type=int, default=1000, help="with --load: games at once")
+    bench.add_argument("--seconds", type=float, default=20.0, help="with --load: per phase")
     return parser
 
 
@@ -179,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "restore":
         return asyncio.run(_restore(args.source, args.db or settings.db_path, args.force))
     if args.command == "bench":
+        if args.load:
+            from bot import load
+
+            asyncio.run(load.run(games=args.games, seconds=args.seconds))
+            return 0
         from bot import bench
 
         asyncio.run(bench.run(quick=args.quick))
