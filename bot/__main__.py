@@ -67,6 +67,7 @@ async def _checked_store(db_path: Path) -> Store:
 
 
 def _damaged(db_path: Path, detail: str) -> str:
+    detail = " ".join(detail.split())  # SQLite reports one problem a line: keep one line
     return (
         f"{db_path} failed SQLite's integrity check ({detail[:200]}). Restore a backup: "
         "python -m bot restore BACKUP --force"

@@ -45,7 +45,7 @@ async def play_random(
     while reply.playable:
         if moves >= limit:
             raise RuntimeError(f"{game_key} did not finish in {limit} moves")
-        caller = by_id[rng.choice(reply.mentions)]
+        caller = by_id[rng.choice(reply.awaiting)]
         options = await service.legal_moves(table, caller)
         started = time.perf_counter()
         reply = await service.move(table, caller, rng.choice(options))

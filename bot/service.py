@@ -99,6 +99,7 @@ class Reply:
     private: bool = False
     image: bytes | None = None
     mentions: tuple[int, ...] = ()  # the users to ping, and nobody else
+    awaiting: tuple[int, ...] = ()  # every user whose move the game now waits for
     game_id: int | None = None
     version: int | None = None  # the position shown, so buttons can tell when stale
     playable: bool = False  # the game waits for a move: offer the play button
@@ -260,6 +261,7 @@ class Service:
             text="\n".join([*lines, self._turn_text(game, state)]),
             image=await self._image(game, state),
             mentions=awaited,
+            awaiting=awaited,
             game_id=game.row.id,
             version=version,
             playable=not over,
