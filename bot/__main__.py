@@ -43,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     restore.add_argument("source", type=Path, help="a file written by backup")
     restore.add_argument("--db", type=Path, help="SQLite file (default: BRIDGEKEEPER_DB)")
     restore.add_argument("--force", action="store_true", help="replace an existing database")
+    ratings = sub.add_parser("ratings", help="recompute every rating from stored results")
+    ratings.add_argument("--rebuild", action="store_true", required=True)
+    ratings.add_argument("--db", type=Path, help="SQLite file (default: BRIDGEKEEPER_DB)")
     bench = sub.add_parser("bench", help="print speed figures as JSON lines")
     bench.add_argument("--quick", action="store_true", help="fewer games, for CI")
     bench.add_argument("--load", action="store_true", help="many games at once on one file")
@@ -109,6 +112,17 @@ async def _restore(source: Path, db_path: Path, force: bool) -> int:
         await backup.close()
     print(f"restored {games} games from {source} to {db_path}")
     return 0
+
+
+async def _rebuild_ratings(db_path: Path) -> int:
+    store = await _checked_store(db_path)
+    try:
+        games, same = await store.rebuild_ratings()
+    finally:
+        await store.close()
+    verdict = "identical to the stored ratings" if same else "DIFFERENT from the stored ratings"
+    print(f"replayed {games} rated games: {verdict}; the recomputed ratings are now stored")
+    return 0 if same else 1
 
 
 async def _run_bot(db_path: Path, token: str) -> None:
@@ -178,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "selfplay":
         return asyncio.run(_selfplay(args))
+    if args.command == "ratings":
+        return asyncio.run(_rebuild_ratings(args.db or settings.db_path))
     if args.command == "backup":
         return asyncio.run(_backup(args.db or settings.db_path, args.target))
     if args.command == "restore":

@@ -25,7 +25,7 @@ Lines look like  <user>: /<command> <args>   (several users can take turns at on
   ada: /move red tall b2   play a move        ada: /board      draw the board
   /board [N] (after move N)  /hand (what only you see)  /status  /history  /undo
   /resign  /leave  /abandon  /snooze  /vacation <days, e.g. 3d>
-  /turns  /games  /rules <game>  /help
+  /turns  /rating [user]  /leaderboard <game>  /games  /rules <game>  /help
 Lines starting with # are comments. End with Ctrl-D."""
 
 
@@ -102,6 +102,8 @@ class Console:
             "resign": lambda: s.resign(TABLE, caller),
             "abandon": lambda: s.abandon(TABLE, caller),
             "turns": lambda: s.my_turns(caller),
+            "rating": lambda: s.rating(TABLE.guild_id, self.caller(args) if args else caller, None),
+            "leaderboard": lambda: s.leaderboard(TABLE.guild_id, args),
             "games": lambda: text("Games:\n" + games),
             "rules": lambda: text(s.rules_text(args)),
         }

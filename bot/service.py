@@ -289,6 +289,7 @@ class Service:
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
         clocks: Clocks | None = None,
+        rated: bool = True,
     ) -> Reply:
         rules = self._rules_of(game_key)
         clocks = clocks or Clocks()
@@ -320,13 +321,14 @@ class Service:
                 creator_id=caller.user_id,
                 creator_name=caller.name,
                 clocks=clocks,
+                rated=rated,
             )
         except StaleGame:
             raise Refused("This channel already has a game.") from None
         info = rules.info
-        timing = ""
+        timing = "" if rated else " A casual game: ratings stay as they are."
         if clocks.move_hours is not None:
-            timing = (
+            timing += (
                 f" Time per move: {format_hours(clocks.move_hours)}; then the game plays "
                 f"{POLICIES[clocks.policy]}."
             )
@@ -739,6 +741,39 @@ class Service:
                 f"{caller.name} archived this {game.rules.info.name} game. Its history and "
                 "every past board stay available (`/game history`, `/game board move:N`)."
             )
+        )
+
+    # -- ratings --------------------------------------------------------------------------
+
+    async def rating(self, guild_id: int | None, player: Caller, game_key: str | None) -> Reply:
+        """A player's rating in this server, for one game or every game they have played."""
+        keys = [self._rules_of(game_key).info.key] if game_key else sorted(engine.GAMES)
+        lines = []
+        for key in keys:
+            board = await self.store.ratings(guild_id, key)
+            for rank, (user_id, _name, r) in enumerate(board, start=1):
+                if user_id == player.user_id:
+                    lines.append(
+                        f"{engine.get(key).info.name}: **{r.label()}** — #{rank} of {len(board)}, "
+                        f"{r.games} rated game(s)"
+                    )
+        if not lines:
+            raise Refused(f"{player.name} has no rated games here yet.")
+        note = "\n(? = provisional: fewer than 5 rated games)" if "?" in "".join(lines) else ""
+        return Reply(text=f"**{player.name}**\n" + "\n".join(lines) + note, private=True)
+
+    async def leaderboard(self, guild_id: int | None, game_key: str) -> Reply:
+        info = self._rules_of(game_key).info
+        board = await self.store.ratings(guild_id, game_key)
+        if not board:
+            raise Refused(f"No rated {info.name} games have been played here yet.")
+        lines = [
+            f"{rank}. {name} — {r.label()} ({r.games})"
+            for rank, (_u, name, r) in enumerate(board[:20], start=1)
+        ]
+        return Reply(
+            text=f"**{info.name} leaderboard** (rating = mu − 3·sigma; ? = provisional)\n"
+            + "\n".join(lines)
         )
 
     # -- looking --------------------------------------------------------------------------

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.ratings import Rating, rate
+
 _MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
 
 
@@ -298,6 +300,7 @@ class Store:
         creator_id: int,
         creator_name: str,
         clocks: Clocks | None = None,
+        rated: bool = True,
     ) -> int:
         """A new game in the lobby, its creator in seat 0.
 
@@ -310,11 +313,11 @@ class Store:
                 cur = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, game_key, status, options, seed, "
                     "creator_id, created_at, updated_at, move_hours, deadline_policy, "
-                    "remind_hours, reminder_limit) "
-                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "remind_hours, reminder_limit, rated) "
+                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, game_key, json.dumps(options), seed, creator_id)
                     + (now, now, clocks.move_hours, clocks.policy, clocks.remind_hours)
-                    + (clocks.reminder_limit,),
+                    + (clocks.reminder_limit, int(rated)),
                 )
                 game_id = cur.lastrowid
                 await db.execute(
@@ -451,7 +454,94 @@ class Store:
                     "UPDATE seats SET place = ?, score = ? WHERE game_id = ? AND seat = ?",
                     (place, score, game_id, s),
                 )
+            if results:
+                await db.execute(
+                    "UPDATE games SET finished_at = ? WHERE id = ?", (self.now(), game_id)
+                )
+                await self._rate(db, game_id)
         return int(seq)
+
+    async def _rate(self, db: aiosqlite.Connection, game_id: int) -> None:
+        """Update the players' ratings from a rated game's places, in its last transaction."""
+        game = await (
+            await db.execute("SELECT guild_id, game_key, rated FROM games WHERE id = ?", (game_id,))
+        ).fetchone()
+        guild, key, rated = game[0] or 0, game[1], game[2]
+        seats = await db.execute_fetchall(
+            "SELECT user_id, name, place FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        if not rated or len(seats) < 2:  # casual games, and solo games against Euler
+            return
+        before = []
+        for user_id, _name, _place in seats:
+            row = await (
+                await db.execute(
+                    "SELECT mu, sigma, games FROM ratings "
+                    "WHERE guild_id = ? AND game_key = ? AND user_id = ?",
+                    (guild, key, user_id),
+                )
+            ).fetchone()
+            before.append(Rating(*row) if row else Rating())
+        after = rate(before, [place for _u, _n, place in seats])
+        await db.executemany(
+            "INSERT OR REPLACE INTO ratings "
+            "(guild_id, game_key, user_id, name, mu, sigma, games, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (guild, key, user_id, name, r.mu, r.sigma, r.games, self.now())
+                for (user_id, name, _place), r in zip(seats, after, strict=True)
+            ],
+        )
+
+    async def ratings(self, guild_id: int | None, game_key: str) -> list[tuple[int, str, Rating]]:
+        """A server's ratings for one game, best shown rating first."""
+        rows = await self._fetchall(
+            "SELECT user_id, name, mu, sigma, games FROM ratings "
+            "WHERE guild_id = ? AND game_key = ? ORDER BY mu - 3 * sigma DESC, user_id",
+            (guild_id or 0, game_key),
+        )
+        return [(r[0], r[1], Rating(r[2], r[3], r[4])) for r in rows]
+
+    async def rebuild_ratings(self) -> tuple[int, bool]:
+        """Recompute every rating from the stored results, in the order games finished.
+
+        Returns the number of games replayed and whether the result equals what was
+        stored, to the last bit; the recomputed ratings replace the stored ones.
+        """
+        async with self.transaction() as db:
+            games = await db.execute_fetchall(
+                "SELECT id, guild_id, game_key FROM games WHERE status = 'finished' AND rated = 1 "
+                "ORDER BY finished_at, id"
+            )
+            table: dict[tuple[int, str, int], tuple[str, Rating]] = {}
+            replayed = 0
+            for game_id, guild, key in games:
+                seats = await db.execute_fetchall(
+                    "SELECT user_id, name, place FROM seats WHERE game_id = ? ORDER BY seat",
+                    (game_id,),
+                )
+                if len(seats) < 2:
+                    continue
+                keys = [(guild or 0, key, user_id) for user_id, _n, _p in seats]
+                before = [table.get(k, ("", Rating()))[1] for k in keys]
+                after = rate(before, [place for _u, _n, place in seats])
+                for k, (_u, name, _p), r in zip(keys, seats, after, strict=True):
+                    table[k] = (name, r)
+                replayed += 1
+            stored = {
+                (g, k, u): Rating(mu, sigma, n)
+                for g, k, u, mu, sigma, n in await db.execute_fetchall(
+                    "SELECT guild_id, game_key, user_id, mu, sigma, games FROM ratings"
+                )
+            }
+            same = stored == {k: r for k, (_name, r) in table.items()}
+            await db.execute("DELETE FROM ratings")
+            await db.executemany(
+                "INSERT INTO ratings (guild_id, game_key, user_id, name, mu, sigma, games, "
+                "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(*k, name, r.mu, r.sigma, r.games, self.now()) for k, (name, r) in table.items()],
+            )
+        return replayed, same
 
     async def _set_awaiting(
         self,

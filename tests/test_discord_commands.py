@@ -179,7 +179,16 @@ async def test_setup_hook_synced_every_command(h):
     assert [c.path for c in puts] == ["/applications/{application_id}/commands"]
     assert f"/applications/{h.bot.application_id}/commands" in puts[0].url
     synced = {c["name"]: c for c in puts[0].payload}
-    assert set(synced) == {"game", "move", "hand", "turns", "vacation", "settings"}
+    assert set(synced) == {
+        "game",
+        "move",
+        "hand",
+        "turns",
+        "vacation",
+        "settings",
+        "rating",
+        "leaderboard",
+    }
     subcommands = {o["name"] for o in synced["game"]["options"] if o["type"] == 1}
     assert subcommands == {
         "new", "join", "leave", "start", "board", "status", "history",

@@ -161,7 +161,16 @@ async def test_bot_logs_in_syncs_identifies_and_becomes_ready(tmp_path, monkeypa
         assert all(r.headers.get("Authorization") == f"Bot {TOKEN}" for r in fake.requests[:3])
 
         synced = {c["name"]: c for c in fake.requests[2].json}
-        assert set(synced) == {"game", "move", "hand", "turns", "vacation", "settings"}
+        assert set(synced) == {
+            "game",
+            "move",
+            "hand",
+            "turns",
+            "vacation",
+            "settings",
+            "rating",
+            "leaderboard",
+        }
         subcommands = {o["name"] for o in synced["game"]["options"] if o["type"] == 1}
         assert {"new", "join", "start", "board", "undo", "resign", "rules"} <= subcommands
         (notation,) = synced["move"]["options"]

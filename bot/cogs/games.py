@@ -48,6 +48,7 @@ class Games(commands.Cog):
         time_per_move="e.g. 3d or 12h; leave empty for no deadline",
         at_deadline="What happens when a player runs out of time",
         remind_every="Remind a waiting player this often (default 24h)",
+        rated="Whether the result changes ratings (default: yes)",
     )
     @app_commands.choices(
         game=GAME_CHOICES,
@@ -60,6 +61,7 @@ class Games(commands.Cog):
         time_per_move: str | None = None,
         at_deadline: app_commands.Choice[str] | None = None,
         remind_every: str | None = None,
+        rated: bool = True,
     ) -> None:
         clocks = Clocks(
             move_hours=parse_hours(time_per_move) if time_per_move else None,
@@ -67,7 +69,7 @@ class Games(commands.Cog):
             remind_hours=parse_hours(remind_every) if remind_every else 24.0,
         )
         reply = await self.service.create(
-            table_of(interaction), caller_of(interaction), game.value, clocks=clocks
+            table_of(interaction), caller_of(interaction), game.value, clocks=clocks, rated=rated
         )
         await send_reply(interaction, reply)
 
@@ -228,6 +230,30 @@ class Games(commands.Cog):
             quiet_end=quiet_end,
         )
         await send_reply(interaction, reply)
+
+    @app_commands.command(name="rating", description="A player's rating in this server")
+    @app_commands.describe(player="Whose rating (default: yours)", game="One game (default: all)")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def rating(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        who = Caller(player.id, player.display_name) if player else caller_of(interaction)
+        reply = await self.service.rating(interaction.guild_id, who, game.value if game else None)
+        await send_reply(interaction, reply)
+
+    @app_commands.command(name="leaderboard", description="This server's best players of a game")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str]
+    ) -> None:
+        await send_reply(
+            interaction, await self.service.leaderboard(interaction.guild_id, game.value)
+        )
 
     @app_commands.command(name="turns", description="Every game, anywhere, waiting for your move")
     async def turns(self, interaction: discord.Interaction) -> None:
