@@ -8,32 +8,21 @@ bare INSERT + COMMIT of a move-sized row on a database set up like the store's.
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import aiosqlite
 
 import engine
+from bot import bench_loops
+from bot.figures import Emit, metric, percentile
 from bot.selfplay import play_random
 from bot.service import Service, Table
 from bot.store import Store
 from renders import has_renderer, render
-
-Emit = Callable[[str], None]
-
-
-def _metric(emit: Emit, name: str, value: float, unit: str) -> None:
-    emit(json.dumps({"metric": name, "value": round(value, 3), "unit": unit}))
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def _sqlite_floor(path: Path, rows: int) -> list[float]:
@@ -88,7 +77,7 @@ async def run(emit: Emit = print, quick: bool = False) -> None:
     games = 4 if quick else 25
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-bench-") as tmp:
         floor = await _sqlite_floor(Path(tmp) / "floor.db", 200 if quick else 1000)
-        _metric(emit, "sqlite.commit_p50_ms", statistics.median(floor) * 1000, "ms")
+        metric(emit, "sqlite.commit_p50_ms", statistics.median(floor) * 1000, "ms")
         for key, rules in engine.GAMES.items():
             store = await Store.open(Path(tmp) / f"{key}.db")
             service = Service(store, images=False)
@@ -109,20 +98,21 @@ async def run(emit: Emit = print, quick: bool = False) -> None:
                     )
             finally:
                 await store.close()
-            _metric(emit, f"{key}.move_p50_ms", _pct(times, 0.50) * 1000, "ms")
-            _metric(emit, f"{key}.move_p99_ms", _pct(times, 0.99) * 1000, "ms")
-            _metric(emit, f"{key}.moves_per_s", len(times) / sum(times), "moves/s")
+            metric(emit, f"{key}.move_p50_ms", percentile(times, 0.50) * 1000, "ms")
+            metric(emit, f"{key}.move_p99_ms", percentile(times, 0.99) * 1000, "ms")
+            metric(emit, f"{key}.moves_per_s", len(times) / sum(times), "moves/s")
 
             positions = _positions(key, 2 if quick else 6, seed=7)
             legal_times, _ = _timed(lambda p, r=rules: r.legal(p[0], p[1]), positions)
-            _metric(emit, f"{key}.legal_p50_ms", _pct(legal_times, 0.50) * 1000, "ms")
-            _metric(emit, f"{key}.legal_p99_ms", _pct(legal_times, 0.99) * 1000, "ms")
+            metric(emit, f"{key}.legal_p50_ms", percentile(legal_times, 0.50) * 1000, "ms")
+            metric(emit, f"{key}.legal_p99_ms", percentile(legal_times, 0.99) * 1000, "ms")
             if not has_renderer(key):
                 continue
             render_times, sizes = _timed(
                 lambda p, k=key, r=rules: len(render(k, r.view(p[0], None), _names(p[2]))),
                 positions,
             )
-            _metric(emit, f"{key}.render_p50_ms", _pct(render_times, 0.50) * 1000, "ms")
-            _metric(emit, f"{key}.render_p99_ms", _pct(render_times, 0.99) * 1000, "ms")
-            _metric(emit, f"{key}.png_kb", statistics.mean(sizes) / 1024, "KiB")
+            metric(emit, f"{key}.render_p50_ms", percentile(render_times, 0.50) * 1000, "ms")
+            metric(emit, f"{key}.render_p99_ms", percentile(render_times, 0.99) * 1000, "ms")
+            metric(emit, f"{key}.png_kb", statistics.mean(sizes) / 1024, "KiB")
+        await bench_loops.run(emit, quick)

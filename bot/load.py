@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.bench import Emit, _metric, _pct
+from bot.figures import Emit, metric, percentile
 from bot.scheduler import Scheduler
 from bot.selfplay import robots
 from bot.service import Service, Table
@@ -88,7 +88,7 @@ async def run(emit: Emit = print, games: int = 1000, seconds: float = 20.0) -> N
         store = await Store.open(path)
         assert await store.integrity() == "ok"
         await Scheduler(Service(store, images=False)).tick()  # what start-up re-arms
-        _metric(emit, "load.startup_s", time.perf_counter() - started, "s")
+        metric(emit, "load.startup_s", time.perf_counter() - started, "s")
 
         try:
             for images in (False, True):
@@ -96,12 +96,12 @@ async def run(emit: Emit = print, games: int = 1000, seconds: float = 20.0) -> N
                 tables = await _open_games(service, servers, games // servers)
                 latencies = await _play(service, tables, seconds, random.Random(7))
                 if images:
-                    _metric(emit, "load.moves_per_s", len(latencies) / seconds, "moves/s")
-                    _metric(emit, "load.p50_ms", _pct(latencies, 0.50) * 1000, "ms")
-                    _metric(emit, "load.p99_ms", _pct(latencies, 0.99) * 1000, "ms")
+                    metric(emit, "load.moves_per_s", len(latencies) / seconds, "moves/s")
+                    metric(emit, "load.p50_ms", percentile(latencies, 0.50) * 1000, "ms")
+                    metric(emit, "load.p99_ms", percentile(latencies, 0.99) * 1000, "ms")
                 else:
-                    _metric(emit, "load.norender_moves_per_s", len(latencies) / seconds, "moves/s")
-                    _metric(emit, "load.p99_norender_ms", _pct(latencies, 0.99) * 1000, "ms")
+                    metric(emit, "load.norender_moves_per_s", len(latencies) / seconds, "moves/s")
+                    metric(emit, "load.p99_norender_ms", percentile(latencies, 0.99) * 1000, "ms")
                 for table in tables:
                     row = await store.live_game(table.channel_id)
                     if row is not None:
@@ -109,4 +109,4 @@ async def run(emit: Emit = print, games: int = 1000, seconds: float = 20.0) -> N
         finally:
             await store.close()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    _metric(emit, "load.peak_rss_mb", peak, "MiB")
+    metric(emit, "load.peak_rss_mb", peak, "MiB")

@@ -3,10 +3,11 @@
 from engine.bridge_wars import BridgeWars
 from engine.bridges_and_boats import BridgesAndBoats
 from engine.core import BadOptions, Event, Game, GameInfo, IllegalMove, Result, Rng
+from engine.seven_bridges import SevenBridges
 from engine.skybridge import Skybridge
 
 GAMES: dict[str, Game] = {
-    game.info.key: game for game in (Skybridge(), BridgesAndBoats(), BridgeWars())
+    game.info.key: game for game in (Skybridge(), BridgesAndBoats(), BridgeWars(), SevenBridges())
 }
 
 

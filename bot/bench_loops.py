@@ -1,0 +1,121 @@
+"""Seven Bridges speed figures: best-loop scoring and legal-placement listing.
+
+Networks come from whole games played through the engine by two policies: uniformly
+random legal moves, and a greedy player that always draws whatever closes the most loops.
+Of all final and late-game networks, the densest (most independent loops) are kept, and on
+each the exact :func:`best_loop` (cache bypassed) is timed against
+:func:`best_loop_reference` (every simple cycle enumerated in plain Python), and the answers
+are checked equal. Emits, one JSON object per line like ``bot.bench``:
+
+- ``seven-bridges.loop_p99_ms``: best-loop time, 99th percentile;
+- ``seven-bridges.loop_speedup``: total reference time / total best-loop time;
+- ``seven-bridges.legal_six_dice_p99_ms``: ``legal()`` for the seat to pick, from positions in
+  rounds 3 to 5 with six different faces out (every placement of every die, plus
+  re-roll and distribute when the seat has the bonus), 99th percentile.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from bot.figures import Emit, metric, percentile
+from engine.seven_bridges.game import SevenBridges
+from engine.seven_bridges.loops import best_loop, best_loop_reference, links
+from engine.seven_bridges.notation import Bonus, Pick
+from engine.seven_bridges.state import State
+
+RULES = SevenBridges()
+
+
+def _links_count(drawn: int) -> int:
+    return sum(len(ds) for ds in links(drawn).values()) // 2
+
+
+def _density(drawn: int) -> int:
+    """Independent loops in the network: joins minus joined squares (plus parts)."""
+    adj = links(drawn)
+    return _links_count(drawn) - len(adj)
+
+
+def _greedy(state: State, seat: int, actions: list, rng: random.Random):
+    """The drawing action that closes the most loops, then joins the most squares."""
+    drawing = [a for a in actions if isinstance(a, Pick | Bonus)]
+    if not drawing:
+        return rng.choice(actions)
+    scored = []
+    for action in drawing:
+        drawn = RULES.apply(state, seat, action)[0].seats[seat].drawn
+        scored.append((_density(drawn), _links_count(drawn), rng.random(), action))
+    return max(scored, key=lambda t: t[:3])[3]
+
+
+def _play(players: int, seed: int, greedy: bool) -> tuple[list[int], list[int], list[State]]:
+    """One whole game: every seat's final network, networks sampled from rounds 3 to 5,
+    and positions from those rounds where a seat is about to pick."""
+    rng = random.Random(seed)
+    state = RULES.new(players, None, seed)
+    middle: list[int] = []
+    picks: list[State] = []
+    while not RULES.is_over(state):
+        seat = rng.choice(RULES.to_play(state))
+        actions = RULES.legal(state, seat)
+        action = _greedy(state, seat, actions, rng) if greedy else rng.choice(actions)
+        state, _ = RULES.apply(state, seat, action)
+        if state.round >= 2 and rng.random() < 0.15:
+            middle.append(state.seats[seat].drawn)
+            if not RULES.is_over(state) and not state.seats[seat].pending:
+                picks.append(state)
+    return [p.drawn for p in state.seats], middle, picks
+
+
+def _time(fn: Callable[[int], object], drawn: int, repeat: int = 3) -> tuple[float, object]:
+    """The best of ``repeat`` timings (as timeit does: the least disturbed run)."""
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        answer = fn(drawn)
+        best = min(best, time.perf_counter() - started)
+    return best, answer
+
+
+def _legal_time(state: State) -> float:
+    """Time to list every legal move of the seat to pick, with six different faces out."""
+    seat = RULES.to_play(state)[0]
+    full = replace(state, dice=(1, 2, 3, 4, 5, 6), hands=(), committed=-1)
+    started = time.perf_counter()
+    RULES.legal(full, seat)
+    return time.perf_counter() - started
+
+
+async def run(emit: Emit = print, quick: bool = False) -> None:
+    games = 3 if quick else 12
+    finals: list[int] = []
+    middles: list[int] = []
+    positions: list[State] = []
+    for g in range(games):
+        for greedy in (False, True):
+            ends, middle, picks = _play(2 + g % 5, 1000 + g, greedy)
+            finals += ends
+            middles += middle
+            positions += picks
+    networks = sorted(
+        set(finals + middles), key=lambda d: (_density(d), _links_count(d)), reverse=True
+    )
+    densest = networks[: 10 if quick else 30]
+    exact = best_loop.__wrapped__  # the cache would make repeats free
+    mine: list[float] = []
+    theirs: list[float] = []
+    for drawn in densest:
+        t_mine, a = _time(exact, drawn)
+        t_ref, b = _time(best_loop_reference, drawn)
+        if a.score != b.score:
+            raise AssertionError(f"best loop {a.score} != reference {b.score} for {drawn:#x}")
+        mine.append(t_mine)
+        theirs.append(t_ref)
+    metric(emit, "seven-bridges.loop_p99_ms", percentile(mine, 0.99) * 1000, "ms")
+    metric(emit, "seven-bridges.loop_speedup", sum(theirs) / sum(mine), "x")
+    legal = [_legal_time(state) for state in positions]
+    metric(emit, "seven-bridges.legal_six_dice_p99_ms", percentile(legal, 0.99) * 1000, "ms")

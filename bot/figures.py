@@ -1,0 +1,17 @@
+"""How every bench reports: one JSON object per line, and percentiles of timings."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+
+Emit = Callable[[str], None]
+
+
+def metric(emit: Emit, name: str, value: float, unit: str) -> None:
+    emit(json.dumps({"metric": name, "value": round(value, 3), "unit": unit}))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
