@@ -45,7 +45,8 @@ def due(wait: Wait, now: datetime) -> str | None:
         deadline = parse_time(wait.deadline)
         if now >= deadline:
             return "deadline"
-        if not wait.warned and now >= deadline - warn_before(wait.clocks.move_hours or 0):
+        window = wait.clocks.reaction_hours if wait.reacting else wait.clocks.move_hours
+        if not wait.warned and now >= deadline - warn_before(window or 0):
             return "warning"
     if wait.turn_since is None or wait.snoozed or wait.reminders >= wait.clocks.reminder_limit:
         return None
@@ -108,7 +109,10 @@ class Scheduler:
 
     async def _notify(self, wait: Wait, kind: str, now: datetime) -> None:
         count = None
-        if kind == "warning":
+        if kind == "warning" and wait.reacting:
+            left = parse_time(wait.deadline) - now
+            text = f"⏰ Answer within {_hours(left)}, or the bot passes for you."
+        elif kind == "warning":
             left = parse_time(wait.deadline) - now
             text = (
                 f"⏰ Your move is due within {_hours(left)}; after that the game plays "
@@ -130,6 +134,10 @@ class Scheduler:
         caller = Caller(wait.user_id, wait.name)
         expect = (wait.game_id, wait.version)
         try:
+            if wait.reacting:  # an out-of-turn window closes: silence is a pass
+                reply = await self.service.move(table, caller, "pass", expect)
+                note = f"⏰ {wait.name} did not answer in time: the bot passed for them."
+                return replace(reply, text=f"{note}\n{reply.text}")
             if wait.clocks.policy == "forfeit":
                 reply = await self.service.resign(table, caller, expect)
             elif wait.clocks.policy == "skip":

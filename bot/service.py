@@ -486,6 +486,7 @@ class Service:
                 awaiting=rules.to_play(state),
                 results=results,
                 kind=kind,
+                reacting=rules.reaction_open(state),
             )
         except StaleGame:
             raise Refused(
@@ -494,8 +495,10 @@ class Service:
             ) from None
         lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
         reply = await self._position_reply(game, state, game.row.version + 1, lines)
-        # a player in the middle of a several-step turn is not pinged by their own steps
-        reply = replace(reply, mentions=tuple(u for u in reply.mentions if u != caller.user_id))
+        # ping whoever the game newly waits for: not a player mid-way through a several-step
+        # turn, nor one still pondering an out-of-turn answer
+        already = set(game.awaited_users())
+        reply = replace(reply, mentions=tuple(u for u in reply.mentions if u not in already))
         if not rules.info.hidden_information:
             return reply
         private = await self._private(game, state, reply.version, seat, events)
@@ -602,6 +605,7 @@ class Service:
                 action=str(count),
                 state=game.rules.to_json(state),
                 awaiting=game.rules.to_play(state),
+                reacting=game.rules.reaction_open(state),
             )
         except StaleGame:
             raise Refused("A move was played at that moment; nothing was taken back.") from None

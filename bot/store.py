@@ -119,6 +119,7 @@ class Clocks:
     policy: str = "random"
     remind_hours: float = 24.0
     reminder_limit: int = 3
+    reaction_hours: float = 12.0  # how long an out-of-turn window waits for answers
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ class Wait:
     warned: bool
     clocks: Clocks
     vacation_until: str | None
+    reacting: bool  # awaited in an out-of-turn window: at the deadline the bot passes
 
 
 @dataclass(frozen=True)
@@ -313,11 +315,11 @@ class Store:
                 cur = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, game_key, status, options, seed, "
                     "creator_id, created_at, updated_at, move_hours, deadline_policy, "
-                    "remind_hours, reminder_limit, rated) "
-                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "remind_hours, reminder_limit, reaction_hours, rated) "
+                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, game_key, json.dumps(options), seed, creator_id)
                     + (now, now, clocks.move_hours, clocks.policy, clocks.remind_hours)
-                    + (clocks.reminder_limit, int(rated)),
+                    + (clocks.reminder_limit, clocks.reaction_hours, int(rated)),
                 )
                 game_id = cur.lastrowid
                 await db.execute(
@@ -429,6 +431,7 @@ class Store:
         awaiting: Iterable[int],
         kind: str = "move",
         results: list[tuple[int, int]] | None = None,
+        reacting: bool = False,
     ) -> int:
         """Append one log entry and store the state it leads to, atomically.
 
@@ -447,7 +450,7 @@ class Store:
             )
             (seq,) = await cur.fetchone()
             await cur.close()
-            await self._set_awaiting(db, game_id, awaiting, mover=seat)
+            await self._set_awaiting(db, game_id, awaiting, mover=seat, reacting=reacting)
             await db.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
             for s, (place, score) in enumerate(results or ()):
                 await db.execute(
@@ -549,6 +552,7 @@ class Store:
         game_id: int,
         seats: Iterable[int],
         mover: int | None = None,
+        reacting: bool = False,
     ) -> None:
         """Mark who the game waits for, and start their turn timers.
 
@@ -560,18 +564,22 @@ class Store:
         awaited = sorted(set(seats))
         marks = ",".join("?" * len(awaited))
         await db.execute(
-            "UPDATE seats SET awaiting = 0, turn_since = NULL, deadline = NULL "
+            "UPDATE seats SET awaiting = 0, turn_since = NULL, deadline = NULL, reacting = 0 "
             f"WHERE game_id = ? AND seat NOT IN ({marks})",
             (game_id, *awaited),
         )
-        (move_hours,) = await (
-            await db.execute("SELECT move_hours FROM games WHERE id = ?", (game_id,))
+        move_hours, reaction_hours = await (
+            await db.execute(
+                "SELECT move_hours, reaction_hours FROM games WHERE id = ?", (game_id,)
+            )
         ).fetchone()
-        deadline = None if move_hours is None else iso(now + timedelta(hours=move_hours))
+        hours = reaction_hours if reacting else move_hours
+        deadline = None if hours is None else iso(now + timedelta(hours=hours))
         await db.executemany(
             "UPDATE seats SET awaiting = 1, turn_since = ?, deadline = ?, reminders = 0, "
-            "snoozed = 0, warned = 0 WHERE game_id = ? AND seat = ? AND awaiting = 0",
-            [(iso(now), deadline, game_id, s) for s in awaited],
+            "snoozed = 0, warned = 0, reacting = ? WHERE game_id = ? AND seat = ? "
+            "AND awaiting = 0",
+            [(iso(now), deadline, int(reacting), game_id, s) for s in awaited],
         )
         if mover in awaited:
             await db.execute(
@@ -581,7 +589,8 @@ class Store:
 
     async def clocks(self, game_id: int) -> Clocks:
         row = await self._fetchone(
-            "SELECT move_hours, deadline_policy, remind_hours, reminder_limit FROM games "
+            "SELECT move_hours, deadline_policy, remind_hours, reminder_limit, reaction_hours "
+            "FROM games "
             "WHERE id = ?",
             (game_id,),
         )
@@ -592,12 +601,16 @@ class Store:
         rows = await self._fetchall(
             "SELECT g.id, g.guild_id, g.channel_id, g.game_key, g.version, s.seat, s.user_id, "
             "s.name, s.turn_since, s.deadline, s.reminders, s.snoozed, s.warned, "
-            "g.move_hours, g.deadline_policy, g.remind_hours, g.reminder_limit, u.vacation_until "
+            "g.move_hours, g.deadline_policy, g.remind_hours, g.reminder_limit, "
+            "g.reaction_hours, u.vacation_until, s.reacting "
             "FROM seats s JOIN games g ON g.id = s.game_id "
             "LEFT JOIN user_settings u ON u.user_id = s.user_id "
             "WHERE s.awaiting = 1 AND g.status = 'active' ORDER BY g.id, s.seat"
         )
-        return [Wait(*r[:11], bool(r[11]), bool(r[12]), Clocks(*r[13:17]), r[17]) for r in rows]
+        return [
+            Wait(*r[:11], bool(r[11]), bool(r[12]), Clocks(*r[13:18]), r[18], bool(r[19]))
+            for r in rows
+        ]
 
     async def claim(
         self,

@@ -221,6 +221,14 @@ class Game(ABC, Generic[S, A]):
         """
         raise IllegalMove(f"{self.info.name} has no way to skip a turn.")
 
+    def reaction_open(self, state: S) -> bool:
+        """Whether the awaited seats are answering out of turn (react or ``pass``).
+
+        Such a window must not stall a game by post: when its time runs out, the bot
+        plays ``pass`` for every seat that has not answered.
+        """
+        return False
+
     def replay(
         self,
         players: int,

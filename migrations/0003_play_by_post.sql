@@ -6,12 +6,14 @@ ALTER TABLE games ADD COLUMN deadline_policy TEXT NOT NULL DEFAULT 'random'
 ALTER TABLE games ADD COLUMN remind_hours REAL NOT NULL DEFAULT 24;
 ALTER TABLE games ADD COLUMN reminder_limit INTEGER NOT NULL DEFAULT 3;
 ALTER TABLE games ADD COLUMN status_message_id INTEGER;           -- the pinned status post
+ALTER TABLE games ADD COLUMN reaction_hours REAL NOT NULL DEFAULT 12;  -- out-of-turn windows
 
 ALTER TABLE seats ADD COLUMN turn_since TEXT;                      -- when the wait began
 ALTER TABLE seats ADD COLUMN deadline TEXT;                        -- when the policy applies
 ALTER TABLE seats ADD COLUMN reminders INTEGER NOT NULL DEFAULT 0; -- sent during this wait
 ALTER TABLE seats ADD COLUMN snoozed INTEGER NOT NULL DEFAULT 0;   -- no more reminders this turn
 ALTER TABLE seats ADD COLUMN warned INTEGER NOT NULL DEFAULT 0;    -- deadline warning sent
+ALTER TABLE seats ADD COLUMN reacting INTEGER NOT NULL DEFAULT 0;  -- awaited out of turn
 
 ALTER TABLE user_settings ADD COLUMN vacation_days REAL NOT NULL DEFAULT 14;
 ALTER TABLE user_settings ADD COLUMN vacation_until TEXT;

@@ -49,6 +49,7 @@ class Games(commands.Cog):
         at_deadline="What happens when a player runs out of time",
         remind_every="Remind a waiting player this often (default 24h)",
         rated="Whether the result changes ratings (default: yes)",
+        reaction_window="How long out-of-turn answers may take before the bot passes (12h)",
     )
     @app_commands.choices(
         game=GAME_CHOICES,
@@ -62,11 +63,13 @@ class Games(commands.Cog):
         at_deadline: app_commands.Choice[str] | None = None,
         remind_every: str | None = None,
         rated: bool = True,
+        reaction_window: str | None = None,
     ) -> None:
         clocks = Clocks(
             move_hours=parse_hours(time_per_move) if time_per_move else None,
             policy=at_deadline.value if at_deadline else "random",
             remind_hours=parse_hours(remind_every) if remind_every else 24.0,
+            reaction_hours=parse_hours(reaction_window) if reaction_window else 12.0,
         )
         reply = await self.service.create(
             table_of(interaction), caller_of(interaction), game.value, clocks=clocks, rated=rated
