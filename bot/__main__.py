@@ -51,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--load", action="store_true", help="many games at once on one file")
     bench.add_argument("--games", type=int, default=1000, help="with --load: games at once")
     bench.add_argument("--seconds", type=float, default=20.0, help="with --load: per phase")
+    bench.add_argument("--processes", type=int, default=0, help="with --load: render workers")
     return parser
 
 
@@ -202,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.load:
             from bot import load
 
-            asyncio.run(load.run(games=args.games, seconds=args.seconds))
+            asyncio.run(load.run(games=args.games, seconds=args.seconds, processes=args.processes))
             return 0
         from bot import bench
 

@@ -12,6 +12,7 @@ import random
 import resource
 import tempfile
 import time
+from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 
 from bot.figures import Emit, metric, percentile
@@ -76,7 +77,18 @@ async def _play(
     return latencies
 
 
-async def run(emit: Emit = print, games: int = 1000, seconds: float = 20.0) -> None:
+async def run(
+    emit: Emit = print, games: int = 1000, seconds: float = 20.0, processes: int = 0
+) -> None:
+    """``processes`` > 0 draws boards in that many worker processes, as the bot does."""
+    if processes:
+        with ProcessPoolExecutor(processes) as pool:
+            await _run(emit, games, seconds, pool)
+    else:
+        await _run(emit, games, seconds, None)
+
+
+async def _run(emit: Emit, games: int, seconds: float, pool: Executor | None) -> None:
     servers = max(1, games // 10)
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-load-") as tmp:
         path = Path(tmp) / "load.db"
@@ -92,7 +104,7 @@ async def run(emit: Emit = print, games: int = 1000, seconds: float = 20.0) -> N
 
         try:
             for images in (False, True):
-                service = Service(store, images=images)
+                service = Service(store, images=images, renderer=pool)
                 tables = await _open_games(service, servers, games // servers)
                 latencies = await _play(service, tables, seconds, random.Random(7))
                 if images:

@@ -13,6 +13,7 @@ import re
 import secrets
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
@@ -170,11 +171,15 @@ class Service:
         images: bool = True,
         link: Callable[[Table], str] = default_link,
         seed: Callable[[], int] = lambda: secrets.randbits(63),
+        renderer: Executor | None = None,
     ) -> None:
+        """``renderer`` draws boards off the event loop: threads by default; a process pool
+        lets every core draw, as Pillow holds the GIL for much of a board."""
         self.store = store
         self.images = images
         self._link = link
         self._seed = seed
+        self._renderer = renderer
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     # -- loading --------------------------------------------------------------------------
@@ -223,7 +228,10 @@ class Service:
         if not self.images or not has_renderer(game.row.game_key):
             return None
         view = game.rules.view(state, seat)
-        return await asyncio.to_thread(render, game.row.game_key, view, game.names)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._renderer, render, game.row.game_key, view, list(game.names)
+        )
 
     async def _private(
         self, game: Loaded, state: Any, version: int, seat: int, events: list
