@@ -9,15 +9,22 @@ loop is a cycle in a small graph whose nodes are squares. :func:`best_loop` then
    apart) and peels squares with fewer than two joins, all on bit sets, leaving the
    2-core: every loop lies in it;
 2. contracts runs of two-join squares into *chains* between junction squares (3 or 4
-   joins), each carrying its fixed corners and bridges; a run that closes on itself is a
-   loop on its own;
+   joins), each carrying its fixed corners, bridges and arms; a run that closes on itself
+   is a loop on its own;
 3. splits the chain graph into biconnected blocks (a simple cycle lies inside one) and
    joins the two chains at a junction that has only two inside its block;
 4. searches each block's cycles from their lowest junction, branch and bound: every chain
    counts half at each end and a loop passes a junction using two chains, so what a
-   partial loop can still gain is at most one turn plus the two best half-chains at each
-   junction not yet passed (rounded down to an even number of corners, as every closed
-   rectilinear loop has); the partial loop is dropped when that cannot beat the best so far.
+   partial loop can still gain is at most, at each junction not yet passed, the best two
+   half-chains there plus a turn if they leave it on different axes (rounded down to an
+   even number of corners, as every closed rectilinear loop has); the partial loop is
+   dropped when that cannot beat the best so far, and so is a whole starting junction.
+
+The networks players reach are small (a handful of independent loops), so most of the
+time goes on fixed costs rather than on the search: hence tables and flat lists indexed
+by square or junction number rather than objects, and the bounds that let the search skip
+most starting junctions. Which of several equally good loops is returned depends only on
+the order the search meets them, which the pruning does not change.
 
 :func:`best_loop_reference` is the plain method kept as the check: it enumerates every
 simple cycle of the raw graph of arms and lattice points and keeps the best. Both must
@@ -26,7 +33,7 @@ agree (tests and ``python -m bot bench``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.seven_bridges.lines import (
@@ -110,6 +117,23 @@ def _masks(east: int, south: int) -> dict[int, int]:
     return masks
 
 
+_LOW = bytes(b & 15 for b in range(256))
+_HIGH = bytes(b >> 4 for b in range(256))
+
+
+def _square_masks(east: int, south: int) -> bytearray:
+    """Every square's joins as 4 bits (N 1, E 2, S 4, W 8), indexed by square.
+
+    Shifts put each square's joins at bit ``4 * square`` of one integer; its bytes then hold
+    two squares each, split apart with two table lookups done in C.
+    """
+    packed = (east << 1 | east << 7 | south << 2 | south << _ROW).to_bytes(SQUARES // 2, "little")
+    masks = bytearray(SQUARES)
+    masks[0::2] = packed.translate(_LOW)
+    masks[1::2] = packed.translate(_HIGH)
+    return masks
+
+
 # tables over a square's 4-bit join mask
 _DEG = [bin(m).count("1") for m in range(16)]
 _DIRS = [tuple(d for d in range(4) if m >> d & 1) for m in range(16)]
@@ -137,38 +161,30 @@ def _link_arms_table() -> list[int]:
 
 _LINK_ARMS = _link_arms_table()
 
-# A chain: (start, leave, end, arrive, corners, bridges, runs): the junction it starts from
-# and the direction of its first step, the junction it ends at and the direction of travel
-# on its last step, the turns and bridges strictly inside it, and the runs of squares it is
-# made of as (start, leave, end), to find its arms again.
-Chain = tuple[int, int, int, int, int, int, tuple[tuple[int, int, int], ...]]
+# A chain: (start, end, start side, end side, corners, bridges, arms). Its two junctions by
+# number (their place in ascending square order), the side of each junction square it
+# leaves from (N 0, E 1, S 2, W 3), the turns and bridges strictly inside it, and its arms.
+# A loop turns at a junction exactly when the two chains it uses there leave from sides on
+# different axes, i.e. of different parity; reversed, a chain swaps its ends and sides.
+Chain = tuple[int, int, int, int, int, int, int]
 
 
-def _walk_arms(masks: dict[int, int], sq: int, d: int, stop: int) -> int:
-    """The arms of the run leaving ``sq`` towards ``d`` until it reaches ``stop``."""
-    arms = 0
-    while True:
-        arms |= _LINK_ARMS[4 * sq + d]
-        sq += _STEP[d]
-        if sq == stop:
-            return arms
-        d = _OUT[4 * masks[sq] + d]
-
-
-def _contract(masks: dict[int, int], junctions: list[int]) -> tuple[list[Chain], list[Loop]]:
-    """The chains between junctions, and the loops that need no junction choice: rings
-    without any junction and chains that come back to their own junction."""
+def _contract(masks: bytearray, hubs: list[int]) -> tuple[list[Chain], list[Loop], int]:
+    """The chains between junctions, the chains that come back to their own junction (each
+    a loop needing no choice), and how many squares the chains pass through."""
+    number = {sq: k for k, sq in enumerate(hubs)}
     chains: list[Chain] = []
     loops: list[Loop] = []
     inside = 0
-    done: set[int] = set()  # 4 * junction + direction of the chain ends already walked
-    for j in junctions:
+    done: set[int] = set()  # 4 * junction + side of the far ends already reached
+    for k, j in enumerate(hubs):
         for leave in _DIRS[masks[j]]:
             if 4 * j + leave in done:
                 continue
             sq, d = j, leave
-            corners = bridges = 0
+            corners = bridges = arms = 0
             while True:
+                arms |= _LINK_ARMS[4 * sq + d]
                 sq += _STEP[d]
                 m = masks[sq]
                 if _DEG[m] > 2:
@@ -177,17 +193,14 @@ def _contract(masks: dict[int, int], junctions: list[int]) -> tuple[list[Chain],
                 corners += _TURN[m]
                 bridges += _IS_BRIDGE[sq]
                 d = _OUT[4 * m + d]
-            done.add(4 * j + leave)
-            done.add(4 * sq + OPPOSITE[d])
+            back = OPPOSITE[d]
+            done.add(4 * sq + back)
             if sq == j:
-                total = corners + (VERTICAL[d] != VERTICAL[leave])
-                arms = _walk_arms(masks, j, leave, j)
-                loops.append(Loop(value(total, bridges), total, bridges, arms))
+                corners += (leave ^ back) & 1
+                loops.append(Loop(value(corners, bridges), corners, bridges, arms))
             else:
-                chains.append((j, leave, sq, d, corners, bridges, ((j, leave, sq),)))
-    if inside + len(junctions) < len(masks):
-        loops += _rings(masks, junctions)
-    return chains, loops
+                chains.append((k, number[sq], leave, back, corners, bridges, arms))
+    return chains, loops, inside
 
 
 def _rings(masks: dict[int, int], junctions: list[int]) -> list[Loop]:
@@ -219,174 +232,194 @@ def _rings(masks: dict[int, int], junctions: list[int]) -> list[Loop]:
     return out
 
 
-def _richness(e: tuple[int, int, bool, bool, int, int]) -> int:
-    return -(e[4] + 8 * e[5])
+def _walk_arms(masks: dict[int, int], sq: int, d: int, stop: int) -> int:
+    """The arms of the run leaving ``sq`` towards ``d`` until it reaches ``stop``."""
+    arms = 0
+    while True:
+        arms |= _LINK_ARMS[4 * sq + d]
+        sq += _STEP[d]
+        if sq == stop:
+            return arms
+        d = _OUT[4 * masks[sq] + d]
 
 
-def _search(chains: list[Chain], best: Loop) -> tuple[Loop, list[int]]:
-    """Branch and bound over the cycles of one block, each found from its lowest junction.
-
-    Returns the best loop (``best`` itself if none beats it) and its chains' numbers.
-    Sums of corners and bridges still to come are kept doubled so they stay integers.
-    """
-    at: dict[int, int] = {}
-    for c in chains:
-        at.setdefault(c[0], 0)
-        at.setdefault(c[2], 0)
-    for k, j in enumerate(sorted(at)):
-        at[j] = k
-    n = len(at)
-    # per junction: (chain, other end, leaves vertically, arrives vertically, corners, bridges)
-    inc: list[list[tuple[int, int, bool, bool, int, int]]] = [[] for _ in range(n)]
-    for i, (start, leave, end, arrive, corners, bridges, _) in enumerate(chains):
-        a, b = at[start], at[end]
-        lv, av = VERTICAL[leave], VERTICAL[arrive]
-        inc[a].append((i, b, lv, av, corners, bridges))
-        inc[b].append((i, a, av, lv, corners, bridges))
-    pot_c, pot_b, end_c, end_b = [], [], [], []
-    for edges in inc:
-        if len(edges) > 2:
-            edges.sort(key=_richness)  # rich chains first, so good loops are found early
-        c1 = c2 = b1 = b2 = 0
-        for e in edges:
-            if e[4] > c1:
-                c1, c2 = e[4], c1
-            elif e[4] > c2:
-                c2 = e[4]
-            if e[5] > b1:
-                b1, b2 = e[5], b1
-            elif e[5] > b2:
-                b2 = e[5]
-        pot_c.append(2 + c1 + c2)
-        pot_b.append(b1 + b2)
-        end_c.append(2 + c1)
-        end_b.append(b1)
-    top = best.score
-    path: list[int] = []
-    best_path: list[int] = []
-    best_cb = (0, 0)
-
-    def walk(u, vert, corners, bridges, visited, rest_c, rest_b):
-        nonlocal top, best_path, best_cb
-        for i, other, lv, av, cc, cb in inc[u]:
-            if other < s or visited >> other & 1 and other != s:
-                continue
-            total = corners + (vert != lv) + cc
-            b = bridges + cb
-            if other == s:
-                if i > path[0]:  # each cycle once: its first chain has the lower number
-                    total += av != first_vert
-                    if total * (b or 1) > top:
-                        top = total * (b or 1)
-                        best_path = [*path, i]
-                        best_cb = (total, b)
-                continue
-            rc = rest_c - pot_c[other]
-            rb = rest_b - pot_b[other]
-            most = total + (end_c[other] + start_c + rc) // 2
-            if (most & ~1) * (b + (end_b[other] + start_b + rb) // 2 or 1) <= top:
-                continue  # (a closed rectilinear loop has an even number of corners)
-            path.append(i)
-            walk(other, av, total, b, visited | 1 << other, rc, rb)
-            path.pop()
-
-    for s in range(n):
-        start_c, start_b = end_c[s], end_b[s]
-        rest_c = sum(pot_c[s + 1 :])
-        rest_b = sum(pot_b[s + 1 :])
-        if value((2 * start_c + rest_c) // 2, (2 * start_b + rest_b) // 2) <= top:
-            continue
-        for i, other, lv, av, cc, cb in inc[s]:
-            if other > s:
-                first_vert = lv
-                path.append(i)
-                walk(
-                    other,
-                    av,
-                    cc,
-                    cb,
-                    1 << s | 1 << other,
-                    rest_c - pot_c[other],
-                    rest_b - pot_b[other],
-                )
-                path.pop()
-    if not best_path:
-        return best, []
-    return Loop(top, *best_cb, 0), best_path
-
-
-def _blocks(chains: list[Chain]) -> list[list[Chain]]:
-    """The chains grouped by biconnected block of the chain graph (Tarjan, iterative).
+def _blocks(n: int, chains: list[Chain]) -> list[list[Chain]]:
+    """The chains grouped by biconnected block of the chain graph (Tarjan).
 
     A simple cycle lies inside one block, so each block is searched on its own, and
-    a block of a single chain holds no loop at all.
+    a block of a single chain holds no loop at all. The recursion is at most as deep as
+    there are junctions.
     """
-    inc: dict[int, list[tuple[int, int]]] = {}
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     for i, c in enumerate(chains):
-        inc.setdefault(c[0], []).append((i, c[2]))
-        inc.setdefault(c[2], []).append((i, c[0]))
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
+        adj[c[0]].append((i, c[1]))
+        adj[c[1]].append((i, c[0]))
+    order = [-1] * n
+    low = [0] * n
+    stack: list[int] = []
     out: list[list[Chain]] = []
-    for root in inc:
-        if root in index:
-            continue
-        index[root] = low[root] = len(index)
-        stack: list[int] = []
-        work = [(root, -1, iter(inc[root]))]
-        while work:
-            u, via, edges = work[-1]
-            for i, v in edges:
-                if i == via:
-                    continue
-                if v not in index:
-                    index[v] = low[v] = len(index)
-                    stack.append(i)
-                    work.append((v, i, iter(inc[v])))
-                    break
-                if index[v] < index[u]:
-                    stack.append(i)
-                    low[u] = min(low[u], index[v])
-            else:
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[u])
-                    if low[u] >= index[parent]:
-                        block = []
-                        while True:
-                            i = stack.pop()
-                            block.append(chains[i])
-                            if i == via:
-                                break
-                        if len(block) > 1:
-                            out.append(block)
+
+    def visit(u: int, via: int, count: int) -> int:
+        order[u] = low[u] = count
+        count += 1
+        for i, v in adj[u]:
+            if i == via:
+                continue
+            if order[v] < 0:
+                stack.append(i)
+                count = visit(v, i, count)
+                if low[v] < low[u]:
+                    low[u] = low[v]
+                if low[v] >= order[u]:  # nothing below v reaches above u: a block ends
+                    block = []
+                    while True:
+                        e = stack.pop()
+                        block.append(chains[e])
+                        if e == i:
+                            break
+                    if len(block) > 1:
+                        out.append(block)
+            elif order[v] < order[u]:
+                stack.append(i)
+                if order[v] < low[u]:
+                    low[u] = order[v]
+        return count
+
+    count = 0
+    for c in chains:
+        for root in c[0], c[1]:
+            if order[root] < 0:
+                count = visit(root, -1, count)
     return out
 
 
-def _merge_through(block: list[Chain]) -> list[Chain]:
+def _merge_through(block: list[Chain], n: int) -> list[Chain]:
     """Join the two chains at a junction that has only two inside this block: a loop in
-    the block passing there has no choice to make (its other chains lead out of the block).
-    A merged chain remembers its parts, so the loop's arms can be found again."""
+    the block passing there has no choice to make (its other chains lead out of the block)."""
+    count = [0] * n
+    for c in block:
+        count[c[0]] += 1
+        count[c[1]] += 1
+    if 2 not in count:  # the usual case, checked cheaply
+        return block
     while len(block) > 2:
         ends: dict[int, list[int]] = {}
         for i, c in enumerate(block):
             ends.setdefault(c[0], []).append(i)
-            ends.setdefault(c[2], []).append(i)
+            ends.setdefault(c[1], []).append(i)
         through = next((j for j, ids in ends.items() if len(ids) == 2), None)
         if through is None:
             break
         i, k = ends[through]
-        a = block[i] if block[i][2] == through else _reversed(block[i])
+        a = block[i] if block[i][1] == through else _reversed(block[i])
         b = block[k] if block[k][0] == through else _reversed(block[k])
-        turn = VERTICAL[a[3]] != VERTICAL[b[1]]
-        joined = (a[0], a[1], b[2], b[3], a[4] + b[4] + turn, a[5] + b[5], a[6] + b[6])
-        block = [c for n, c in enumerate(block) if n not in (i, k)] + [joined]
+        turn = (a[3] ^ b[2]) & 1
+        joined = (a[0], b[1], a[2], b[3], a[4] + b[4] + turn, a[5] + b[5], a[6] | b[6])
+        block = [c for x, c in enumerate(block) if x not in (i, k)] + [joined]
     return block
 
 
 def _reversed(c: Chain) -> Chain:
-    return (c[2], OPPOSITE[c[3]], c[0], OPPOSITE[c[1]], c[4], c[5], c[6])
+    return (c[1], c[0], c[3], c[2], c[4], c[5], c[6])
+
+
+# stands in for the corners of a side with no chain: any sum using it falls below the sum
+# for two real chain ends, so it never raises a bound
+_NONE = -99
+
+
+def _search(block: list[Chain], n: int, top: int) -> tuple[int, int, int, int]:
+    """Branch and bound over the cycles of one block, each found from its lowest junction
+    and first along the lower-numbered of its two chains there.
+
+    Returns the best score above ``top`` with its corners, bridges and arms, or ``top``
+    and zeros if no cycle beats it. What a partial loop can still gain is bounded doubled,
+    so that half of each chain can be credited at each of its two ends: passing a junction
+    adds at most the turn and half of each of the two chains used there.
+    """
+    # per junction, richest chains first so that good loops are found early:
+    # (chain, other end, axis of the side left from, axis of the side entered, corners, bridges)
+    inc: list[list[tuple[int, int, int, int, int, int]]] = [[] for _ in range(n)]
+    side = [_NONE] * (4 * n)  # corners of the chain leaving junction j from side d, at 4j+d
+    pot_b = [0] * n  # bridges of all the chains at a junction, and of the richest one
+    end_b = [0] * n
+    rich = [-(c[4] + 8 * c[5]) for c in block]
+    for i in sorted(range(len(block)), key=rich.__getitem__):
+        a, b, da, db, corners, bridges, _ = block[i]
+        inc[a].append((i, b, da & 1, db & 1, corners, bridges))
+        inc[b].append((i, a, db & 1, da & 1, corners, bridges))
+        side[4 * a + da] = side[4 * b + db] = corners
+        if bridges:
+            pot_b[a] += bridges
+            pot_b[b] += bridges
+            end_b[a] = max(end_b[a], bridges)
+            end_b[b] = max(end_b[b], bridges)
+    junctions = [j for j in range(n) if inc[j]]
+    # doubled corners passing a junction can add (pot), and leaving it having come in
+    # from a side on axis x (end, at 2j+x): a turn needs two sides on different axes
+    pot_c = [0] * n
+    end_c = [0] * (2 * n)
+    for j in junctions:
+        cn, ce, cs, cw = side[4 * j : 4 * j + 4]
+        v = cn if cn > cs else cs
+        h = ce if ce > cw else cw
+        pot_c[j] = max(2 + v + h, cn + cs, ce + cw)
+        end_c[2 * j] = 2 + h if 2 + h > v else v
+        end_c[2 * j + 1] = 2 + v if 2 + v > h else h
+    rest_c = sum(pot_c)
+    rest_b = sum(pot_b)
+    found = (top, 0, 0, 0)
+
+    def walk(u, across, corners, bridges, seen, more_c, more_b, used):
+        """Extend a path from s that entered ``u`` from a side on axis ``across``; bound
+        each step by what the unvisited junctions and the way back to s can add."""
+        nonlocal top, found
+        for i, other, leave, arrive, cc, cb in inc[u]:
+            if seen >> other & 1:
+                if other == s and i > first:
+                    total = corners + (across ^ leave) + cc + (arrive ^ first_across)
+                    b = bridges + cb
+                    if total * (b or 1) > top:
+                        top = total * (b or 1)
+                        found = (top, total, b, used | 1 << i)
+                continue
+            total = corners + (across ^ leave) + cc
+            b = bridges + cb
+            rc = more_c - pot_c[other]
+            rb = more_b - pot_b[other]
+            most = total + (end_c[2 * other + arrive] + start_c + rc) // 2
+            # (most & ~1: a closed rectilinear loop has an even number of corners)
+            if (most & ~1) * (b + (end_b[other] + start_b + rb) // 2 or 1) > top:
+                walk(other, arrive, total, b, seen | 1 << other, rc, rb, used | 1 << i)
+
+    for s in junctions:
+        rest_c -= pot_c[s]
+        rest_b -= pot_b[s]
+        if ((pot_c[s] + rest_c) // 2 & ~1) * ((pot_b[s] + rest_b) // 2 or 1) <= top:
+            continue  # even passing every junction from s on cannot beat the best
+        below = (2 << s) - 1  # s and the junctions before it: cycles through those are done
+        for first, other, first_across, arrive, cc, cb in inc[s]:
+            if other < s:
+                continue
+            # the cycle comes back to s along a later chain from a later junction
+            start_c = start_b = -1
+            for i, o, leave, _, c, b in inc[s]:
+                if i > first and o > s:
+                    start_c = max(start_c, 2 * (leave ^ first_across) + c)
+                    start_b = max(start_b, b)
+            if start_c < 0:
+                continue
+            rc = rest_c - pot_c[other]
+            rb = rest_b - pot_b[other]
+            most = cc + (end_c[2 * other + arrive] + start_c + rc) // 2
+            if (most & ~1) * (cb + (end_b[other] + start_b + rb) // 2 or 1) > top:
+                walk(other, arrive, cc, cb, below | 1 << other, rc, rb, 1 << first)
+    if not found[3]:
+        return found
+    arms = 0
+    for i in bits(found[3]):
+        arms |= block[i][6]
+    return (*found[:3], arms)
 
 
 @lru_cache(maxsize=1024)
@@ -395,22 +428,22 @@ def best_loop(drawn: int) -> Loop:
     east, south, hubs = core(*joins(drawn))
     if not east | south:
         return NO_LOOP
-    masks = _masks(east, south)
-    chains, loops = _contract(masks, [b >> 2 for b in bits(hubs)])
+    junctions = [b >> 2 for b in bits(hubs)]
+    masks = _square_masks(east, south)
+    chains, loops, inside = _contract(masks, junctions)
+    # Every join has two ends; those not at junctions belong to two-join squares. If the
+    # chains passed fewer such squares than that count, the rest lie on junction-free rings.
+    ends = sum(_DEG[masks[j]] for j in junctions)
+    if 2 * inside + ends < 2 * (east.bit_count() + south.bit_count()):
+        loops += _rings(_masks(east, south), junctions)
     best = max(loops, key=lambda loop: loop.score, default=NO_LOOP)
-    found: list[Chain] = []
-    for block in _blocks(chains):
-        block = _merge_through(block)
-        better, path = _search(block, best)
-        if path:
-            best, found = better, [block[i] for i in path]
-    if not found:
-        return best
-    arms = 0
-    for chain in found:
-        for start, leave, end in chain[6]:
-            arms |= _walk_arms(masks, start, leave, end)
-    return replace(best, arms=arms)
+    n = len(junctions)
+    found = (best.score, 0, 0, 0)
+    for block in _blocks(n, chains):
+        result = _search(_merge_through(block, n), n, found[0])
+        if result[3]:
+            found = result
+    return Loop(*found) if found[3] else best
 
 
 def best_loop_reference(drawn: int) -> Loop:
