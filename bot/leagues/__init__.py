@@ -1,0 +1,1 @@
+"""Community leagues, the pure part: formats, pairings, results and standings."""
