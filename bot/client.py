@@ -8,9 +8,12 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.games import Games
+from bot.cogs.leagues import Leagues
 from bot.cogs.postal import Postal
-from bot.service import Service
-from bot.views import DYNAMIC_ITEMS
+from bot.organiser import Organiser
+from bot.service import Reply, Service, Table
+from bot.store import LeagueRow
+from bot.views import DYNAMIC_ITEMS, message_of
 
 log = logging.getLogger(__name__)
 
@@ -26,14 +29,36 @@ class Bridgekeeper(commands.Bot):
             **options,
         )
         self.service = service
+        self.organiser = Organiser(service, self.open_thread)
 
     async def setup_hook(self) -> None:
         await self.add_cog(Games(self))
+        await self.add_cog(Leagues(self))
         await self.add_cog(Postal(self))
         # buttons posted before a restart keep working: they are matched by custom id
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         synced = await self.tree.sync()
         log.info("synced %d application commands", len(synced))
+
+    async def channel_of(self, channel_id: int) -> discord.abc.Messageable:
+        """Somewhere to send to: the cached channel, or a partial one (no fetch needed)."""
+        return self.get_channel(channel_id) or self.get_partial_messageable(channel_id)
+
+    async def post(self, table: Table, reply: Reply) -> None:
+        """A service reply posted in a channel or thread, outside any interaction."""
+        content, kwargs = message_of(reply)
+        channel = await self.channel_of(table.channel_id)
+        await channel.send(content, **kwargs)
+        if reply.game_id is not None and reply.version is not None:
+            await self.refresh_status(channel, reply.game_id)
+
+    async def open_thread(self, league: LeagueRow, match_id: int, title: str) -> Table:
+        """A league match's own thread in the league's channel."""
+        channel = self.get_channel(league.channel_id) or await self.fetch_channel(league.channel_id)
+        thread = await channel.create_thread(
+            name=title, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+        )
+        return Table(channel_id=thread.id, guild_id=league.guild_id)
 
     async def refresh_status(self, channel: discord.abc.Messageable, game_id: int) -> None:
         """Edit the game's pinned status message, posting and pinning it the first time.

@@ -168,6 +168,65 @@ class Settings:
     vacation_until: str | None = None
 
 
+@dataclass(frozen=True)
+class LeagueRow:
+    guild_id: int
+    channel_id: int
+    name: str
+    game_key: str
+    format: str
+    table_size: int
+    rounds: int | None
+    points: tuple[int, ...]
+    bye_points: int | None
+    round_hours: float
+    move_hours: float | None
+    seed: int
+    created_by: int
+    id: int = 0
+    status: str = "open"
+    round: int = 0
+    round_deadline: str | None = None
+
+
+_LEAGUE_COLUMNS = (
+    "guild_id, channel_id, name, game_key, format, table_size, rounds, points, bye_points, "
+    "round_hours, move_hours, seed, created_by, id, status, round, round_deadline"
+)
+
+
+def _league(row: aiosqlite.Row | None) -> LeagueRow | None:
+    if row is None:
+        return None
+    values = list(row)
+    values[7] = tuple(json.loads(values[7]))
+    return LeagueRow(*values)
+
+
+@dataclass(frozen=True)
+class Member:
+    user_id: int
+    name: str
+    dropped: bool
+
+
+@dataclass(frozen=True)
+class Match:
+    """One table (or bye) of a league round, and once settled its outcome."""
+
+    id: int
+    round: int
+    kind: str
+    players: tuple[int, ...]
+    game_id: int | None
+    places: tuple[int, ...] | None
+    scores: tuple[int, ...] | None
+    forfeiting: tuple[int, ...]
+    settled: bool
+    game_status: str | None
+    channel_id: int | None
+
+
 class StaleGame(Exception):
     """The game changed after it was read: the write was not made."""
 
@@ -723,6 +782,131 @@ class Store:
             await db.execute(
                 "UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id)
             )
+
+    # -- leagues ------------------------------------------------------------------------
+
+    async def create_league(self, league: LeagueRow) -> int:
+        try:
+            async with self.transaction() as db:
+                cur = await db.execute(
+                    "INSERT INTO leagues (guild_id, channel_id, name, game_key, format, "
+                    "table_size, rounds, points, bye_points, round_hours, move_hours, seed, "
+                    "created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (league.guild_id, league.channel_id, league.name, league.game_key)
+                    + (league.format, league.table_size, league.rounds, json.dumps(league.points))
+                    + (league.bye_points, league.round_hours, league.move_hours, league.seed)
+                    + (league.created_by, self.now()),
+                )
+        except aiosqlite.IntegrityError as exc:
+            raise StaleGame(f"a league called {league.name!r} exists") from exc
+        return int(cur.lastrowid)
+
+    async def league(self, guild_id: int, name: str) -> LeagueRow | None:
+        row = await self._fetchone(
+            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? AND name = ? COLLATE NOCASE",
+            (guild_id, name),
+        )
+        return _league(row)
+
+    async def running_leagues(self) -> list[LeagueRow]:
+        rows = await self._fetchall(
+            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE status = 'running' ORDER BY id"
+        )
+        return [_league(r) for r in rows]
+
+    async def update_league(self, league_id: int, **columns: object) -> None:
+        sets = ", ".join(f"{name} = ?" for name in columns)
+        async with self.transaction() as db:
+            await db.execute(
+                f"UPDATE leagues SET {sets} WHERE id = ?", (*columns.values(), league_id)
+            )
+
+    async def members(self, league_id: int) -> list[Member]:
+        rows = await self._fetchall(
+            "SELECT user_id, name, dropped FROM league_members WHERE league_id = ? ORDER BY joined",
+            (league_id,),
+        )
+        return [Member(r[0], r[1], bool(r[2])) for r in rows]
+
+    async def add_member(self, league_id: int, user_id: int, name: str) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO league_members (league_id, user_id, name, joined) VALUES (?, ?, ?, "
+                "(SELECT COALESCE(MAX(joined), 0) + 1 FROM league_members WHERE league_id = ?)) "
+                "ON CONFLICT (league_id, user_id) DO UPDATE SET dropped = 0",
+                (league_id, user_id, name, league_id),
+            )
+
+    async def drop_member(self, league_id: int, user_id: int, *, remove: bool) -> None:
+        """Before the start a leaver is simply removed; after it, marked as dropped."""
+        async with self.transaction() as db:
+            if remove:
+                await db.execute(
+                    "DELETE FROM league_members WHERE league_id = ? AND user_id = ?",
+                    (league_id, user_id),
+                )
+            else:
+                await db.execute(
+                    "UPDATE league_members SET dropped = 1 WHERE league_id = ? AND user_id = ?",
+                    (league_id, user_id),
+                )
+
+    async def add_match(self, league_id: int, round: int, kind: str, players: list[int]) -> int:
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO league_matches (league_id, round, kind, players) VALUES (?, ?, ?, ?)",
+                (league_id, round, kind, json.dumps(players)),
+            )
+        return int(cur.lastrowid)
+
+    async def link_match(self, match_id: int, game_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE league_matches SET game_id = ? WHERE id = ?", (game_id, match_id)
+            )
+            await db.execute("UPDATE games SET league_match = ? WHERE id = ?", (match_id, game_id))
+
+    async def settle_match(
+        self,
+        match_id: int,
+        kind: str,
+        places: list[int],
+        scores: list[int],
+        forfeiting: list[int] = (),
+    ) -> bool:
+        """Record a match's outcome once; False if it was already settled."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE league_matches SET kind = ?, places = ?, scores = ?, forfeiting = ?, "
+                "settled = 1 WHERE id = ? AND settled = 0",
+                (kind, json.dumps(places), json.dumps(scores), json.dumps(list(forfeiting)))
+                + (match_id,),
+            )
+        return cur.rowcount == 1
+
+    async def matches(self, league_id: int) -> list[Match]:
+        rows = await self._fetchall(
+            "SELECT m.id, m.round, m.kind, m.players, m.game_id, m.places, m.scores, "
+            "m.forfeiting, m.settled, g.status, g.channel_id FROM league_matches m "
+            "LEFT JOIN games g ON g.id = m.game_id WHERE m.league_id = ? ORDER BY m.round, m.id",
+            (league_id,),
+        )
+        return [
+            Match(
+                r[0],
+                r[1],
+                r[2],
+                tuple(json.loads(r[3])),
+                r[4],
+                tuple(json.loads(r[5])) if r[5] else None,
+                tuple(json.loads(r[6])) if r[6] else None,
+                tuple(json.loads(r[7])) if r[7] else (),
+                bool(r[8]),
+                r[9],
+                r[10],
+            )
+            for r in rows
+        ]
 
     async def abandon(self, game_id: int, version: int) -> None:
         async with self.transaction() as db:

@@ -320,6 +320,7 @@ class Harness:
         self.pinned: list[int] = []  # message ids, in the order they were pinned
         self.deleted: set[int] = set()  # messages a person deleted (see delete_message)
         self.thread_edits: list[dict] = []  # what the bot changed on the thread
+        self.threads_opened: list[dict] = []  # threads the bot created
         self.violations: list[str] = []
         self.messages: dict[int, dict] = {}  # message id -> the message as Discord keeps it
         self.message_owner: dict[int, int] = {}  # ephemeral message id -> the one who sees it
@@ -678,6 +679,18 @@ class Harness:
         assert reply.kind == "autocomplete", reply
         return reply
 
+    def _new_thread(self, parent_id: int, data: dict) -> dict:
+        """A public thread the bot opened in ``parent_id`` (league matches live in one)."""
+        thread = {
+            **self._thread_payload(),
+            "id": str(time_snowflake(datetime.now(UTC)) + len(self.threads_opened)),
+            "parent_id": str(parent_id),
+            "name": data["name"],
+            "owner_id": str(APP_ID),
+        }
+        self.threads_opened.append(thread)
+        return thread
+
     def delete_message(self, message_id: int) -> None:
         """A person deletes a message: the bot's later edits of it get Discord's 404."""
         del self.messages[message_id]
@@ -847,6 +860,8 @@ class Harness:
             thread = self._thread_payload()
             thread["thread_metadata"] = {**thread["thread_metadata"], **call.payload}
             return thread
+        if (method, path) == ("POST", "/channels/{channel_id}/threads"):
+            return self._new_thread(int(route.channel_id), call.payload)
         if (method, path) == ("PUT", "/channels/{channel_id}/messages/pins/{message_id}"):
             message_id = int(call.url.rsplit("/", 1)[1])
             if message_id not in self.messages:

@@ -188,6 +188,7 @@ async def test_setup_hook_synced_every_command(h):
         "settings",
         "rating",
         "leaderboard",
+        "league",
     }
     subcommands = {o["name"] for o in synced["game"]["options"] if o["type"] == 1}
     assert subcommands == {
@@ -776,3 +777,33 @@ async def test_malformed_options_are_refused_with_what_was_wrong(h):
     assert_refused(await h.slash("settings", timezone="Nowhere/Atlantis", user=ADA), "time zone")
     assert_refused(await h.slash("game", "extend", by="-3h", user=ADA), "duration")
     assert await snapshot(h) == (None,)
+
+
+# -- leagues ------------------------------------------------------------------------------
+
+
+async def test_a_league_by_slash_commands_opens_a_thread_and_game_per_match(h):
+    refused = await h.slash(
+        "league", "create", name="Cup", game="skybridge", format="swiss", user=ADA
+    )
+    assert_refused(refused, "Only a server manager")
+    made = (
+        await h.slash(
+            "league", "create", name="Cup", game="skybridge", format="swiss", rounds=2, user=MO
+        )
+    ).one
+    assert "opened the **Cup** league" in made.text
+    for player in (ADA, BOB, CY, Caller(1004, "Dee")):
+        await h.slash("league", "join", name="Cup", user=player)
+    assert_refused(await h.slash("league", "join", name="cup", user=ADA), "already in")
+    before = len(h.calls)
+    started = await h.slash("league", "start", name="Cup", user=MO)
+    assert "round 1 of 2" in started.public[0].text
+    threads = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/threads"]
+    assert len(threads) == 2 and threads[0].payload["name"].startswith("Cup R1 T1: ")
+    boards = [
+        c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages" and c.files
+    ]
+    assert len(boards) == 2, "a board with a Play button in each match's thread"
+    standings = (await h.slash("league", "standings", name="Cup", user=BOB)).one
+    assert "**Cup** standings after round 1 of 2" in standings.text

@@ -170,6 +170,7 @@ async def test_bot_logs_in_syncs_identifies_and_becomes_ready(tmp_path, monkeypa
             "settings",
             "rating",
             "leaderboard",
+            "league",
         }
         subcommands = {o["name"] for o in synced["game"]["options"] if o["type"] == 1}
         assert {"new", "join", "start", "board", "undo", "resign", "rules"} <= subcommands

@@ -13,9 +13,9 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.scheduler import Scheduler
-from bot.service import Reply, Table
+from bot.service import Table
 from bot.store import Notice
-from bot.views import jump_link, message_of
+from bot.views import jump_link
 
 if TYPE_CHECKING:
     from bot.client import Bridgekeeper
@@ -46,9 +46,9 @@ class Postal(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def run_once(self) -> None:
-        """One tick: deadline moves posted in their channels, then due notices sent."""
-        for item in await self.scheduler.tick():
-            await self._post(item.table, item.reply)
+        """One tick: deadline moves and league rounds posted, then due notices sent."""
+        for item in await self.scheduler.tick() + await self.bot.organiser.tick():
+            await self.bot.post(item.table, item.reply)
         for notice in await self.scheduler.deliveries():
             try:
                 await self._deliver(notice)
@@ -58,22 +58,13 @@ class Postal(commands.Cog):
                 )
             await self.bot.service.store.mark_sent(notice.id)
 
-    async def _channel(self, channel_id: int) -> discord.abc.Messageable:
-        return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
-
-    async def _post(self, table: Table, reply: Reply) -> None:
-        content, kwargs = message_of(reply)
-        channel = await self._channel(table.channel_id)
-        await channel.send(content, **kwargs)
-        await self.bot.refresh_status(channel, reply.game_id)
-
     async def _deliver(self, notice: Notice) -> None:
         link = jump_link(Table(notice.channel_id, notice.guild_id))
         if notice.via == "dm":
             user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
             await user.send(f"{notice.text}\n{link}")
             return
-        channel = await self._channel(notice.channel_id)
+        channel = await self.bot.channel_of(notice.channel_id)
         await channel.send(
             f"<@{notice.user_id}> {notice.text}",
             allowed_mentions=discord.AllowedMentions(

@@ -1,0 +1,99 @@
+"""``/league …``: organisers run seasons, players sign up, everyone reads the standings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.games import GAME_CHOICES
+from bot.leagues.formats import FORMATS
+from bot.views import answer_error, caller_of, send_reply, table_of
+
+if TYPE_CHECKING:
+    from bot.client import Bridgekeeper
+
+
+class Leagues(commands.Cog):
+    league = app_commands.Group(
+        name="league", description="Seasons of games with standings", guild_only=True
+    )
+
+    def __init__(self, bot: Bridgekeeper) -> None:
+        self.bot = bot
+        self.organiser = bot.organiser
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        name = interaction.command.qualified_name if interaction.command else "?"
+        await answer_error(interaction, getattr(error, "original", error), f"/{name}")
+
+    @league.command(name="create", description="Open a league in this channel (managers)")
+    @app_commands.describe(
+        name="The league's name",
+        game="Which game",
+        format="round-robin / double-round-robin / swiss (2 players), rotating (3-6)",
+        table_size="Players per table, for rotating tables",
+        rounds="Rounds, for Swiss and rotating tables (default: enough to meet)",
+        points="League points by place, e.g. 6/4/2/0 (default: 2/0, or 2 per player beaten)",
+        round_time="Time for each round, e.g. 7d",
+        move_time="Time per move in league games, e.g. 2d",
+    )
+    @app_commands.choices(
+        game=GAME_CHOICES, format=[app_commands.Choice(name=f, value=f) for f in FORMATS]
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        game: app_commands.Choice[str],
+        format: app_commands.Choice[str],
+        table_size: app_commands.Range[int, 2, 6] = 2,
+        rounds: app_commands.Range[int, 1, 50] | None = None,
+        points: str | None = None,
+        round_time: str = "7d",
+        move_time: str = "2d",
+    ) -> None:
+        reply = await self.organiser.create(
+            table_of(interaction),
+            caller_of(interaction),
+            name,
+            game.value,
+            format.value,
+            table_size=table_size,
+            rounds=rounds,
+            points=points,
+            round_time=round_time,
+            move_time=move_time,
+        )
+        await send_reply(interaction, reply)
+
+    @league.command(name="join", description="Sign up for a league")
+    async def join(self, interaction: discord.Interaction, name: str) -> None:
+        reply = await self.organiser.join(interaction.guild_id, caller_of(interaction), name)
+        await send_reply(interaction, reply)
+
+    @league.command(name="leave", description="Leave a league (later matches are forfeits)")
+    async def leave(self, interaction: discord.Interaction, name: str) -> None:
+        reply = await self.organiser.leave(interaction.guild_id, caller_of(interaction), name)
+        await send_reply(interaction, reply)
+
+    @league.command(name="start", description="Close sign-up and play round 1")
+    async def start(self, interaction: discord.Interaction, name: str) -> None:
+        await interaction.response.defer()  # a thread and a game per match take a moment
+        posted = await self.organiser.start(interaction.guild_id, caller_of(interaction), name)
+        announcement, *games = posted
+        await send_reply(interaction, announcement.reply)
+        for item in games:
+            await self.bot.post(item.table, item.reply)
+
+    @league.command(name="standings", description="The table, with its tie-breaks")
+    async def standings(self, interaction: discord.Interaction, name: str) -> None:
+        await send_reply(interaction, await self.organiser.standings(interaction.guild_id, name))
+
+    @league.command(name="results", description="Every match so far (only you see it)")
+    async def results(self, interaction: discord.Interaction, name: str) -> None:
+        await send_reply(interaction, await self.organiser.results(interaction.guild_id, name))

@@ -1,0 +1,327 @@
+"""Leagues run by the bot: sign-up, rounds of real games, results, standings.
+
+The pairing and scoring rules are pure (``bot.leagues``); this module keeps a league's
+life in the store and plays its matches as ordinary games through the service. Rounds
+move on in :meth:`Organiser.tick`, the same once-a-minute pass that runs deadlines:
+finished games are settled, a round past its deadline is settled by forfeits, and the
+next round (or the end of the season) follows. Every step is recorded before the next,
+so a restart carries on where it stopped. No Discord here: a front end says where a
+match is played by giving ``open_table`` (a thread on Discord).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+
+import engine
+from bot.leagues.formats import BadLeague, Format, next_round
+from bot.leagues.results import Result, Scoring, bye, forfeit, played, show
+from bot.leagues.standings import explain, standings
+from bot.scheduler import Posted
+from bot.service import Caller, Refused, Reply, Service, Table, parse_hours
+from bot.store import Clocks, LeagueRow, Match, StaleGame, iso, parse_time
+
+#: where a match is played: (league, match id, title) -> a fresh channel or thread
+OpenTable = Callable[[LeagueRow, int, str], Awaitable[Table]]
+
+
+async def numbered_tables(league: LeagueRow, match_id: int, title: str) -> Table:
+    """A place per match with no Discord about (the terminal, tests)."""
+    return Table(channel_id=10_000_000 + match_id, guild_id=league.guild_id)
+
+
+def _format(league: LeagueRow) -> Format:
+    info = engine.get(league.game_key).info
+    return Format(
+        league.format, info.min_players, info.max_players, league.table_size, league.rounds
+    )
+
+
+def _scoring(league: LeagueRow) -> Scoring:
+    return Scoring(league.points, league.bye_points)
+
+
+def _result(match: Match, scoring: Scoring) -> Result:
+    if match.kind == "bye":
+        return bye(match.round, match.players[0], scoring)
+    if match.kind == "forfeit":
+        return forfeit(match.round, match.players, match.forfeiting, scoring)
+    return played(match.round, match.players, match.places, match.scores, scoring)
+
+
+class Organiser:
+    def __init__(self, service: Service, open_table: OpenTable = numbered_tables) -> None:
+        self.service = service
+        self.store = service.store
+        self.open_table = open_table
+
+    # -- sign-up ----------------------------------------------------------------------------
+
+    async def create(
+        self,
+        table: Table,
+        caller: Caller,
+        name: str,
+        game_key: str,
+        format_name: str,
+        *,
+        table_size: int = 2,
+        rounds: int | None = None,
+        points: str | None = None,
+        round_time: str = "7d",
+        move_time: str | None = "2d",
+    ) -> Reply:
+        if table.guild_id is None:
+            raise Refused("Leagues belong to a server: create one in a server channel.")
+        if not caller.manager:
+            raise Refused("Only a server manager can create a league.")
+        if game_key not in engine.GAMES:
+            raise Refused(f"There is no game called '{game_key}'.")
+        info = engine.get(game_key).info
+        try:
+            fmt = Format(format_name, info.min_players, info.max_players, table_size, rounds)
+            scoring = self._parse_points(points, fmt)
+        except (BadLeague, ValueError) as exc:
+            raise Refused(str(exc)) from None
+        league = LeagueRow(
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            name=name.strip()[:60],
+            game_key=game_key,
+            format=format_name,
+            table_size=table_size,
+            rounds=rounds,
+            points=scoring.places,
+            bye_points=scoring.bye,
+            round_hours=parse_hours(round_time),
+            move_hours=parse_hours(move_time) if move_time else None,
+            seed=secrets.randbits(31),
+            created_by=caller.user_id,
+        )
+        if not league.name:
+            raise Refused("A league needs a name.")
+        try:
+            await self.store.create_league(league)
+        except StaleGame:
+            raise Refused(f"This server already has a league called '{league.name}'.") from None
+        return Reply(
+            text=(
+                f"{caller.name} opened the **{league.name}** league: {info.name}, {format_name}"
+                f"{f' at tables of {table_size}' if format_name == 'rotating' else ''}, points "
+                f"{'/'.join(map(str, scoring.places))} by place, "
+                f"{round_time} per round. Join with `/league join name:{league.name}`."
+            )
+        )
+
+    @staticmethod
+    def _parse_points(text: str | None, fmt: Format) -> Scoring:
+        if not text:
+            return Scoring() if fmt.table_size == 2 else Scoring.for_tables(fmt.table_size)
+        try:
+            places = tuple(int(p) for p in text.replace(",", "/").split("/"))
+        except ValueError:
+            raise ValueError(f"'{text}' is not a list of points by place, like 6/4/2/0.") from None
+        return Scoring(places)
+
+    async def _league(self, guild_id: int | None, name: str) -> LeagueRow:
+        league = await self.store.league(guild_id or 0, name.strip())
+        if league is None:
+            raise Refused(f"There is no league called '{name}' in this server.")
+        return league
+
+    async def join(self, guild_id: int | None, caller: Caller, name: str) -> Reply:
+        league = await self._league(guild_id, name)
+        members = await self.store.members(league.id)
+        if league.status == "finished":
+            raise Refused(f"The {league.name} league is over.")
+        if league.status == "running" and not _format(league).late_joiners:
+            raise Refused(
+                f"The {league.name} league has started; a {league.format} can't take late joiners."
+            )
+        if any(m.user_id == caller.user_id and not m.dropped for m in members):
+            raise Refused(f"You are already in the {league.name} league.")
+        await self.store.add_member(league.id, caller.user_id, caller.name)
+        late = " You play from the next round." if league.status == "running" else ""
+        count = sum(not m.dropped for m in members) + 1
+        return Reply(text=f"{caller.name} joined the {league.name} league ({count} players).{late}")
+
+    async def leave(self, guild_id: int | None, caller: Caller, name: str) -> Reply:
+        league = await self._league(guild_id, name)
+        members = await self.store.members(league.id)
+        if not any(m.user_id == caller.user_id and not m.dropped for m in members):
+            raise Refused(f"You are not in the {league.name} league.")
+        await self.store.drop_member(league.id, caller.user_id, remove=league.status == "open")
+        after = " Unplayed matches count as forfeits." if league.status == "running" else ""
+        return Reply(text=f"{caller.name} left the {league.name} league.{after}")
+
+    # -- rounds -----------------------------------------------------------------------------
+
+    async def start(self, guild_id: int | None, caller: Caller, name: str) -> list[Posted]:
+        league = await self._league(guild_id, name)
+        if not caller.manager and caller.user_id != league.created_by:
+            raise Refused("Only the league's organiser or a server manager can start it.")
+        if league.status != "open":
+            raise Refused(f"The {league.name} league has already started.")
+        members = await self.store.members(league.id)
+        try:
+            rounds = _format(league).round_count(len(members))
+        except BadLeague as exc:
+            raise Refused(str(exc)) from None
+        await self.store.update_league(league.id, status="running", rounds=rounds)
+        league = await self._league(guild_id, name)
+        return await self._open_round(league, 1)
+
+    async def _open_round(self, league: LeagueRow, number: int) -> list[Posted]:
+        members = await self.store.members(league.id)
+        scoring = _scoring(league)
+        history = [_result(m, scoring) for m in await self.store.matches(league.id) if m.settled]
+        dropped = {m.user_id for m in members if m.dropped}
+        try:
+            plan = next_round(
+                _format(league),
+                history,
+                [m.user_id for m in members],
+                dropped,
+                number,
+                league.seed,
+            )
+        except BadLeague as exc:
+            raise Refused(str(exc)) from None
+        names = {m.user_id: m.name for m in members}
+        for player in plan.byes:
+            match_id = await self.store.add_match(league.id, number, "bye", [player])
+            await self.store.settle_match(match_id, "bye", [1], [0])
+        for players in plan.forfeits:
+            match_id = await self.store.add_match(league.id, number, "forfeit", list(players))
+            gone = [p for p in players if p in dropped]
+            places = [len(players) if p in dropped else 1 for p in players]
+            await self.store.settle_match(match_id, "forfeit", places, [0] * len(players), gone)
+        posted = []
+        for index, players in enumerate(plan.tables, start=1):
+            match_id = await self.store.add_match(league.id, number, "played", list(players))
+            title = f"{league.name} R{number} T{index}: " + " v ".join(names[p] for p in players)
+            table = await self.open_table(league, match_id, title[:100])
+            posted.append(Posted(table, await self._open_game(league, match_id, table, players)))
+        deadline = self.store.clock() + timedelta(hours=league.round_hours)
+        await self.store.update_league(league.id, round=number, round_deadline=iso(deadline))
+        lines = [
+            f"**{league.name}** — round {number} of {league.rounds}, until "
+            f"{iso(deadline)[:16].replace('T', ' ')} UTC."
+        ]
+        lines += [
+            f"Table {i}: " + ", ".join(names[p] for p in t) for i, t in enumerate(plan.tables, 1)
+        ]
+        lines += [f"Bye: {names[p]}" for p in plan.byes]
+        announce = Reply(text="\n".join(lines))
+        return [Posted(Table(league.channel_id, league.guild_id), announce), *posted]
+
+    async def _open_game(
+        self, league: LeagueRow, match_id: int, table: Table, players: tuple[int, ...]
+    ) -> Reply:
+        names = {m.user_id: m.name for m in await self.store.members(league.id)}
+        seats = [Caller(p, names[p]) for p in players]
+        clocks = Clocks(move_hours=league.move_hours)
+        opened = await self.service.create(table, seats[0], league.game_key, clocks=clocks)
+        for caller in seats[1:]:
+            await self.service.join(table, caller)
+        reply = await self.service.start(table, seats[0])
+        await self.store.link_match(match_id, opened.game_id)
+        return reply
+
+    async def tick(self) -> list[Posted]:
+        """Settle what finished, forfeit what ran out of time, open what comes next."""
+        posted: list[Posted] = []
+        now = self.store.clock()
+        for league in await self.store.running_leagues():
+            current = [m for m in await self.store.matches(league.id) if m.round == league.round]
+            late = league.round_deadline is not None and now >= parse_time(league.round_deadline)
+            for match in current:
+                if not match.settled:
+                    posted += await self._settle(match, late)
+            current = [m for m in await self.store.matches(league.id) if m.round == league.round]
+            if not all(m.settled for m in current):
+                continue
+            if league.round < league.rounds:
+                posted += await self._open_round(league, league.round + 1)
+            else:
+                await self.store.update_league(league.id, status="finished", round_deadline=None)
+                standing = await self.standings(league.guild_id, league.name)
+                final = Reply(text=f"**{league.name} is over.** Final standings:\n{standing.text}")
+                posted.append(Posted(Table(league.channel_id, league.guild_id), final))
+        return posted
+
+    async def _settle(self, match: Match, late: bool) -> list[Posted]:
+        if match.game_status == "finished":
+            seats = await self.store.seats(match.game_id)
+            await self.store.settle_match(
+                match.id, "played", [s.place for s in seats], [s.score for s in seats]
+            )
+            return []
+        if match.game_status == "abandoned":
+            await self.store.settle_match(
+                match.id,
+                "forfeit",
+                [len(match.players)] * len(match.players),
+                [0] * len(match.players),
+                list(match.players),
+            )
+            return []
+        if not late:
+            return []
+        game = await self.store.game(match.game_id)
+        seats = await self.store.seats(match.game_id)
+        holding_up = [s.user_id for s in seats if s.awaiting] or list(match.players)
+        try:
+            await self.store.abandon(game.id, game.version)
+        except StaleGame:  # a move landed this very moment: settle it next tick
+            return []
+        places = [len(match.players) if p in holding_up else 1 for p in match.players]
+        await self.store.settle_match(
+            match.id, "forfeit", places, [0] * len(match.players), holding_up
+        )
+        names = ", ".join(s.name for s in seats if s.user_id in holding_up)
+        text = f"The round's time is up: this match is settled as a forfeit by {names}."
+        return [Posted(Table(match.channel_id, game.guild_id), Reply(text=text))]
+
+    # -- looking ----------------------------------------------------------------------------
+
+    async def standings(self, guild_id: int | None, name: str) -> Reply:
+        league = await self._league(guild_id, name)
+        members = await self.store.members(league.id)
+        scoring = _scoring(league)
+        results = [_result(m, scoring) for m in await self.store.matches(league.id) if m.settled]
+        fmt = _format(league)
+        rows = standings([m.user_id for m in members], results, fmt.tiebreaks)
+        names = {m.user_id: m.name + (" (left)" if m.dropped else "") for m in members}
+        lines = [
+            f"**{league.name}** standings after round {league.round} of {league.rounds or '?'}"
+        ]
+        lines += [
+            f"{row.rank}. {names[row.player]} — {show(row.points)} pts, {row.games} games"
+            for row in rows
+        ]
+        why = explain(rows, fmt.tiebreaks, names)
+        if why:
+            lines.append(why)
+        return Reply(text="\n".join(lines))
+
+    async def results(self, guild_id: int | None, name: str) -> Reply:
+        league = await self._league(guild_id, name)
+        names = {m.user_id: m.name for m in await self.store.members(league.id)}
+        lines = [f"**{league.name}** results"]
+        for m in await self.store.matches(league.id):
+            who = " v ".join(names[p] for p in m.players)
+            if not m.settled:
+                outcome = "playing"
+            elif m.kind == "bye":
+                outcome = "bye"
+            elif m.kind == "forfeit":
+                outcome = "forfeit by " + ", ".join(names[p] for p in m.forfeiting)
+            else:
+                outcome = " / ".join(
+                    f"{names[p]} {place}." for p, place in zip(m.players, m.places, strict=True)
+                )
+            lines.append(f"R{m.round}: {who} — {outcome}")
+        return Reply(text="\n".join(lines)[:1900], private=True)
