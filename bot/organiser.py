@@ -11,17 +11,35 @@ match is played by giving ``open_table`` (a thread on Discord).
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from fractions import Fraction
 
 import engine
-from bot.leagues.formats import BadLeague, Format, next_round
+from bot.leagues.formats import (
+    DOUBLE_ROUND_ROBIN,
+    ROUND_ROBIN,
+    BadLeague,
+    Format,
+    next_round,
+)
+from bot.leagues.formats import schedule as build_schedule
 from bot.leagues.results import Result, Scoring, bye, forfeit, played, show
-from bot.leagues.standings import explain, standings
+from bot.leagues.standings import (
+    AVERAGE_PLACE,
+    BUCHHOLZ,
+    BUCHHOLZ_CUT1,
+    GAME_SCORE,
+    HEAD_TO_HEAD,
+    explain,
+    standings,
+)
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Service, Table, parse_hours
 from bot.store import Clocks, LeagueRow, Match, StaleGame, iso, parse_time
+from renders.standings import render_table
 
 #: where a match is played: (league, match id, title) -> a fresh channel or thread
 OpenTable = Callable[[LeagueRow, int, str], Awaitable[Table]]
@@ -32,11 +50,27 @@ async def numbered_tables(league: LeagueRow, match_id: int, title: str) -> Table
     return Table(channel_id=10_000_000 + match_id, guild_id=league.guild_id)
 
 
+TIEBREAK_LABELS = {  # short: the standings image must read on a phone
+    HEAD_TO_HEAD: "H2H",
+    BUCHHOLZ: "Buch",
+    BUCHHOLZ_CUT1: "Cut1",
+    AVERAGE_PLACE: "Avg",
+    GAME_SCORE: "Score",
+}
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "–"
+    return show(value) if isinstance(value, Fraction) else str(value)
+
+
 def _format(league: LeagueRow) -> Format:
+    """The league's format; a round robin's stored round count is its own, not a choice."""
     info = engine.get(league.game_key).info
-    return Format(
-        league.format, info.min_players, info.max_players, league.table_size, league.rounds
-    )
+    fixed = league.format in (ROUND_ROBIN, DOUBLE_ROUND_ROBIN)
+    rounds = None if fixed else league.rounds
+    return Format(league.format, info.min_players, info.max_players, league.table_size, rounds)
 
 
 def _scoring(league: LeagueRow) -> Scoring:
@@ -248,7 +282,10 @@ class Organiser:
             else:
                 await self.store.update_league(league.id, status="finished", round_deadline=None)
                 standing = await self.standings(league.guild_id, league.name)
-                final = Reply(text=f"**{league.name} is over.** Final standings:\n{standing.text}")
+                final = Reply(
+                    text=f"**{league.name} is over.** Final standings:\n{standing.text}",
+                    image=standing.image,
+                )
                 posted.append(Posted(Table(league.channel_id, league.guild_id), final))
         return posted
 
@@ -305,7 +342,35 @@ class Organiser:
         why = explain(rows, fmt.tiebreaks, names)
         if why:
             lines.append(why)
-        return Reply(text="\n".join(lines))
+        columns = ["#", "Player", "Pts", "GP", *(TIEBREAK_LABELS[t] for t in fmt.tiebreaks)]
+        table = [
+            [str(row.rank), names[row.player], show(row.points), str(row.games)]
+            + [_cell(row.tiebreak(t)) for t in fmt.tiebreaks]
+            for row in rows
+        ]
+        image = await asyncio.to_thread(render_table, lines[0].replace("**", ""), columns, table)
+        return Reply(text="\n".join(lines), image=image)
+
+    async def schedule(self, guild_id: int | None, name: str) -> Reply:
+        """Round robins are fixed from the start; other formats pair one round at a time."""
+        league = await self._league(guild_id, name)
+        members = await self.store.members(league.id)
+        names = {m.user_id: m.name for m in members}
+        lines = [f"**{league.name}** schedule"]
+        fmt = _format(league)
+        if league.status == "open":
+            lines.append("Rounds are drawn when the league starts.")
+        elif fmt.name in (ROUND_ROBIN, DOUBLE_ROUND_ROBIN):
+            for r in build_schedule(fmt, [m.user_id for m in members], league.seed):
+                games = ", ".join(" v ".join(names[p] for p in t) for t in r.tables)
+                lines.append(f"R{r.number}: {games}" + "".join(f"; bye {names[p]}" for p in r.byes))
+        else:
+            current = [m for m in await self.store.matches(league.id) if m.round == league.round]
+            lines.append(
+                f"Round {league.round} of {league.rounds} (the next is drawn from results):"
+            )
+            lines += [" v ".join(names[p] for p in m.players) for m in current if m.kind != "bye"]
+        return Reply(text="\n".join(lines)[:1900], private=True)
 
     async def results(self, guild_id: int | None, name: str) -> Reply:
         league = await self._league(guild_id, name)

@@ -165,3 +165,28 @@ async def test_leaving_and_bad_settings_are_refused_clearly(league):
         await organiser.start(HOME.guild_id, MOD, "RR")
     with pytest.raises(Refused, match="no league called 'Nope'"):
         await organiser.standings(HOME.guild_id, "Nope")
+
+
+async def test_standings_come_as_an_image_too_and_round_robins_show_their_schedule(league):
+    import io
+
+    from PIL import Image
+
+    service, organiser, _ = league
+    await organiser.create(HOME, MOD, "RR", "skybridge", "round-robin")
+    early = await organiser.schedule(HOME.guild_id, "RR")
+    assert "drawn when the league starts" in early.text
+    for p in PLAYERS[:4]:
+        await organiser.join(HOME.guild_id, p, "RR")
+    posted = await organiser.start(HOME.guild_id, MOD, "RR")
+    plan = (await organiser.schedule(HOME.guild_id, "RR")).text.splitlines()
+    assert [line[:3] for line in plan[1:]] == ["R1:", "R2:", "R3:"]
+    rng = random.Random(2)
+    for table in games_in(posted):
+        await finish(service, table, rng)
+    await organiser.tick()
+    standing = await organiser.standings(HOME.guild_id, "RR")
+    picture = Image.open(io.BytesIO(standing.image)).convert("RGB")
+    assert picture.width == 900 and picture.height >= 110 + 56 * 5
+    assert picture.getpixel((30, 120)) == (0, 114, 178), "the header row"
+    assert len(standing.image) < 60_000

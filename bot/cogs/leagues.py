@@ -94,6 +94,10 @@ class Leagues(commands.Cog):
     async def standings(self, interaction: discord.Interaction, name: str) -> None:
         await send_reply(interaction, await self.organiser.standings(interaction.guild_id, name))
 
+    @league.command(name="schedule", description="Who plays whom (only you see it)")
+    async def schedule(self, interaction: discord.Interaction, name: str) -> None:
+        await send_reply(interaction, await self.organiser.schedule(interaction.guild_id, name))
+
     @league.command(name="results", description="Every match so far (only you see it)")
     async def results(self, interaction: discord.Interaction, name: str) -> None:
         await send_reply(interaction, await self.organiser.results(interaction.guild_id, name))
