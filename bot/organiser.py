@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 
 import engine
@@ -106,11 +106,12 @@ class Organiser:
         points: str | None = None,
         round_time: str = "7d",
         move_time: str | None = "2d",
+        starts: str | None = None,
     ) -> Reply:
         if table.guild_id is None:
             raise Refused("Leagues belong to a server: create one in a server channel.")
-        if not caller.manager:
-            raise Refused("Only a server manager can create a league.")
+        if not await self._may_organise(table.guild_id, caller):
+            raise Refused("Only a server manager or the league organiser role can create a league.")
         if game_key not in engine.GAMES:
             raise Refused(f"There is no game called '{game_key}'.")
         info = engine.get(game_key).info
@@ -133,6 +134,7 @@ class Organiser:
             move_hours=parse_hours(move_time) if move_time else None,
             seed=secrets.randbits(31),
             created_by=caller.user_id,
+            starts_at=self._start_time(starts),
         )
         if not league.name:
             raise Refused("A league needs a name.")
@@ -146,8 +148,39 @@ class Organiser:
                 f"{f' at tables of {table_size}' if format_name == 'rotating' else ''}, points "
                 f"{'/'.join(map(str, scoring.places))} by place, "
                 f"{round_time} per round. Join with `/league join name:{league.name}`."
+                + (
+                    f" It starts by itself at {league.starts_at[:16].replace('T', ' ')} UTC."
+                    if league.starts_at
+                    else ""
+                )
             )
         )
+
+    def _start_time(self, text: str | None) -> str | None:
+        """``2026-12-01 18:00`` (UTC) or a delay such as ``3d``; None to start by hand."""
+        if not text:
+            return None
+        now = self.store.clock()
+        try:
+            moment = datetime.fromisoformat(text.strip().replace(" ", "T"))
+            moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        except ValueError:
+            moment = now + timedelta(hours=parse_hours(text))
+        if moment <= now:
+            raise Refused("A league's start must be in the future.")
+        return iso(moment)
+
+    async def _may_organise(self, guild_id: int | None, caller: Caller) -> bool:
+        role = await self.store.organiser_role(guild_id or 0)
+        return caller.manager or (role is not None and role in caller.roles)
+
+    async def set_role(self, guild_id: int | None, caller: Caller, role_id: int | None) -> Reply:
+        """Let a role organise leagues besides server managers (managers only)."""
+        if guild_id is None or not caller.manager:
+            raise Refused("Only a server manager can choose the league organiser role.")
+        await self.store.set_organiser_role(guild_id, role_id)
+        who = f"<@&{role_id}> and server managers" if role_id else "server managers only"
+        return Reply(text=f"Leagues can now be organised by {who}.", private=True)
 
     @staticmethod
     def _parse_points(text: str | None, fmt: Format) -> Scoring:
@@ -194,8 +227,11 @@ class Organiser:
 
     async def start(self, guild_id: int | None, caller: Caller, name: str) -> list[Posted]:
         league = await self._league(guild_id, name)
-        if not caller.manager and caller.user_id != league.created_by:
+        if caller.user_id != league.created_by and not await self._may_organise(guild_id, caller):
             raise Refused("Only the league's organiser or a server manager can start it.")
+        return await self._start(league)
+
+    async def _start(self, league: LeagueRow) -> list[Posted]:
         if league.status != "open":
             raise Refused(f"The {league.name} league has already started.")
         members = await self.store.members(league.id)
@@ -203,8 +239,8 @@ class Organiser:
             rounds = _format(league).round_count(len(members))
         except BadLeague as exc:
             raise Refused(str(exc)) from None
-        await self.store.update_league(league.id, status="running", rounds=rounds)
-        league = await self._league(guild_id, name)
+        await self.store.update_league(league.id, status="running", rounds=rounds, starts_at=None)
+        league = await self._league(league.guild_id, league.name)
         return await self._open_round(league, 1)
 
     async def _open_round(self, league: LeagueRow, number: int) -> list[Posted]:
@@ -267,6 +303,15 @@ class Organiser:
     async def tick(self) -> list[Posted]:
         """Settle what finished, forfeit what ran out of time, open what comes next."""
         posted: list[Posted] = []
+        for league in await self.store.leagues_due_to_start():
+            try:
+                posted += await self._start(league)
+            except Refused as exc:  # too few players: say so, and leave the start to a person
+                await self.store.update_league(league.id, starts_at=None)
+                text = (
+                    f"The {league.name} league could not start: {exc} Start it with /league start."
+                )
+                posted.append(Posted(Table(league.channel_id, league.guild_id), Reply(text=text)))
         now = self.store.clock()
         for league in await self.store.running_leagues():
             current = [m for m in await self.store.matches(league.id) if m.round == league.round]

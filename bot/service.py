@@ -82,6 +82,7 @@ class Caller:
     user_id: int
     name: str
     manager: bool = False  # may manage the server: can abandon others' games
+    roles: tuple[int, ...] = ()  # the server roles the user has (organiser role, say)
 
 
 @dataclass(frozen=True)

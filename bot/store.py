@@ -187,11 +187,12 @@ class LeagueRow:
     status: str = "open"
     round: int = 0
     round_deadline: str | None = None
+    starts_at: str | None = None
 
 
 _LEAGUE_COLUMNS = (
     "guild_id, channel_id, name, game_key, format, table_size, rounds, points, bye_points, "
-    "round_hours, move_hours, seed, created_by, id, status, round, round_deadline"
+    "round_hours, move_hours, seed, created_by, id, status, round, round_deadline, starts_at"
 )
 
 
@@ -791,11 +792,12 @@ class Store:
                 cur = await db.execute(
                     "INSERT INTO leagues (guild_id, channel_id, name, game_key, format, "
                     "table_size, rounds, points, bye_points, round_hours, move_hours, seed, "
-                    "created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "created_by, created_at, starts_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (league.guild_id, league.channel_id, league.name, league.game_key)
                     + (league.format, league.table_size, league.rounds, json.dumps(league.points))
                     + (league.bye_points, league.round_hours, league.move_hours, league.seed)
-                    + (league.created_by, self.now()),
+                    + (league.created_by, self.now(), league.starts_at),
                 )
         except aiosqlite.IntegrityError as exc:
             raise StaleGame(f"a league called {league.name!r} exists") from exc
@@ -807,6 +809,27 @@ class Store:
             (guild_id, name),
         )
         return _league(row)
+
+    async def leagues_due_to_start(self) -> list[LeagueRow]:
+        rows = await self._fetchall(
+            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE status = 'open' "
+            "AND starts_at IS NOT NULL AND starts_at <= ? ORDER BY id",
+            (self.now(),),
+        )
+        return [_league(r) for r in rows]
+
+    async def organiser_role(self, guild_id: int) -> int | None:
+        row = await self._fetchone(
+            "SELECT organiser_role FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return None if row is None else row[0]
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO guild_settings (guild_id, organiser_role) VALUES (?, ?)",
+                (guild_id, role_id),
+            )
 
     async def running_leagues(self) -> list[LeagueRow]:
         rows = await self._fetchall(

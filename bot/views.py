@@ -38,6 +38,7 @@ def caller_of(interaction: discord.Interaction) -> Caller:
         user_id=interaction.user.id,
         name=interaction.user.display_name,
         manager=bool(interaction.guild_id and perms.manage_guild),
+        roles=tuple(role.id for role in getattr(interaction.user, "roles", ())),
     )
 
 

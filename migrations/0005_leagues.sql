@@ -16,6 +16,7 @@ CREATE TABLE leagues (
     status         TEXT    NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'running', 'finished')),
     round          INTEGER NOT NULL DEFAULT 0,
     round_deadline TEXT,
+    starts_at      TEXT,               -- when sign-up closes by itself (NULL: started by hand)
     created_by     INTEGER NOT NULL,
     created_at     TEXT    NOT NULL,
     UNIQUE (guild_id, name)
@@ -43,3 +44,9 @@ CREATE TABLE league_matches (
     settled    INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX league_matches_round ON league_matches (league_id, round);
+
+-- Per-server choices: which role may organise leagues besides server managers.
+CREATE TABLE guild_settings (
+    guild_id       INTEGER PRIMARY KEY,
+    organiser_role INTEGER
+);

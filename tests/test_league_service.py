@@ -190,3 +190,30 @@ async def test_standings_come_as_an_image_too_and_round_robins_show_their_schedu
     assert picture.width == 900 and picture.height >= 110 + 56 * 5
     assert picture.getpixel((30, 120)) == (0, 114, 178), "the header row"
     assert len(standing.image) < 60_000
+
+
+async def test_an_organiser_role_and_a_start_date(league):
+    service, organiser, clock = league
+    helper = Caller(7, "Helper", roles=(555,))
+    with pytest.raises(Refused, match="organiser role can create"):
+        await organiser.create(HOME, helper, "Autumn", "skybridge", "swiss")
+    with pytest.raises(Refused, match="Only a server manager can choose"):
+        await organiser.set_role(HOME.guild_id, helper, 555)
+    await organiser.set_role(HOME.guild_id, MOD, 555)
+    with pytest.raises(Refused, match="must be in the future"):
+        await organiser.create(HOME, helper, "Autumn", "skybridge", "swiss", starts="2020-01-01")
+    made = await organiser.create(HOME, helper, "Autumn", "skybridge", "swiss", starts="2d")
+    assert "starts by itself at 2026-11-04 12:00 UTC" in made.text
+    await organiser.create(HOME, helper, "Lonely", "skybridge", "swiss", starts="1d")
+    for p in PLAYERS[:4]:
+        await organiser.join(HOME.guild_id, p, "Autumn")
+    await organiser.join(HOME.guild_id, PLAYERS[0], "Lonely")
+    clock.now = T0 + timedelta(days=1)
+    (notice,) = await organiser.tick()
+    assert "Lonely league could not start" in notice.reply.text
+    assert "/league start" in notice.reply.text
+    assert await organiser.tick() == [], "said once"
+    clock.now = T0 + timedelta(days=2)
+    posted = await organiser.tick()
+    assert "**Autumn** — round 1 of 2" in posted[0].reply.text
+    assert len(games_in(posted)) == 2

@@ -41,6 +41,7 @@ class Leagues(commands.Cog):
         points="League points by place, e.g. 6/4/2/0 (default: 2/0, or 2 per player beaten)",
         round_time="Time for each round, e.g. 7d",
         move_time="Time per move in league games, e.g. 2d",
+        starts="Start by itself at e.g. 2026-12-01 18:00 (UTC) or after e.g. 3d",
     )
     @app_commands.choices(
         game=GAME_CHOICES, format=[app_commands.Choice(name=f, value=f) for f in FORMATS]
@@ -56,6 +57,7 @@ class Leagues(commands.Cog):
         points: str | None = None,
         round_time: str = "7d",
         move_time: str = "2d",
+        starts: str | None = None,
     ) -> None:
         reply = await self.organiser.create(
             table_of(interaction),
@@ -68,6 +70,17 @@ class Leagues(commands.Cog):
             points=points,
             round_time=round_time,
             move_time=move_time,
+            starts=starts,
+        )
+        await send_reply(interaction, reply)
+
+    @league.command(name="role", description="Let a role organise leagues (managers)")
+    @app_commands.describe(role="The organiser role; leave empty for server managers only")
+    async def role(
+        self, interaction: discord.Interaction, role: discord.Role | None = None
+    ) -> None:
+        reply = await self.organiser.set_role(
+            interaction.guild_id, caller_of(interaction), role.id if role else None
         )
         await send_reply(interaction, reply)
 
