@@ -7,9 +7,11 @@ import logging
 import discord
 from discord.ext import commands
 
+from bot.cogs.daily import DailyCog
 from bot.cogs.games import Games
 from bot.cogs.leagues import Leagues
 from bot.cogs.postal import Postal
+from bot.daily import Daily
 from bot.organiser import Organiser
 from bot.service import Reply, Service, Table
 from bot.store import LeagueRow
@@ -30,10 +32,12 @@ class Bridgekeeper(commands.Bot):
         )
         self.service = service
         self.organiser = Organiser(service, self.open_thread)
+        self.daily = Daily(service)
 
     async def setup_hook(self) -> None:
         await self.add_cog(Games(self))
         await self.add_cog(Leagues(self))
+        await self.add_cog(DailyCog(self))
         await self.add_cog(Postal(self))
         # buttons posted before a restart keep working: they are matched by custom id
         self.add_dynamic_items(*DYNAMIC_ITEMS)

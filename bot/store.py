@@ -228,6 +228,26 @@ class Match:
     channel_id: int | None
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One user's attempt at one day's challenge, with its game's state of play."""
+
+    day: str
+    user_id: int
+    name: str
+    guild_id: int | None
+    game_id: int
+    status: str  # playing, won, tied, lost
+    total: int | None
+    euler: int | None
+    game_status: str
+    channel_id: int
+
+    @property
+    def margin(self) -> int:
+        return (self.total or 0) - (self.euler or 0)
+
+
 class StaleGame(Exception):
     """The game changed after it was read: the write was not made."""
 
@@ -930,6 +950,78 @@ class Store:
             )
             for r in rows
         ]
+
+    # -- the daily challenge ------------------------------------------------------------
+
+    async def secret(self, name: str) -> bytes:
+        """A random server-side secret, made once and kept in the database."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, randomblob(32))", (name,)
+            )
+            (value,) = await (
+                await db.execute("SELECT value FROM secrets WHERE name = ?", (name,))
+            ).fetchone()
+        return bytes(value)
+
+    async def add_entry(
+        self, day: str, user_id: int, name: str, guild_id: int | None, game_id: int
+    ) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO daily_entries (day, user_id, name, guild_id, game_id) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (day, user_id, name, guild_id, game_id),
+            )
+
+    async def entries(self, *, day: str | None = None, user_id: int | None = None) -> list[Entry]:
+        """Daily attempts of one day, or of one user, oldest first."""
+        column, value = ("day", day) if day is not None else ("user_id", user_id)
+        rows = await self._fetchall(
+            "SELECT e.day, e.user_id, e.name, e.guild_id, e.game_id, e.status, e.total, "
+            "e.euler, g.status, g.channel_id FROM daily_entries e JOIN games g ON g.id = e.game_id "
+            f"WHERE e.{column} = ? ORDER BY e.day, e.user_id",
+            (value,),
+        )
+        return [Entry(*r) for r in rows]
+
+    async def all_entries(self) -> list[Entry]:
+        rows = await self._fetchall(
+            "SELECT e.day, e.user_id, e.name, e.guild_id, e.game_id, e.status, e.total, "
+            "e.euler, g.status, g.channel_id FROM daily_entries e JOIN games g ON g.id = e.game_id "
+            "ORDER BY e.day, e.user_id"
+        )
+        return [Entry(*r) for r in rows]
+
+    async def finish_entry(
+        self, day: str, user_id: int, status: str, total: int, euler: int
+    ) -> bool:
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE daily_entries SET status = ?, total = ?, euler = ?, finished_at = ? "
+                "WHERE day = ? AND user_id = ? AND status = 'playing'",
+                (status, total, euler, self.now(), day, user_id),
+            )
+        return cur.rowcount == 1
+
+    async def set_daily_channel(self, guild_id: int, channel_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO daily_channels (guild_id, channel_id) VALUES (?, ?)",
+                (guild_id, channel_id),
+            )
+
+    async def daily_channels(self) -> dict[int, int]:
+        rows = await self._fetchall("SELECT guild_id, channel_id FROM daily_channels")
+        return {guild: channel for guild, channel in rows}
+
+    async def claim_daily_post(self, day: str, guild_id: int) -> bool:
+        """True once per day and server: the rollover post is made exactly once."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "INSERT OR IGNORE INTO daily_posts (day, guild_id) VALUES (?, ?)", (day, guild_id)
+            )
+        return cur.rowcount == 1
 
     async def abandon(self, game_id: int, version: int) -> None:
         async with self.transaction() as db:

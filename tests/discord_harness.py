@@ -860,6 +860,14 @@ class Harness:
             thread = self._thread_payload()
             thread["thread_metadata"] = {**thread["thread_metadata"], **call.payload}
             return thread
+        if (method, path) == ("POST", "/users/@me/channels"):  # open a DM with a user
+            user_id = int(call.payload["recipient_id"])
+            return {
+                "id": str(DM_CHANNEL_ID + user_id),
+                "type": 1,
+                "last_message_id": None,
+                "recipients": [user_payload(user_id, f"user{user_id}")],
+            }
         if (method, path) == ("POST", "/channels/{channel_id}/threads"):
             return self._new_thread(int(route.channel_id), call.payload)
         if (method, path) == ("PUT", "/channels/{channel_id}/messages/pins/{message_id}"):

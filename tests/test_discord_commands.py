@@ -189,6 +189,7 @@ async def test_setup_hook_synced_every_command(h):
         "rating",
         "leaderboard",
         "league",
+        "daily",
     }
     subcommands = {o["name"] for o in synced["game"]["options"] if o["type"] == 1}
     assert subcommands == {
@@ -807,3 +808,16 @@ async def test_a_league_by_slash_commands_opens_a_thread_and_game_per_match(h):
     assert len(boards) == 2, "a board with a Play button in each match's thread"
     standings = (await h.slash("league", "standings", name="Cup", user=BOB)).one
     assert "**Cup** standings after round 1 of 2" in standings.text
+
+
+async def test_daily_play_from_a_server_opens_the_game_in_dms(h):
+    before = len(h.calls)
+    told = (await h.slash("daily", "play", user=ADA)).one
+    assert told.ephemeral and "waiting in your DMs" in told.text
+    opened = [c for c in h.calls[before:] if c.path == "/users/@me/channels"]
+    assert opened and opened[0].payload == {"recipient_id": ADA.user_id}
+    posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
+    assert "Daily challenge" in posts[0].payload["content"]
+    assert posts[0].payload["components"][0]["components"][0]["custom_id"].startswith("bk:play:")
+    again = await h.slash("daily", "play", user=ADA)
+    assert_refused(again, "still going")

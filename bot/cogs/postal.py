@@ -46,8 +46,10 @@ class Postal(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def run_once(self) -> None:
-        """One tick: deadline moves and league rounds posted, then due notices sent."""
-        for item in await self.scheduler.tick() + await self.bot.organiser.tick():
+        """One tick: deadline moves, league rounds and daily news posted, notices sent."""
+        due = await self.scheduler.tick() + await self.bot.organiser.tick()
+        due += await self.bot.daily.settle() + await self.bot.daily.rollover()
+        for item in due:
             await self.bot.post(item.table, item.reply)
         for notice in await self.scheduler.deliveries():
             try:

@@ -1,0 +1,53 @@
+"""``/daily …``: the Euler challenge, played in the player's DMs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import Table
+from bot.views import answer_error, caller_of, refuse, send_reply, table_of
+
+if TYPE_CHECKING:
+    from bot.client import Bridgekeeper
+
+
+class DailyCog(commands.Cog, name="Daily"):
+    daily = app_commands.Group(name="daily", description="The daily solo challenge against Euler")
+
+    def __init__(self, bot: Bridgekeeper) -> None:
+        self.bot = bot
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        name = interaction.command.qualified_name if interaction.command else "?"
+        await answer_error(interaction, getattr(error, "original", error), f"/{name}")
+
+    @daily.command(name="play", description="Today's challenge, in your DMs")
+    async def play(self, interaction: discord.Interaction) -> None:
+        dm = interaction.user.dm_channel or await interaction.user.create_dm()
+        table = Table(channel_id=dm.id)
+        reply = await self.bot.daily.play(table, caller_of(interaction), interaction.guild_id)
+        if interaction.guild_id is None:
+            await send_reply(interaction, reply)
+            return
+        await refuse(interaction, "Today's challenge is waiting in your DMs. Good luck!")
+        await self.bot.post(table, reply)
+
+    @daily.command(name="leaderboard", description="Today by margin, and all time")
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        await send_reply(interaction, await self.bot.daily.leaderboard())
+
+    @daily.command(name="stats", description="Your daily record (only you see it)")
+    async def stats(self, interaction: discord.Interaction) -> None:
+        await send_reply(interaction, await self.bot.daily.stats(caller_of(interaction)))
+
+    @daily.command(name="setup", description="Post challenges and results in this channel")
+    @app_commands.guild_only()
+    async def setup(self, interaction: discord.Interaction) -> None:
+        reply = await self.bot.daily.setup(table_of(interaction), caller_of(interaction))
+        await send_reply(interaction, reply)

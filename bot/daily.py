@@ -1,0 +1,238 @@
+"""The daily Euler challenge: one solo Seven Bridges game per UTC day, the same for all.
+
+The day's starting square and every die come from an HMAC of the date under a secret
+kept in the database: nobody can work out a coming challenge, and two players who make
+the same choices see the same dice (a re-roll draws the next numbers of the day's
+stream, because the dice come from the game's seeded generator). The week climbs from
+the rulebook's easiest starting squares on Monday to its hardest on Sunday. Each user
+gets one attempt a day, played privately; abandoning it counts as a loss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+
+import engine
+from bot.scheduler import Posted
+from bot.service import Caller, Refused, Reply, Service, Table
+from bot.store import Entry
+from engine.seven_bridges.map import CITY, format_square
+
+GAME = "seven-bridges"
+#: the rulebook's solo levels (1 easiest … 9 hardest) allowed as starts, Monday first
+WEEK = ((1, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (7, 9))
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+#: all-time ranking: average margin as if every player had this many extra 0-margin days,
+#: so one lucky day cannot top a steady record
+STEADY = 5
+
+
+@dataclass(frozen=True)
+class Challenge:
+    day: str
+    seed: int
+    start: str  # the starting square, e.g. ii-2-3
+    levels: tuple[int, int]
+
+    @property
+    def weekday(self) -> str:
+        return WEEKDAYS[date.fromisoformat(self.day).weekday()]
+
+
+def challenge_for(day: str, secret: bytes) -> Challenge:
+    """The challenge of ``day`` (YYYY-MM-DD): a pure function of the date and the secret."""
+    digest = hmac.new(secret, day.encode(), hashlib.sha256).digest()
+    low, high = WEEK[date.fromisoformat(day).weekday()]
+    starts = [sq for sq, level in enumerate(CITY.solo_levels) if level and low <= level <= high]
+    square = starts[int.from_bytes(digest[8:12], "big") % len(starts)]
+    return Challenge(
+        day, int.from_bytes(digest[:8], "big") >> 1, format_square(square), (low, high)
+    )
+
+
+def streak(days_won: set[str], today: str) -> int:
+    """Days in a row beaten Euler, up to today (or yesterday, if today is still open)."""
+    day = date.fromisoformat(today)
+    if today not in days_won:
+        day -= timedelta(days=1)
+    count = 0
+    while day.isoformat() in days_won:
+        count += 1
+        day -= timedelta(days=1)
+    return count
+
+
+def share_line(entry: Entry, challenge: Challenge, run: int) -> str:
+    """What a player posts about their day: the outcome, never a square or a move."""
+    outcome = {
+        "won": f"beat Euler by {entry.margin}",
+        "tied": "tied with Euler",
+        "lost": f"lost to Euler by {-entry.margin}",
+    }[entry.status]
+    streak_text = f", {run}-day streak" if run > 1 else ""
+    return (
+        f"Bridgekeeper daily {entry.day} ({challenge.weekday}): {entry.name} {outcome}"
+        f" — {entry.total} to {entry.euler}{streak_text}."
+    )
+
+
+class Daily:
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self.store = service.store
+
+    def today(self) -> str:
+        return self.store.clock().date().isoformat()
+
+    async def challenge(self, day: str | None = None) -> Challenge:
+        return challenge_for(day or self.today(), await self.store.secret("daily"))
+
+    async def play(self, table: Table, caller: Caller, guild_id: int | None) -> Reply:
+        """Open today's game for the caller at ``table`` (their DM or a private thread)."""
+        today = await self.challenge()
+        mine = await self.store.entries(user_id=caller.user_id)
+        done = next((e for e in mine if e.day == today.day), None)
+        if done is not None and done.status == "playing":
+            raise Refused("Your game of today's challenge is still going: finish it there.")
+        if done is not None:
+            raise Refused(f"You have played today's challenge ({done.status}). Back tomorrow!")
+        await self.service.create(
+            table, caller, GAME, options={"start": today.start}, seed=today.seed, rated=False
+        )
+        reply = await self.service.start(table, caller)
+        await self.store.add_entry(today.day, caller.user_id, caller.name, guild_id, reply.game_id)
+        head = (
+            f"**Daily challenge {today.day}** ({today.weekday}, starting level "
+            f"{today.levels[0]}–{today.levels[1]}): you against Euler. Good luck!"
+        )
+        return replace(reply, text=f"{head}\n{reply.text}")
+
+    async def settle(self) -> list[Posted]:
+        """Score finished attempts (an abandoned one is a loss) and share the outcomes."""
+        channels = await self.store.daily_channels()
+        posted = []
+        for entry in [e for e in await self.store.all_entries() if e.status == "playing"]:
+            if entry.game_status not in ("finished", "abandoned"):
+                continue
+            total, euler = await self._totals(entry)
+            status = "won" if total > euler else "tied" if total == euler else "lost"
+            if entry.game_status == "abandoned":
+                status = "lost"
+            if not await self.store.finish_entry(entry.day, entry.user_id, status, total, euler):
+                continue
+            if entry.guild_id in channels:
+                finished = next(
+                    e for e in await self.store.entries(user_id=entry.user_id) if e.day == entry.day
+                )
+                won = {
+                    e.day
+                    for e in await self.store.entries(user_id=entry.user_id)
+                    if e.status == "won"
+                }
+                line = share_line(finished, await self.challenge(entry.day), streak(won, entry.day))
+                table = Table(channels[entry.guild_id], entry.guild_id)
+                posted.append(Posted(table, Reply(text=line)))
+        return posted
+
+    async def _totals(self, entry: Entry) -> tuple[int, int]:
+        game = await self.store.game(entry.game_id)
+        rules = engine.get(game.game_key)
+        state = rules.from_json(game.state)
+        return rules.result(state).scores[0], rules.view(state, 0).euler_total
+
+    async def rollover(self) -> list[Posted]:
+        """Today's challenge and yesterday's recap, once per day in every daily channel."""
+        today = await self.challenge()
+        yesterday = (date.fromisoformat(today.day) - timedelta(days=1)).isoformat()
+        done = [e for e in await self.store.entries(day=yesterday) if e.status != "playing"]
+        recap = "Nobody played yesterday's challenge."
+        if done:
+            best = max(done, key=lambda e: e.margin)
+            wins = sum(e.status == "won" for e in done)
+            recap = (
+                f"Yesterday: {len(done)} played, {wins} beat Euler; best margin "
+                f"{best.margin:+d} by {best.name}."
+            )
+        text = (
+            f"**Daily challenge {today.day}** — {today.weekday}, starting level "
+            f"{today.levels[0]}–{today.levels[1]}. Play it with `/daily play`.\n{recap}"
+        )
+        posted = []
+        for guild, channel in (await self.store.daily_channels()).items():
+            if await self.store.claim_daily_post(today.day, guild):
+                posted.append(Posted(Table(channel, guild), Reply(text=text)))
+        return posted
+
+    async def setup(self, table: Table, caller: Caller) -> Reply:
+        if table.guild_id is None or not caller.manager:
+            raise Refused("A server manager sets the daily channel, in the channel itself.")
+        await self.store.set_daily_channel(table.guild_id, table.channel_id)
+        return Reply(text="Daily challenges and results will be posted in this channel.")
+
+    async def leaderboard(self) -> Reply:
+        today = self.today()
+        entries = await self.store.all_entries()
+        todays = sorted(
+            (e for e in entries if e.day == today and e.status != "playing"),
+            key=lambda e: (-e.margin, e.name),
+        )
+        lines = [f"**Today ({today})** — by margin over Euler"]
+        lines += [f"{i}. {e.name} {e.margin:+d}" for i, e in enumerate(todays[:10], 1)]
+        if not todays:
+            lines.append("No finished games yet today.")
+        lines.append("**All time** — steady average margin (wins, streak, best)")
+        for i, row in enumerate(_all_time(entries, today)[:10], 1):
+            lines.append(
+                f"{i}. {row.name} {row.rating:+.1f} ({row.wins} wins, streak {row.streak}, "
+                f"best {row.best:+d})"
+            )
+        return Reply(text="\n".join(lines))
+
+    async def stats(self, caller: Caller) -> Reply:
+        mine = [
+            e for e in await self.store.entries(user_id=caller.user_id) if e.status != "playing"
+        ]
+        if not mine:
+            raise Refused("You have not finished a daily challenge yet: `/daily play`.")
+        row = _all_time(mine, self.today())[0]
+        return Reply(
+            text=(
+                f"**{caller.name}**: {len(mine)} daily games, {row.wins} wins over Euler, "
+                f"current streak {row.streak}, best margin {row.best:+d}, average "
+                f"{sum(e.margin for e in mine) / len(mine):+.1f}."
+            ),
+            private=True,
+        )
+
+
+@dataclass(frozen=True)
+class Standing:
+    name: str
+    rating: float
+    wins: int
+    streak: int
+    best: int
+
+
+def _all_time(entries: Sequence[Entry], today: str) -> list[Standing]:
+    by_user: dict[int, list[Entry]] = {}
+    for e in entries:
+        if e.status != "playing":
+            by_user.setdefault(e.user_id, []).append(e)
+    rows = []
+    for games in by_user.values():
+        won = {e.day for e in games if e.status == "won"}
+        rows.append(
+            Standing(
+                name=games[-1].name,
+                rating=sum(e.margin for e in games) / (len(games) + STEADY),
+                wins=len(won),
+                streak=streak(won, today),
+                best=max(e.margin for e in games),
+            )
+        )
+    return sorted(rows, key=lambda r: (-r.rating, r.name))

@@ -1,0 +1,156 @@
+"""The daily Euler challenge, with the clock in the test's hands."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+import engine
+from bot.daily import WEEK, Daily, challenge_for, share_line, streak
+from bot.service import Caller, Refused, Service, Table
+from bot.store import Store
+from engine.seven_bridges.map import CITY, parse_square
+
+from conftest import ADA, BOB
+
+SB = engine.get("seven-bridges")
+MONDAY = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+SERVER = Table(channel_id=600, guild_id=60)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = MONDAY
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+async def daily(tmp_path):
+    clock = Clock()
+    store = await Store.open(tmp_path / "daily.db", clock=clock)
+    service = Service(store, images=False)
+    yield service, Daily(service), clock
+    await store.close()
+
+
+def dm(caller: Caller) -> Table:
+    return Table(channel_id=900_000 + caller.user_id)
+
+
+async def play_out(service: Service, table: Table, caller: Caller, rng: random.Random) -> list:
+    """Random legal moves to the end; returns the moves, for playing them again."""
+    played = []
+    while await service.store.live_game(table.channel_id) is not None:
+        move = rng.choice(await service.legal_moves(table, caller))
+        played.append(move)
+        await service.move(table, caller, move)
+    return played
+
+
+async def test_everyone_gets_the_same_dice_for_the_same_choices(daily):
+    service, daily_, _ = daily
+    first = await daily_.play(dm(ADA), ADA, SERVER.guild_id)
+    assert "Daily challenge 2026-11-02" in first.text and "Monday" in first.text
+    await daily_.play(dm(BOB), BOB, SERVER.guild_id)
+    rng = random.Random(8)
+    for _ in range(12):
+        ada_moves = await service.legal_moves(dm(ADA), ADA)
+        assert await service.legal_moves(dm(BOB), BOB) == ada_moves, "same dice, same options"
+        move = rng.choice(ada_moves)
+        await service.move(dm(ADA), ADA, move)
+        await service.move(dm(BOB), BOB, move)
+    ada = await service.store.live_game(dm(ADA).channel_id)
+    bob = await service.store.live_game(dm(BOB).channel_id)
+    assert ada.state == bob.state
+
+
+async def test_one_attempt_a_day_and_an_abandoned_game_is_a_loss(daily):
+    service, daily_, clock = daily
+    await daily_.play(dm(ADA), ADA, None)
+    with pytest.raises(Refused, match="still going"):
+        await daily_.play(Table(channel_id=5), ADA, None)
+    await service.abandon(dm(ADA), ADA)
+    await daily_.settle()
+    with pytest.raises(Refused, match=r"played today's challenge \(lost\)"):
+        await daily_.play(Table(channel_id=5), ADA, None)
+    clock.now = MONDAY + timedelta(days=1)
+    tuesday = await daily_.play(Table(channel_id=5), ADA, None)
+    assert "Tuesday" in tuesday.text
+
+
+def test_the_challenge_depends_on_the_day_and_the_secret_and_the_week_gets_harder():
+    days = [(date(2026, 11, 2) + timedelta(days=n)).isoformat() for n in range(14)]
+    secret = b"s" * 32
+    for day in days:
+        c = challenge_for(day, secret)
+        assert c == challenge_for(day, secret), "the same for everyone"
+        level = CITY.solo_levels[parse_square(c.start)]
+        assert WEEK[date.fromisoformat(day).weekday()][0] <= level <= c.levels[1]
+    assert challenge_for(days[0], secret).seed != challenge_for(days[0], b"t" * 32).seed
+    assert len({challenge_for(d, secret).seed for d in days}) == 14
+    assert challenge_for(days[0], secret).levels == (1, 1)
+    assert challenge_for(days[6], secret).levels == (7, 9)
+
+
+def test_streaks_count_consecutive_wins_and_a_missed_day_breaks_them():
+    won = {"2026-11-01", "2026-11-02", "2026-11-03", "2026-11-05"}
+    assert streak(won, "2026-11-05") == 1, "the 4th was missed"
+    assert streak(won, "2026-11-03") == 3
+    assert streak(won, "2026-11-04") == 3, "today still open: the run up to yesterday"
+    assert streak(won, "2026-11-07") == 0
+
+
+async def test_a_finished_game_is_scored_shared_without_spoilers_and_ranked(daily):
+    service, daily_, clock = daily
+    await daily_.setup(SERVER, Caller(1, "Mod", manager=True))
+    with pytest.raises(Refused, match="server manager"):
+        await daily_.setup(SERVER, ADA)
+    await daily_.play(dm(ADA), ADA, SERVER.guild_id)
+    await play_out(service, dm(ADA), ADA, random.Random(1))
+    (shared,) = await daily_.settle()
+    assert shared.table == SERVER
+    assert await daily_.settle() == [], "scored once"
+    line = shared.reply.text
+    assert line.startswith("Bridgekeeper daily 2026-11-02 (Monday): Ada ")
+    assert not re.search(r"\b(i|ii|iii|iv)-\d-\d\b|\br\d+c\d+\b", line), "no squares"
+    (entry,) = await service.store.entries(user_id=ADA.user_id)
+    assert entry.status in ("won", "tied", "lost") and entry.total is not None
+    board = await daily_.leaderboard()
+    assert f"1. Ada {entry.margin:+d}" in board.text
+    stats = await daily_.stats(ADA)
+    assert stats.private and "1 daily games" in stats.text
+    with pytest.raises(Refused, match="not finished a daily challenge"):
+        await daily_.stats(BOB)
+
+
+async def test_the_rollover_post_is_made_once_per_day_even_by_two_processes(daily, tmp_path):
+    service, daily_, clock = daily
+    await daily_.setup(SERVER, Caller(1, "Mod", manager=True))
+    other_store = await Store.open(tmp_path / "daily.db", clock=clock)
+    try:
+        other = Daily(Service(other_store, images=False))
+        first, second = await daily_.rollover(), await other.rollover()
+        assert len(first) + len(second) == 1
+        post = (first or second)[0]
+        assert "Play it with `/daily play`" in post.reply.text
+        assert "Nobody played yesterday" in post.reply.text
+        clock.now = MONDAY + timedelta(days=1)
+        assert len(await other.rollover()) == 1 and await daily_.rollover() == []
+    finally:
+        await other_store.close()
+
+
+def test_share_lines_never_carry_moves():
+    from bot.store import Entry
+
+    c = challenge_for("2026-11-08", b"x" * 32)
+    entry = Entry("2026-11-08", 1, "Ada", 60, 1, "won", 120, 100, "finished", 5)
+    assert share_line(entry, c, 3) == (
+        "Bridgekeeper daily 2026-11-08 (Sunday): Ada beat Euler by 20 — 120 to 100, 3-day streak."
+    )
+    assert c.start not in share_line(entry, c, 3)
