@@ -508,7 +508,7 @@ class Service:
         # turn, nor one still pondering an out-of-turn answer
         already = set(game.awaited_users())
         reply = replace(reply, mentions=tuple(u for u in reply.mentions if u not in already))
-        if not rules.info.hidden_information:
+        if not rules.info.sends_own_view:
             return reply
         private = await self._private(game, state, reply.version, seat, events)
         return replace(reply, followup=private)
@@ -517,7 +517,7 @@ class Service:
         """The caller's own view of a game with hidden information, for their eyes only."""
         game = await self._active(table)
         seat = self._seated(game, caller)
-        if not game.rules.info.hidden_information:
+        if not game.rules.info.sends_own_view:
             raise Refused(
                 f"Nothing is hidden in {game.rules.info.name}: everyone sees the same board "
                 "(`/game board`)."

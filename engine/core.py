@@ -142,6 +142,13 @@ class GameInfo:
     #: True if any seat may see something others may not: front ends then send each
     #: seat its own view privately, and public replies use the spectator view only
     hidden_information: bool = False
+    #: True if each seat's own view is worth sending it even with nothing hidden (a
+    #: player's own sheet): the mover gets it privately after each move, and on request
+    personal_views: bool = False
+
+    @property
+    def sends_own_view(self) -> bool:
+        return self.hidden_information or self.personal_views
 
 
 class Game(ABC, Generic[S, A]):

@@ -178,3 +178,15 @@ async def test_a_game_without_a_renderer_yet_is_played_without_images(secrets_ga
     assert start.image is None and start.playable
     moved = await service.move(TABLE, ADA, "1")
     assert moved.image is None and moved.followup.image is None
+
+
+async def test_a_game_with_personal_sheets_sends_the_mover_theirs(service):
+    """Seven Bridges hides nothing, but each player draws on their own sheet: it comes
+    to the mover privately after each move and on request."""
+    await service.create(TABLE, ADA, "seven-bridges")
+    await service.join(TABLE, BOB)
+    start = await service.start(TABLE, ADA)
+    mover = ADA if start.awaiting == (ADA.user_id,) else BOB
+    moved = await service.move(TABLE, mover, (await service.legal_moves(TABLE, mover))[0])
+    assert moved.followup is not None and moved.followup.private
+    assert (await service.hand(TABLE, mover)).private

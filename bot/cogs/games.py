@@ -195,7 +195,7 @@ class Games(commands.Cog):
         ranked += [m for m in moves if typed in m and not m.startswith(typed)]
         return [app_commands.Choice(name=m, value=m) for m in ranked[:25]]
 
-    @app_commands.command(name="hand", description="What only you can see in this game")
+    @app_commands.command(name="hand", description="Your own view of this game: hand, or sheet")
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
         await send_reply(

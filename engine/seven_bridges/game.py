@@ -75,6 +75,7 @@ class SevenBridges(Game[State, Action]):
         name="Seven Bridges",
         min_players=1,
         max_players=6,
+        personal_views=True,  # each player draws on their own sheet
         summary=(
             "Roll-and-write dice drafting on a map of Königsberg: draw streets, cross the "
             "bridges, visit landmarks; alone, you play Euler."
