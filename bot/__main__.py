@@ -141,7 +141,7 @@ async def _run_bot(db_path: Path, token: str) -> None:
 async def _console(db_path: Path, images: Path, seed: int | None) -> None:
     from bot import console
 
-    store = await Store.open(db_path)
+    store = await _checked_store(db_path)
     options = {} if seed is None else {"seed": lambda: seed}
     try:
         service = Service(store, link=lambda _table: "the terminal table", **options)

@@ -285,12 +285,18 @@ class Store:
     ) -> Store:
         """Open (creating if needed) the database and bring its schema up to date."""
         db = await aiosqlite.connect(str(path), isolation_level=None)
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA synchronous = NORMAL")
-        await db.execute("PRAGMA busy_timeout = 5000")
-        store = cls(db, clock)
-        await store.migrate(migrate_to)
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA busy_timeout = 5000")
+            store = cls(db, clock)
+            await store.migrate(migrate_to)
+        except BaseException:
+            # aiosqlite's worker thread is not a daemon: a connection left open on a
+            # damaged file keeps the process alive after it has said why it stops
+            await db.close()
+            raise
         return store
 
     async def close(self) -> None:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
+
 import pytest
 
 from bot.service import Caller, Service, Table
@@ -13,6 +17,32 @@ CY = Caller(1003, "Cy")
 DEE = Caller(1004, "Dee")
 PLAYERS = (ADA, BOB, CY, DEE)
 TABLE = Table(channel_id=5001, guild_id=9001)
+
+_left_running: list[threading.Thread] = []
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Fail, naming them, on threads still running after the last test.
+
+    A non-daemon thread (an unclosed aiosqlite connection, say) keeps the interpreter
+    alive after the summary, and CI waits on it until its time limit: a defect to show.
+    """
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and not thread.daemon:
+            thread.join(timeout=10)
+            if thread.is_alive():
+                _left_running.append(thread)
+    if _left_running:
+        names = ", ".join(thread.name for thread in _left_running)
+        print(f"\nthreads left running after the tests: {names}", file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config):
+    if _left_running:  # joining them at exit would hang forever
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(pytest.ExitCode.TESTS_FAILED)
 
 
 @pytest.fixture

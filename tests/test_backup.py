@@ -117,3 +117,11 @@ async def test_a_damaged_database_is_refused_at_start_up_with_what_to_do(tmp_pat
     with pytest.raises(SystemExit, match="failed SQLite's integrity check.*restore BACKUP"):
         store = await _checked_store(path)
         await store.close()
+
+    # the process itself must stop, not hang on a connection left open to the bad file
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--db", str(path)],
+        input="", capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode != 0
+    assert "failed SQLite's integrity check" in done.stderr
