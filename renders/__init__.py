@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from renders import bridge_wars, bridges_and_boats, skybridge
+from renders import bridge_wars, bridges_and_boats, seven_bridges, skybridge
 
 RENDERERS: dict[str, Callable[[Any, Sequence[str]], bytes]] = {
     "skybridge": skybridge.render,
     "bridges-and-boats": bridges_and_boats.render,
     "bridge-wars": bridge_wars.render,
+    "seven-bridges": seven_bridges.render,
 }
 
 

@@ -1,0 +1,28 @@
+"""Seven Bridges as PNGs: a player's own map sheet, or the public progress card.
+
+A seat's view (``view.seat`` is a seat) gives that player's sheet, drawn like the paper
+pad: the map of Königsberg with its river, bridges, streets, dashed footpaths, landmark
+letters, buildings and trees, coordinates and edge values; the player's lines, starting
+square and last move over it; the bridge legend, the dice, the bonus columns and the
+score sheet (:mod:`.sheet`, the map in :mod:`.city`). The spectator's view
+(``view.seat`` is None) gives a compact card with the dice and every player's bridges,
+landmarks and score so far, and no map (:mod:`.public`).
+
+Pieces are placed in output pixels by ``sheet_layout`` and ``public_layout``, which the
+tests use to find things.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.seven_bridges.state import View
+from renders.common import to_png
+from renders.seven_bridges.public import render_public
+from renders.seven_bridges.sheet import render_sheet
+
+
+def render(view: View, names: Sequence[str]) -> bytes:
+    """The viewer's own sheet, or the public card when ``view.seat`` is None."""
+    image = render_public(view, names) if view.seat is None else render_sheet(view, names)
+    return to_png(image)

@@ -1,0 +1,138 @@
+"""The public card: the dice, and each player's bridges, landmarks and score so far.
+
+It shows no map: the channel follows the race, each player sees their own sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from engine.seven_bridges.map import CITY
+from engine.seven_bridges.scoring import crossed, visited
+from engine.seven_bridges.state import PICKS, View
+from renders.common import fit_text, font
+from renders.seven_bridges.pen import (
+    EULER,
+    INK,
+    MUTED,
+    PANEL_LINE,
+    WHITE,
+    Box,
+    Pen,
+    box_centre,
+    swatch,
+    text_width,
+)
+from renders.seven_bridges.pieces import (
+    CAPTION_H,
+    DIE,
+    DIE_GAP,
+    GAP,
+    MARGIN,
+    PANEL_HEAD,
+    PIP,
+    draw_caption,
+    draw_dice,
+    ordinal,
+    pip,
+    position_name,
+    positions,
+)
+
+WIDTH = 800
+ROW_H = 88
+ROW_GAP = 8
+PIP_STEP = PIP + 4
+LANDMARKS_X = MARGIN + 12 + len(CITY.bridges) * PIP_STEP + 14  # where the letters start
+
+
+@dataclass(frozen=True)
+class PublicLayout:
+    width: int
+    height: int
+    dice: tuple[Box, ...]
+    rows: tuple[Box, ...]  # one per drafting position: Euler is second in a solo game
+
+
+def public_layout(view: View) -> PublicLayout:
+    top = CAPTION_H + PANEL_HEAD
+    step = DIE + 3 * DIE_GAP
+    dice = tuple((MARGIN + k * step, top, MARGIN + k * step + DIE, top + DIE) for k in range(PICKS))
+    top = dice[0][3] + 36 + GAP + 26  # token, owner, column titles
+    rows = tuple(
+        (MARGIN, top + k * ROW_H, WIDTH - MARGIN, top + (k + 1) * ROW_H - ROW_GAP)
+        for k in range(positions(view))
+    )
+    return PublicLayout(WIDTH, round(rows[-1][3] + MARGIN), dice, rows)
+
+
+def progress(view: View, position: int) -> tuple[set[int], set[str], int]:
+    """Bridges crossed, landmarks visited and score so far of a drafting position.
+
+    Euler scores what the player leaves (rulebook, solo play): his bridges and landmarks
+    are the ones the player has not reached yet.
+    """
+    if view.solo and position == 1:
+        drawn = sum(1 << a for a in view.seats[0].drawn)
+        bridges = {b.number for b in CITY.bridges} - set(crossed(drawn))
+        letters = {lm.letter for lm in CITY.landmarks} - set(visited(drawn))
+        return bridges, letters, view.euler_total
+    drawn = sum(1 << a for a in view.seats[position].drawn)
+    return set(crossed(drawn)), set(visited(drawn)), view.seats[position].card.total
+
+
+def _draw_row(pen: Pen, view: View, names: Sequence[str], position: int, box: Box) -> None:
+    """A player's name and score, then the seven bridges and eleven landmark letters,
+    filled in once crossed or visited; the player to move is framed in black."""
+    euler = view.solo and position == 1
+    colour = EULER if euler else swatch(position)
+    bridges, letters, total = progress(view, position)
+    to_play = position in view.to_play and not euler
+    pen.rect(box, WHITE, INK if to_play else PANEL_LINE, 4 if to_play else 2, 12)
+    x0, y0, x1, _ = box
+    y = y0 + 22
+    chip = (x0 + 12, y - 14, x0 + 40, y + 14)
+    pen.rect(chip, colour.fill, colour.edge, 2, 6)
+    pen.text(box_centre(chip), colour.letter, 17, colour.ink)
+    score = str(total)
+    pen.text((x1 - 14, y + 2), score, 30, INK, "rm")
+    pen.text((x1 - 22 - text_width(score, 30), y + 6), "pts", 15, MUTED, "rm", bold=False)
+    marker = "▶ " if to_play else ""
+    if view.places is not None and not euler:
+        marker = f"{ordinal(view.places[position])} · "
+    summary = (
+        "scores what you leave"
+        if euler
+        else (
+            f"{len(bridges)}/{len(CITY.bridges)} bridges · "
+            f"{len(letters)}/{len(CITY.landmarks)} landmarks"
+        )
+    )
+    room = x1 - x0 - 52 - text_width(summary, 16, bold=False) - text_width(score, 30) - 70
+    name = fit_text(marker + position_name(view, names, position), font(24, True), room)
+    pen.text((x0 + 52, y), name, 24, INK, "lm")
+    pen.text((x0 + 66 + text_width(name, 24), y + 2), summary, 16, MUTED, "lm", bold=False)
+    y = y0 + 58
+    for k, bridge in enumerate(CITY.bridges):
+        centre = (x0 + 12 + PIP / 2 + k * PIP_STEP, y)
+        pip(pen, centre, str(bridge.number), bridge.number in bridges, colour, square=True)
+    for k, lm in enumerate(CITY.landmarks):
+        centre = (LANDMARKS_X + PIP / 2 + k * PIP_STEP, y)
+        pip(pen, centre, lm.letter, lm.letter in letters, colour, square=False)
+
+
+def render_public(view: View, names: Sequence[str]) -> Image.Image:
+    plan = public_layout(view)
+    pen = Pen.blank(plan.width, plan.height)
+    draw_caption(pen, view, names, plan.width)
+    draw_dice(pen, view, names, plan.dice, plan.width - 2 * MARGIN)
+    y = plan.rows[0][1] - 14
+    pen.text((MARGIN + 12, y), "bridges crossed", 15, MUTED, "lm", bold=False)
+    pen.text((LANDMARKS_X, y), "landmarks visited", 15, MUTED, "lm", bold=False)
+    pen.text((plan.width - MARGIN - 14, y), "score so far", 15, MUTED, "rm", bold=False)
+    for position, box in enumerate(plan.rows):
+        _draw_row(pen, view, names, position, box)
+    return pen.finish()
