@@ -89,11 +89,11 @@ def play(state: State, *moves: str) -> State:
 
 
 def started(players: int, seed: int = 1) -> State:
-    """A game from ``START`` whose setup bonuses are all taken (footpaths reserved)."""
+    """A game from ``START`` whose setup bonuses are all taken (footpaths reserved), rolled."""
     state = GAME.new(players, {"start": START}, seed)
     while GAME.view(state, None).round == 1 and any(p.pending for p in state.seats):
         state = play(state, "reserve footpaths")
-    return state
+    return play(state, "roll")
 
 
 def pick_shape(state: State) -> tuple[State, int, Pick]:

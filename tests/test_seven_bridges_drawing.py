@@ -55,7 +55,7 @@ def position(
     state = g.new(players, {"start": "ii-2-3"}, 1)
     seats = list(state.seats)
     seats[0] = replace(seats[0], drawn=drawn, bonuses=Bonuses(footpaths=footpaths))
-    return replace(state, first=0, seats=tuple(seats), dice=dice)
+    return replace(state, first=0, seats=tuple(seats), dice=dice, rolling=False)
 
 
 def play(state: State, text: str, seat: int = 0) -> State:

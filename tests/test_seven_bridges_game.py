@@ -118,8 +118,14 @@ def test_a_landmark_in_the_start_square_gives_everyone_a_bonus_before_the_first_
     assert g.to_play(state) == (0, 2) and state.dice == (0,) * 6
     state = play(state, 0, "reserve reroll")
     state = play(state, 2, "bonus half r2c3 e")
-    assert not state.setup and all(state.dice)
+    assert not state.setup and state.rolling and state.dice == (0,) * 6
     assert g.to_play(state) == (roller(state),)
+    assert g.legal(state, roller(state)) == [g.parse("roll")]
+    assert "Roll the dice first" in refusal(state, roller(state), "reroll")
+    state = play(state, roller(state), "roll")
+    assert not state.rolling and all(state.dice)
+    assert g.to_play(state) == (roller(state),), "the roller picks first"
+    assert "already rolled" in refusal(state, roller(state), "roll")
 
 
 def test_a_footpath_in_the_start_square_gives_everyone_footpaths_used():
@@ -243,7 +249,8 @@ def test_reserved_bonuses_are_taken_top_to_bottom_and_footpaths_once():
 def test_a_visit_with_nothing_left_to_take_gives_nothing():
     spent = Bonuses(immediate=0b1111110, reserved=3, spent=3, footpaths=USED)
     state = g.new(2, {"start": "ii-1-1"}, 4)
-    state = with_seat(replace(state, first=0, dice=(4, 5, 5, 5, 5, 5)), 0, bonuses=spent)
+    state = replace(state, first=0, dice=(4, 5, 5, 5, 5, 5), rolling=False)
+    state = with_seat(state, 0, bonuses=spent)
     after, events = g.apply(state, 0, g.parse("straight2 r1c6 ew"))  # passes C's letter
     assert after.seats[0].pending == 0
     assert any("no landmark bonus left" in e.text for e in events)
@@ -256,6 +263,7 @@ def test_a_visit_with_nothing_left_to_take_gives_nothing():
 def turn_start(players: int, reserved: tuple[int, ...]) -> State:
     state = g.new(players, {"start": "ii-2-3"}, 11)
     state = replace(state, first=0, dice=(1, 2, 3, 4, 5, 6), slot=0, turn=0, round=0)
+    state = replace(state, rolling=False)
     for seat, n in enumerate(reserved):
         state = with_seat(state, seat, bonuses=Bonuses(reserved=n))
     return state
@@ -374,8 +382,31 @@ async def test_whole_games_through_the_service_for_1_2_4_5_and_6_players(service
     rnd = random.Random(7)
     for n, players in enumerate((1, 2, 4, 5, 6)):
         played = await play_random(
-            service, Table(channel_id=7000 + n), "seven-bridges", players, rnd, seed=n
+            service, Table(channel_id=7000 + n, guild_id=1), "seven-bridges", players, rnd, seed=n
         )
         assert not played.final.playable
         assert "Game over" in played.final.text
         assert played.moves >= 30
+
+
+def test_each_pick_is_announced_with_the_die_and_where_it_was_drawn():
+    state = replace(g.new(2, {"start": "ii-2-3"}, 11), first=0, rolling=False)
+    state = replace(state, dice=(1, 2, 3, 4, 5, 6))
+    move = next(m for m in g.legal(state, 0) if not isinstance(m, Distribute))
+    _, events = g.apply(state, 0, move)
+    token, *where = g.format(move).split(" ")
+    line = f"Ada took {token} and drew it at {' '.join(where)}."
+    assert events[0].describe(["Ada", "Bob"]) == line
+
+
+def test_euler_rolls_his_own_turns_and_the_player_rolls_theirs():
+    state = g.new(1, {"start": "ii-2-3"}, 5)
+    rolls = 0
+    while not g.is_over(state):
+        seat = g.to_play(state)[0]
+        assert seat == 0, "only the player is ever asked"
+        if state.rolling:
+            assert roller(state) == 0
+            rolls += 1
+        state, _ = g.apply(state, 0, g.legal(state, 0)[0])
+    assert rolls == 5, "one roll a round is the player's; Euler rolls the other by himself"

@@ -57,17 +57,25 @@ def draw(state: State, seat: int, arms: int, events: list[Event]) -> Player:
     )
 
 
-def start_turn(state: State, events: list[Event]) -> State:
-    dice, rng = roll(state.rng, DICE)
+def begin_turn(state: State, events: list[Event]) -> State:
+    """A new turn: Euler rolls at once; a player's turn waits for them to ``roll``, so the
+    roller sees the dice come up and the turn's first ping goes to them."""
     state = replace(
         state,
-        dice=dice,
-        rng=rng,
+        rolling=True,
+        dice=(0,) * DICE,
         slot=0,
         hands=(),
         committed=-1,
         rerolled=frozenset(),
     )
+    return start_turn(state, events) if is_euler(state, roller(state)) else state
+
+
+def start_turn(state: State, events: list[Event]) -> State:
+    """The roller rolls all six dice."""
+    dice, rng = roll(state.rng, DICE)
+    state = replace(state, rolling=False, dice=dice, rng=rng)
     events.append(
         Event(
             "roll",
@@ -90,8 +98,10 @@ def settle(state: State, events: list[Event]) -> State:
                 )
         if any(p.pending or p.pending_items for p in state.seats):
             return state
+        if state.rolling:
+            return state
         if state.setup:
-            state = start_turn(replace(state, setup=False), events)
+            state = begin_turn(replace(state, setup=False), events)
             continue
         if state.slot == PICKS:
             turn = state.turn + 1
@@ -100,7 +110,7 @@ def settle(state: State, events: list[Event]) -> State:
             if rnd == ROUNDS:
                 events.append(Event("end", "Five rounds are over: the game ends."))
                 return state
-            state = start_turn(state, events)
+            state = begin_turn(state, events)
             continue
         position = owner(state, state.slot)
         if not is_euler(state, position):
@@ -130,6 +140,7 @@ def initial(players: int, advanced: bool, start: int, first: int, rng: Rng) -> S
         first=first,
         seats=(seat,) * players,
         setup=True,
+        rolling=False,
         round=0,
         turn=0,
         slot=0,

@@ -23,7 +23,7 @@ from engine.core import BadOptions, Event, Game, GameInfo, IllegalMove, Result, 
 from engine.seven_bridges import euler
 from engine.seven_bridges.bonuses import NOT_TAKEN, REROLLS, RESERVED, Bonuses
 from engine.seven_bridges.dice import DICE, HORSE, KINDS, die_token, face_name, roll
-from engine.seven_bridges.flow import draw, initial, roll_start, settle
+from engine.seven_bridges.flow import draw, initial, roll_start, settle, start_turn
 from engine.seven_bridges.lines import PRINTED, arm_name, bits
 from engine.seven_bridges.map import CITY, format_square, parse_square
 from engine.seven_bridges.moves import arms_of, bonus_options, fits, pick_options, placement_refusal
@@ -37,7 +37,9 @@ from engine.seven_bridges.notation import (
     Pick,
     Reroll,
     Reserve,
+    Roll,
     format_action,
+    format_placement,
     parse_action,
 )
 from engine.seven_bridges.scoring import ITEMS, Scorecard, rank_key, scorecard
@@ -90,13 +92,14 @@ class SevenBridges(Game[State, Action]):
             "bonus: a shape drawn now, a re-roll/distribute for later, or footpaths.\n"
             "Score: best loop (corners × bridges on it), bridges n², landmarks, buildings, "
             "trees, map edges, used bonuses; you keep one item per bridge crossed.\n"
-            "**Moves:** `tee3 ii-2-3 nes` (die = face + its horse type; square "
-            "quadrant-row-col; arms), `cross2 ii-2-3`, `horse3 ii-2-4w e3` (start, direction, "
-            "half squares), `bonus corner i-1-2 es`, `reserve reroll`, `reroll`, "
+            "**Moves:** `roll` (the roller starts each turn), `tee3 ii-2-3 nes` (die = face "
+            "+ its horse type; square quadrant-row-col; arms), `cross2 ii-2-3`, "
+            "`horse3 ii-2-4w e3` (start, direction, half squares), `bonus corner i-1-2 es`, "
+            "`reserve reroll`, `reroll`, "
             "`distribute ...`, `downgrade tee3`, `score trees` (advanced).\n"
             "*Bridgekeeper's reconstruction [P]:* the map, face values and order, bonus "
             "values, horse starts, footpaths from reservation, and more — see "
-            "docs/rules/seven-bridges.md. Options: start=<square>, advanced=on."
+            "docs/rules/seven-bridges.md."
         ),
         options={
             "start": "the starting square, e.g. ii-2-3 (default: rolled with the dice)",
@@ -146,6 +149,8 @@ class SevenBridges(Game[State, Action]):
             return [Choose(item) for item in ITEMS if item not in player.chosen]
         if player.pending:
             return bonus_options(player)
+        if state.rolling:
+            return [Roll()]
         return pick_options(state, seat)
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
@@ -171,6 +176,12 @@ class SevenBridges(Game[State, Action]):
             raise IllegalMove(
                 "You visited a landmark: first choose its bonus (`bonus ...` or `reserve ...`)."
             )
+        elif isinstance(action, Roll):
+            if not state.rolling:
+                raise IllegalMove("The dice are already rolled: draft one of them.")
+            new = start_turn(state, events)
+        elif state.rolling:
+            raise IllegalMove("Roll the dice first: `roll`.")
         elif isinstance(action, Pick):
             new = self._pick(state, seat, action, events)
         elif isinstance(action, Reroll | Distribute):
@@ -239,7 +250,8 @@ class SevenBridges(Game[State, Action]):
             raise IllegalMove(reason)
         b = replace(b, immediate=b.immediate | 1 << action.value)
         state = with_seat(state, seat, replace(player, bonuses=b, pending=player.pending - 1))
-        events.append(Event("bonus", f"{seat_ref(seat)} draws the {name} bonus."))
+        where = format_placement(action.where)
+        events.append(Event("bonus", f"{seat_ref(seat)} drew the {name} bonus at {where}."))
         return with_seat(
             state, seat, draw(state, seat, arms_of(action.value, action.where), events)
         )
@@ -272,7 +284,8 @@ class SevenBridges(Game[State, Action]):
         dice = list(state.dice)
         dice[die] = 0
         state = replace(state, dice=tuple(dice), slot=state.slot + 1, committed=-1)
-        events.append(Event("draw", f"{seat_ref(seat)} drafts {token} and draws it."))
+        where = format_placement(action.where)
+        events.append(Event("draw", f"{seat_ref(seat)} took {token} and drew it at {where}."))
         return with_seat(
             state, seat, draw(state, seat, arms_of(action.value, action.where), events)
         )
@@ -475,6 +488,7 @@ class SevenBridges(Game[State, Action]):
             round=min(state.round, ROUNDS - 1) + 1,
             turn=state.turn,
             roller=roller(state),
+            rolling=state.rolling,
             slot=state.slot,
             pick_owners=tuple(owner(state, k) for k in range(PICKS)),
             dice=tuple((KINDS[d], state.dice[d]) for d in range(DICE)),
@@ -513,6 +527,7 @@ class SevenBridges(Game[State, Action]):
                 for p in state.seats
             ],
             "setup": state.setup,
+            "rolling": state.rolling,
             "round": state.round,
             "turn": state.turn,
             "slot": state.slot,
@@ -550,6 +565,7 @@ class SevenBridges(Game[State, Action]):
                 for p in data["seats"]
             ),
             setup=data["setup"],
+            rolling=data.get("rolling", False),  # games stored before `roll` were rolled
             round=data["round"],
             turn=data["turn"],
             slot=data["slot"],

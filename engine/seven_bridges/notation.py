@@ -1,5 +1,6 @@
 """Moves and their notation: tokens from general to specific, so a picker can step through.
 
+    roll                   the roller rolls the six dice to start a turn
     tee3 ii-2-3 nes        draft the tee on a 3-horse die; draw it in ii-2-3, arms N, E, S
     cross2 ii-2-3          a cross has one rotation, so none is written
     horse3 ii-2-4w e3      horse line from the west edge of ii-2-4, east, 3 half squares
@@ -78,6 +79,11 @@ class Reserve:
 
 
 @dataclass(frozen=True)
+class Roll:
+    """The roller rolls the six dice: the turn's first move, so play by post waits for it."""
+
+
+@dataclass(frozen=True)
 class Reroll:
     pass
 
@@ -108,11 +114,12 @@ class Choose:
     item: str
 
 
-Action = Pick | Bonus | Reserve | Reroll | Distribute | Downgrade | Discard | Choose
+Action = Roll | Pick | Bonus | Reserve | Reroll | Distribute | Downgrade | Discard | Choose
 
 HOWTO = (
-    "Write a move as die, square and rotation (`tee3 ii-2-3 nes`, `cross2 ii-2-3`), a horse "
-    "as die, start and direction with length in half squares (`horse3 ii-2-4w e3`), or "
+    "`roll` starts a turn. Write a move as die, square and rotation (`tee3 ii-2-3 nes`, "
+    "`cross2 ii-2-3`), a horse as die, start and direction with length in half squares "
+    "(`horse3 ii-2-4w e3`), or "
     "`bonus ...`, `reserve reroll`, `reroll`, `distribute ...`, `downgrade ...`."
 )
 
@@ -132,6 +139,8 @@ def format_action(action: Action) -> str:
         return f"bonus {face_name(action.value)} {format_placement(action.where)}"
     if isinstance(action, Reserve):
         return f"reserve {action.what}"
+    if isinstance(action, Roll):
+        return "roll"
     if isinstance(action, Reroll):
         return "reroll"
     if isinstance(action, Distribute):
@@ -198,6 +207,8 @@ def parse_action(text: str) -> Action:
     if not tokens:
         raise IllegalMove(f"Nothing to read. {HOWTO}")
     head, rest = tokens[0], tokens[1:]
+    if head == "roll" and not rest:
+        return Roll()
     if head == "reroll" and not rest:
         return Reroll()
     if head == "reserve" and len(rest) == 1 and rest[0] in ("reroll", "footpaths"):

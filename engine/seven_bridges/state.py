@@ -37,6 +37,7 @@ class State:
     first: int  # the position holding the first-player marker in round 1
     seats: tuple[Player, ...]
     setup: bool  # bonuses for a landmark in the starting square are being chosen
+    rolling: bool  # the turn waits for its roller to roll the dice
     round: int  # 0..4; ROUNDS once the game is over
     turn: int  # 0..positions-1: whose roll it is within the round
     slot: int  # the next pick of the turn, 0..5
@@ -74,6 +75,7 @@ class View:
     round: int  # 1..5 (5 also once over)
     turn: int
     roller: int  # position; in a solo game position 1 is Euler
+    rolling: bool  # the roller has still to roll this turn's dice
     slot: int
     pick_owners: tuple[int, ...]  # position of each of the six picks this turn
     dice: tuple[tuple[int, int], ...]  # (kind, value) per die; value 0 once drafted

@@ -68,7 +68,7 @@ def status(view: View, names: Sequence[str]) -> str:
         waiting = []
         for seat in view.to_play:
             player = view.seats[seat]
-            doing = "to pick"
+            doing = "to roll" if view.rolling else "to pick"
             if player.pending_items:
                 doing = "to choose an item"
             elif player.pending:
@@ -117,15 +117,18 @@ def face(pen: Pen, box: Box, value: int, kind: int, ink: RGB) -> None:
         pen.circle((cx, cy), w * 0.95, ink, None)
 
 
-def die(pen: Pen, box: Box, kind: int, value: int, mark: str = "", label: str = "") -> None:
+def die(
+    pen: Pen, box: Box, kind: int, value: int, mark: str = "", label: str = "", blank: str = "taken"
+) -> None:
     """One die of the pool: its face on white and its move token underneath; a drafted
     die leaves an empty place. ``mark`` "mine" frames a die handed to the viewer,
     "other" greys one handed to someone else, "committed" frames a downgraded die that
-    must be drawn now. ``label`` is a line under the token: whose hand the die is in."""
+    must be drawn now. ``label`` is a line under the token: whose hand the die is in.
+    ``blank`` names an empty place: "taken", or "?" before the roll."""
     cx = (box[0] + box[2]) / 2
     if value == 0:
         pen.rect(box, BACKGROUND, PANEL_LINE, 2, radius=10)
-        pen.text(box_centre(box), "taken", 15, MUTED, bold=False)
+        pen.text(box_centre(box), blank, 15 if len(blank) > 1 else 30, MUTED, bold=False)
         return
     other = mark == "other"
     framed = mark in ("mine", "committed")
@@ -155,6 +158,8 @@ def dice_note(view: View, names: Sequence[str]) -> str:
         return "Dice — the game is over"
     if view.slot == PICKS:
         return "Dice — all six drafted"
+    if view.rolling:
+        return f"Dice — {position_name(view, names, view.roller)} to roll"
     picker = position_name(view, names, view.pick_owners[view.slot])
     if view.committed >= 0:
         kind, value = view.dice[view.committed]
@@ -181,7 +186,7 @@ def draw_dice(
             mark = "mine" if owners[d] == view.seat else "other"
         elif d in owners:
             label = position_name(view, names, owners[d])
-        die(pen, box, kind, value, mark, label)
+        die(pen, box, kind, value, mark, label, "?" if view.rolling else "taken")
 
 
 def pip(pen: Pen, centre: Point, label: str, on: bool, colour: Swatch, square: bool) -> None:
