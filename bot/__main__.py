@@ -169,7 +169,7 @@ async def _selfplay(args: argparse.Namespace) -> int:
                 players = counts[n % len(counts)]
                 played = await play_random(
                     service,
-                    Table(channel_id=10_000 + n),
+                    Table(channel_id=10_000 + n, guild_id=1),
                     args.game,
                     players,
                     rng,

@@ -90,7 +90,7 @@ async def run(emit: Emit = print, quick: bool = False) -> None:
                     )
                     await play_random(
                         service,
-                        Table(channel_id=g + 1),
+                        Table(channel_id=g + 1, guild_id=1),
                         key,
                         players,
                         rng,

@@ -17,7 +17,7 @@ from typing import TextIO
 from bot.service import Caller, Refused, Reply, Service, Table, parse_hours, player_count
 
 LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
-TABLE = Table(channel_id=1)
+TABLE = Table(channel_id=1, guild_id=1)  # a server of its own: players share the keyboard
 HELP = """\
 Lines look like  <user>: /<command> <args>   (several users can take turns at one keyboard)
   ada: /new skybridge      open a game        bob: /join       take a seat

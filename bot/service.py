@@ -63,6 +63,24 @@ def parse_hours(text: str) -> float:
     return float(m.group(1) or 0) * 24 + float(m.group(2) or 0)
 
 
+def parse_options(text: str) -> dict[str, str]:
+    """``start=ii-2-3 advanced=on`` as a dict; the game itself judges names and values."""
+    options: dict[str, str] = {}
+    for token in text.replace(",", " ").split():
+        name, equals, value = token.partition("=")
+        if not equals or not name or not value:
+            raise Refused(
+                f"'{token[:30]}' is not an option: write name=value, e.g. `start=ii-2-3 "
+                "advanced=on` (each game's options are in `/game rules`)."
+            )
+        options[name.lower()] = value
+    return options
+
+
+def _solo_names() -> str:
+    return ", ".join(g.info.name for g in engine.GAMES.values() if g.info.min_players == 1)
+
+
 def player_count(info: engine.GameInfo) -> str:
     if info.min_players == info.max_players:
         return f"{info.min_players} players"
@@ -282,7 +300,11 @@ class Service:
         return [g.info for g in engine.GAMES.values()]
 
     def rules_text(self, game_key: str) -> str:
-        return self._rules_of(game_key).info.help
+        info = self._rules_of(game_key).info
+        if not info.options:
+            return info.help
+        listed = "\n".join(f"• `{name}`: {what}" for name, what in info.options.items())
+        return f"{info.help}\n**Options** (`/game new options:name=value`):\n{listed}"
 
     def _rules_of(self, game_key: str) -> Game:
         if game_key not in engine.GAMES:
@@ -311,11 +333,21 @@ class Service:
                 f"{rules.info.name} has no way to skip a turn: at the deadline choose a random "
                 "legal move or resignation."
             )
+        if table.guild_id is None and rules.info.min_players > 1:
+            raise Refused(
+                f"Nobody else can join a game in a DM: open {rules.info.name} in a server "
+                f"channel or thread. Alone, you can play {_solo_names()} here with `/solo`."
+            )
         try:
             rules.new(rules.info.min_players, options, 0)
         except BadOptions as exc:
             raise Refused(str(exc)) from None
         if await self.store.live_game(table.channel_id):
+            if table.guild_id is None:
+                raise Refused(
+                    "You already have a game going in this DM: finish it, or call it off "
+                    "with `/game abandon`, first."
+                )
             raise Refused(
                 "This channel already has a game. Finish or abandon it, or use another "
                 "channel or thread."
@@ -349,6 +381,20 @@ class Service:
             ),
             game_id=game_id,
         )
+
+    async def solo(
+        self, table: Table, caller: Caller, game_key: str, options: Mapping[str, Any] | None = None
+    ) -> Reply:
+        """Open and start a game for one at ``table`` (a DM, a channel, a thread): against
+        the game's own opponent, unrated."""
+        rules = self._rules_of(game_key)
+        if rules.info.min_players > 1:
+            raise Refused(
+                f"{rules.info.name} needs {player_count(rules.info)}; "
+                f"games to play alone: {_solo_names()}."
+            )
+        await self.create(table, caller, game_key, options, rated=False)
+        return await self.start(table, caller)
 
     async def join(self, table: Table, caller: Caller) -> Reply:
         game = await self._live(table)

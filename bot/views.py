@@ -23,7 +23,8 @@ from bot.service import Caller, Refused, Reply, Table
 if TYPE_CHECKING:
     from bot.client import Bridgekeeper
 
-PAGE_SIZE = 20  # four rows of choices, the fifth row for Back / Previous / Next
+BUTTONS_UP_TO = 10  # a step with more choices is a select menu: a phone shows it as a list
+SELECT_PAGE = 25  # Discord's limit of options in one select menu
 log = logging.getLogger(__name__)
 
 
@@ -102,7 +103,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
 
 
 class _GameButton:
-    """Shared by the buttons whose id starts ``bk:<kind>:<game>:<version>``.
+    """Shared by the buttons and selects whose id starts ``bk:<kind>:<game>:<version>``.
 
     A mixin, because discord.py wants a ``template`` on every DynamicItem subclass.
     """
@@ -128,6 +129,22 @@ class _GameButton:
 
     async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
         raise NotImplementedError
+
+    async def advance(
+        self, interaction: discord.Interaction, bot: Bridgekeeper, path: tuple[int, ...]
+    ) -> None:
+        """Show the choices after ``path``, or play the move it completes."""
+        moves = await self.legal(interaction, bot)
+        step = _walk(moves, path)
+        if step.move is None:
+            content, view = picker_message(self.game_id, self.version, moves, path, 0)
+            await interaction.response.edit_message(content=content, view=view)
+            return
+        reply = await bot.service.move(
+            table_of(interaction), caller_of(interaction), step.move, (self.game_id, self.version)
+        )
+        await interaction.response.edit_message(content=f"You played `{step.move}`.", view=None)
+        await send_reply(interaction, reply)
 
 
 _GAME = r":(?P<game>\d+):(?P<version>\d+)"
@@ -192,17 +209,44 @@ class PickButton(
         return cls(int(match["game"]), int(match["version"]), _path_of(match))
 
     async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
-        moves = await self.legal(interaction, bot)
-        step = _walk(moves, self.path)
-        if step.move is None:
-            content, view = picker_message(self.game_id, self.version, moves, self.path, 0)
-            await interaction.response.edit_message(content=content, view=view)
-            return
-        reply = await bot.service.move(
-            table_of(interaction), caller_of(interaction), step.move, (self.game_id, self.version)
+        await self.advance(interaction, bot, self.path)
+
+
+class PickSelect(
+    _GameButton,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"bk:sel" + _GAME + _PATH + r":(?P<page>\d+)",
+):
+    """A step with many choices (squares, positions) as a select menu; the chosen option's
+    value is its index at this step, so the id and values carry no move content."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        path: Sequence[int] = (),
+        number: int = 0,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str = "Choose…",
+    ) -> None:
+        select = discord.ui.Select(
+            custom_id=f"bk:sel:{game_id}:{version}:{_path_id(path)}:{number}",
+            placeholder=placeholder,
+            options=list(options) or [discord.SelectOption(label="…", value="0")],
         )
-        await interaction.response.edit_message(content=f"You played `{step.move}`.", view=None)
-        await send_reply(interaction, reply)
+        super().__init__(select)
+        self._remember(game_id, version)
+        self.path = tuple(path)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(int(match["game"]), int(match["version"]), _path_of(match), int(match["page"]))
+
+    async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
+        values = self.item.values
+        if len(values) != 1 or not values[0].isdigit():
+            raise Refused("That choice is no longer offered; press Play again.")
+        await self.advance(interaction, bot, (*self.path, int(values[0])))
 
 
 class PageButton(
@@ -247,6 +291,16 @@ def _walk(moves: Sequence[str], path: Sequence[int]) -> Step:
         raise Refused("That choice is no longer offered; press Play again.") from None
 
 
+def _label(moves: Sequence[str], step: Step, path: tuple[int, ...], i: int) -> tuple[str, bool]:
+    """A choice's label, and whether choosing it plays a move: such a choice says all it
+    will play, forced steps included."""
+    after = walk(moves, (*path, i))
+    if after.move is None:
+        return step.options[i], False
+    rest = after.move.split(" ")[len(step.prefix) :]
+    return " ".join(rest) or f"just {' '.join(step.prefix)}", True
+
+
 def picker_message(
     game_id: int, version: int, moves: Sequence[str], path: tuple[int, ...], number: int
 ) -> tuple[str, discord.ui.View]:
@@ -256,19 +310,24 @@ def picker_message(
     if step.move is not None:  # a single legal move: nothing to choose, one tap plays it
         view.add_item(PickButton(game_id, version, path, step.move, discord.ButtonStyle.success))
         return "Your only move:", view
-    shown, before, after = page(step.options, number, PAGE_SIZE)
+    listed = len(step.options) > BUTTONS_UP_TO  # many (squares, positions): a list to scroll
+    size = SELECT_PAGE if listed else BUTTONS_UP_TO
+    shown, before, after = page(step.options, number, size)
     if not shown:
         raise Refused("That choice is no longer offered; press Play again.")
-    for i in shown:
-        after_choice = walk(moves, (*path, i))
-        if after_choice.move is not None:
-            # a green button says all it will play, forced steps included
-            rest = after_choice.move.split(" ")[len(step.prefix) :]
-            label = " ".join(rest) or f"just {' '.join(step.prefix)}"
-            style = discord.ButtonStyle.success
-        else:
-            label, style = step.options[i], discord.ButtonStyle.secondary
-        view.add_item(PickButton(game_id, version, (*path, i), label, style))
+    labels = [_label(moves, step, path, i) for i in shown]
+    if listed:
+        options = [
+            discord.SelectOption(
+                label=label[:100], value=str(i), description="plays this move" if plays else None
+            )
+            for i, (label, plays) in zip(shown, labels, strict=True)
+        ]
+        view.add_item(PickSelect(game_id, version, path, number, options))
+    else:  # a few: one tap each
+        for i, (label, plays) in zip(shown, labels, strict=True):
+            style = discord.ButtonStyle.success if plays else discord.ButtonStyle.secondary
+            view.add_item(PickButton(game_id, version, (*path, i), label, style))
     nav = []
     if path:
         nav.append(PickButton(game_id, version, path[:-1], "↩ Back", discord.ButtonStyle.danger))
@@ -279,15 +338,13 @@ def picker_message(
     for item in nav:
         view.add_item(item)
     chosen = f"**{' '.join(step.prefix)}** — " if step.prefix else "Your move — "
-    pages = (
-        f" (page {number + 1} of {-(-len(step.options) // PAGE_SIZE)})" if before or after else ""
-    )
+    pages = f" (page {number + 1} of {-(-len(step.options) // size)})" if before or after else ""
     return f"{chosen}choose:{pages}", view
 
 
 _KNOWN = "|".join(  # the templates above, their named groups made plain
     "(?:" + re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern) + ")"
-    for item in (PlayButton, PickButton, PageButton)
+    for item in (PlayButton, PickButton, PageButton, PickSelect)
 )
 
 
@@ -307,4 +364,4 @@ class UnknownButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"(?!(?
         )
 
 
-DYNAMIC_ITEMS = (PlayButton, PickButton, PageButton, UnknownButton)
+DYNAMIC_ITEMS = (PlayButton, PickButton, PageButton, PickSelect, UnknownButton)

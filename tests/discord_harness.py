@@ -125,6 +125,20 @@ class Button:
     emoji: str | None
 
 
+@dataclass(frozen=True)
+class Select:
+    """A select menu as sent: its id and its options as (value, label, description)."""
+
+    custom_id: str
+    placeholder: str | None
+    options: list[tuple[str, str, str | None]]
+
+    def value(self, label: str) -> str:
+        found = [v for v, shown, _ in self.options if shown == label]
+        assert found, f"no option {label!r}; options: {[o[1] for o in self.options]}"
+        return found[0]
+
+
 @dataclass
 class Reply:
     """One thing a user would see come back from one interaction.
@@ -164,6 +178,19 @@ class Reply:
                 if c.get("type") == 2
             ]
             for row in self.components or []
+        ]
+
+    @property
+    def selects(self) -> list[Select]:
+        return [
+            Select(
+                c["custom_id"],
+                c.get("placeholder"),
+                [(o["value"], o["label"], o.get("description")) for o in c.get("options", [])],
+            )
+            for row in self.components or []
+            for c in row.get("components", [])
+            if c.get("type") == 3
         ]
 
     @property
@@ -292,6 +319,14 @@ class _ErrorLog(logging.Handler):
 
 
 # -- the harness -----------------------------------------------------------------------------
+
+
+def _old_component(custom_id: str, data: dict) -> dict:
+    """A component the harness never saw sent, as an older deployment might have posted."""
+    if data["component_type"] == 3:
+        options = [{"label": v, "value": v} for v in data["values"]]
+        return {"type": 3, "custom_id": custom_id, "options": options}
+    return {"type": 2, "style": 1, "label": "Play", "custom_id": custom_id}
 
 
 def _user_of(user: Any) -> tuple[int, str, bool]:
@@ -714,6 +749,23 @@ class Harness:
         channel: int = CHANNEL_ID,
     ) -> Replies:
         """``user`` presses the button ``custom_id`` (on the newest message showing it)."""
+        return await self._component(custom_id, {"component_type": 2}, user, message, channel)
+
+    async def choose(
+        self,
+        custom_id: str,
+        *values: str,
+        user: Any,
+        message: dict | None = None,
+        channel: int = CHANNEL_ID,
+    ) -> Replies:
+        """``user`` picks ``values`` in the select menu ``custom_id``."""
+        data = {"component_type": 3, "values": list(values)}
+        return await self._component(custom_id, data, user, message, channel)
+
+    async def _component(
+        self, custom_id: str, data: dict, user: Any, message: dict | None, channel: int
+    ) -> Replies:
         if message is None:
             message = self.find_message(custom_id)
         if message is None:
@@ -724,14 +776,7 @@ class Harness:
                 channel,
                 {
                     "content": "An old board",
-                    "components": [
-                        {
-                            "type": 1,
-                            "components": [
-                                {"type": 2, "style": 1, "label": "Play", "custom_id": custom_id}
-                            ],
-                        }
-                    ],
+                    "components": [{"type": 1, "components": [_old_component(custom_id, data)]}],
                 },
                 [],
             )
@@ -741,7 +786,12 @@ class Harness:
         assert owner in (None, user_id), (
             f"message {message['id']} is ephemeral: only user {owner} sees its buttons"
         )
-        data = {"custom_id": custom_id, "component_type": 2}
+        for row in message.get("components", []):
+            for c in row.get("components", []):
+                if c.get("custom_id") == custom_id and c.get("type") == 3:
+                    offered = {o["value"] for o in c.get("options", [])}
+                    assert set(data["values"]) <= offered, "Discord sends only offered values"
+        data = {"custom_id": custom_id, **data}
         payload = self._interaction_payload(3, user, int(message["channel_id"]), data)
         payload["message"] = json.loads(json.dumps(message))
         return await self.feed(payload)

@@ -36,7 +36,9 @@ async def fill(path: Path, games: int) -> list[tuple]:
     try:
         service = Service(store, images=False, seed=lambda: 9)
         for n in range(games):
-            await play_random(service, Table(100 + n), "skybridge", 2 + n % 3, random.Random(n))
+            await play_random(
+                service, Table(100 + n, guild_id=1), "skybridge", 2 + n % 3, random.Random(n)
+            )
         async with store.transaction() as db:
             return [
                 tuple(r) for r in await db.execute_fetchall("SELECT * FROM moves ORDER BY 1, 2")
@@ -84,7 +86,7 @@ async def test_a_backup_taken_while_games_are_played_is_one_consistent_state(tmp
         service = Service(store, images=False, seed=lambda: 9)
         playing = asyncio.gather(
             *(
-                play_random(service, Table(200 + n), "skybridge", 4, random.Random(n))
+                play_random(service, Table(200 + n, guild_id=1), "skybridge", 4, random.Random(n))
                 for n in range(4)
             )
         )
@@ -121,7 +123,10 @@ async def test_a_damaged_database_is_refused_at_start_up_with_what_to_do(tmp_pat
     # the process itself must stop, not hang on a connection left open to the bad file
     done = subprocess.run(
         [sys.executable, "-m", "bot", "console", "--db", str(path)],
-        input="", capture_output=True, text=True, timeout=120,
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode != 0
     assert "failed SQLite's integrity check" in done.stderr

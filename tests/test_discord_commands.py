@@ -9,6 +9,7 @@ picture shows, and that a refusal changes nothing.
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 
 import pytest
@@ -30,6 +31,7 @@ from discord_harness import (
 ADA = Caller(1001, "Ada")
 BOB = Caller(1002, "Bob")
 CY = Caller(1003, "Cy")  # never sits down
+DEE = Caller(1004, "Dee")
 MO = Caller(1009, "Mo", manager=True)  # may manage the server
 SKYBRIDGE = engine.get("skybridge")
 PLAY_ID = re.compile(r"bk:play:(\d+):(\d+)")
@@ -142,8 +144,32 @@ async def open_picker_at_a_move(h: Harness, board: Reply, user: Caller) -> tuple
 
 def move_of(picker: Reply, button) -> str:
     """The move a green button plays: the picker's chosen prefix and the button's label."""
+    return played_by(picker, button.label)
+
+
+def played_by(picker: Reply, label: str) -> str:
+    """The move a finishing choice plays: the picker's chosen prefix and the choice's label."""
     prefix = picker.text.split("**")[1] if picker.text.startswith("**") else ""
-    return f"{prefix} {button.label}".strip()  # "Your only move:" has no prefix
+    return f"{prefix} {label}".strip()  # "Your only move:" has no prefix
+
+
+PLAYS = "plays this move"  # a select option's description when choosing it plays
+
+
+async def every_choice(h: Harness, picker: Reply, user: Caller):
+    """Yield (move, None) for each choice of ``picker`` that plays a move, and (None, the
+    picker it leads to) for each that leads on: buttons and select options alike."""
+    for button in choices(picker):
+        if button.style == SUCCESS:
+            yield move_of(picker, button), None
+        else:
+            yield None, (await h.click(button.custom_id, user=user)).one
+    for menu in picker.selects:
+        for value, label, description in menu.options:
+            if description == PLAYS:
+                yield played_by(picker, label), None
+            else:
+                yield None, (await h.choose(menu.custom_id, value, user=user)).one
 
 
 async def play_by_buttons(h: Harness, board: Reply, user: Caller) -> tuple[str, Reply]:
@@ -190,6 +216,7 @@ async def test_setup_hook_synced_every_command(h):
         "leaderboard",
         "league",
         "daily",
+        "solo",
     }
     subcommands = {o["name"] for o in synced["game"]["options"] if o["type"] == 1}
     assert subcommands == {
@@ -392,11 +419,11 @@ async def test_the_picker_offers_exactly_the_legal_moves(h):
     while frontier:
         picker = frontier.pop()
         assert len(picker.rows) <= 5 and all(len(row) <= 5 for row in picker.rows)
-        for button in choices(picker):
-            if button.style == SUCCESS:
-                offered.append(move_of(picker, button))
+        async for move, leads_to in every_choice(h, picker, ADA):
+            if move is not None:
+                offered.append(move)
             else:
-                frontier.append((await h.click(button.custom_id, user=ADA)).one)
+                frontier.append(leads_to)
     assert sorted(offered) == sorted(legal)
     assert len(offered) == len(set(offered))
 
@@ -506,20 +533,33 @@ async def test_turns_works_from_a_dm_with_the_bot(h):
     assert f"https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}" in turns.text
 
 
-async def test_games_are_not_offered_in_a_dm_where_nobody_can_join(h):
-    """A game lives in a channel or thread (DESIGN.md); a DM with the bot holds one person.
+async def test_in_a_dm_you_play_alone_and_a_lobby_is_refused(h):
+    """A game for several lives in a channel or thread (DESIGN.md); a DM with the bot holds
+    one person, so there it is a solo game against Euler, started at once by /solo."""
+    for command in ("game", "move", "hand", "solo", "turns"):
+        assert h.offered_in_dms(command), f"/{command} in DMs"
+    lobby = await h.slash("game", "new", game="skybridge", user=ADA, channel=DM_CHANNEL_ID)
+    assert_refused(lobby, "Nobody else can join a game in a DM", "/solo")
+    assert await h.store.latest_game(DM_CHANNEL_ID) is None
 
-    Today /game and /move are synced with ``dm_permission: true``: in a DM, ``/game new``
-    opens a lobby nobody else can ever join. Fix: make them guild-only.
-    """
-    assert h.offered_in_dms("turns"), "/turns is useful anywhere"
-    opened = None
-    if h.offered_in_dms("game"):
-        opened = await h.slash("game", "new", game="skybridge", user=ADA, channel=DM_CHANNEL_ID)
-    assert not h.offered_in_dms("game") and not h.offered_in_dms("move"), (
-        "/game and /move are offered in DMs; /game new there answered: "
-        f"{opened.text if opened else None!r}"
-    )
+    board = board_of(await h.slash("solo", options="start=ii-2-3", user=ADA, channel=DM_CHANNEL_ID))
+    assert "**Seven Bridges** begins" in board.text
+    picker = (await h.click(play_button(board)[0], user=ADA)).one
+    assert picker.labels == ["roll"], "the player rolls their own turns"
+    rolled = await h.click(picker.custom_ids[0], user=ADA)
+    assert "rolls" in board_of(rolled).text
+    row = await h.store.latest_game(DM_CHANNEL_ID)
+    move = SEVEN_BRIDGES.format(SEVEN_BRIDGES.legal(SEVEN_BRIDGES.from_json(row.state), 0)[0])
+    suggested = await h.autocomplete("move", "notation", move, user=ADA, channel=DM_CHANNEL_ID)
+    assert suggested.choice_values[0] == move
+    board = board_of(await h.slash("move", notation=move, user=ADA, channel=DM_CHANNEL_ID))
+    token, *where = move.split()
+    assert f"Ada took {token} and drew it at {' '.join(where)}." in board.text
+    sheet = (await h.slash("hand", user=ADA, channel=DM_CHANNEL_ID)).one
+    assert sheet.ephemeral and sheet.images[0].width == 900, "the player's own sheet"
+    again = await h.slash("solo", user=ADA, channel=DM_CHANNEL_ID)
+    assert_refused(again, "You already have a game going in this DM", "/game abandon")
+    assert (await h.store.latest_game(DM_CHANNEL_ID)).guild_id is None
 
 
 async def test_a_name_that_looks_like_a_ping_pings_nobody(h):
@@ -777,6 +817,17 @@ async def test_malformed_options_are_refused_with_what_was_wrong(h):
     )
     assert_refused(await h.slash("settings", timezone="Nowhere/Atlantis", user=ADA), "time zone")
     assert_refused(await h.slash("game", "extend", by="-3h", user=ADA), "duration")
+    sb = "seven-bridges"
+    assert_refused(
+        await h.slash("game", "new", game=sb, options="start", user=ADA), "'start' is not an option"
+    )
+    assert_refused(
+        await h.slash("game", "new", game=sb, options="start=zz9", user=ADA), "is not a square"
+    )
+    assert_refused(
+        await h.slash("game", "new", game=sb, options="colour=red", user=ADA), "no option colour"
+    )
+    assert_refused(await h.slash("solo", options="advanced=maybe", user=ADA), "on or off")
     assert await snapshot(h) == (None,)
 
 
@@ -821,3 +872,100 @@ async def test_daily_play_from_a_server_opens_the_game_in_dms(h):
     assert posts[0].payload["components"][0]["components"][0]["custom_id"].startswith("bk:play:")
     again = await h.slash("daily", "play", user=ADA)
     assert_refused(again, "still going")
+
+
+# -- Seven Bridges at the table ----------------------------------------------------------------
+
+SEVEN_BRIDGES = engine.get("seven-bridges")
+
+
+async def awaited_user(h: Harness, channel: int = CHANNEL_ID) -> Caller | None:
+    """Who the game waits for now, from the stored state (None once it is over)."""
+    row = await h.store.latest_game(channel)
+    state = SEVEN_BRIDGES.from_json(row.state)
+    seats = {s.seat: s.user_id for s in await h.store.seats(row.id)}
+    waiting = SEVEN_BRIDGES.to_play(state)
+    by_id = {c.user_id: c for c in (ADA, BOB, DEE)}
+    return by_id[seats[waiting[0]]] if waiting else None
+
+
+async def open_seven_bridges(h: Harness) -> Replies:
+    """A three-player game from ii-2-3, a square with no landmark: the first turn is a roll."""
+    await h.slash("game", "new", game="seven-bridges", options="start=ii-2-3", user=ADA)
+    for player in (BOB, DEE):
+        await h.slash("game", "join", user=player)
+    return await h.slash("game", "start", user=ADA)
+
+
+async def test_seven_bridges_picker_offers_dice_as_buttons_and_placements_in_a_select(h):
+    """The roller rolls with a button; then the dice are buttons, and where to draw a die
+    comes from a select once there are many places: all of it exactly the legal moves."""
+    board = board_of(await open_seven_bridges(h))
+    user = await awaited_user(h)
+    assert board.pinged == {user.user_id}
+    picker = (await h.click(play_button(board)[0], user=user)).one
+    assert picker.text == "Your only move:" and picker.labels == ["roll"]
+    rolled = await h.click(picker.custom_ids[0], user=user)
+    board = board_of(rolled)
+    assert re.search(r"rolls (\w+\d, ){5}\w+\d\.", board.text), board.text
+    assert await awaited_user(h) == user, "the roller picks first"
+
+    row = await h.store.latest_game(CHANNEL_ID)
+    seat = next(s.seat for s in await h.store.seats(row.id) if s.user_id == user.user_id)
+    legal = [
+        SEVEN_BRIDGES.format(a)
+        for a in SEVEN_BRIDGES.legal(SEVEN_BRIDGES.from_json(row.state), seat)
+    ]
+    picker = (await h.click(play_button(board)[0], user=user)).one
+    dice = [b.label for b in choices(picker)]
+    # one button per die that can be drawn, named by face and type; a die with a single
+    # place to go says it all (`straight2 ii-2-2 ew`)
+    assert dice and all(re.match(r"(cross|tee|corner|straight|half|horse)[23]\b", d) for d in dice)
+    offered, selects = [], 0
+    frontier = [picker]
+    while frontier:
+        picker = frontier.pop()
+        selects += len(picker.selects)
+        assert len(picker.rows) <= 5 and all(len(o) <= 25 for o in picker.selects)
+        async for move, leads_to in every_choice(h, picker, user):
+            if move is not None:
+                offered.append(move)
+            else:
+                frontier.append(leads_to)
+    assert sorted(offered) == sorted(legal)
+    assert selects or len(legal) <= 10, "many placements come in a select"
+
+
+async def test_a_seven_bridges_game_for_three_by_clicks_to_the_end(tmp_path):
+    """Three players play a whole game only by pressing buttons and choosing in selects,
+    the bot's own picker deciding what is offered; each pick is announced in a short line."""
+    rng = random.Random(2)
+    async with Harness(tmp_path / "sb.db", images=False) as h:
+        board = (await open_seven_bridges(h)).public[-1]
+        rolls = picks = listed = 0
+        while (user := await awaited_user(h)) is not None:
+            play = play_button(board)[0] if board.labels else None
+            assert play, f"the game waits for {user.name}, so the board has a Play button"
+            picker = (await h.click(play, user=user)).one
+            while True:
+                options = [(b.custom_id, None, b.style == SUCCESS) for b in choices(picker)]
+                for menu in picker.selects:
+                    options += [(menu.custom_id, v, d == PLAYS) for v, _, d in menu.options]
+                    listed += 1
+                custom_id, value, plays = rng.choice(options)
+                if value is None:
+                    replies = await h.click(custom_id, user=user)
+                else:
+                    replies = await h.choose(custom_id, value, user=user)
+                if plays:
+                    break
+                picker = replies.one
+            confirm, board, *private = replies
+            assert confirm.text.startswith("You played `") and not board.ephemeral
+            assert all(p.ephemeral for p in private), "a player's own sheet stays private"
+            rolls += " rolls " in board.text
+            line = rf"{user.name} took \w+\d and drew it at [iv]+-\d-\d"
+            picks += bool(re.search(line, board.text))
+        assert rolls == 15, "five rounds of a roll each for three players"
+        assert picks > 0 and listed > 0, "picks announced; some steps came as selects"
+        assert "Game over" in board.text and board.custom_ids == []

@@ -172,6 +172,7 @@ async def test_bot_logs_in_syncs_identifies_and_becomes_ready(tmp_path, monkeypa
             "leaderboard",
             "league",
             "daily",
+            "solo",
         }
         subcommands = {o["name"] for o in synced["game"]["options"] if o["type"] == 1}
         assert {"new", "join", "start", "board", "undo", "resign", "rules"} <= subcommands

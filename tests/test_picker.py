@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import discord
 import pytest
 
 import engine
@@ -84,30 +85,44 @@ def test_pages_cover_every_option_once():
     assert number == 2
 
 
-def test_the_discord_picker_pages_long_choices_and_keeps_within_discords_limits():
-    """47 squares for one piece: 20 a page, Previous / Next / Back, each id under 100."""
-    from bot.views import PAGE_SIZE, picker_message
+def test_the_discord_picker_lists_many_choices_in_a_paged_select_within_discords_limits():
+    """47 squares for one piece: a select of 25 a page, Previous / Next / Back, ids under 100;
+    a choice's value is its index, so nothing of the move rides in the component."""
+    from bot.views import SELECT_PAGE, picker_message
 
     squares = [f"s{i}" for i in range(47)]
     moves = [f"cube {s}" for s in squares] + ["roof a1"]
     seen = []
-    number = 0
-    while True:
+    for number in (0, 1):
         content, view = picker_message(7, 3, moves, (0,), number)
-        buttons = [item.item for item in view.children]  # the buttons inside DynamicItems
-        assert len(buttons) <= 25
-        assert all(len(button.custom_id) <= 100 for button in buttons)
-        labels = [button.label for button in buttons]
+        items = [item.item for item in view.children]  # the components inside DynamicItems
+        assert all(len(item.custom_id) <= 100 for item in items)
+        (menu,) = [item for item in items if isinstance(item, discord.ui.Select)]
+        assert len(menu.options) <= 25
+        assert all(o.description == "plays this move" for o in menu.options)
+        labels = [item.label for item in items if isinstance(item, discord.ui.Button)]
         assert "↩ Back" in labels
-        assert labels.count("Next ▶") == (number < 2)
-        assert labels.count("◀ Previous") == (number > 0)
-        assert f"page {number + 1} of 3" in content and content.startswith("**cube**")
-        seen += [label for label in labels if label.startswith("s")]
-        if number == 2:
-            break
-        number += 1
-    assert seen == squares
-    assert PAGE_SIZE == 20
+        assert labels.count("Next ▶") == (number == 0)
+        assert labels.count("◀ Previous") == (number == 1)
+        assert f"page {number + 1} of 2" in content and content.startswith("**cube**")
+        seen += [(o.label, int(o.value)) for o in menu.options]
+    assert seen == [(s, i) for i, s in enumerate(squares)]
+    assert SELECT_PAGE == 25
+
+
+def test_the_discord_picker_offers_a_few_choices_as_buttons():
+    """Up to ten choices are one tap each: green when the tap plays, grey when it leads on."""
+    from bot.views import picker_message
+
+    moves = ["cube a1", "cube a2", "roof a1"]
+    content, view = picker_message(7, 3, moves, (), 0)
+    buttons = [item.item for item in view.children]
+    assert all(isinstance(b, discord.ui.Button) for b in buttons)
+    assert [(b.label, b.style) for b in buttons] == [
+        ("cube", discord.ButtonStyle.secondary),
+        ("roof a1", discord.ButtonStyle.success),
+    ]
+    assert content == "Your move — choose:"
 
 
 def test_the_discord_picker_offers_a_lone_legal_move_as_one_button():

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from bot.service import NOTIFY, POLICIES, Caller, Refused, parse_hours
+from bot.service import NOTIFY, POLICIES, Caller, Refused, parse_hours, parse_options
 from bot.store import Clocks
 from bot.views import answer_error, caller_of, refuse, send_reply, table_of
 
@@ -21,16 +21,16 @@ if TYPE_CHECKING:
     from bot.client import Bridgekeeper
 
 GAME_CHOICES = [app_commands.Choice(name=g.info.name, value=key) for key, g in engine.GAMES.items()]
+SOLO_CHOICES = [c for c in GAME_CHOICES if engine.GAMES[c.value].info.min_players == 1]
 MAX_NOTATION = 100
 
 
 class Games(commands.Cog):
     """Open, join and play games in a channel or thread."""
 
-    # games need several people in one place: not offered in DMs (solo play will be)
-    game = app_commands.Group(
-        name="game", description="Open, join and manage this channel's game", guild_only=True
-    )
+    # offered in DMs too, for games played alone there; the service refuses a DM lobby
+    # that nobody else could join
+    game = app_commands.Group(name="game", description="Open, join and manage this channel's game")
 
     def __init__(self, bot: Bridgekeeper) -> None:
         self.bot = bot
@@ -50,6 +50,7 @@ class Games(commands.Cog):
         remind_every="Remind a waiting player this often (default 24h)",
         rated="Whether the result changes ratings (default: yes)",
         reaction_window="How long out-of-turn answers may take before the bot passes (12h)",
+        options="The game's options as name=value, e.g. start=ii-2-3 advanced=on",
     )
     @app_commands.choices(
         game=GAME_CHOICES,
@@ -64,6 +65,7 @@ class Games(commands.Cog):
         remind_every: str | None = None,
         rated: bool = True,
         reaction_window: str | None = None,
+        options: str | None = None,
     ) -> None:
         clocks = Clocks(
             move_hours=parse_hours(time_per_move) if time_per_move else None,
@@ -72,7 +74,32 @@ class Games(commands.Cog):
             reaction_hours=parse_hours(reaction_window) if reaction_window else 12.0,
         )
         reply = await self.service.create(
-            table_of(interaction), caller_of(interaction), game.value, clocks=clocks, rated=rated
+            table_of(interaction),
+            caller_of(interaction),
+            game.value,
+            parse_options(options) if options else None,
+            clocks=clocks,
+            rated=rated,
+        )
+        await send_reply(interaction, reply)
+
+    @app_commands.command(name="solo", description="Play alone, right here: Seven Bridges vs Euler")
+    @app_commands.describe(
+        game="Which game (those with a rulebook opponent)",
+        options="The game's options as name=value, e.g. start=ii-2-3 advanced=on",
+    )
+    @app_commands.choices(game=SOLO_CHOICES)
+    async def solo(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str] | None = None,
+        options: str | None = None,
+    ) -> None:
+        reply = await self.service.solo(
+            table_of(interaction),
+            caller_of(interaction),
+            game.value if game else SOLO_CHOICES[0].value,
+            parse_options(options) if options else None,
         )
         await send_reply(interaction, reply)
 
@@ -170,7 +197,6 @@ class Games(commands.Cog):
         await refuse(interaction, self.service.rules_text(game.value))
 
     @app_commands.command(name="move", description="Play a move in this channel's game")
-    @app_commands.guild_only()
     @app_commands.describe(notation="Your move, e.g. red tall b2 (pick from the suggestions)")
     async def move(self, interaction: discord.Interaction, notation: str) -> None:
         if len(notation) > MAX_NOTATION:
@@ -196,7 +222,6 @@ class Games(commands.Cog):
         return [app_commands.Choice(name=m, value=m) for m in ranked[:25]]
 
     @app_commands.command(name="hand", description="Your own view of this game: hand, or sheet")
-    @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
         await send_reply(
             interaction, await self.service.hand(table_of(interaction), caller_of(interaction))
