@@ -14,19 +14,36 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
-from bot.service import Caller, Refused, Reply, Service, Table, parse_hours, player_count
+from bot.service import (
+    Caller,
+    Refused,
+    Reply,
+    Service,
+    Table,
+    parse_hours,
+    parse_options,
+    player_count,
+)
 
 LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
 TABLE = Table(channel_id=1, guild_id=1)  # a server of its own: players share the keyboard
 HELP = """\
 Lines look like  <user>: /<command> <args>   (several users can take turns at one keyboard)
   ada: /new skybridge      open a game        bob: /join       take a seat
+  ada: /new seven-bridges start=ii-2-3  a game with options (see /rules <game>)
+  ada: /solo               Seven Bridges alone against Euler, started at once
   ada: /start              start it           ada: /legal      list your legal moves
   ada: /move red tall b2   play a move        ada: /board      draw the board
   /board [N] (after move N)  /hand (what only you see)  /status  /history  /undo
   /resign  /leave  /abandon  /snooze  /vacation <days, e.g. 3d>
   /turns  /rating [user]  /leaderboard <game>  /games  /rules <game>  /help
 Lines starting with # are comments. End with Ctrl-D."""
+
+
+def _game_and_options(text: str) -> tuple[str, dict[str, str] | None]:
+    """``seven-bridges start=ii-2-3`` as the game's key and its options."""
+    game, _, options = text.strip().partition(" ")
+    return game, parse_options(options) if options.strip() else None
 
 
 def _move_number(text: str) -> int | None:
@@ -86,7 +103,8 @@ class Console:
             f"  {g.key}: {g.name} ({player_count(g)}) — {g.summary}" for g in s.games()
         )
         return {
-            "new": lambda: s.create(TABLE, caller, args),
+            "new": lambda: s.create(TABLE, caller, *_game_and_options(args)),
+            "solo": lambda: s.solo(TABLE, caller, *_game_and_options(args or "seven-bridges")),
             "join": lambda: s.join(TABLE, caller),
             "leave": lambda: s.leave(TABLE, caller),
             "start": lambda: s.start(TABLE, caller),

@@ -71,6 +71,26 @@ def test_console_plays_a_scripted_skybridge_game_and_writes_board_images(tmp_pat
         assert board.width >= 600
 
 
+def test_console_opens_a_game_with_options_and_plays_alone_against_euler(tmp_path):
+    script = "\n".join(
+        [
+            "ada: /new seven-bridges start=ii-2-3 advanced=maybe",
+            "ada: /solo seven-bridges start=ii-2-3",
+            "ada: /legal",
+            "ada: /move roll",
+        ]
+    )
+    done = run_bot("console", "--db", "t.db", "--images", "pics", cwd=tmp_path, stdin=script)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "(only ada sees this) Option advanced is on or off, not 'maybe'." in lines[0]
+    assert "**Seven Bridges** begins. Seats: 1. ada." in done.stdout
+    assert "Your 1 legal moves: `roll`" in done.stdout
+    assert "Round 1, turn 1: ada rolls " in done.stdout
+    sheets = sorted((tmp_path / "pics").glob("*-ada-only.png"))
+    assert sheets and Image.open(sheets[-1]).width == 900, "ada's own map sheet, privately"
+
+
 def test_console_replays_a_whole_game_piped_from_a_file(tmp_path):
     """A script written from the engine's own play, replayed with the same seed."""
     rules = engine.get("skybridge")
