@@ -9,10 +9,11 @@ import random
 import sqlite3
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 
 from bot.config import load_settings
-from bot.service import Service, Table
+from bot.service import Service, Table, player_count
 from bot.store import Store
 
 NO_TOKEN = """\
@@ -138,16 +139,18 @@ async def _run_bot(db_path: Path, token: str) -> None:
         await store.close()
 
 
-async def _console(db_path: Path, images: Path, seed: int | None) -> None:
+async def _console(db_path: Path, images: Path, seed: int | None) -> int:
+    """Exit status 1 when a piped script had refused lines, so a broken replay is noticed."""
     from bot import console
 
     store = await _checked_store(db_path)
     options = {} if seed is None else {"seed": lambda: seed}
     try:
         service = Service(store, link=lambda _table: "the terminal table", **options)
-        await console.run(service, images)
+        refused = await console.run(service, images)
     finally:
         await store.close()
+    return 1 if refused and not sys.stdin.isatty() else 0
 
 
 async def _selfplay(args: argparse.Namespace) -> int:
@@ -155,11 +158,11 @@ async def _selfplay(args: argparse.Namespace) -> int:
     from bot.selfplay import known_game, play_random
 
     rules = engine.get(known_game(args.game))
-    counts = (
-        [args.players]
-        if args.players
-        else list(range(rules.info.min_players, rules.info.max_players + 1))
-    )
+    info = rules.info
+    if args.players and not info.min_players <= args.players <= info.max_players:
+        print(f"{info.name} is for {player_count(info)}, not {args.players}.", file=sys.stderr)
+        return 2
+    counts = [args.players] if args.players else list(range(info.min_players, info.max_players + 1))
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-selfplay-") as tmp:
         store = await Store.open(args.db or Path(tmp) / "selfplay.db")
         service = Service(store, images=args.images, seed=lambda: 0)
@@ -167,14 +170,20 @@ async def _selfplay(args: argparse.Namespace) -> int:
         try:
             for n in range(args.games):
                 players = counts[n % len(counts)]
-                played = await play_random(
-                    service,
-                    Table(channel_id=10_000 + n, guild_id=1),
-                    args.game,
-                    players,
-                    rng,
-                    seed=args.seed * 100_003 + n,
-                )
+                seed = args.seed * 100_003 + n
+                try:
+                    played = await play_random(
+                        service,
+                        Table(channel_id=10_000 + n, guild_id=1),
+                        args.game,
+                        players,
+                        rng,
+                        seed=seed,
+                    )
+                except Exception:  # the very thing selfplay is run to find: say which game
+                    print(f"game {n + 1}: {players} players, seed {seed} FAILED", file=sys.stderr)
+                    traceback.print_exc()
+                    return 1
                 summary = played.final.text.split("\n", 1)[-1].replace("\n", "; ")
                 print(f"game {n + 1}: {players} players, {played.moves} moves — {summary}")
         finally:
@@ -189,8 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     settings = load_settings()
     if args.command == "console":
-        asyncio.run(_console(args.db or settings.db_path, args.images, args.seed))
-        return 0
+        return asyncio.run(_console(args.db or settings.db_path, args.images, args.seed))
     if args.command == "selfplay":
         return asyncio.run(_selfplay(args))
     if args.command == "ratings":

@@ -61,6 +61,7 @@ class Console:
         self.out = out
         self.users: dict[str, Caller] = {}
         self.drawn = 0  # images written, numbering the files in the order they were shown
+        self.refused = 0  # lines refused or not understood: a replayed script went wrong
 
     def caller(self, name: str) -> Caller:
         key = name.lower()
@@ -79,16 +80,25 @@ class Console:
             return
         m = LINE.fullmatch(line.rstrip("\n"))
         if not m:
+            self.refused += 1
             self.say("? Write '<user>: /<command> <args>', e.g. 'ada: /move red tall b2'. /help")
             return
         caller, command, args = self.caller(m["user"]), m["command"], m["args"].strip()
+        if command == "game":  # the bot's replies say `/game join`: the same words work here
+            command, _, args = args.partition(" ")
+            args = args.strip()
+        if command == "help":
+            self.say(HELP)
+            return
         action = self._commands(caller, args).get(command)
         if action is None:
+            self.refused += 1
             self.say(f"? Unknown command /{command}. /help lists them.")
             return
         try:
             reply = await action()
         except Refused as exc:
+            self.refused += 1
             self.say(f"  (only {caller.name} sees this) {exc}")
             return
         self.show(caller, reply)
@@ -143,7 +153,8 @@ class Console:
             self.show(caller, reply.followup)
 
 
-async def run(service: Service, images: Path, source: TextIO = sys.stdin) -> None:
+async def run(service: Service, images: Path, source: TextIO = sys.stdin) -> int:
+    """Play lines from ``source``; returns how many were refused or not understood."""
     console = Console(service, images)
     interactive = source.isatty()
     if interactive:
@@ -155,3 +166,4 @@ async def run(service: Service, images: Path, source: TextIO = sys.stdin) -> Non
         if not line:
             break
         await console.handle(line)
+    return console.refused

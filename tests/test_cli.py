@@ -59,7 +59,7 @@ def test_console_plays_a_scripted_skybridge_game_and_writes_board_images(tmp_pat
         ]
     )
     done = run_bot("console", "--db", "t.db", "--images", "pics", cwd=tmp_path, stdin=script)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, "the line it could not read makes a piped script fail"
     out = done.stdout
     assert "ada opened a game of **Skybridge**" in out
     assert "bob joined" in out
@@ -81,7 +81,7 @@ def test_console_opens_a_game_with_options_and_plays_alone_against_euler(tmp_pat
         ]
     )
     done = run_bot("console", "--db", "t.db", "--images", "pics", cwd=tmp_path, stdin=script)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, "a piped script with a refused line says so in its status"
     lines = done.stdout.splitlines()
     assert "(only ada sees this) Option advanced is on or off, not 'maybe'." in lines[0]
     assert "**Seven Bridges** begins. Seats: 1. ada." in done.stdout
@@ -89,6 +89,19 @@ def test_console_opens_a_game_with_options_and_plays_alone_against_euler(tmp_pat
     assert "Round 1, turn 1: ada rolls " in done.stdout
     sheets = sorted((tmp_path / "pics").glob("*-ada-only.png"))
     assert sheets and Image.open(sheets[-1]).width == 900, "ada's own map sheet, privately"
+
+
+def test_console_takes_the_words_the_bot_itself_suggests(tmp_path):
+    """Replies say `/game join`; typing exactly that works, and so does `ada: /help`."""
+    script = "\n".join(
+        ["ada: /game new skybridge", "bob: /game join", "ada: /help", "ada: /game start"]
+    )
+    done = run_bot("console", "--db", "t.db", "--images", "pics", cwd=tmp_path, stdin=script)
+    assert done.returncode == 0, done.stdout
+    assert "Join with `/game join`" in done.stdout
+    assert "bob joined" in done.stdout and "Lines look like" in done.stdout
+    assert "**Skybridge** begins. Seats: 1. ada, 2. bob." in done.stdout
+    assert "Unknown command" not in done.stdout
 
 
 def test_console_replays_a_whole_game_piped_from_a_file(tmp_path):
@@ -134,6 +147,13 @@ def test_selfplay_prints_one_line_per_game_and_exits_zero(tmp_path):
         "game 2: 3 players",
         "game 3: 4 players",
     ]
+
+
+def test_selfplay_refuses_a_player_count_the_game_cannot_seat(tmp_path):
+    done = run_bot("selfplay", "skybridge", "--players", "5", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "Skybridge is for 2–4 players, not 5." in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_selfplay_refuses_an_unknown_game(tmp_path):
