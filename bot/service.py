@@ -451,7 +451,11 @@ class Service:
             )
         except StaleGame:
             raise Refused("The lobby changed at that moment; please try again.") from None
-        order = ", ".join(f"{s + 1}. {n}" for s, n in enumerate(game.names))
+        labels = [game.rules.seat_label(state, s) for s in range(len(game.names))]
+        order = ", ".join(
+            f"{s + 1}. {n}" + (f" ({label})" if label else "")
+            for s, (n, label) in enumerate(zip(game.names, labels, strict=True))
+        )
         return await self._position_reply(
             started, state, game.row.version + 1, [f"**{info.name}** begins. Seats: {order}."]
         )

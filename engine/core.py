@@ -228,6 +228,11 @@ class Game(ABC, Generic[S, A]):
         """
         raise IllegalMove(f"{self.info.name} has no way to skip a turn.")
 
+    def seat_label(self, state: S, seat: int) -> str:
+        """What ``seat`` plays as ("red and yellow", "attacker"), shown beside its player's
+        name when the game starts; empty where the seats are alike."""
+        return ""
+
     def reaction_open(self, state: S) -> bool:
         """Whether the awaited seats are answering out of turn (react or ``pass``).
 

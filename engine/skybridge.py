@@ -339,6 +339,12 @@ class Skybridge(Game[State, Action]):
         ),
     )
 
+    def seat_label(self, state: State, seat: int) -> str:
+        colours = [COLOURS[c] for c in seat_colours(state.players)[seat]]
+        if state.players == 3:
+            return f"{colours[0]}, with neutral {colours[1]}"
+        return " and ".join(colours)
+
     def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
         if not self.info.min_players <= players <= self.info.max_players:
             raise BadOptions(f"Skybridge is for 2 to 4 players, not {players}.")

@@ -63,7 +63,7 @@ def test_console_plays_a_scripted_skybridge_game_and_writes_board_images(tmp_pat
     out = done.stdout
     assert "ada opened a game of **Skybridge**" in out
     assert "bob joined" in out
-    assert "begins. Seats: 1. ada, 2. bob." in out
+    assert "begins. Seats: 1. ada (red and yellow), 2. bob (blue and green)." in out
     assert "? Write '<user>: /<command> <args>'" in out
     images = sorted((tmp_path / "pics").glob("*.png"))
     assert images, out
@@ -100,7 +100,7 @@ def test_console_takes_the_words_the_bot_itself_suggests(tmp_path):
     assert done.returncode == 0, done.stdout
     assert "Join with `/game join`" in done.stdout
     assert "bob joined" in done.stdout and "Lines look like" in done.stdout
-    assert "**Skybridge** begins. Seats: 1. ada, 2. bob." in done.stdout
+    assert "Seats: 1. ada (red and yellow), 2. bob (blue and green)." in done.stdout
     assert "Unknown command" not in done.stdout
 
 

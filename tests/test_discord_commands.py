@@ -241,7 +241,7 @@ async def test_full_game_by_buttons_and_slash_commands(h):
     assert not joined.ephemeral and "Players: Ada, Bob" in joined.text
 
     board = board_of(await h.slash("game", "start", user=ADA))
-    assert "**Skybridge** begins. Seats: 1. Ada, 2. Bob." in board.text
+    assert "Seats: 1. Ada (red and yellow), 2. Bob (blue and green)." in board.text
     picture = board.images[0]
     assert picture.format == "PNG"
     assert 600 <= picture.width <= 2000 and 400 <= picture.height <= 2000
@@ -366,7 +366,7 @@ async def test_leave_and_manager_start(h):
     assert lobby.ephemeral and "lobby — players: Ada, Bob" in lobby.text
     # a server manager may start a game they did not open
     board = board_of(await h.slash("game", "start", user=MO))
-    assert "Seats: 1. Ada, 2. Bob." in board.text
+    assert "Seats: 1. Ada (red and yellow), 2. Bob (blue and green)." in board.text
 
 
 # -- buttons -------------------------------------------------------------------------------
@@ -515,7 +515,7 @@ async def test_turns_links_to_each_waiting_game(h):
 async def test_a_game_in_a_thread_beside_the_channel_game(h):
     await open_game(h, ADA, BOB)
     board = await open_game(h, BOB, CY, channel=THREAD_ID)
-    assert "Seats: 1. Bob, 2. Cy." in board.text
+    assert "Seats: 1. Bob (red and yellow), 2. Cy (blue and green)." in board.text
     assert_pings_only(board, BOB)
     move, board = await play_by_buttons(h, board, BOB)
     assert f"Bob placed {move}." in board.text

@@ -216,7 +216,7 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch):
 
         started = await reply_to(fake, await fake.slash(ADA, "game", "start"))
         assert not started.ephemeral
-        assert "**Skybridge** begins. Seats: 1. Ada, 2. Bob." in started.content
+        assert "Seats: 1. Ada (red and yellow), 2. Bob (blue and green)." in started.content
         board = png_of(started)
         assert board.width >= 200 and board.height >= 200
         (first,) = mentioned(started.content)

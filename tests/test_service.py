@@ -146,6 +146,22 @@ async def test_start_rules(service):
     await refused(service.start(TABLE, ADA), "already started")
 
 
+async def test_the_start_says_what_each_seat_plays_as(service):
+    """A player learns their colours (or side) from the first board, not from /legal."""
+    await service.create(TABLE, ADA, "skybridge")
+    await service.join(TABLE, BOB)
+    await service.join(TABLE, CY)
+    reply = await service.start(TABLE, ADA)
+    assert (
+        "Seats: 1. Ada (red, with neutral green), 2. Bob (blue, with neutral green), "
+        "3. Cy (yellow, with neutral green)." in reply.text
+    )
+    await service.create(OTHER, BOB, "bridges-and-boats")
+    await service.join(OTHER, ADA)
+    reply = await service.start(OTHER, BOB)
+    assert "Seats: 1. Bob (attacker), 2. Ada (defender)." in reply.text
+
+
 async def test_leave_rules(service):
     await service.create(TABLE, ADA, "skybridge")
     await service.join(TABLE, BOB)

@@ -329,6 +329,9 @@ class BridgesAndBoats(Game[State, Action]):
 
     # -- setting up ---------------------------------------------------------------------
 
+    def seat_label(self, state: State, seat: int) -> str:
+        return "attacker" if seat == ATTACKER else "defender"
+
     def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
         if players != 2:
             raise BadOptions(f"Bridges and Boats is for exactly 2 players, not {players}.")
