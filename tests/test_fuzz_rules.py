@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+from engine.bridge_wars.blocks import COUNTS, NAMES
 from engine.core import IllegalMove
 from engine.skybridge import KINDS, PER_COLOUR, initial_stock
 
@@ -36,7 +37,35 @@ def skybridge_pieces_are_conserved(rules, state) -> None:
             assert in_hand <= PER_COLOUR[kind] * len(state.stock)
 
 
-INVARIANTS: dict[str, Callable] = {"skybridge": skybridge_pieces_are_conserved}
+def bridge_wars_blocks_are_conserved(rules, state) -> None:
+    """Each seat's blocks in play plus its blocks left = one full set."""
+    for seat, stock in enumerate(state.stock):
+        for i, name in enumerate(NAMES):
+            placed = sum(1 for p in state.placed if p.seat == seat and p.block == name)
+            assert placed + stock[i] == COUNTS[i], (seat, name)
+
+
+def bridges_and_boats_dominoes_are_conserved(rules, state) -> None:
+    """The 28 dominoes of a double-six set are each in exactly one place."""
+    places = [
+        *state.pool,
+        *(d for hand in state.hands for d in hand),
+        *(d for d in state.bridge if d is not None),
+        *(b.domino for b in state.boats),
+        *state.planes,
+        *state.cannons,
+        *state.discard,
+    ]
+    assert len(places) == 28 and len(set(places)) == 28
+
+
+INVARIANTS: dict[str, Callable] = {
+    "skybridge": skybridge_pieces_are_conserved,
+    "bridge-wars": bridge_wars_blocks_are_conserved,
+    "bridges-and-boats": bridges_and_boats_dominoes_are_conserved,
+}
+#: enough moves to finish any game by random play (the longest take a few hundred)
+FINISH_WITHIN = 3_000
 
 step = st.one_of(
     st.tuples(st.just("legal"), st.integers(0, 10_000)),
@@ -44,6 +73,20 @@ step = st.one_of(
     st.tuples(st.just("text"), st.text(max_size=60)),
     st.tuples(st.just("seat"), st.integers(-2, 8)),  # a move by a seat that is not awaited
 )
+
+
+def consistent(rules, state, players: int) -> None:
+    """What must hold after every accepted move, whatever the game."""
+    assert all(0 <= s < players for s in rules.to_play(state))
+    assert bool(rules.to_play(state)) != rules.is_over(state), "someone is awaited until the end"
+    result = rules.result(state)
+    assert len(result.scores) == len(result.places) == players
+    assert all(1 <= place <= players for place in result.places)
+    rules.view(state, None)
+    for seat in range(players):
+        rules.view(state, seat)
+    if rules.info.key in INVARIANTS:
+        INVARIANTS[rules.info.key](rules, state)
 
 
 @pytest.mark.parametrize("key", GAMES)
@@ -55,28 +98,28 @@ step = st.one_of(
 )
 @given(data=st.data())
 def test_any_input_is_taken_consistently_or_refused_without_change(key, data):
+    """Random input, then a random legal game to its end with garbage tried at every move."""
     rules = engine.get(key)
     players = data.draw(st.integers(rules.info.min_players, rules.info.max_players))
     seed = data.draw(st.integers(0, 2**32))
     state = rules.new(players, None, seed)
     log: list[tuple[int, str]] = []
     remembered: list[str] = []  # notation seen in earlier positions
-    for kind, value in data.draw(st.lists(step, min_size=1, max_size=60)):
-        if rules.is_over(state):
-            break
+
+    def attempt(kind: str, value) -> None:
+        nonlocal state
         awaited = rules.to_play(state)
-        seat = awaited[0]
+        seat = awaited[value % len(awaited)] if isinstance(value, int) else awaited[0]
         if kind == "legal":
             moves = rules.legal(state, seat)
             text = rules.format(moves[value % len(moves)])
         elif kind == "other":
             if not remembered:
-                continue
+                return
             text = remembered[value % len(remembered)]
         elif kind == "seat":
             seat = value
-            moves = rules.legal(state, awaited[0])
-            text = rules.format(moves[0])
+            text = rules.format(rules.legal(state, awaited[0])[0])
         else:
             text = value
         before = rules.to_json(state)
@@ -85,16 +128,27 @@ def test_any_input_is_taken_consistently_or_refused_without_change(key, data):
         except IllegalMove as refusal:
             assert refusal.reason and len(refusal.reason) < 400
             assert rules.to_json(state) == before, "a refusal changed nothing"
-            continue
+            return
         assert kind != "seat" or seat in awaited, "only an awaited seat may move"
         assert rules.to_json(state) == before, "apply never mutates its input"
         remembered.append(rules.format(action))
         log.append((seat, rules.format(action)))
         state = new
-        assert all(0 <= s < players for s in rules.to_play(state))
-        assert len(rules.result(state).scores) == players
-        rules.view(state, None)
-        if key in INVARIANTS:
-            INVARIANTS[key](rules, state)
+        consistent(rules, state, players)
+
+    for kind, value in data.draw(st.lists(step, min_size=1, max_size=60)):
+        if rules.is_over(state):
+            break
+        attempt(kind, value)
+    noise = data.draw(st.lists(step, min_size=1, max_size=5))
+    picks = data.draw(st.randoms(use_true_random=False))
+    for n in range(FINISH_WITHIN):
+        if rules.is_over(state):
+            break
+        attempt(*noise[n % len(noise)])
+        if not rules.is_over(state):
+            attempt("legal", picks.randrange(10_000))
+    assert rules.is_over(state), f"no end after {FINISH_WITHIN} legal moves"
+    assert rules.to_play(state) == ()
     assert rules.to_json(rules.replay(players, None, seed, log)) == rules.to_json(state)
     assert rules.from_json(rules.to_json(state)) == state
