@@ -10,6 +10,7 @@ import sqlite3
 import sys
 import tempfile
 import traceback
+from contextlib import closing
 from pathlib import Path
 
 from bot.config import load_settings
@@ -104,14 +105,24 @@ async def _restore(source: Path, db_path: Path, force: bool) -> int:
     if db_path.exists() and not force:
         print(f"{db_path} exists; stop the bot and add --force to replace it.", file=sys.stderr)
         return 1
-    backup = await _checked_store(source)
-    try:
+    # read the backup only (a check that opened it as a store would migrate it and turn
+    # it to WAL): a backup stays exactly as it was taken, to restore again later
+    with closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as backup:
+        try:
+            verdict = backup.execute("PRAGMA integrity_check").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            verdict = str(exc)
+        if verdict != "ok":
+            raise SystemExit(_damaged(source, verdict))
         for stale in (db_path, Path(f"{db_path}-wal"), Path(f"{db_path}-shm")):
             stale.unlink(missing_ok=True)
-        await backup.backup(db_path)
-        games = await backup.count_games()
+        with closing(sqlite3.connect(db_path)) as restored:
+            backup.backup(restored)
+    store = await _checked_store(db_path)  # migrates a backup taken by an older version
+    try:
+        games = await store.count_games()
     finally:
-        await backup.close()
+        await store.close()
     print(f"restored {games} games from {source} to {db_path}")
     return 0
 

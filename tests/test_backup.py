@@ -72,10 +72,22 @@ def test_backup_then_restore_gives_back_every_game(tmp_path):
     refused = cli("restore", "copy.db", "--db", "live.db", cwd=tmp_path)
     assert refused.returncode == 1 and "--force" in refused.stderr
     live.write_bytes(b"not a database at all" * 100)
+    taken = (tmp_path / "copy.db").read_bytes()
     restored = cli("restore", "copy.db", "--db", "live.db", "--force", cwd=tmp_path)
     assert restored.returncode == 0, restored.stderr
     assert "restored 3 games" in restored.stdout
     assert asyncio.run(rows_of(live)) == moves
+    assert (tmp_path / "copy.db").read_bytes() == taken, "the backup is only read"
+
+
+def test_a_damaged_backup_is_not_restored_over_the_live_database(tmp_path):
+    live = tmp_path / "live.db"
+    moves = asyncio.run(fill(live, 1))
+    (tmp_path / "bad.db").write_bytes(b"SQLite format 3\x00" + b"rubbish" * 500)
+    done = cli("restore", "bad.db", "--db", "live.db", "--force", cwd=tmp_path)
+    assert done.returncode != 0
+    assert "bad.db failed SQLite's integrity check" in done.stderr
+    assert asyncio.run(rows_of(live)) == moves, "the live games are untouched"
 
 
 async def test_a_backup_taken_while_games_are_played_is_one_consistent_state(tmp_path):
