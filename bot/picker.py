@@ -70,3 +70,12 @@ def page(options: Sequence[str], number: int, size: int) -> tuple[range, bool, b
     start = number * size
     shown = range(start, min(len(options), start + size))
     return shown, number > 0, shown.stop < len(options)
+
+
+def suggest(moves: Sequence[str], typed: str) -> list[str]:
+    """The legal moves that contain what was typed, whatever its case or spacing: those
+    starting with it first, each group in legal order (`i3` finds Bridge Wars' `I3 h f6`)."""
+    wanted = " ".join(typed.lower().split())
+    starting = [m for m in moves if m.lower().startswith(wanted)]
+    within = [m for m in moves if wanted in m.lower() and not m.lower().startswith(wanted)]
+    return starting + within

@@ -612,8 +612,9 @@ def _draw_attacker(pen: _Pen, view: View, plan: Layout) -> None:
 
 def _draw_defender(pen: _Pen, view: View, plan: Layout) -> None:
     x1, y = plan.cannons[2], _centre(plan.cannons)[1]
-    pen.text((x1, y + 3), "cannons", 20, MUTED, "rm", False)
-    x = x1 - _width("cannons", 20, False) - 8
+    word = "cannon" if view.cannons == 1 else "cannons"
+    pen.text((x1, y + 3), word, 20, MUTED, "rm", False)
+    x = x1 - _width(word, 20, False) - 8
     count = str(view.cannons)
     pen.text((x, y), count, 30, INK, "rm")
     x -= _width(count, 30) + 8

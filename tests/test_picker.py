@@ -133,3 +133,24 @@ def test_the_discord_picker_offers_a_lone_legal_move_as_one_button():
     (button,) = [item.item for item in view.children]
     assert button.label == "red roof c3"
     assert button.custom_id == "bk:pick:7:3:"
+
+
+def test_typed_text_finds_legal_moves_whatever_its_case():
+    """A Bridge Wars player typing `i3` or `L4 NE` sees the placements written `I3 h f6`."""
+    from bot.picker import suggest
+
+    bw = engine.get("bridge-wars")
+    state = bw.new(2, None, 3)
+    while True:  # past the choice of colours and corners, to the first block
+        seat = bw.to_play(state)[0]
+        moves = [bw.format(a) for a in bw.legal(state, seat)]
+        if any(m[0].isupper() for m in moves):
+            break
+        state, _ = bw.apply(state, seat, bw.legal(state, seat)[0])
+    block = moves[0].split()[0]
+    found = suggest(moves, f"  {block.lower()} ")
+    assert found and found[0].startswith(block + " "), "typed in lower case, found as written"
+    assert set(found) <= set(moves) and len(found) == len(set(found))
+    assert all(block in m for m in found)
+    assert suggest(moves, "no such move") == []
+    assert suggest(moves, "") == moves

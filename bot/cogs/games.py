@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from bot.picker import suggest
 from bot.service import NOTIFY, POLICIES, Caller, Refused, parse_hours, parse_options
 from bot.store import Clocks
 from bot.views import answer_error, caller_of, refuse, send_reply, table_of
@@ -215,11 +216,7 @@ class Games(commands.Cog):
             moves = await self.service.legal_moves(table_of(interaction), caller_of(interaction))
         except Refused:
             return []
-        typed = " ".join(current.lower().split())
-        # legal order, but moves that start with what was typed first
-        ranked = [m for m in moves if m.startswith(typed)]
-        ranked += [m for m in moves if typed in m and not m.startswith(typed)]
-        return [app_commands.Choice(name=m, value=m) for m in ranked[:25]]
+        return [app_commands.Choice(name=m, value=m) for m in suggest(moves, current)[:25]]
 
     @app_commands.command(name="hand", description="Your own view of this game: hand, or sheet")
     async def hand(self, interaction: discord.Interaction) -> None:
