@@ -81,6 +81,14 @@ def _solo_names() -> str:
     return ", ".join(g.info.name for g in engine.GAMES.values() if g.info.min_players == 1)
 
 
+def _asked(game: Loaded, standing: Sequence[MoveRow], request: UndoRequest) -> list[SeatRow]:
+    """Who must agree to a take-back: every other player still in the game when the moves
+    taken back were played (one who had resigned by then has no say)."""
+    kept = standing[: len(standing) - request.moves]
+    gone = {m.seat for m in kept if m.action == "resign"}
+    return [s for s in game.seats if s.user_id != request.user_id and s.seat not in gone]
+
+
 def player_count(info: engine.GameInfo) -> str:
     if info.min_players == info.max_players:
         return f"{info.min_players} players"
@@ -432,8 +440,7 @@ class Service:
         game = await self._live(table)
         if game.row.status != "lobby":
             raise Refused("The game has already started.")
-        if caller.user_id != game.row.creator_id and not caller.manager:
-            raise Refused("Only the player who opened the game (or a server manager) can start it.")
+        self._manager_of(game, caller, "start it")
         info = game.rules.info
         if len(game.seats) < info.min_players:
             raise Refused(
@@ -618,7 +625,7 @@ class Service:
                 return await self._take_back(game, seat, caller.user_id, standing, 1)
             request = UndoRequest(caller.user_id, count, game.row.version, frozenset())
             await self.store.put_undo_request(game.row.id, request)
-            others = [s for s in game.seats if s.user_id != caller.user_id]
+            others = _asked(game, standing, request)
             return Reply(
                 text=(
                     f"{caller.name} asks to take back their move `{standing[mine[-1]].action}` "
@@ -635,9 +642,7 @@ class Service:
         if caller.user_id == request.user_id:
             raise Refused("You already asked; the other players have to agree.")
         agreed = request.agreed | {caller.user_id}
-        missing = [
-            s for s in game.seats if s.user_id != request.user_id and s.user_id not in agreed
-        ]
+        missing = [s for s in _asked(game, standing, request) if s.user_id not in agreed]
         if missing:
             await self.store.put_undo_request(
                 game.row.id,

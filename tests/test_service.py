@@ -353,6 +353,23 @@ async def test_mover_takes_back_alone_until_the_next_player_acts(service):
     assert await awaited(service) == first
 
 
+async def test_a_player_who_resigned_earlier_is_not_asked_to_agree_to_an_undo(service):
+    await open_game(service, (ADA, BOB, CY, DEE))
+    quitter = await awaited(service)
+    await service.resign(TABLE, quitter)
+    first = await awaited(service)
+    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    second = await awaited(service)
+    await service.move(TABLE, second, (await service.legal_moves(TABLE, second))[0])
+    ask = await service.undo(TABLE, first)
+    (third,) = {ADA, BOB, CY, DEE} - {quitter, first, second}
+    assert set(ask.mentions) == {second.user_id, third.user_id}, "not the one who resigned"
+    assert quitter.name not in ask.text
+    await service.undo(TABLE, third)
+    done = await service.undo(TABLE, second)
+    assert "Taken back" in done.text
+
+
 async def test_after_the_next_player_acts_everyone_else_must_agree(service):
     await open_game(service, (ADA, BOB, CY))
     first = await awaited(service)
