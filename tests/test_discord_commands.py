@@ -13,6 +13,8 @@ import random
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from bot.service import Caller
@@ -770,6 +772,49 @@ async def test_odd_and_malicious_move_text_is_refused_privately(h, notation):
     reply = assert_refused(await h.slash("move", notation=notation, user=ADA))
     assert len(reply.text) < 400
     assert await snapshot(h) == before
+
+
+_POKE = st.one_of(
+    st.tuples(st.just("move"), st.text(max_size=120)),
+    st.tuples(
+        st.just("click"),
+        st.one_of(
+            st.from_regex(
+                r"bk:(play|pick|page|sel|grp):[0-9]{0,12}(:[0-9.]{0,9}){0,3}", fullmatch=True
+            ),
+            st.text(min_size=1, max_size=100),
+        ),
+    ),
+    st.tuples(st.just("duration"), st.text(max_size=30)),
+)
+
+
+@settings(max_examples=20, deadline=None, derandomize=True)
+@given(pokes=st.lists(st.tuples(_POKE, st.sampled_from([ADA, BOB, CY])), min_size=1, max_size=6))
+def test_random_input_from_anyone_is_answered_privately_and_changes_nothing(
+    tmp_path_factory, pokes
+):
+    """Hypothesis' text and ids, from players and a passer-by: each gets exactly one private
+    answer with no ping, and the game and its log stay as they were."""
+
+    async def poke_all(path) -> None:
+        async with Harness(path, images=False) as h:
+            await h.slash("game", "new", game="skybridge", user=ADA)
+            await h.slash("game", "join", user=BOB)
+            await h.slash("game", "start", user=ADA)
+            for (kind, value), user in pokes:
+                before = await snapshot(h)
+                if kind == "move":
+                    replies = await h.slash("move", notation=value or " ", user=user)
+                elif kind == "click":
+                    replies = await h.click(value, user=user)
+                else:
+                    replies = await h.slash("game", "extend", by=value or " ", user=user)
+                reply = replies.one
+                assert reply.ephemeral and reply.pinged == set(), (kind, value, reply.text)
+                assert await snapshot(h) == before, (kind, value)
+
+    asyncio.run(poke_all(tmp_path_factory.mktemp("poke") / "bk.db"))
 
 
 @pytest.mark.parametrize(
