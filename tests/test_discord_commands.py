@@ -9,6 +9,7 @@ picture shows, and that a refusal changes nothing.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import re
 
@@ -1014,3 +1015,82 @@ async def test_a_seven_bridges_game_for_three_by_clicks_to_the_end(tmp_path):
         assert rolls == 15, "five rounds of a roll each for three players"
         assert picks > 0 and listed > 0, "picks announced; some steps came as selects"
         assert "Game over" in board.text and board.custom_ids == []
+
+
+# -- secrets at the Discord layer --------------------------------------------------------------
+
+BNB = engine.get("bridges-and-boats")
+OUR_ID = re.compile(r"bk:[a-z]+:\d+:\d+(:[\d.]*)?(:\d+)?")
+
+
+def _payload_texts(payload) -> list[str]:
+    """Every string in a REST payload: content, embeds, labels, ids, option values."""
+    if isinstance(payload, str):
+        return [payload]
+    if isinstance(payload, dict):
+        return [t for v in payload.values() for t in _payload_texts(v)]
+    if isinstance(payload, list):
+        return [t for v in payload for t in _payload_texts(v)]
+    return []
+
+
+def _custom_ids(payload) -> list[str]:
+    if isinstance(payload, dict):
+        own = [payload["custom_id"]] if "custom_id" in payload else []
+        return own + [i for v in payload.values() for i in _custom_ids(v)]
+    if isinstance(payload, list):
+        return [i for v in payload for i in _custom_ids(v)]
+    return []
+
+
+async def test_a_whole_game_with_secrets_leaks_nothing_into_channel_posts_ids_or_logs(
+    tmp_path, caplog
+):
+    """Bridges and Boats by /move from start to end. Dominoes still face down at the end
+    (the pool, both reserves, unboarded boats) were never public, so no channel post, no
+    component id and no log line at the bot's level may name one; a buyer is told privately."""
+    from engine.bridges_and_boats.dominoes import DOUBLE_SIX
+
+    caplog.set_level(logging.INFO)
+    rng = random.Random(5)
+    async with Harness(tmp_path / "bnb.db", images=False) as h:
+        await h.slash("game", "new", game="bridges-and-boats", user=ADA)
+        await h.slash("game", "join", user=BOB)
+        await h.slash("game", "start", user=ADA)
+        row = await h.store.latest_game(CHANNEL_ID)
+        seats = await h.store.seats(row.id)
+        users = {s.seat: ADA if s.user_id == ADA.user_id else BOB for s in seats}
+        told = 0
+        while True:
+            state = BNB.from_json((await h.store.latest_game(CHANNEL_ID)).state)
+            if BNB.is_over(state):
+                break
+            seat = BNB.to_play(state)[0]
+            moves = [BNB.format(a) for a in BNB.legal(state, seat)]
+            busy = [m for m in moves if m != "end"]
+            move = rng.choice(busy) if busy and rng.random() < 0.75 else rng.choice(moves)
+            replies = await h.slash("move", notation=move, user=users[seat])
+            told += any(r.ephemeral and "bought" in r.text.lower() for r in replies)
+        revealed = set(state.planes) | set(state.cannons) | set(state.discard)
+        revealed |= {d for d in state.bridge if d is not None}
+        revealed |= {b.domino for b in state.boats if b.soldiers}
+        never_shown = set(DOUBLE_SIX) - revealed
+        assert never_shown and told
+        names = {f"{d.low}-{d.high}" for d in never_shown} | {
+            f"{d.high}-{d.low}" for d in never_shown
+        }
+        public_texts, ids = [], []
+        for call in h.calls:
+            if call.path.endswith("/commands"):
+                continue  # the commands' own descriptions, synced at start-up
+            payload = call.payload or {}
+            ids += _custom_ids(payload)
+            data = payload.get("data", payload) if isinstance(payload, dict) else {}
+            private = isinstance(data, dict) and (data.get("flags") or 0) & 64
+            if not private:
+                public_texts += _payload_texts(payload)
+        assert ids and all(OUR_ID.fullmatch(i) for i in ids), "ids carry no move content"
+        leaks = [t for t in public_texts for n in names if n in t]
+        assert not leaks, leaks[:3]
+        logged = [r.getMessage() for r in caplog.records]
+        assert not [line for line in logged for n in names if n in line]
