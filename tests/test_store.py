@@ -82,6 +82,29 @@ async def test_migrations_are_applied_in_order_and_recorded(path):
         await store.close()
 
 
+async def test_a_failing_migration_changes_nothing_and_stops_the_start(path, monkeypatch):
+    """A migration that breaks half way leaves no half-made table and no record of itself,
+    so the fixed migration applies cleanly at the next start."""
+    import bot.store
+
+    shipped = migrations()
+    broken = bot.store.Migration(
+        99,
+        "0099_broken.sql",
+        "CREATE TABLE half_done (x INTEGER);\nINSERT INTO nowhere VALUES (1);",
+    )
+    monkeypatch.setattr(bot.store, "migrations", lambda: [*shipped, broken])
+    with pytest.raises(sqlite3.OperationalError, match="nowhere"):
+        await Store.open(path)
+    monkeypatch.setattr(bot.store, "migrations", lambda: shipped)
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == shipped[-1].number
+        assert "half_done" not in await tables(store)
+    finally:
+        await store.close()
+
+
 async def test_wal_mode_and_foreign_keys_are_on(path):
     store = await Store.open(path)
     try:
