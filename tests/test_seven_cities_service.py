@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -16,6 +17,7 @@ from bot.selfplay import play_random, robots
 from bot.service import Service, Table
 from bot.store import Clocks, Store
 from engine.seven_cities.cards import CARDS, name
+from renders import render
 
 from conftest import TABLE
 
@@ -133,3 +135,25 @@ async def test_random_legal_play_always_finishes(service, players):
     )
     assert not played.final.playable and "Game over" in played.final.text
     assert played.moves > players * 3
+
+
+async def test_public_images_do_not_depend_on_what_the_hands_hold(service):
+    """Each public picture is the one drawn with every hand swapped for other cards."""
+    service.images = True
+    players = robots(3)
+    await service.create(TABLE, players[0], "seven-cities")
+    for p in players[1:]:
+        await service.join(TABLE, p)
+    by_id = {c.user_id: c for c in players}
+    rng = random.Random(5)
+    reply = await service.start(TABLE, players[0])
+    for _ in range(40):
+        state = (await service._active(TABLE)).state
+        swapped = replace(state, hands=tuple(("points2",) * len(h) for h in state.hands))
+        names = [p.name for p in players]
+        assert reply.image == render("seven-cities", g.view(swapped, None), names)
+        caller = by_id[rng.choice(reply.awaiting)]
+        reply = await service.move(
+            TABLE, caller, rng.choice(await service.legal_moves(TABLE, caller))
+        )
+        assert reply.followup.image != reply.image, "the mover's own picture shows the hand"
