@@ -19,8 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.seven_cities.board import (
+    COSTS,
     DEEP,
     FOREST,
+    FUTURE,
     LIGHT,
     MOUNTAIN,
     PAST,
@@ -303,7 +305,8 @@ def _draw_marks(pen: Pen, view: View, plan: Layout) -> None:
 
 def _turn_line(view: View, names: Sequence[str]) -> str:
     if view.over:
-        return "Game over"
+        winners = [names[s] for s in range(view.players) if view.places and view.places[s] == 1]
+        return f"Game over — {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share 1st'}"
     if view.window is not None:
         waiting = ", ".join(names[s] for s in view.window.waiting)
         return f"Waiting for {waiting}: {REACTIONS[view.window.kind]} or pass"
@@ -393,21 +396,27 @@ def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> Non
     _draw_legend(pen, view, plan)
 
 
+def _costs(terrain: str) -> str:
+    """Build/travel AP in the future, then in the past, from the engine's table: "4/1 · 5/1"."""
+    eras = []
+    for era in (FUTURE, PAST):
+        if terrain in COSTS[era]:
+            build, travel = COSTS[era][terrain]
+            eras.append(f"{'–' if build is None else build}/{travel}")
+    return " · ".join(eras)
+
+
 def _draw_legend(pen: Pen, view: View, plan: Layout) -> None:
     x0, _, x1, y1 = plan.panel
     y = y1 - 66
     pen.text((x0 + 12, y - 14), "Terrain — build/travel AP: future · past", 15, MUTED, anchor="lm")
     step = (x1 - x0 - 24) / 6
-    costs = {  # build / travel, future then past
-        SOIL: "4/1 · 5/1", FOREST: "6/1 · 7/2", MOUNTAIN: "2/3 · 3/3",
-        LIGHT: "6/1 · –/2", DEEP: "8/1 · –/2", VOLCANO: "4/4",
-    }  # fmt: skip
     for i, (terrain, (fill, letter, ink)) in enumerate(TERRAIN.items()):
         x = x0 + 12 + i * step
         pen.rect((x, y, x + 26, y + 26), fill, INK, 1, 4)
         pen.text((x + 13, y + 13), letter, 15, ink)
         pen.text((x + 32, y + 13), terrain, 15, INK, anchor="lm")
-        pen.text((x, y + 42), costs[terrain], 15, INK, anchor="lm", bold=False)
+        pen.text((x, y + 42), _costs(terrain), 15, INK, anchor="lm", bold=False)
 
 
 def render(view: View, names: Sequence[str]) -> bytes:

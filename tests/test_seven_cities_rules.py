@@ -566,3 +566,32 @@ def test_resigning_passes_the_turn_and_answers_a_window():
     assert owner(state, "f1a") is None
     state, _ = play(state, 2, "resign")
     assert g.is_over(state) and g.result(state).places[0] == 1
+
+
+def test_the_help_fits_one_discord_message_and_marks_our_rulings():
+    text = g.info.help
+    assert len(text) <= 2000
+    assert "[P]" in text and "clock=HH:MM" in text and "docs/rules/seven-cities.md" in text
+
+
+def test_random_play_keeps_every_card_and_city_token_accounted_for():
+    """Cards only move between deck, hands, piles and a window; nobody exceeds 14 tokens;
+    every hand is down to 2 whenever a turn passes."""
+    import random
+
+    for players, seed in ((2, 1), (4, 2), (6, 3)):
+        rnd = random.Random(seed)
+        state = g.new(players, None, seed)
+        deck = sorted(deck_for(players))
+        while not g.is_over(state):
+            seat = rnd.choice(g.to_play(state))
+            turn, stage, round_ = state.turn, state.stage, state.round
+            state, _ = g.apply(state, seat, rnd.choice(g.legal(state, seat)))
+            held = [w.card for w in state.windows if w.card]
+            cards = [*state.deck, *state.blue, *state.red, *held]
+            assert sorted(cards + [c for h in state.hands for c in h]) == deck
+            for s in range(players):
+                assert sum(c.size for c in state.cities if c.owner == s) <= 14
+            passed = state.turn != turn and state.round == round_ and stage != "start"
+            if passed:
+                assert len(state.hands[turn]) <= 2, "a turn ends with at most 2 cards"

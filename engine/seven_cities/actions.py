@@ -107,8 +107,20 @@ class Resign:
 
 
 Action = (
-    Start | Points | Move | Time | Build | Play | Place | Found | Recall | Discard | Pass | End
-) | Resign
+    Start
+    | Points
+    | Move
+    | Time
+    | Build
+    | Play
+    | Place
+    | Found
+    | Recall
+    | Discard
+    | Pass
+    | End
+    | Resign
+)
 
 #: what each special action names: (tiles, fewest seats, most seats)
 ARGUMENTS: dict[str, tuple[int, int, int]] = {

@@ -14,7 +14,6 @@ from functools import lru_cache
 from itertools import combinations
 
 PAST, FUTURE = 0, 1
-ERAS = ("past", "future")
 Coord = tuple[int, int]
 Tile = tuple[int, int, int]  # (era, q, r)
 Placement = tuple[int, int, int, int]  # (group, q, r, rotation)

@@ -80,9 +80,11 @@ from engine.seven_cities.state import (
     GOAL,
     HAND_LIMIT,
     PLACE,
+    RAILWAYS,
     ROUND_CAP,
     START,
     TURN,
+    WALLS,
     City,
     State,
     Window,
@@ -442,7 +444,7 @@ class SevenCities(Game[State, Action]):
             return state, targets
         if card in ("railway", "wall"):
             placed = state.railways if card == "railway" else state.walls
-            limit = 2 if card == "railway" else 1
+            limit = RAILWAYS if card == "railway" else WALLS
             verb = "moves" if len(placed) == limit else "places"
             kept = placed[1:] if len(placed) == limit else placed
             names = ", ".join(geo.name(t) for t in targets)

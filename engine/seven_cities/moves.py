@@ -48,9 +48,11 @@ from engine.seven_cities.state import (
     DISCARD,
     FOUND,
     PLACE,
+    RAILWAYS,
     SHIELDS,
     SHIELDS_EACH,
     START,
+    WALLS,
     State,
 )
 
@@ -225,7 +227,7 @@ def token_spots(state: State, card: str) -> list[tuple[str, ...]]:
     laid longest ago moves (RULINGS §4.2: "place or move")."""
     geo = geometry(state)
     placed = state.railways if card == "railway" else state.walls
-    supply_left = (2 if card == "railway" else 1) - len(placed)
+    supply_left = (RAILWAYS if card == "railway" else WALLS) - len(placed)
     moving = placed[0] if supply_left == 0 else None
     staying = {t for tokens in placed if tokens != moving for t in tokens}
     blocked = (walled(state) if card == "railway" else railed(state)) | staying

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.seven_cities.board import FUTURE, PAST, Coord, Placement, Tile, build_cost, travel_cost
+from engine.seven_cities.board import FUTURE, PAST, Coord, Placement, Tile
 from engine.seven_cities.rules import (
     all_cities,
     future_cities,
@@ -26,8 +26,6 @@ class TileView:
     name: str  # "f7b"
     terrain: str
     group: int
-    build: int | None  # action points to build here (None: not with action points)
-    travel: int  # action points to step here (its printed cost)
 
 
 @dataclass(frozen=True)
@@ -90,8 +88,6 @@ def make_view(
             name=geo.name(t),
             terrain=geo.terrain(t),
             group=geo.cell_of[(t[1], t[2])][0],
-            build=build_cost(t[0], geo.terrain(t)),
-            travel=travel_cost(t[0], geo.terrain(t)),
         )
         for t in geo.tiles(PAST) + geo.tiles(FUTURE)
     )
