@@ -185,8 +185,8 @@ def _draw_tiles(pen: Pen, view: View, plan: Layout) -> None:
         c = centre(plan, t.tile)
         fill, letter, ink = TERRAIN[t.terrain]
         pen.polygon(_corners(c, r - 1), fill, (250, 248, 244))
-        pen.text((c[0], c[1] - r * 0.6), letter, max(11, round(r * 0.32)), ink)
-        pen.text((c[0], c[1] + r * 0.58), t.name[1:], max(13, round(r * 0.4)), ink)
+        pen.text((c[0], c[1] - r * 0.6), letter, max(12, round(r * 0.34)), ink)
+        pen.text((c[0], c[1] + r * 0.56), t.name[1:], max(14, round(r * 0.44)), ink)
     for t in view.tiles:
         c = centre(plan, t.tile)
         corners = _corners(c, r)
@@ -267,12 +267,12 @@ def _draw_cities(pen: Pen, view: View, plan: Layout) -> None:
         if city.tile in pawns:
             c = (c[0] + r * 0.36, c[1])
         colour = swatch(city.owner)
-        size = r * 0.3
+        size = r * 0.32
         if city.size > 1:
             pen.circle(c, size + 5, colour.fill, colour.edge, 2)
         pen.circle(c, size, colour.fill, colour.edge, 2.5)
         label = colour.letter + ("2" if city.size > 1 else "")
-        pen.text(c, label, max(12, round(r * 0.34)), colour.ink)
+        pen.text(c, label, max(13, round(r * 0.38)), colour.ink)
 
 
 def _draw_players(pen: Pen, view: View, plan: Layout) -> None:
@@ -348,7 +348,7 @@ def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> Non
     columns = (x0 + 360, x0 + 480, x0 + 590, x0 + 700, x0 + 820)
     labels = ("future cities", "all cities", "cards", "tokens left", "shields")
     for x, label in zip(columns, labels, strict=True):
-        pen.text((x, y0 + 56), label, 15, MUTED, anchor="mm")
+        pen.text((x, y0 + 56), label, 16, MUTED, anchor="mm")
     for seat, row in enumerate(plan.rows):
         colour = swatch(seat)
         cy = (row[1] + row[3]) / 2
