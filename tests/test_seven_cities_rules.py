@@ -595,3 +595,13 @@ def test_random_play_keeps_every_card_and_city_token_accounted_for():
             passed = state.turn != turn and state.round == round_ and stage != "start"
             if passed:
                 assert len(state.hands[turn]) <= 2, "a turn ends with at most 2 cards"
+
+
+def test_a_round_opens_with_the_next_player_when_the_first_has_resigned():
+    state = g.new(3, {"clock": "12:30"}, 9)
+    first = state.first
+    state, _ = play(state, first, "resign")
+    while state.stage == "start":
+        state, _ = play(state, state.turn, g.format(g.legal(state, state.turn)[0]))
+    assert state.round == 1 and state.turn != first
+    assert g.legal(state, state.turn), "the seat to play has moves"

@@ -621,7 +621,8 @@ class SevenCities(Game[State, Action]):
         events.append(Event("round", f"Round {state.round} begins: everyone draws {DRAW} cards."))
         for seat in active(state):
             state = self._draw(state, seat, DRAW, events)
-        return replace(state, turn=state.first, stage=TURN, ap=0, land_builds=0)
+        # the first seat still playing opens the round (the holder may have resigned)
+        return replace(state, turn=active(state)[0], stage=TURN, ap=0, land_builds=0)
 
     def _end_turn(self, state: State, seat: int, events: list[Event]) -> State:
         text = f"{seat_ref(seat)} ends their turn"
