@@ -605,3 +605,10 @@ def test_a_round_opens_with_the_next_player_when_the_first_has_resigned():
         state, _ = play(state, state.turn, g.format(g.legal(state, state.turn)[0]))
     assert state.round == 1 and state.turn != first
     assert g.legal(state, state.turn), "the seat to play has moves"
+
+
+def test_a_bare_move_with_extra_words_says_so():
+    with pytest.raises(IllegalMove, match="where your token stands"):
+        g.parse("build f7b")
+    with pytest.raises(IllegalMove, match="`end` takes nothing"):
+        g.parse("end now")

@@ -207,6 +207,9 @@ def parse(text: str) -> Action:
     if clean in _BARE:
         return _BARE[clean]
     word, *rest = clean.split(" ") if clean else [""]
+    if word in _BARE:
+        where = " (you build where your token stands)" if word == "build" else ""
+        raise IllegalMove(f"`{word}` takes nothing after it{where}.")
     if word in ("start", "move", "recall") and len(rest) == 1:
         tile = _tile(rest[0])
         return Start(tile) if word == "start" else Move(tile) if word == "move" else Recall(tile)
