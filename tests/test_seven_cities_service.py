@@ -45,15 +45,19 @@ async def world(tmp_path):
     await store.close()
 
 
-async def _until_window(service: Service, players, rng: random.Random):
-    """Random legal moves until a Burn City / Hostile Takeover window opens."""
+async def _until_window(service: Service, players, rng: random.Random, holder: bool = False):
+    """Random legal moves until a Burn City / Hostile Takeover window opens (and, with
+    ``holder``, one where an asked seat holds Defend City)."""
     by_id = {c.user_id: c for c in players}
     reply = await service.start(TABLE, players[0])
     for _ in range(20_000):
-        assert reply.playable, "the game ended before any Defend City window"
-        game = await service._active(TABLE)
-        if g.reaction_open(game.state) and game.state.windows[0].kind == "defend":
-            return reply, game.state
+        if not reply.playable:
+            return None, None
+        state = (await service._active(TABLE)).state
+        if g.reaction_open(state) and state.windows[0].kind == "defend":
+            asked = state.windows[0].waiting
+            if not holder or any("defend" in state.hands[s] for s in asked):
+                return reply, state
         caller = by_id[rng.choice(reply.awaiting)]
         reply = await service.move(
             TABLE, caller, rng.choice(await service.legal_moves(TABLE, caller))
@@ -92,6 +96,30 @@ async def test_a_defend_city_window_pings_every_other_player_and_times_out_into_
         assert all(c.tile != attacked for c in after.cities), "nobody defended: it burned"
     else:
         assert any(c.tile == attacked and c.owner == window.by for c in after.cities)
+
+
+async def test_defend_city_answered_by_post_negates_the_attack(world):
+    service, _scheduler, _clock = world
+    players = robots(3)
+    for attempt in range(10):
+        await service.create(TABLE, players[0], "seven-cities", seed=100 + attempt)
+        for p in players[1:]:
+            await service.join(TABLE, p)
+        reply, state = await _until_window(service, players, random.Random(attempt), holder=True)
+        if state is not None:
+            break  # otherwise that game ended without one: open another
+    assert state is not None, "no game in ten had a defended attack"
+    window = state.windows[0]
+    defender = next(s for s in window.waiting if "defend" in state.hands[s])
+    answered = await service.move(TABLE, players[defender], "play defend")
+    assert "answers with Defend City" in answered.text
+    for seat in window.waiting:
+        if seat != defender:
+            answered = await service.move(TABLE, players[seat], "pass")
+    assert "Defend City negates" in answered.text
+    after = (await service._active(TABLE)).state
+    assert window.card in after.blue[-1:], "the negated attack goes to the blue pile"
+    assert any(c.tile == window.tile for c in after.cities), "the city stands"
 
 
 def _public_names(text: str) -> set[str]:
