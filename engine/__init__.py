@@ -4,10 +4,12 @@ from engine.bridge_wars import BridgeWars
 from engine.bridges_and_boats import BridgesAndBoats
 from engine.core import BadOptions, Event, Game, GameInfo, IllegalMove, Result, Rng
 from engine.seven_bridges import SevenBridges
+from engine.seven_cities import SevenCities
 from engine.skybridge import Skybridge
 
 GAMES: dict[str, Game] = {
-    game.info.key: game for game in (Skybridge(), BridgesAndBoats(), BridgeWars(), SevenBridges())
+    game.info.key: game
+    for game in (Skybridge(), BridgesAndBoats(), BridgeWars(), SevenBridges(), SevenCities())
 }
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from renders import bridge_wars, bridges_and_boats, seven_bridges, skybridge
+from renders import bridge_wars, bridges_and_boats, seven_bridges, seven_cities, skybridge
 
 RENDERERS: dict[str, Callable[[Any, Sequence[str]], bytes]] = {
     "skybridge": skybridge.render,
     "bridges-and-boats": bridges_and_boats.render,
     "bridge-wars": bridge_wars.render,
     "seven-bridges": seven_bridges.render,
+    "seven-cities": seven_cities.render,
 }
 
 

@@ -7,14 +7,22 @@ file size the same across games.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from io import BytesIO
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
+Box = tuple[float, float, float, float]
+Point = tuple[float, float]
+
+#: shapes are drawn this many times larger and reduced: Pillow does not anti-alias polygons
+SCALE = 2
+#: the background every board is drawn on
+BACKGROUND: RGB = (250, 248, 244)
 
 
 @lru_cache(maxsize=2)
@@ -82,6 +90,105 @@ PLAYER_COLOURS: tuple[Swatch, ...] = (
     _swatch("yellow", (0xF0, 0xE4, 0x42)),
     _swatch("green", (0x00, 0x9E, 0x73)),
 )
+
+
+#: the four shared colours, then Okabe–Ito reddish purple and sky blue for the fifth
+#: and sixth seats of the games that seat six
+SIX_COLOURS: tuple[Swatch, ...] = (
+    *PLAYER_COLOURS,
+    Swatch("purple", "P", (0xCC, 0x79, 0xA7), (34, 34, 34), (0x7A, 0x48, 0x64)),
+    Swatch("sky", "S", (0x56, 0xB4, 0xE9), (34, 34, 34), (0x33, 0x6C, 0x8B)),
+)
+
+
+class Pen:
+    """Draws in output pixels: shapes at :data:`SCALE` times the size, text at 1x."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+        self.texts: list[tuple[Point, str, int, RGB, str, bool]] = []
+
+    @classmethod
+    def blank(cls, width: int, height: int) -> Pen:
+        return cls(Image.new("RGB", (width * SCALE, height * SCALE), BACKGROUND))
+
+    def rect(
+        self,
+        box: Box,
+        fill: RGB | None,
+        edge: RGB | None = None,
+        width: float = 0,
+        radius: float = 0,
+    ) -> None:
+        self.draw.rounded_rectangle(
+            [round(v * SCALE) for v in box],
+            radius=round(radius * SCALE),
+            fill=fill,
+            outline=edge,
+            width=round(width * SCALE),
+        )
+
+    def bar(self, a: Point, b: Point, width: float, fill: RGB) -> None:
+        """A horizontal or vertical stroke whose square ends reach past ``a`` and ``b`` by
+        half its width, so strokes meeting at a point join without a notch."""
+        half = width / 2
+        left, top = min(a[0], b[0]) - half, min(a[1], b[1]) - half
+        self.rect((left, top, max(a[0], b[0]) + half, max(a[1], b[1]) + half), fill)
+
+    def dashes(self, a: Point, b: Point, width: float, fill: RGB, dash: float = 6) -> None:
+        """A dashed stroke from ``a`` to ``b``, starting and ending with half a gap, so
+        the two halves of a footpath read as one dashed line."""
+        length = abs(b[0] - a[0]) + abs(b[1] - a[1])
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        t = dash / 2
+        while t < length:
+            end = min(t + dash, length)
+            start = (a[0] + ux * t, a[1] + uy * t)
+            self.bar(start, (a[0] + ux * end, a[1] + uy * end), width, fill)
+            t += 2 * dash
+
+    def polygon(self, points: Sequence[Point], fill: RGB, edge: RGB | None = None) -> None:
+        self.draw.polygon([(x * SCALE, y * SCALE) for x, y in points], fill=fill, outline=edge)
+
+    def line(self, a: Point, b: Point, fill: RGB, width: float) -> None:
+        """A straight stroke at any angle (``bar`` is for square-ended axis strokes)."""
+        self.draw.line(
+            [(a[0] * SCALE, a[1] * SCALE), (b[0] * SCALE, b[1] * SCALE)],
+            fill=fill,
+            width=round(width * SCALE),
+        )
+
+    def outline(self, points: Sequence[Point], fill: RGB, width: float) -> None:
+        """A closed polygon's edge only, ``width`` thick, joined round at the corners."""
+        scaled = [(x * SCALE, y * SCALE) for x, y in points]
+        self.draw.line(
+            [*scaled, scaled[0], scaled[1]], fill=fill, width=round(width * SCALE), joint="curve"
+        )
+
+    def circle(
+        self, centre: Point, radius: float, fill: RGB | None, edge: RGB | None, width: float = 1
+    ) -> None:
+        x, y = centre
+        box = [round(v * SCALE) for v in (x - radius, y - radius, x + radius, y + radius)]
+        self.draw.ellipse(box, fill=fill, outline=edge, width=round(width * SCALE))
+
+    def arc(self, box: Box, start: float, end: float, fill: RGB, width: float) -> None:
+        self.draw.arc(
+            [round(v * SCALE) for v in box], start, end, fill=fill, width=round(width * SCALE)
+        )
+
+    def text(
+        self, xy: Point, text: str, size: int, fill: RGB, anchor: str = "mm", bold: bool = True
+    ) -> None:
+        self.texts.append((xy, text, size, fill, anchor, bold))
+
+    def finish(self) -> Image.Image:
+        image = self.image.reduce(SCALE)
+        draw = ImageDraw.Draw(image)
+        for xy, text, size, fill, anchor, bold in self.texts:
+            draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
+        return image
 
 
 def to_png(image: Image.Image) -> bytes:

@@ -1,0 +1,183 @@
+"""The whole game as one immutable value, hidden parts included, and its JSON form.
+
+Only the service holds a state; players see it through ``view``, which leaves out
+every hand but the viewer's, the order of the draw pile and of the past tile deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Rng
+from engine.seven_cities.board import Placement, Tile
+
+CITY_TOKENS = 14
+SHIELDS = 4
+SHIELDS_EACH = 3
+WALLS = 1
+RAILWAYS = 2
+HAND_LIMIT = 2
+DRAW = 3
+GOAL = 7
+#: RULINGS §4 [P]: a safety stop so that every game ends, scored as if someone had won
+ROUND_CAP = 25
+
+# stages of the seat to play
+START, TURN, PLACE, FOUND, DISCARD = "start", "turn", "place", "found", "discard"
+
+
+@dataclass(frozen=True)
+class City:
+    tile: Tile
+    owner: int
+    size: int = 1  # 2 for a Metropolis: two tokens, one tile
+
+
+@dataclass(frozen=True)
+class Window:
+    """Seats answering out of turn before play goes on (react, or ``pass``).
+
+    ``defend``: Burn City or Hostile Takeover by ``by`` on ``tile`` waits for every other
+    player; ``sands``: the new past city on ``tile`` waits for the owner of the matching
+    future city; ``metropolis``: each seat in ``offers`` may make that city a Metropolis.
+    """
+
+    kind: str
+    by: int
+    waiting: tuple[int, ...]  # seats still to answer, in turn order
+    card: str = ""  # the card held in the air (defend windows)
+    tile: Tile | None = None
+    defenders: tuple[int, ...] = ()  # seats that answered with Defend City, in answer order
+    offers: tuple[tuple[int, Tile], ...] = ()
+
+
+@dataclass(frozen=True)
+class State:
+    players: int
+    clock: int  # the game's start time, minutes on the 12-hour dial
+    clocks: tuple[int, ...]  # each seat's clock card
+    first: int  # who holds the Time-Shift card
+    turn: int
+    stage: str
+    round: int  # 0 while players choose starting tiles
+    placements: tuple[Placement, ...]
+    past_deck: tuple[int, ...]  # face down: the next Expedition draws past_deck[0]
+    deck: tuple[str, ...]  # face down: the next card drawn is deck[0]
+    blue: tuple[str, ...]
+    red: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]
+    positions: tuple[Tile | None, ...]
+    cities: tuple[City, ...]  # sorted by tile
+    shields: tuple[tuple[Tile, int], ...]  # (tile, seat that placed it), in order placed
+    walls: tuple[tuple[Tile, ...], ...]
+    railways: tuple[tuple[Tile, ...], ...]  # oldest first: the one that moves next
+    ap: int
+    land_builds: int  # cities built directly on future land this turn: cards to draw
+    expedition: int | None  # the past group being placed by Expedition
+    windows: tuple[Window, ...]  # the first is open; the rest wait their turn
+    offered: frozenset[tuple[int, Tile]]  # Metropolis chances already offered
+    resigned: frozenset[int]
+    over: str | None  # "goal", "cap" or "resign"
+    last: tuple[int, str] | None
+    marks: tuple[Tile, ...]  # tiles the last move touched, for the picture
+    rng: Rng
+
+
+def _tile(value: list[int] | None) -> Tile | None:
+    return None if value is None else (value[0], value[1], value[2])
+
+
+def _tiles(values: list[list[int]]) -> tuple[Tile, ...]:
+    return tuple((v[0], v[1], v[2]) for v in values)
+
+
+def _window_dict(w: Window) -> dict[str, Any]:
+    return {
+        "kind": w.kind,
+        "by": w.by,
+        "waiting": list(w.waiting),
+        "card": w.card,
+        "tile": None if w.tile is None else list(w.tile),
+        "defenders": list(w.defenders),
+        "offers": [[s, list(t)] for s, t in w.offers],
+    }
+
+
+def _window(d: Mapping[str, Any]) -> Window:
+    return Window(
+        kind=d["kind"],
+        by=d["by"],
+        waiting=tuple(d["waiting"]),
+        card=d["card"],
+        tile=_tile(d["tile"]),
+        defenders=tuple(d["defenders"]),
+        offers=tuple((s, (t[0], t[1], t[2])) for s, t in d["offers"]),
+    )
+
+
+def to_dict(s: State) -> dict[str, Any]:
+    return {
+        "players": s.players,
+        "clock": s.clock,
+        "clocks": list(s.clocks),
+        "first": s.first,
+        "turn": s.turn,
+        "stage": s.stage,
+        "round": s.round,
+        "placements": [list(p) for p in s.placements],
+        "past_deck": list(s.past_deck),
+        "deck": list(s.deck),
+        "blue": list(s.blue),
+        "red": list(s.red),
+        "hands": [list(h) for h in s.hands],
+        "positions": [None if p is None else list(p) for p in s.positions],
+        "cities": [[list(c.tile), c.owner, c.size] for c in s.cities],
+        "shields": [[list(t), seat] for t, seat in s.shields],
+        "walls": [[list(t) for t in w] for w in s.walls],
+        "railways": [[list(t) for t in w] for w in s.railways],
+        "ap": s.ap,
+        "land_builds": s.land_builds,
+        "expedition": s.expedition,
+        "windows": [_window_dict(w) for w in s.windows],
+        "offered": sorted([seat, list(t)] for seat, t in s.offered),
+        "resigned": sorted(s.resigned),
+        "over": s.over,
+        "last": None if s.last is None else list(s.last),
+        "marks": [list(t) for t in s.marks],
+        "rng": s.rng.state,
+    }
+
+
+def from_dict(d: Mapping[str, Any]) -> State:
+    return State(
+        players=d["players"],
+        clock=d["clock"],
+        clocks=tuple(d["clocks"]),
+        first=d["first"],
+        turn=d["turn"],
+        stage=d["stage"],
+        round=d["round"],
+        placements=tuple((p[0], p[1], p[2], p[3]) for p in d["placements"]),
+        past_deck=tuple(d["past_deck"]),
+        deck=tuple(d["deck"]),
+        blue=tuple(d["blue"]),
+        red=tuple(d["red"]),
+        hands=tuple(tuple(h) for h in d["hands"]),
+        positions=tuple(_tile(p) for p in d["positions"]),
+        cities=tuple(City((c[0][0], c[0][1], c[0][2]), c[1], c[2]) for c in d["cities"]),
+        shields=tuple(((t[0], t[1], t[2]), seat) for t, seat in d["shields"]),
+        walls=tuple(_tiles(w) for w in d["walls"]),
+        railways=tuple(_tiles(w) for w in d["railways"]),
+        ap=d["ap"],
+        land_builds=d["land_builds"],
+        expedition=d["expedition"],
+        windows=tuple(_window(w) for w in d["windows"]),
+        offered=frozenset((seat, (t[0], t[1], t[2])) for seat, t in d["offered"]),
+        resigned=frozenset(d["resigned"]),
+        over=d["over"],
+        last=None if d["last"] is None else (d["last"][0], d["last"][1]),
+        marks=_tiles(d["marks"]),
+        rng=Rng(d["rng"]),
+    )

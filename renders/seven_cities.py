@@ -1,0 +1,433 @@
+"""The Battle for Seven Cities table as a PNG: the past and future boards side by side,
+then a status panel.
+
+Each hex shows its terrain by colour *and* by a letter (S soil, F forest, M mountain,
+L light sea, D deep sea, V volcano), and its name (``7b``) which is also how moves
+name it, so nobody needs to tell colours apart. Tile groups are outlined in thick ink.
+Cities are discs in the owner's colour with the owner's letter (a Metropolis has a
+second ring and "2"); shields, walls (brick outline), railways (tracks) and player
+tokens (small lettered pawns) sit on the hexes; the last move is ringed in magenta.
+
+The renderer gets a *view*: a spectator's view has no hand in it, so a public picture
+cannot show one; a seat's own view adds its hand to the panel.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.seven_cities.board import (
+    COSTS,
+    DEEP,
+    FOREST,
+    FUTURE,
+    LIGHT,
+    MOUNTAIN,
+    PAST,
+    SOIL,
+    VOLCANO,
+    Coord,
+    Tile,
+    neighbours_of,
+)
+from engine.seven_cities.cards import BY_SLUG, clock_text
+from engine.seven_cities.view import View
+from renders.common import RGB, SIX_COLOURS, Box, Pen, Point, Swatch, fit_text, font, to_png
+
+WIDTH = 1000
+MARGIN = 14
+CAPTION_H = 78
+BOARD_TITLE_H = 34
+BOARD_GAP = 16
+MAX_RADIUS = 50
+MIN_RADIUS = 22
+ROW_H = 34
+INK: RGB = (34, 34, 34)
+MUTED: RGB = (100, 96, 90)
+PANEL: RGB = (255, 255, 255)
+PANEL_LINE: RGB = (214, 206, 194)
+HIGHLIGHT: RGB = (226, 0, 122)
+GROUP_LINE: RGB = (40, 36, 32)
+WALL: RGB = (150, 40, 20)
+RAIL: RGB = (30, 30, 30)
+SHIELD: RGB = (230, 230, 236)
+GHOST: RGB = (235, 232, 226)
+
+#: terrain -> (fill, letter, letter colour); fills differ in lightness as well as hue
+TERRAIN: dict[str, tuple[RGB, str, RGB]] = {
+    SOIL: ((222, 200, 140), "S", INK),
+    FOREST: ((92, 140, 80), "F", (255, 255, 255)),
+    MOUNTAIN: ((158, 150, 140), "M", INK),
+    LIGHT: ((170, 214, 240), "L", INK),
+    DEEP: ((40, 90, 160), "D", (255, 255, 255)),
+    VOLCANO: ((120, 50, 40), "V", (255, 255, 255)),
+}
+ERA_TITLES = ("PAST", "FUTURE")
+STAGES = {
+    "start": "choosing a starting tile",
+    "turn": "playing cards",
+    "place": "laying past tile group",
+    "found": "placing the Expedition's free city",
+    "discard": "discarding down to 2",
+}
+REACTIONS = {"defend": "Defend City", "sands": "Sands of Time", "metropolis": "Metropolis"}
+
+
+def swatch(seat: int) -> Swatch:
+    return SIX_COLOURS[seat]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where things are, in output pixels."""
+
+    width: int
+    height: int
+    radius: float
+    boards: tuple[Box, Box]  # past, future
+    origin: tuple[Point, Point]  # pixel position of axial (0, 0) on each board
+    panel: Box
+    rows: tuple[Box, ...]  # one per seat in the panel
+    hand: Box | None
+
+
+def _pixel(q: float, r: float, radius: float) -> Point:
+    """Pointy-top axial to pixels, relative to (0, 0)."""
+    return radius * math.sqrt(3) * (q + r / 2), radius * 1.5 * r
+
+
+def _extent(coords: Sequence[Coord]) -> tuple[float, float, float, float]:
+    """The board's bounding box in units of the hex radius."""
+    xs = [_pixel(q, r, 1)[0] for q, r in coords]
+    ys = [_pixel(q, r, 1)[1] for q, r in coords]
+    half = math.sqrt(3) / 2
+    return min(xs) - half, min(ys) - 1, max(xs) + half, max(ys) + 1
+
+
+def _coords(view: View) -> list[Coord]:
+    coords = [(t.tile[1], t.tile[2]) for t in view.tiles if t.tile[0] == PAST]
+    return coords + list(view.anchors)
+
+
+def layout(view: View) -> Layout:
+    coords = _coords(view)
+    x0, y0, x1, y1 = _extent(coords)
+    board_w = (WIDTH - 2 * MARGIN - BOARD_GAP) / 2
+    radius = min(MAX_RADIUS, (board_w - 16) / (x1 - x0), 560 / (y1 - y0))
+    radius = max(MIN_RADIUS, radius)
+    board_h = (y1 - y0) * radius + 16
+    top = CAPTION_H + BOARD_TITLE_H
+    boards = []
+    origins = []
+    for i in range(2):
+        left = MARGIN + i * (board_w + BOARD_GAP)
+        box = (left, top - BOARD_TITLE_H, left + board_w, top + board_h)
+        boards.append(box)
+        ox = left + (board_w - (x1 - x0) * radius) / 2 - x0 * radius
+        origins.append((ox, top + 8 - y0 * radius))
+    panel_top = top + board_h + 14
+    rows = tuple(
+        (
+            MARGIN + 10,
+            panel_top + 70 + i * ROW_H,
+            WIDTH - MARGIN - 10,
+            panel_top + 70 + (i + 1) * ROW_H,
+        )
+        for i in range(view.players)
+    )
+    bottom = rows[-1][3] + 8
+    hand = None
+    if view.hand is not None:
+        hand = (MARGIN + 10, bottom, WIDTH - MARGIN - 10, bottom + 30 + 30 * _hand_lines(view))
+        bottom = hand[3]
+    legend_bottom = bottom + 104
+    panel = (MARGIN, panel_top, WIDTH - MARGIN, legend_bottom)
+    return Layout(
+        width=WIDTH,
+        height=round(legend_bottom + MARGIN),
+        radius=radius,
+        boards=(boards[0], boards[1]),
+        origin=(origins[0], origins[1]),
+        panel=panel,
+        rows=rows,
+        hand=hand,
+    )
+
+
+def _hand_lines(view: View) -> int:
+    return max(1, math.ceil(len(view.hand or ()) / 3))
+
+
+def centre(plan: Layout, tile: Tile) -> Point:
+    ox, oy = plan.origin[tile[0]]
+    dx, dy = _pixel(tile[1], tile[2], plan.radius)
+    return ox + dx, oy + dy
+
+
+def _corners(c: Point, radius: float) -> list[Point]:
+    return [
+        (c[0] + radius * math.cos(math.radians(60 * k - 30)),
+         c[1] + radius * math.sin(math.radians(60 * k - 30)))
+        for k in range(6)
+    ]  # fmt: skip
+
+
+# corner k to k+1 faces the neighbour in this axial direction (pointy-top, y down)
+_EDGE_DIRECTION: tuple[Coord, ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+
+
+def _draw_tiles(pen: Pen, view: View, plan: Layout) -> None:
+    group_of = {(t.tile[1], t.tile[2]): t.group for t in view.tiles}
+    r = plan.radius
+    for t in view.tiles:
+        c = centre(plan, t.tile)
+        fill, letter, ink = TERRAIN[t.terrain]
+        pen.polygon(_corners(c, r - 1), fill, (250, 248, 244))
+        pen.text((c[0], c[1] - r * 0.6), letter, max(12, round(r * 0.34)), ink)
+        pen.text((c[0], c[1] + r * 0.56), t.name[1:], max(14, round(r * 0.44)), ink)
+    for t in view.tiles:
+        c = centre(plan, t.tile)
+        corners = _corners(c, r)
+        q, rr = t.tile[1], t.tile[2]
+        for k, (dq, dr) in enumerate(_EDGE_DIRECTION):
+            if group_of.get((q + dq, rr + dr)) != t.group:
+                pen.line(corners[k], corners[(k + 1) % 6], GROUP_LINE, 3.2)
+
+
+def _draw_anchors(pen: Pen, view: View, plan: Layout) -> None:
+    """While an Expedition's group is being laid: where its cell a may go, with q,r."""
+    for q, r in view.anchors:
+        c = centre(plan, (PAST, q, r))
+        pen.polygon(_corners(c, plan.radius - 3), GHOST, MUTED)
+        pen.text(c, f"{q},{r}", max(11, round(plan.radius * 0.34)), INK)
+
+
+def _draw_tokens(pen: Pen, view: View, plan: Layout) -> None:
+    r = plan.radius
+    for tiles in view.railways:
+        _draw_rail(pen, [centre(plan, t) for t in tiles], tiles, r)
+    for tiles in view.walls:
+        for t in tiles:
+            pen.outline(_corners(centre(plan, t), r - 5), WALL, 5)
+    for tile, _seat in view.shields:
+        _shield(pen, centre(plan, tile), r)
+
+
+def _draw_rail(pen: Pen, points: list[Point], tiles: tuple[Tile, ...], r: float) -> None:
+    """Tracks between the centres of neighbouring railway tiles, with sleepers."""
+    for i in range(len(tiles)):
+        for j in range(i + 1, len(tiles)):
+            a, b = tiles[i], tiles[j]
+            if (b[1], b[2]) not in neighbours_of((a[1], a[2])):
+                continue
+            p, s = points[i], points[j]
+            length = math.dist(p, s)
+            ux, uy = (s[0] - p[0]) / length, (s[1] - p[1]) / length
+            for k in range(1, 6):
+                mx, my = p[0] + ux * length * k / 6, p[1] + uy * length * k / 6
+                pen.line((mx - uy * r * 0.22, my + ux * r * 0.22),
+                                 (mx + uy * r * 0.22, my - ux * r * 0.22), RAIL, 2.5)  # fmt: skip
+            for side in (-1, 1):
+                off = side * r * 0.12
+                pen.line((p[0] - uy * off, p[1] + ux * off),
+                                 (s[0] - uy * off, s[1] + ux * off), RAIL, 2)  # fmt: skip
+
+
+def _shield(pen: Pen, c: Point, r: float) -> None:
+    x, y = c[0] + r * 0.5, c[1] - r * 0.2
+    s = r * 0.26
+    shape = [
+        (x - s, y - s),
+        (x + s, y - s),
+        (x + s, y + s * 0.2),
+        (x, y + s * 1.2),
+        (x - s, y + s * 0.2),
+    ]
+    pen.polygon(shape, SHIELD, INK)
+    pen.outline(shape, INK, 2)
+
+
+def _pawns(view: View) -> dict[Tile, list[int]]:
+    by_tile: dict[Tile, list[int]] = {}
+    for seat, tile in enumerate(view.positions):
+        if tile is not None and seat not in view.resigned:
+            by_tile.setdefault(tile, []).append(seat)
+    return by_tile
+
+
+def _draw_cities(pen: Pen, view: View, plan: Layout) -> None:
+    """A disc in the owner's colour with the owner's letter; a Metropolis has a second
+    ring and a 2. With player tokens on the tile too, the city moves to the right."""
+    r = plan.radius
+    pawns = _pawns(view)
+    for city in view.cities:
+        c = centre(plan, city.tile)
+        if city.tile in pawns:
+            c = (c[0] + r * 0.36, c[1])
+        colour = swatch(city.owner)
+        size = r * 0.32
+        if city.size > 1:
+            pen.circle(c, size + 5, colour.fill, colour.edge, 2)
+        pen.circle(c, size, colour.fill, colour.edge, 2.5)
+        label = colour.letter + ("2" if city.size > 1 else "")
+        pen.text(c, label, max(13, round(r * 0.38)), colour.ink)
+
+
+def _draw_players(pen: Pen, view: View, plan: Layout) -> None:
+    """Player tokens: lettered pawns, side by side (to the left of a city)."""
+    r = plan.radius
+    built = {c.tile for c in view.cities}
+    for tile, seats in _pawns(view).items():
+        c = centre(plan, tile)
+        span = r * (0.75 if tile in built else 1.3)
+        h = r * 0.42
+        step = min(h * 1.05, (span - h) / max(1, len(seats) - 1)) if len(seats) > 1 else 0
+        mid = c[0] - r * 0.36 if tile in built else c[0]
+        start = mid - step * (len(seats) - 1) / 2
+        for i, seat in enumerate(seats):
+            colour = swatch(seat)
+            x, y = start + i * step, c[1]
+            pawn = [(x, y - h * 0.6), (x + h * 0.5, y + h * 0.5), (x - h * 0.5, y + h * 0.5)]
+            pen.polygon(pawn, colour.fill, INK)
+            pen.outline(pawn, INK, 1.5)
+            if step == 0 or step >= h * 0.9:
+                pen.text((x, y + h * 0.18), colour.letter, max(10, round(r * 0.26)), colour.ink)
+
+
+def _draw_marks(pen: Pen, view: View, plan: Layout) -> None:
+    for tile in view.marks:
+        pen.outline(_corners(centre(plan, tile), plan.radius - 2), HIGHLIGHT, 4)
+    if view.window is not None and view.window.tile is not None:
+        pen.outline(_corners(centre(plan, view.window.tile), plan.radius - 2), HIGHLIGHT, 4)
+
+
+def _turn_line(view: View, names: Sequence[str]) -> str:
+    if view.over:
+        winners = [names[s] for s in range(view.players) if view.places and view.places[s] == 1]
+        return f"Game over — {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share 1st'}"
+    if view.window is not None:
+        waiting = ", ".join(names[s] for s in view.window.waiting)
+        return f"Waiting for {waiting}: {REACTIONS[view.window.kind]} or pass"
+    who = names[view.turn]
+    line = f"{who} to play: {STAGES.get(view.stage, view.stage)}"
+    if view.stage == "place":
+        line += f" {view.expedition} (grey: where its cell a may go)"
+    if view.stage == "turn":
+        line += f" · {view.ap} AP"
+    return line
+
+
+def _draw_caption(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> None:
+    last = "Game start"
+    if view.last is not None:
+        last = f"Last: {names[view.last[0]]} — {view.last[1]}"
+    title = "Round 0 (starting tiles)" if view.round == 0 else f"Round {view.round}"
+    pen.text((MARGIN, 18), title, 22, INK, anchor="lm")
+    pen.text((WIDTH - MARGIN, 18), fit_text(last, font(20), 600), 20, HIGHLIGHT, anchor="rm")
+    pen.text(
+        (MARGIN, 52),
+        fit_text(_turn_line(view, names), font(22), WIDTH - 2 * MARGIN),
+        22,
+        INK,
+        anchor="lm",
+    )
+    for era, box in enumerate(plan.boards):
+        pen.text((box[0] + 8, box[1] + BOARD_TITLE_H / 2), ERA_TITLES[era], 20, MUTED, anchor="lm")
+
+
+def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> None:
+    pen.rect(plan.panel, PANEL, PANEL_LINE, 2, 8)
+    x0, y0, x1, _ = plan.panel
+    head = (
+        f"Draw pile {view.deck} · blue {view.blue} · red {view.red} · "
+        f"past groups {view.past_deck} · clock {clock_text(view.clock)}"
+    )
+    pen.text((x0 + 12, y0 + 22), head, 18, INK, anchor="lm")
+    columns = (x0 + 360, x0 + 480, x0 + 590, x0 + 700, x0 + 820)
+    labels = ("future cities", "all cities", "cards", "tokens left", "shields")
+    for x, label in zip(columns, labels, strict=True):
+        pen.text((x, y0 + 56), label, 16, MUTED, anchor="mm")
+    for seat, row in enumerate(plan.rows):
+        colour = swatch(seat)
+        cy = (row[1] + row[3]) / 2
+        if seat in view.to_play and not view.over:
+            pen.rect((row[0] - 4, row[1] + 1, row[2] + 4, row[3] - 1), (255, 236, 190), None, 0, 6)
+        pen.circle((row[0] + 16, cy), 13, colour.fill, colour.edge, 2)
+        pen.text((row[0] + 16, cy), colour.letter, 15, colour.ink)
+        label = f"{seat + 1} {names[seat]}"
+        if seat == view.first and view.round:
+            label += " (first)"
+        if seat in view.resigned:
+            label += " (resigned)"
+        pen.text((row[0] + 38, cy), fit_text(label, font(19), 270), 19, INK, anchor="lm")
+        future_shields = sum(1 for _, s in view.shields if s == seat)
+        values = (
+            f"{view.future_cities[seat]}/{view.goal}",
+            str(view.all_cities[seat]),
+            str(view.hand_counts[seat]),
+            str(view.supply[seat]),
+            str(future_shields),
+        )
+        for x, value in zip(columns, values, strict=True):
+            pen.text((x, cy), value, 19, INK, anchor="mm")
+        if view.places is not None:
+            pen.text((row[2] - 8, cy), f"#{view.places[seat]}", 19, HIGHLIGHT, anchor="rm")
+    if plan.hand is not None and view.hand is not None:
+        hx, hy = plan.hand[0], plan.hand[1]
+        pen.text((hx, hy + 14), "Your hand (only you see this):", 17, MUTED, anchor="lm")
+        width = (plan.hand[2] - hx) / 3
+        if not view.hand:
+            pen.text((hx, hy + 44), "no cards", 18, MUTED, anchor="lm")
+        for i, slug in enumerate(view.hand):
+            card = BY_SLUG[slug]
+            row, col = divmod(i, 3)
+            text = (
+                f"{card.points} Action Points" if card.plain else f"{card.name} · {card.points} AP"
+            )
+            pen.text(
+                (hx + col * width, hy + 44 + row * 30),
+                fit_text(text, font(18), width - 8),
+                18,
+                INK,
+                anchor="lm",
+            )
+    _draw_legend(pen, view, plan)
+
+
+def _costs(terrain: str) -> str:
+    """Build/travel AP in the future, then in the past, from the engine's table: "4/1 · 5/1"."""
+    eras = []
+    for era in (FUTURE, PAST):
+        if terrain in COSTS[era]:
+            build, travel = COSTS[era][terrain]
+            eras.append(f"{'–' if build is None else build}/{travel}")
+    return " · ".join(eras)
+
+
+def _draw_legend(pen: Pen, view: View, plan: Layout) -> None:
+    x0, _, x1, y1 = plan.panel
+    y = y1 - 66
+    pen.text((x0 + 12, y - 14), "Terrain — build/travel AP: future · past", 15, MUTED, anchor="lm")
+    step = (x1 - x0 - 24) / 6
+    for i, (terrain, (fill, letter, ink)) in enumerate(TERRAIN.items()):
+        x = x0 + 12 + i * step
+        pen.rect((x, y, x + 26, y + 26), fill, INK, 1, 4)
+        pen.text((x + 13, y + 13), letter, 15, ink)
+        pen.text((x + 32, y + 13), terrain, 15, INK, anchor="lm")
+        pen.text((x, y + 42), _costs(terrain), 15, INK, anchor="lm", bold=False)
+
+
+def render(view: View, names: Sequence[str]) -> bytes:
+    plan = layout(view)
+    pen = Pen.blank(plan.width, plan.height)
+    _draw_caption(pen, view, names, plan)
+    _draw_anchors(pen, view, plan)
+    _draw_tiles(pen, view, plan)
+    _draw_tokens(pen, view, plan)
+    _draw_cities(pen, view, plan)
+    _draw_players(pen, view, plan)
+    _draw_marks(pen, view, plan)
+    _draw_panel(pen, view, names, plan)
+    return to_png(pen.finish())
