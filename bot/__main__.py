@@ -50,6 +50,9 @@ def _parser() -> argparse.ArgumentParser:
     ratings.add_argument("--db", type=Path, help="SQLite file (default: BRIDGEKEEPER_DB)")
     bench = sub.add_parser("bench", help="print speed figures as JSON lines")
     bench.add_argument("--quick", action="store_true", help="fewer games, for CI")
+    bench.add_argument(
+        "--game", action="append", default=[], metavar="KEY", help="only this game (repeatable)"
+    )
     bench.add_argument("--load", action="store_true", help="many games at once on one file")
     bench.add_argument("--games", type=int, default=1000, help="with --load: games at once")
     bench.add_argument("--seconds", type=float, default=20.0, help="with --load: per phase")
@@ -225,8 +228,11 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(load.run(games=args.games, seconds=args.seconds, processes=args.processes))
             return 0
         from bot import bench
+        from bot.selfplay import known_game
 
-        asyncio.run(bench.run(quick=args.quick))
+        for key in args.game:
+            known_game(key)
+        asyncio.run(bench.run(quick=args.quick, only=args.game))
         return 0
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)

@@ -12,6 +12,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import aiosqlite
@@ -73,12 +74,15 @@ def _timed(work, items) -> tuple[list[float], list]:
     return times, results
 
 
-async def run(emit: Emit = print, quick: bool = False) -> None:
+async def run(emit: Emit = print, quick: bool = False, only: Sequence[str] = ()) -> None:
+    """Every game's figures, or only those of the games named in ``only``."""
     games = 4 if quick else 25
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-bench-") as tmp:
         floor = await _sqlite_floor(Path(tmp) / "floor.db", 200 if quick else 1000)
         metric(emit, "sqlite.commit_p50_ms", statistics.median(floor) * 1000, "ms")
         for key, rules in engine.GAMES.items():
+            if only and key not in only:
+                continue
             store = await Store.open(Path(tmp) / f"{key}.db")
             service = Service(store, images=False)
             times: list[float] = []
@@ -115,4 +119,5 @@ async def run(emit: Emit = print, quick: bool = False) -> None:
             metric(emit, f"{key}.render_p50_ms", percentile(render_times, 0.50) * 1000, "ms")
             metric(emit, f"{key}.render_p99_ms", percentile(render_times, 0.99) * 1000, "ms")
             metric(emit, f"{key}.png_kb", statistics.mean(sizes) / 1024, "KiB")
-        await bench_loops.run(emit, quick)
+        if not only or "seven-bridges" in only:
+            await bench_loops.run(emit, quick)

@@ -159,7 +159,11 @@ async def test_no_public_reply_of_a_whole_game_names_a_card_still_in_a_hand(serv
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 async def test_random_legal_play_always_finishes(service, players):
     played = await play_random(
-        service, Table(channel_id=7000 + players), "seven-cities", players, random.Random(players)
+        service,
+        Table(channel_id=7000 + players, guild_id=1),
+        "seven-cities",
+        players,
+        random.Random(players),
     )
     assert not played.final.playable and "Game over" in played.final.text
     assert played.moves > players * 3
