@@ -561,6 +561,11 @@ class Store:
         )
         if not rated or len(seats) < 2:  # casual games, and solo games against Euler
             return
+        await db.execute(  # the rebuild replays games in exactly this order
+            "UPDATE games SET rating_seq = "
+            "(SELECT COALESCE(MAX(rating_seq), 0) + 1 FROM games) WHERE id = ?",
+            (game_id,),
+        )
         before = []
         for user_id, _name, _place in seats:
             row = await (
@@ -592,7 +597,7 @@ class Store:
         return [(r[0], r[1], Rating(r[2], r[3], r[4])) for r in rows]
 
     async def rebuild_ratings(self) -> tuple[int, bool]:
-        """Recompute every rating from the stored results, in the order games finished.
+        """Recompute every rating from the stored results, in the order they were rated.
 
         Returns the number of games replayed and whether the result equals what was
         stored, to the last bit; the recomputed ratings replace the stored ones.
@@ -600,7 +605,7 @@ class Store:
         async with self.transaction() as db:
             games = await db.execute_fetchall(
                 "SELECT id, guild_id, game_key FROM games WHERE status = 'finished' AND rated = 1 "
-                "ORDER BY finished_at, id"
+                "AND rating_seq IS NOT NULL ORDER BY rating_seq"
             )
             table: dict[tuple[int, str, int], tuple[str, Rating]] = {}
             replayed = 0
