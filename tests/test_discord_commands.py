@@ -715,6 +715,29 @@ async def test_the_postal_loop_posts_deadline_moves_and_reminders_in_the_channel
     assert [int(u) for u in reminder.payload["allowed_mentions"]["users"]] == users
 
 
+async def test_a_failing_league_tick_does_not_hold_back_the_minutes_other_posts(h, monkeypatch):
+    """The leagues' pass raising must not cost the deadline move due in the same minute."""
+    await h.slash("game", "new", game="skybridge", time_per_move="2d", user=ADA)
+    await h.slash("game", "join", user=BOB)
+    await h.slash("game", "start", user=ADA)
+    async with h.store.transaction() as db:
+        await db.execute(
+            "UPDATE seats SET deadline = '2000-01-01T00:00:00.000000+00:00' WHERE awaiting = 1"
+        )
+
+    async def broken() -> list:
+        raise RuntimeError("a league that cannot go on")
+
+    monkeypatch.setattr(h.bot.organiser, "tick", broken)
+    before = len(h.calls)
+    await h.bot.get_cog("Postal").run_once()
+    posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
+    assert len(posts) == 1 and "ran out of time" in posts[0].payload["content"]
+    (logged,) = h._errors.records  # said once, for the operator, and nothing else went wrong
+    assert logged.getMessage().endswith("broken failed this tick")
+    h._errors.records.clear()
+
+
 async def test_one_pinned_status_message_per_game_follows_every_move(h):
     board = await open_game(h, ADA, BOB)
     (status_id,) = h.pinned
