@@ -862,6 +862,19 @@ class Store:
                 (guild_id, role_id),
             )
 
+    async def leagues(self, guild_id: int) -> list[LeagueRow]:
+        """A server's leagues, by name (for ``/league list`` and name autocomplete)."""
+        rows = await self._fetchall(
+            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? ORDER BY name",
+            (guild_id,),
+        )
+        return [_league(r) for r in rows]
+
+    async def league_match_of(self, game_id: int) -> int | None:
+        """The league match a game is played for, if any: players may not call those off."""
+        row = await self._fetchone("SELECT league_match FROM games WHERE id = ?", (game_id,))
+        return None if row is None else row[0]
+
     async def running_leagues(self) -> list[LeagueRow]:
         rows = await self._fetchall(
             f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE status = 'running' ORDER BY id"
