@@ -32,7 +32,7 @@ STRIPE = (243, 240, 232)
 HEAD = (0, 114, 178)  # Okabe-Ito blue
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=2)
 def _missing_glyph(bold: bool) -> bytes:
     """What the font draws for a character it lacks (a box), to compare against."""
     return bytes(font(CELL, bold).getmask("\U0010fffd"))
@@ -41,17 +41,18 @@ def _missing_glyph(bold: bool) -> bytes:
 @lru_cache(maxsize=4096)
 def drawable(char: str, bold: bool = False) -> bool:
     """Whether the bundled font has a glyph for ``char`` (DejaVu has no emoji)."""
-    if unicodedata.category(char) in ("Mn", "Cf", "Cc"):
-        return False  # joiners, variation selectors, controls: nothing to draw alone
+    selector = unicodedata.name(char, "").startswith("VARIATION SELECTOR")
+    if selector or unicodedata.category(char) in ("Cf", "Cc"):
+        return False  # emoji variation selectors, joiners, controls: nothing to draw
     if char.isspace():
         return True
     return bytes(font(CELL, bold).getmask(char)) != _missing_glyph(bold)
 
 
-def printable(text: str) -> str:
+def printable(text: str, bold: bool = False) -> str:
     """``text`` without the characters the font would draw as boxes ("🐉 Drake" ->
     "Drake"); a name made only of those becomes "?" rather than vanishing."""
-    kept = "".join(c for c in unicodedata.normalize("NFC", text) if drawable(c))
+    kept = "".join(c for c in unicodedata.normalize("NFC", text) if drawable(c, bold))
     return " ".join(kept.split()) or "?"
 
 
@@ -125,7 +126,7 @@ def layout(
     )
     title_face = font(TITLE, True)
     return Layout(
-        title=fit_text(printable(title), title_face, available),
+        title=fit_text(printable(title, bold=True), title_face, available),
         subtitle=fit_text(subtitle, font(SUBTITLE), available),
         widths=tuple(widths),
         header=tuple(fit_text(c, header_face, w - 4) for c, w in zip(columns, widths, strict=True)),
