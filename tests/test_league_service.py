@@ -501,3 +501,32 @@ async def test_a_round_half_opened_when_discord_failed_is_finished_next_minute(l
     flaky_league = await service.store.league(HOME.guild_id, "Flaky")
     second = [m for m in await service.store.matches(flaky_league.id) if m.round == 2]
     assert len(second) == 2 and len({m.game_id for m in second}) == 2, "drawn once, two games"
+
+
+async def test_a_swiss_drop_out_leaves_an_odd_field_and_someone_sits_out_on_a_bye(league):
+    """Four players; Ada and Cy win round 1, Dee loses and leaves. Round 2 pairs the
+    three left: Bob, the one without a win, sits out for a draw's point; Dee is not
+    paired again."""
+    service, organiser, _ = league
+    await organiser.create(HOME, MOD, "Open", "skybridge", "swiss", rounds=2)
+    ada, bob, cy, dee = PLAYERS[:4]
+    for p in (ada, bob, cy, dee):
+        await organiser.join(HOME.guild_id, p, "Open")
+    posted = await organiser.start(HOME.guild_id, MOD, "Open")
+    for table in games_in(posted):  # whoever signed up first wins round 1
+        await decide(service, table, min(c.user_id for c in await seats_at(service, table)))
+    _, notices = await organiser.leave(HOME.guild_id, dee, "Open")
+    assert notices == [], "Dee's game was over: nothing to resign"
+    posted = await organiser.tick()
+    lines = posted[0].reply.text.splitlines()
+    assert lines[1:] == ["Table 1: Ada, Cy", "Bye: Bob"], "the two winners meet; Dee is gone"
+    (table,) = games_in(posted)
+    await decide(service, table, ada.user_id)
+    final = (await organiser.tick())[-1].reply.text.splitlines()
+    assert final[1:6] == [
+        "**Open** standings after round 2 of 2",
+        "1. Ada — 4 pts, 2 games",
+        "2. Cy — 2 pts, 2 games",
+        "3. Bob — 1 pts, 1 games",
+        "4. Dee (left) — 0 pts, 1 games",
+    ]
