@@ -109,7 +109,7 @@ class Organiser:
         self.service = service
         self.store = service.store
         self.open_table = open_table
-        #: league id -> the reason it could not go on, last posted (see :meth:`_stalled`)
+        #: league id -> the error it last could not go on for (see :meth:`_stalled`)
         self._stalls: dict[int, str] = {}
 
     # -- sign-up ----------------------------------------------------------------------------
@@ -461,14 +461,18 @@ class Organiser:
         Remembered in memory only, so after a restart the reason is posted once more,
         which also reminds the organiser that the league still waits for them.
         """
-        if isinstance(error, Refused):
+        refused = isinstance(error, Refused)
+        seen = str(error) if refused else f"{type(error).__name__}: {error}"
+        if self._stalls.get(league.id) == seen:
+            return []
+        self._stalls[league.id] = seen
+        if refused:
             reason = str(error)
+            if _format(league).late_joiners:
+                reason += " New players can still join with `/league join`."
         else:
             log.exception("league %d (%s) could not go on", league.id, league.name)
             reason = "Something went wrong on the bot's side; its operator can see the log."
-        if self._stalls.get(league.id) == reason:
-            return []
-        self._stalls[league.id] = reason
         stage = f"after round {league.round}" if league.round else "at its start"
         text = (
             f"The **{league.name}** league cannot go on {stage}: {reason} "

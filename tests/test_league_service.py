@@ -316,7 +316,8 @@ async def test_one_stuck_league_says_why_once_and_the_others_play_on(league):
     (stuck,) = [p for p in posted if p.table == HOME]
     assert stuck.reply.text == (
         "The **Quads** league cannot go on after round 1: 2 players cannot fill a table of 4. "
-        "It tries again every minute; an organiser may need to step in."
+        "New players can still join with `/league join`. It tries again every minute; an "
+        "organiser may need to step in."
     )
     assert "**Duels** — round 2 of 2" in posted[posted.index(stuck) + 1].reply.text
     assert len(games_in(posted)) == 2, "the other league's round 2 opened all the same"
@@ -326,6 +327,11 @@ async def test_one_stuck_league_says_why_once_and_the_others_play_on(league):
         await finish(service, table, rng)
     final = await organiser.tick()
     assert [p.table for p in final] == [other] and "Duels is over" in final[0].reply.text
+    await organiser.join(HOME.guild_id, PLAYERS[4], "Quads")  # as the notice suggested
+    resumed = await organiser.tick()
+    assert resumed[0].reply.text.startswith("**Quads** — round 2 of 3")
+    seated = resumed[0].reply.text.splitlines()[1].removeprefix("Table 1: ").split(", ")
+    assert sorted(seated) == ["Cy", "Dee", "Eve"], "the two who stayed and the newcomer"
 
 
 async def test_a_league_game_cannot_be_abandoned_and_resigning_loses_it_alone(league):
