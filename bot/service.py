@@ -469,6 +469,14 @@ class Service:
 
     async def abandon(self, table: Table, caller: Caller) -> Reply:
         game = await self._live(table)
+        league_game = await self.store.league_match_of(game.row.id) is not None
+        if league_game and (game.seat_of(caller.user_id) is not None or not caller.manager):
+            # abandoning settles the match as a forfeit by every seat: not a player's call
+            raise Refused(
+                "This is a league match, so it can't be abandoned. To concede, use "
+                "`/game resign`: a loss for you alone. A match nobody finishes is settled "
+                "at the round's deadline as a forfeit by whoever holds it up."
+            )
         if caller.user_id != game.row.creator_id and not caller.manager:
             raise Refused(
                 "Only the player who opened the game (or a server manager) can abandon it."

@@ -561,6 +561,11 @@ class Store:
         )
         if not rated or len(seats) < 2:  # casual games, and solo games against Euler
             return
+        await db.execute(  # the rebuild replays games in exactly this order
+            "UPDATE games SET rating_seq = "
+            "(SELECT COALESCE(MAX(rating_seq), 0) + 1 FROM games) WHERE id = ?",
+            (game_id,),
+        )
         before = []
         for user_id, _name, _place in seats:
             row = await (
@@ -592,7 +597,7 @@ class Store:
         return [(r[0], r[1], Rating(r[2], r[3], r[4])) for r in rows]
 
     async def rebuild_ratings(self) -> tuple[int, bool]:
-        """Recompute every rating from the stored results, in the order games finished.
+        """Recompute every rating from the stored results, in the order they were rated.
 
         Returns the number of games replayed and whether the result equals what was
         stored, to the last bit; the recomputed ratings replace the stored ones.
@@ -600,7 +605,7 @@ class Store:
         async with self.transaction() as db:
             games = await db.execute_fetchall(
                 "SELECT id, guild_id, game_key FROM games WHERE status = 'finished' AND rated = 1 "
-                "ORDER BY finished_at, id"
+                "AND rating_seq IS NOT NULL ORDER BY rating_seq"
             )
             table: dict[tuple[int, str, int], tuple[str, Rating]] = {}
             replayed = 0
@@ -856,6 +861,19 @@ class Store:
                 "INSERT OR REPLACE INTO guild_settings (guild_id, organiser_role) VALUES (?, ?)",
                 (guild_id, role_id),
             )
+
+    async def leagues(self, guild_id: int) -> list[LeagueRow]:
+        """A server's leagues, by name (for ``/league list`` and name autocomplete)."""
+        rows = await self._fetchall(
+            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? ORDER BY name",
+            (guild_id,),
+        )
+        return [_league(r) for r in rows]
+
+    async def league_match_of(self, game_id: int) -> int | None:
+        """The league match a game is played for, if any: players may not call those off."""
+        row = await self._fetchone("SELECT league_match FROM games WHERE id = ?", (game_id,))
+        return None if row is None else row[0]
 
     async def running_leagues(self) -> list[LeagueRow]:
         rows = await self._fetchall(

@@ -718,6 +718,29 @@ async def test_the_postal_loop_posts_deadline_moves_and_reminders_in_the_channel
     assert [int(u) for u in reminder.payload["allowed_mentions"]["users"]] == users
 
 
+async def test_a_failing_league_tick_does_not_hold_back_the_minutes_other_posts(h, monkeypatch):
+    """The leagues' pass raising must not cost the deadline move due in the same minute."""
+    await h.slash("game", "new", game="skybridge", time_per_move="2d", user=ADA)
+    await h.slash("game", "join", user=BOB)
+    await h.slash("game", "start", user=ADA)
+    async with h.store.transaction() as db:
+        await db.execute(
+            "UPDATE seats SET deadline = '2000-01-01T00:00:00.000000+00:00' WHERE awaiting = 1"
+        )
+
+    async def broken() -> list:
+        raise RuntimeError("a league that cannot go on")
+
+    monkeypatch.setattr(h.bot.organiser, "tick", broken)
+    before = len(h.calls)
+    await h.bot.get_cog("Postal").run_once()
+    posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
+    assert len(posts) == 1 and "ran out of time" in posts[0].payload["content"]
+    (logged,) = h._errors.records  # said once, for the operator, and nothing else went wrong
+    assert logged.getMessage().endswith("broken failed this tick")
+    h._errors.records.clear()
+
+
 async def test_one_pinned_status_message_per_game_follows_every_move(h):
     board = await open_game(h, ADA, BOB)
     (status_id,) = h.pinned
@@ -894,17 +917,34 @@ async def test_a_league_by_slash_commands_opens_a_thread_and_game_per_match(h):
     for player in (ADA, BOB, CY, Caller(1004, "Dee")):
         await h.slash("league", "join", name="Cup", user=player)
     assert_refused(await h.slash("league", "join", name="cup", user=ADA), "already in")
+    suggested = await h.autocomplete("league", "name", "c", "standings", user=BOB)
+    assert suggested.choice_values == ["Cup"]
     before = len(h.calls)
-    started = await h.slash("league", "start", name="Cup", user=MO)
-    assert "round 1 of 2" in started.public[0].text
+    # started from another channel: the round is still announced in the league's own
+    started = await h.slash("league", "start", name="Cup", user=MO, channel=OTHER_CHANNEL_ID)
+    (told,) = started.messages
+    assert started.public == [] and told.ephemeral
+    assert told.text == f"Round 1 is out: see <#{CHANNEL_ID}>."
+    posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
+    assert posts[0].url.endswith(f"/channels/{CHANNEL_ID}/messages")
+    assert "**Cup** — round 1 of 2" in posts[0].payload["content"]
     threads = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/threads"]
     assert len(threads) == 2 and threads[0].payload["name"].startswith("Cup R1 T1: ")
-    boards = [
-        c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages" and c.files
-    ]
+    boards = [c for c in posts if c.files]
     assert len(boards) == 2, "a board with a Play button in each match's thread"
+    for board in boards:  # both players of the match are pinged, and nobody else
+        thread_id = int(board.url.split("/channels/")[1].split("/")[0])
+        game = await h.store.live_game(thread_id)
+        seated = {s.user_id for s in await h.store.seats(game.id)}
+        assert {int(u) for u in board.payload["allowed_mentions"]["users"]} == seated
+        assert all(f"<@{u}>" in board.payload["content"] for u in seated)
     standings = (await h.slash("league", "standings", name="Cup", user=BOB)).one
-    assert "**Cup** standings after round 1 of 2" in standings.text
+    assert "**Cup** standings with round 1 of 2 in play" in standings.text
+    listed = (await h.slash("league", "list", user=BOB)).one
+    assert listed.ephemeral
+    assert (
+        listed.text == f"**Leagues here**\nCup — Skybridge, swiss, round 1 of 2, in <#{CHANNEL_ID}>"
+    )
 
 
 async def test_daily_play_from_a_server_opens_the_game_in_dms(h):

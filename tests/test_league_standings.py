@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 from fractions import Fraction
 
 import pytest
+from PIL import Image
 
 from bot.leagues.formats import ROTATING, ROUND_ROBIN, SWISS, Format, next_round
 from bot.leagues.results import Scoring, bye, forfeit, played, show
 from bot.leagues.standings import AVERAGE_PLACE, GAME_SCORE, HEAD_TO_HEAD, explain, standings
+from renders.standings import MARGIN, ROW, TOP, WIDTH, layout, printable, render_table
 
 ADA, BOB, CY, DEE, EVE, FAY = 1, 2, 3, 4, 5, 6
 NAMES = {ADA: "Ada", BOB: "Bob", CY: "Cy", DEE: "Dee", EVE: "Eve", FAY: "Fay"}
@@ -244,3 +247,42 @@ def test_a_round_robin_drop_out_forfeits_the_rest_and_the_standings_show_it():
 def test_tiebreak_order_is_published_per_format():
     assert SWISS_TIEBREAKS[0] == HEAD_TO_HEAD and SWISS_TIEBREAKS[-1] == GAME_SCORE
     assert ROTATING_TIEBREAKS == (AVERAGE_PLACE, GAME_SCORE)
+
+
+# -- the standings picture -------------------------------------------------------------------
+
+SWISS_COLUMNS = ["#", "Player", "Pts", "GP", "H2H", "Buch", "Cut1", "Avg", "Score"]
+
+
+def test_names_lose_only_what_the_font_cannot_draw():
+    assert printable("🐉 Drake") == "Drake", "no box where the dragon was"
+    assert printable("Zoë Åström ❤️") == "Zoë Åström ❤", "accents kept; the heart DejaVu has"
+    assert printable("👨‍👩‍👧") == "?", "a name of emoji alone still shows something"
+
+
+def test_a_nine_column_swiss_table_still_gives_names_room_on_a_phone():
+    rows = [
+        ["1", "Bartholomew Featherstonehaugh", "6", "3", "2", "10.5", "8", "1.33", "147"],
+        ["2", "Cy", "4", "3", "0", "12", "9", "1.67", "120"],
+    ]
+    plan = layout("Winter Cup standings", SWISS_COLUMNS, rows, "after round 2 of 3")
+    assert plan.widths[1] >= 0.4 * WIDTH and sum(plan.widths) <= WIDTH - 2 * MARGIN
+    assert [row[1] for row in plan.rows] == ["Bartholomew Featherstonehaugh", "Cy"]
+    assert plan.header == tuple(SWISS_COLUMNS), "no header cut short"
+    assert plan.rows[0][2:] == tuple(rows[0][2:]), "every figure whole"
+    # a name too long for any layout is cut, with an ellipsis, and nothing else gives way
+    huge = [["1", "W" * 60, "6", "3", "2", "10.5", "8", "1.33", "147"]]
+    squeezed = layout("Cup", SWISS_COLUMNS, huge)
+    assert squeezed.rows[0][1].endswith("…") and squeezed.rows[0][1].startswith("WWWW")
+    assert squeezed.widths[1] >= 0.4 * WIDTH
+
+
+def test_the_picture_has_the_round_on_its_own_line_and_a_row_per_player():
+    rows = [[str(i), f"Player {i}", "0", "0", "1", "0"] for i in range(1, 7)]
+    columns = ["#", "Player", "Pts", "GP", "Avg", "Score"]
+    png = render_table("A league name long enough to fill the line", columns, rows, "round 2 of 5")
+    picture = Image.open(io.BytesIO(png)).convert("RGB")
+    assert picture.size == (WIDTH, TOP + ROW * 7 + 20)
+    background = (252, 251, 248)
+    subtitle_ink = [x for x in range(WIDTH) if picture.getpixel((x, 95)) != background]
+    assert subtitle_ink and max(subtitle_ink) < WIDTH / 2, "the short subtitle, whole, on line 2"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from datetime import UTC, datetime
 
 import pytest
 
@@ -92,5 +93,62 @@ async def test_rebuild_from_stored_results_gives_exactly_the_stored_numbers(tmp_
         games, same = await store.rebuild_ratings()
         assert (games, same) == (12, False)
         assert {g: await store.ratings(g, "skybridge") for g in (1, 2)} == stored
+    finally:
+        await store.close()
+
+
+async def test_games_finishing_in_the_same_instant_rebuild_in_the_order_they_were_rated(tmp_path):
+    """Under a frozen clock the second game opened finishes first: Bob wins it, then Ada
+    wins the first. Finish times are equal, so only the rating order can say which came
+    first; replayed by game id instead, the numbers would come out different."""
+    frozen = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
+    store = await Store.open(tmp_path / "same.db", clock=lambda: frozen)
+    try:
+        service = Service(store, images=False, seed=lambda: 7)
+        first, second = Table(601, 1), Table(602, 1)
+        for table in (first, second):
+            await service.create(table, ADA, "skybridge")
+            await service.join(table, BOB)
+            await service.start(table, ADA)
+        await service.resign(second, ADA)
+        await service.resign(first, BOB)
+        stored = {u: r for u, _n, r in await store.ratings(1, "skybridge")}
+        bob_first = rate(rate([Rating(), Rating()], [2, 1]), [1, 2])
+        assert stored == {ADA.user_id: bob_first[0], BOB.user_id: bob_first[1]}
+        by_id = rate(rate([Rating(), Rating()], [1, 2]), [2, 1])
+        assert by_id[0] != bob_first[0], "the order matters to the numbers"
+        assert await store.rebuild_ratings() == (2, True)
+        assert {u: r for u, _n, r in await store.ratings(1, "skybridge")} == stored
+    finally:
+        await store.close()
+
+
+async def test_upgrading_numbers_earlier_games_in_the_order_rebuilds_replayed_them(tmp_path):
+    """A database from before rating numbers: games without a finish time (finished
+    before ratings existed) come first, then by finish time, then by id. New games rate
+    after them, and a rebuild is stable from then on."""
+    path = tmp_path / "old.db"
+    store = await Store.open(path)
+    service = Service(store, images=False, seed=lambda: 3)
+    for n in range(3):
+        await finish(service, Table(channel_id=700 + n, guild_id=1), 2, n)
+    async with store.transaction() as db:  # back to schema 6, game 3 from before 0004
+        await db.execute("UPDATE games SET finished_at = NULL WHERE id = 3")
+        await db.execute("UPDATE games SET finished_at = '2026-01-01T00:00:00' WHERE id < 3")
+        await db.execute("DROP INDEX games_rating_seq")
+        await db.execute("ALTER TABLE games DROP COLUMN rating_seq")
+        await db.execute("DELETE FROM schema_migrations WHERE number = 7")
+    await store.close()
+
+    store = await Store.open(path)
+    try:
+        order = await store._fetchall("SELECT id FROM games ORDER BY rating_seq")
+        assert [r[0] for r in order] == [3, 1, 2]
+        service = Service(store, images=False, seed=lambda: 4)
+        await finish(service, Table(channel_id=710, guild_id=1), 2, 9)
+        (seq,) = await store._fetchone("SELECT rating_seq FROM games WHERE id = 4")
+        assert seq == 4, "the next game rates after every earlier one"
+        assert (await store.rebuild_ratings())[0] == 4
+        assert await store.rebuild_ratings() == (4, True)
     finally:
         await store.close()

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.cogs.games import GAME_CHOICES
 from bot.leagues.formats import FORMATS
+from bot.service import Reply
 from bot.views import answer_error, caller_of, send_reply, table_of
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ class Leagues(commands.Cog):
         round_time="Time for each round, e.g. 7d",
         move_time="Time per move in league games, e.g. 2d",
         starts="Start by itself at e.g. 2026-12-01 18:00 (UTC) or after e.g. 3d",
+        bye="League points for a round without a game (default: an average place's, a draw)",
     )
     @app_commands.choices(
         game=GAME_CHOICES, format=[app_commands.Choice(name=f, value=f) for f in FORMATS]
@@ -58,6 +60,7 @@ class Leagues(commands.Cog):
         round_time: str = "7d",
         move_time: str = "2d",
         starts: str | None = None,
+        bye: app_commands.Range[int, 0, 100] | None = None,
     ) -> None:
         reply = await self.organiser.create(
             table_of(interaction),
@@ -71,6 +74,7 @@ class Leagues(commands.Cog):
             round_time=round_time,
             move_time=move_time,
             starts=starts,
+            bye=bye,
         )
         await send_reply(interaction, reply)
 
@@ -84,33 +88,58 @@ class Leagues(commands.Cog):
         )
         await send_reply(interaction, reply)
 
+    async def league_name(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer this server's league names as the user types one."""
+        names = await self.organiser.league_names(interaction.guild_id, current)
+        return [app_commands.Choice(name=n, value=n) for n in names]
+
+    @league.command(name="list", description="This server's leagues (only you see it)")
+    async def list_leagues(self, interaction: discord.Interaction) -> None:
+        await send_reply(interaction, await self.organiser.list_leagues(interaction.guild_id))
+
     @league.command(name="join", description="Sign up for a league")
+    @app_commands.autocomplete(name=league_name)
     async def join(self, interaction: discord.Interaction, name: str) -> None:
         reply = await self.organiser.join(interaction.guild_id, caller_of(interaction), name)
         await send_reply(interaction, reply)
 
-    @league.command(name="leave", description="Leave a league (later matches are forfeits)")
+    @league.command(name="leave", description="Leave a league (your game in play is resigned)")
+    @app_commands.autocomplete(name=league_name)
     async def leave(self, interaction: discord.Interaction, name: str) -> None:
-        reply = await self.organiser.leave(interaction.guild_id, caller_of(interaction), name)
+        reply, notices = await self.organiser.leave(
+            interaction.guild_id, caller_of(interaction), name
+        )
         await send_reply(interaction, reply)
-
-    @league.command(name="start", description="Close sign-up and play round 1")
-    async def start(self, interaction: discord.Interaction, name: str) -> None:
-        await interaction.response.defer()  # a thread and a game per match take a moment
-        posted = await self.organiser.start(interaction.guild_id, caller_of(interaction), name)
-        announcement, *games = posted
-        await send_reply(interaction, announcement.reply)
-        for item in games:
+        for item in notices:
             await self.bot.post(item.table, item.reply)
 
+    @league.command(name="start", description="Close sign-up and play round 1")
+    @app_commands.autocomplete(name=league_name)
+    async def start(self, interaction: discord.Interaction, name: str) -> None:
+        # a thread and a game per match take a moment; the round itself is announced in
+        # the league's channel, wherever the organiser happened to type the command
+        await interaction.response.defer(ephemeral=True)
+        posted = await self.organiser.start(interaction.guild_id, caller_of(interaction), name)
+        for item in posted:
+            await self.bot.post(item.table, item.reply)
+        announced = posted[0].table.channel_id
+        await send_reply(
+            interaction, Reply(text=f"Round 1 is out: see <#{announced}>.", private=True)
+        )
+
     @league.command(name="standings", description="The table, with its tie-breaks")
+    @app_commands.autocomplete(name=league_name)
     async def standings(self, interaction: discord.Interaction, name: str) -> None:
         await send_reply(interaction, await self.organiser.standings(interaction.guild_id, name))
 
     @league.command(name="schedule", description="Who plays whom (only you see it)")
+    @app_commands.autocomplete(name=league_name)
     async def schedule(self, interaction: discord.Interaction, name: str) -> None:
         await send_reply(interaction, await self.organiser.schedule(interaction.guild_id, name))
 
     @league.command(name="results", description="Every match so far (only you see it)")
+    @app_commands.autocomplete(name=league_name)
     async def results(self, interaction: discord.Interaction, name: str) -> None:
         await send_reply(interaction, await self.organiser.results(interaction.guild_id, name))

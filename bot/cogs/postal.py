@@ -46,11 +46,28 @@ class Postal(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def run_once(self) -> None:
-        """One tick: deadline moves, league rounds and daily news posted, notices sent."""
-        due = await self.scheduler.tick() + await self.bot.organiser.tick()
-        due += await self.bot.daily.settle() + await self.bot.daily.rollover()
+        """One tick: deadline moves, league rounds and daily news posted, notices sent.
+
+        Each source and each post stands alone: one that fails is logged and the rest of
+        the minute's work still goes out, rather than all of it waiting on the worst.
+        """
+        sources = (
+            self.scheduler.tick,
+            self.bot.organiser.tick,
+            self.bot.daily.settle,
+            self.bot.daily.rollover,
+        )
+        due = []
+        for source in sources:
+            try:
+                due += await source()
+            except Exception:
+                log.exception("%s failed this tick", source.__qualname__)
         for item in due:
-            await self.bot.post(item.table, item.reply)
+            try:
+                await self.bot.post(item.table, item.reply)
+            except Exception:
+                log.exception("a post to channel %d failed", item.table.channel_id)
         for notice in await self.scheduler.deliveries():
             try:
                 await self._deliver(notice)

@@ -20,8 +20,9 @@ class Scoring:
     """League points by finishing place at a full table, and what a bye is worth.
 
     ``places`` runs from first place down, e.g. ``(2, 0)`` for win/loss (a draw is
-    then 1 each) or ``(6, 4, 2, 0)`` for four-player tables. ``bye`` defaults to a
-    win's points, as in most Swiss events.
+    then 1 each) or ``(6, 4, 2, 0)`` for four-player tables. ``bye`` None counts a
+    bye as a win, as leagues stored before the bye option did; ``/league create`` now
+    always sets it, by default to an average place's points (see ``Organiser.create``).
     """
 
     places: tuple[int, ...] = (2, 0)
