@@ -689,8 +689,9 @@ async def test_the_postal_loop_posts_deadline_moves_and_reminders_in_the_channel
     assert "Time per move" not in board.text
     (first,) = board.pinged
     async with h.store.transaction() as db:
-        await db.execute(
-            "UPDATE seats SET deadline = '2000-01-01T00:00:00.000000+00:00' WHERE awaiting = 1"
+        await db.execute(  # and warned in time
+            "UPDATE seats SET deadline = '2000-01-01T00:00:00.000000+00:00', warned = 1 "
+            "WHERE awaiting = 1"
         )
     postal = h.bot.get_cog("Postal")
     sent_before = len(h.calls)

@@ -123,9 +123,11 @@ async def test_dms_wait_for_the_end_of_quiet_hours_in_the_users_time_zone(world,
     channel, dm = await outbox(service)
     assert channel[2] == "channel" and channel[3] == "2026-11-02T22:00:00.000000+00:00"
     assert dm[2] == "dm" and dm[3] == "2026-11-03T06:00:00.000000+00:00", "07:00 Berlin"
-    assert [n.via for n in await scheduler.deliveries()] == ["channel"]
+    (mention,) = await scheduler.deliveries()
+    assert mention.via == "channel"
+    await service.store.mark_sent(mention.id)
     clock.at(hours=18)  # 06:00 UTC = 07:00 Berlin
-    assert [n.via for n in await scheduler.deliveries()] == ["channel", "dm"]
+    assert [n.via for n in await scheduler.deliveries()] == ["dm"]
 
 
 async def test_settings_are_validated_and_shown(world):
@@ -166,6 +168,8 @@ async def test_warning_then_a_random_legal_move_at_the_deadline(world, clock):
 async def test_forfeit_at_the_deadline_ends_a_two_player_game(world, clock):
     service, scheduler = world
     first = await start(service, Clocks(move_hours=24, policy="forfeit"))
+    clock.at(hours=18)
+    assert await scheduler.tick() == []  # the warning, 6 hours before
     clock.at(hours=24)
     (item,) = await scheduler.tick()
     assert "resigned" in item.reply.text and "Game over" in item.reply.text
@@ -230,6 +234,9 @@ async def test_two_schedulers_on_one_database_do_each_thing_once(tmp_path, clock
         clock.at(hours=24)
         await asyncio.gather(*(s.tick() for s in schedulers))
         assert len(await outbox(services[0])) == 1
+        clock.at(hours=36)
+        await asyncio.gather(*(s.tick() for s in schedulers))
+        assert [kind for _u, kind, *_ in await outbox(services[0])] == ["reminder", "warning"]
         clock.at(hours=48)
         results = await asyncio.gather(*(s.tick() for s in schedulers))
         assert sum(len(r) for r in results) == 1
@@ -279,6 +286,8 @@ async def test_skip_policy_passes_the_turn_and_the_log_still_replays(world, cloc
     service, scheduler = world
     first = await start(service, Clocks(move_hours=24, policy="skip"))
     second = BOB if first == ADA else ADA
+    clock.at(hours=18)
+    await scheduler.tick()  # the warning
     clock.at(hours=24)
     (item,) = await scheduler.tick()
     assert f"{first.name}'s turn was skipped" in item.reply.text

@@ -1,7 +1,10 @@
 """The play-by-post loop: every minute, run what is due and deliver queued notices.
 
 All timers live in the database, so starting this loop after a restart re-arms them
-all; the scheduler and the store make sure nothing due fires twice.
+all; the scheduler and the store make sure nothing due fires twice. Each post and each
+notice is tried on its own: one deleted channel or closed DM never holds up the rest.
+A notice is claimed in the database before it is sent (two processes never both send
+it); one Discord refuses is tried again a few times, a DM then becomes a mention.
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands, tasks
 
-from bot.scheduler import Scheduler
+from bot.scheduler import Posted, Scheduler
 from bot.service import Table
 from bot.store import Notice
-from bot.views import jump_link
+from bot.views import SnoozeButton, jump_link
 
 if TYPE_CHECKING:
     from bot.client import Bridgekeeper
@@ -46,29 +49,61 @@ class Postal(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def run_once(self) -> None:
-        """One tick: deadline moves, league rounds and daily news posted, notices sent."""
-        due = await self.scheduler.tick() + await self.bot.organiser.tick()
-        due += await self.bot.daily.settle() + await self.bot.daily.rollover()
-        for item in due:
-            await self.bot.post(item.table, item.reply)
-        for notice in await self.scheduler.deliveries():
+        """One tick: deadline moves, league rounds and daily news posted, notices sent.
+
+        Each source's posts go out before the next source runs, so a failing source
+        cannot strand what another one already committed.
+        """
+        sources = (
+            self.scheduler.tick,
+            self.bot.organiser.tick,
+            self.bot.daily.settle,
+            self.bot.daily.rollover,
+        )
+        for source in sources:
             try:
-                await self._deliver(notice)
-            except discord.HTTPException as exc:  # closed DMs, deleted channels
-                log.warning(
-                    "notice %d to user %d not delivered: %s", notice.id, notice.user_id, exc
-                )
-            await self.bot.service.store.mark_sent(notice.id)
+                items = await source()
+            except Exception:
+                log.exception("play-by-post: %s failed", source.__qualname__)
+                continue
+            for item in items:
+                await self._post(item)
+        for notice in await self.scheduler.deliveries():
+            await self._send(notice)
+
+    async def _post(self, item: Posted) -> None:
+        try:
+            await self.bot.post(item.table, item.reply)
+        except discord.HTTPException as exc:  # a deleted channel, a lost permission
+            log.warning("post to channel %d failed: %s", item.table.channel_id, exc)
+
+    async def _send(self, notice: Notice) -> None:
+        store = self.bot.service.store
+        try:
+            await self._deliver(notice)
+        except discord.HTTPException as exc:  # closed DMs, deleted channels
+            outcome = await store.delivery_failed(notice)
+            log.warning(
+                "notice %d to user %d not delivered (%s next): %s",
+                notice.id, notice.user_id, outcome, exc,
+            )  # fmt: skip
+            return
+        await store.mark_sent(notice.id)
 
     async def _deliver(self, notice: Notice) -> None:
         link = jump_link(Table(notice.channel_id, notice.guild_id))
+        view = discord.utils.MISSING
+        if notice.kind == "reminder" and notice.turn_since is not None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(SnoozeButton.of(notice.game_id, notice.turn_since))
         if notice.via == "dm":
             user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
-            await user.send(f"{notice.text}\n{link}")
+            await user.send(f"{notice.text}\n{link}", view=view)
             return
         channel = await self.bot.channel_of(notice.channel_id)
         await channel.send(
             f"<@{notice.user_id}> {notice.text}",
+            view=view,
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(notice.user_id)]
             ),
