@@ -83,7 +83,11 @@ class Bridgekeeper(commands.Bot):
                 return
             except discord.NotFound:
                 log.info("status message of game %d was deleted; posting a new one", game_id)
-        message = await channel.send(text, allowed_mentions=none)
+        try:
+            message = await channel.send(text, allowed_mentions=none)
+        except discord.HTTPException as exc:  # the channel is gone (a vacation touches many)
+            log.warning("could not post the status of game %d: %s", game_id, exc)
+            return
         await self.service.store.set_status_message(game_id, message.id)
         try:
             await message.pin(reason="Bridgekeeper game status")

@@ -1112,6 +1112,16 @@ async def test_one_deleted_channel_does_not_hold_up_the_other_games(h):
     )
     for channel in (CHANNEL_ID, OTHER_CHANNEL_ID):  # both deadline moves were made, once
         assert len(await h.store.moves((await h.store.latest_game(channel)).id)) == 1
+    # a vacation edits the status of every game it moves: the lost one is skipped
+    lost, kept = [
+        await h.store.status_message((await h.store.latest_game(channel)).id)
+        for channel in (CHANNEL_ID, OTHER_CHANNEL_ID)
+    ]
+    h.delete_message(lost)  # its repost would go to the deleted channel
+    before = h.messages[kept]["content"]
+    away = (await h.slash("vacation", days=1, user=BOB, channel=OTHER_CHANNEL_ID)).one
+    assert away.ephemeral and "2 running deadline(s) moved" in away.text
+    assert h.messages[kept]["content"] != before, "the other game shows Bob's new deadline"
 
 
 async def test_snooze_from_the_reminder_dm_or_by_command(h):
