@@ -19,6 +19,12 @@ the acknowledgement, content <= 2000 characters, <= 25 autocomplete choices, <= 
 test when discord.py logged an ERROR (it logs and swallows exceptions in commands and
 views) and when an interaction was never answered (Discord shows "This interaction failed").
 
+Direct messages go through the same doors (``GET /users/{id}``, ``POST /users/@me/channels``,
+then a send to the DM channel): ``h.dms(user_id)`` lists what the bot sent someone by itself,
+``h.closed_dms`` holds users whose DMs Discord refuses (403, 50007) and ``h.gone_channels``
+channels deleted under the bot (404, 10003). A user option (``player=ADA``) is sent as Discord
+does: the id as value, the user and member in ``resolved``.
+
 Use it as ``async with Harness(tmp_path / "bot.db") as h:`` or through the ``harness``
 fixture in the test module; then ``await h.slash("game", "new", game="skybridge", user=ADA)``,
 ``await h.autocomplete("move", "notation", "red", user=BOB)`` or ``await h.click(custom_id,
