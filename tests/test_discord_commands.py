@@ -1130,10 +1130,13 @@ async def test_snooze_from_the_reminder_dm_or_by_command(h):
     assert_refused(
         await h.slash("game", "snooze", user=BOB), "It is not your turn, so there is nothing"
     )
-    await overdue_reminder(h)
     postal = h.bot.get_cog("Postal")
     await postal.run_once()
-    (dm,) = h.dms(ADA.user_id)
+    (turn,) = h.dms(ADA.user_id)
+    assert turn["content"].startswith("Your turn in **Skybridge**.") and not turn["components"]
+    await overdue_reminder(h)
+    await postal.run_once()
+    _, dm = h.dms(ADA.user_id)
     assert dm["content"].startswith("Reminder: it has been your turn for")
     (row,) = dm["components"]
     (snooze,) = row["components"]
@@ -1145,7 +1148,7 @@ async def test_snooze_from_the_reminder_dm_or_by_command(h):
     assert done.ephemeral and done.text == "No more reminders for this turn."
     await overdue_reminder(h)
     await postal.run_once()
-    assert len(h.dms(ADA.user_id)) == 1, "snoozed: no more reminders this turn"
+    assert len(h.dms(ADA.user_id)) == 2, "snoozed: no more reminders this turn"
     await h.restart()  # the button is understood by a new process too
     await play_by_slash(h, ADA, 0)
     assert_refused(
@@ -1153,9 +1156,12 @@ async def test_snooze_from_the_reminder_dm_or_by_command(h):
         "That turn is over, so there is nothing to snooze.",
     )
     await play_by_slash(h, BOB, 1)
+    postal = h.bot.get_cog("Postal")  # the new process's
+    await postal.run_once()  # "your turn" again
     await overdue_reminder(h)
-    await h.bot.get_cog("Postal").run_once()
-    assert len(h.dms(ADA.user_id)) == 2, "a new turn reminds again"
+    await postal.run_once()
+    assert h.dms(ADA.user_id)[-1]["content"].startswith("Reminder:"), "a new turn reminds again"
+    assert len(h.dms(ADA.user_id)) == 4
     said = (await h.slash("game", "snooze", user=ADA)).one
     assert said.ephemeral and said.text == "No more reminders for this turn."
 
