@@ -453,3 +453,27 @@ async def test_extend_by_less_than_an_hour_is_refused_and_changes_nothing(world)
             await service.extend(TABLE, ADA, hours)
     assert await service.store.seats(1) == before
     assert (await service.extend(TABLE, ADA, 1)).changed == (1,)
+
+
+async def test_a_notice_claimed_by_a_deliverer_that_died_is_handed_out_again(world, clock):
+    """A claim lasts ten minutes: a process killed mid-delivery does not lose the notice.
+    A mention Discord refuses three times is given up, not retried for ever."""
+    service, scheduler = world
+    await start(service, Clocks(remind_hours=1))
+    clock.at(hours=1)
+    await scheduler.tick()
+    (notice,) = await scheduler.deliveries()  # claimed, then the process dies
+    clock.at(hours=1, minutes=9)
+    assert await scheduler.deliveries() == []
+    clock.at(hours=1, minutes=10)
+    (again,) = await scheduler.deliveries()
+    assert again.id == notice.id and again.attempts == 2
+    assert await service.store.delivery_failed(again) == "retry"
+    clock.at(hours=1, minutes=19)
+    assert await scheduler.deliveries() == [], "the retry waits 5 minutes per attempt"
+    clock.at(hours=1, minutes=20)
+    (last,) = await scheduler.deliveries()
+    assert last.attempts == 3
+    assert await service.store.delivery_failed(last) == "dropped"
+    clock.at(hours=5)
+    assert await scheduler.deliveries() == []
