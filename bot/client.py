@@ -53,8 +53,8 @@ class Bridgekeeper(commands.Bot):
         content, kwargs = message_of(reply)
         channel = await self.channel_of(table.channel_id)
         await channel.send(content, **kwargs)
-        if reply.game_id is not None and reply.version is not None:
-            await self.refresh_status(channel, reply.game_id)
+        for game_id in reply.changed:
+            await self.refresh_status(game_id)
 
     async def open_thread(self, league: LeagueRow, match_id: int, title: str) -> Table:
         """A league match's own thread in the league's channel."""
@@ -64,13 +64,15 @@ class Bridgekeeper(commands.Bot):
         )
         return Table(channel_id=thread.id, guild_id=league.guild_id)
 
-    async def refresh_status(self, channel: discord.abc.Messageable, game_id: int) -> None:
+    async def refresh_status(self, game_id: int) -> None:
         """Edit the game's pinned status message, posting and pinning it the first time.
 
         The board posts tell the story move by move; this one message always says where
-        the game stands, so nobody has to scroll.
+        the game stands, so nobody has to scroll. Anything that changes that (a move, an
+        extension, a vacation, a replaced player, an abandoned game) calls this.
         """
         text = await self.service.status_card(game_id)
+        channel = await self.channel_of((await self.service.store.game(game_id)).channel_id)
         none = discord.AllowedMentions.none()
         message_id = await self.service.store.status_message(game_id)
         if message_id is not None:
@@ -81,7 +83,11 @@ class Bridgekeeper(commands.Bot):
                 return
             except discord.NotFound:
                 log.info("status message of game %d was deleted; posting a new one", game_id)
-        message = await channel.send(text, allowed_mentions=none)
+        try:
+            message = await channel.send(text, allowed_mentions=none)
+        except discord.HTTPException as exc:  # the channel is gone (a vacation touches many)
+            log.warning("could not post the status of game %d: %s", game_id, exc)
+            return
         await self.service.store.set_status_message(game_id, message.id)
         try:
             await message.pin(reason="Bridgekeeper game status")

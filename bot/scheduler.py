@@ -9,15 +9,17 @@ and a deadline move is an ordinary move guarded by the game's version. No Discor
 
 from __future__ import annotations
 
+import logging
 import random
 from dataclasses import dataclass, replace
-from datetime import datetime, time, timedelta
-from zoneinfo import ZoneInfo
+from datetime import datetime, timedelta
 
+from bot.notify import routes
 from bot.service import POLICIES, Caller, Refused, Reply, Service, Table
-from bot.store import Notice, Settings, Wait, iso, parse_time
+from bot.store import Notice, Wait, iso, parse_time
 
 WARN_AT_MOST = timedelta(hours=24)
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -37,48 +39,32 @@ def on_vacation(wait: Wait, now: datetime) -> bool:
     return wait.vacation_until is not None and parse_time(wait.vacation_until) > now
 
 
+def warning_window(wait: Wait) -> timedelta:
+    """How long before this wait's deadline its warning comes."""
+    window = wait.clocks.reaction_hours if wait.reacting else wait.clocks.move_hours
+    return warn_before(window or 0)
+
+
 def due(wait: Wait, now: datetime) -> str | None:
-    """The one thing due for a wait now: ``deadline``, ``warning``, ``reminder`` or None."""
+    """The one thing due for a wait now: ``deadline``, ``warning``, ``reminder`` or None.
+
+    A deadline move always comes after a warning: a wait that reaches its deadline
+    unwarned (the bot was down, say) is warned first, and given the warning's time.
+    """
     if on_vacation(wait, now):
         return None
     if wait.deadline is not None:
         deadline = parse_time(wait.deadline)
+        if not wait.warned and now >= deadline - warning_window(wait):
+            return "warning"
         if now >= deadline:
             return "deadline"
-        window = wait.clocks.reaction_hours if wait.reacting else wait.clocks.move_hours
-        if not wait.warned and now >= deadline - warn_before(window or 0):
-            return "warning"
     if wait.turn_since is None or wait.snoozed or wait.reminders >= wait.clocks.reminder_limit:
         return None
     interval = timedelta(hours=wait.clocks.remind_hours)
     if now >= parse_time(wait.turn_since) + interval * (wait.reminders + 1):
         return "reminder"
     return None
-
-
-def in_quiet_hours(settings: Settings, now: datetime) -> datetime | None:
-    """When the user's quiet hours end, if ``now`` falls inside them (else None)."""
-    start, end = settings.quiet_start, settings.quiet_end
-    if start is None or end is None or start == end:
-        return None
-    local = now.astimezone(ZoneInfo(settings.timezone))
-    quiet = start <= local.hour < end if start < end else (local.hour >= start or local.hour < end)
-    if not quiet:
-        return None
-    ends = datetime.combine(local.date(), time(end), tzinfo=local.tzinfo)
-    if ends <= local:
-        ends += timedelta(days=1)
-    return ends
-
-
-def routes(settings: Settings, text: str, now: datetime) -> list[tuple[str, str, datetime]]:
-    """Where a notice goes (via, text, not before), by the user's settings."""
-    vias = {"channel": ["channel"], "dm": ["dm"], "both": ["channel", "dm"], "off": []}
-    out = []
-    for via in vias[settings.notify]:
-        due_at = (in_quiet_hours(settings, now) or now) if via == "dm" else now
-        out.append((via, text, due_at))
-    return out
 
 
 def _hours(delta: timedelta) -> str:
@@ -99,25 +85,31 @@ class Scheduler:
         posted = []
         for wait in await self.store.waits():
             kind = due(wait, now)
-            if kind == "deadline":
-                reply = await self._deadline(wait)
-                if reply is not None:
-                    posted.append(Posted(Table(wait.channel_id, wait.guild_id), reply))
-            elif kind is not None:
-                await self._notify(wait, kind, now)
+            try:
+                if kind == "deadline":
+                    reply = await self._deadline(wait)
+                    if reply is not None:
+                        posted.append(Posted(Table(wait.channel_id, wait.guild_id), reply))
+                elif kind is not None:
+                    await self._notify(wait, kind, now)
+            except Exception:  # one broken game must not strand the others' committed moves
+                log.exception("play-by-post: %s for game %d failed", kind, wait.game_id)
         return posted
 
     async def _notify(self, wait: Wait, kind: str, now: datetime) -> None:
-        count = None
-        if kind == "warning" and wait.reacting:
-            left = parse_time(wait.deadline) - now
-            text = f"⏰ Answer within {_hours(left)}, or the bot passes for you."
-        elif kind == "warning":
-            left = parse_time(wait.deadline) - now
-            text = (
-                f"⏰ Your move is due within {_hours(left)}; after that the game plays "
-                f"{POLICIES[wait.clocks.policy]}."
-            )
+        count = grace = None
+        if kind == "warning":
+            deadline = parse_time(wait.deadline)
+            if now >= deadline:  # warned late (the bot was down): the warning gets its time
+                deadline = grace = now + warning_window(wait)
+            left = deadline - now
+            if wait.reacting:
+                text = f"⏰ Answer within {_hours(left)}, or the bot passes for you."
+            else:
+                text = (
+                    f"⏰ Your move is due within {_hours(left)}; after that the game plays "
+                    f"{POLICIES[wait.clocks.policy]}."
+                )
         else:
             waited = now - parse_time(wait.turn_since)
             text = f"Reminder: it has been your turn for {_hours(waited)}."
@@ -125,8 +117,10 @@ class Scheduler:
             intervals = int(waited / timedelta(hours=wait.clocks.remind_hours))
             count = min(max(wait.reminders + 1, intervals), wait.clocks.reminder_limit)
         settings = await self.store.settings(wait.user_id)
-        notices = [(via, t, iso(at)) for via, t, at in routes(settings, text, now)]
-        await self.store.claim(wait, kind, notices, reminders=count)
+        notices = [(via, text, iso(at)) for via, at in routes(settings, now)]
+        await self.store.claim(
+            wait, kind, notices, reminders=count, deadline=iso(grace) if grace else None
+        )
 
     async def _deadline(self, wait: Wait) -> Reply | None:
         """Apply the game's policy for a seat out of time. None if the game moved on."""
@@ -154,5 +148,6 @@ class Scheduler:
         return replace(reply, text=f"{note}\n{reply.text}")
 
     async def deliveries(self) -> list[Notice]:
-        """Queued notices now due (quiet hours over); mark each sent once delivered."""
-        return await self.store.due_notices()
+        """Queued notices now due (quiet hours over), claimed for this caller alone; mark
+        each sent once delivered, or report it failed so it is tried again."""
+        return await self.store.claim_notices()

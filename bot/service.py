@@ -20,6 +20,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import engine
+from bot.notify import routes
 from bot.store import (
     Clocks,
     GameRow,
@@ -133,6 +134,8 @@ class Reply:
     playable: bool = False  # the game waits for a move: offer the play button
     #: for the asker only, after a public reply: their own view of a game with secrets
     followup: Reply | None = None
+    #: games whose pinned status message no longer says where they stand
+    changed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -287,20 +290,44 @@ class Service:
         return f"To play: {', '.join(awaited)}."
 
     async def _position_reply(
-        self, game: Loaded, state: Any, version: int, lines: Sequence[str]
+        self,
+        game: Loaded,
+        state: Any,
+        version: int,
+        lines: Sequence[str],
+        already: Sequence[int] = (),
     ) -> Reply:
-        """The public answer after anything that changed the position."""
+        """The public answer after anything that changed the position.
+
+        Whoever the game newly waits for (not ``already`` awaited: a player mid-way through
+        a several-step turn, or one still pondering an out-of-turn answer) is told.
+        """
         over = game.rules.is_over(state)
         awaited = () if over else tuple(game.seats[s].user_id for s in game.rules.to_play(state))
         return Reply(
             text="\n".join([*lines, self._turn_text(game, state)]),
             image=await self._image(game, state),
-            mentions=awaited,
+            mentions=await self._tell_turn(game, [u for u in awaited if u not in already]),
             awaiting=awaited,
             game_id=game.row.id,
             version=version,
             playable=not over,
+            changed=(game.row.id,),
         )
+
+    async def _tell_turn(self, game: Loaded, users: Sequence[int]) -> tuple[int, ...]:
+        """Tell each user it is their turn, the way their ``/settings`` ask: the users to
+        mention in the channel are returned; a DM is queued, held through quiet hours."""
+        now = self.store.clock()
+        mentioned = []
+        for user_id in users:
+            for via, at in routes(await self.store.settings(user_id), now):
+                if via == "channel":
+                    mentioned.append(user_id)
+                elif game.row.guild_id is not None:  # a game in a DM: the board is the DM
+                    text = f"Your turn in **{game.rules.info.name}**."
+                    await self.store.queue_turn_notice(game.row.id, user_id, text, iso(at))
+        return tuple(mentioned)
 
     # -- the lobby ------------------------------------------------------------------------
 
@@ -486,7 +513,10 @@ class Service:
                 await self.store.abandon(game.row.id, game.row.version)
             except StaleGame:
                 raise Refused("The game changed at that moment; please try again.") from None
-        return Reply(text=f"{caller.name} abandoned the game of {game.rules.info.name}.")
+        return Reply(
+            text=f"{caller.name} abandoned the game of {game.rules.info.name}.",
+            changed=(game.row.id,),
+        )
 
     # -- playing --------------------------------------------------------------------------
 
@@ -568,11 +598,9 @@ class Service:
                 "Look at the new board and try again."
             ) from None
         lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
-        reply = await self._position_reply(game, state, game.row.version + 1, lines)
-        # ping whoever the game newly waits for: not a player mid-way through a several-step
-        # turn, nor one still pondering an out-of-turn answer
-        already = set(game.awaited_users())
-        reply = replace(reply, mentions=tuple(u for u in reply.mentions if u not in already))
+        reply = await self._position_reply(
+            game, state, game.row.version + 1, lines, already=game.awaited_users()
+        )
         if not rules.info.sends_own_view:
             return reply
         private = await self._private(game, state, reply.version, seat, events)
@@ -693,23 +721,38 @@ class Service:
             raise Refused(f"Only the player who opened the game (or a server manager) can {what}.")
 
     async def snooze(self, table: Table, caller: Caller) -> Reply:
-        """No more reminders for the caller's current turn."""
+        """No more reminders for the caller's current turn in this channel's game."""
         game = await self._active(table)
         seat = self._seated(game, caller)
         if seat not in game.rules.to_play(game.state):
             raise Refused("It is not your turn, so there is nothing to snooze.")
-        await self.store.snooze(game.row.id, seat)
+        await self.store.snooze(game.row.id, caller.user_id)
+        return Reply(text="No more reminders for this turn.", private=True)
+
+    async def snooze_turn(self, game_id: int, caller: Caller, turn_since: str) -> Reply:
+        """The Snooze button on a reminder (in the channel or a DM): that turn only."""
+        row = await self.store.game(game_id)
+        seats = await self.store.seats(game_id) if row else []
+        if all(s.user_id != caller.user_id for s in seats):
+            raise Refused("You are not playing in this game.")
+        if row.status != "active" or not await self.store.snooze(
+            game_id, caller.user_id, turn_since
+        ):
+            raise Refused("That turn is over, so there is nothing to snooze.")
         return Reply(text="No more reminders for this turn.", private=True)
 
     async def extend(self, table: Table, caller: Caller, hours: float) -> Reply:
         game = await self._active(table)
         self._manager_of(game, caller, "extend a deadline")
-        if not 0 < hours <= 24 * 60:
+        if not 1 <= hours <= 24 * 60:
             raise Refused("Extend by between 1 hour and 60 days.")
         if not await self.store.push_deadlines(hours, game_id=game.row.id):
             raise Refused("This game has no running deadline (no time per move).")
         waiting = ", ".join(game.names[s] for s in game.rules.to_play(game.state))
-        return Reply(text=f"{caller.name} gave {waiting} {format_hours(hours)} more.")
+        return Reply(
+            text=f"{caller.name} gave {waiting} {format_hours(hours)} more.",
+            changed=(game.row.id,),
+        )
 
     async def replace_player(
         self, table: Table, caller: Caller, old_user: int, new: Caller
@@ -731,7 +774,8 @@ class Service:
         awaited = seat in (game.rules.to_play(game.state) if game.state else ())
         return Reply(
             text=f"{new.name} takes over seat {seat + 1} from {game.names[seat]}.",
-            mentions=(new.user_id,) if awaited else (),
+            mentions=await self._tell_turn(game, [new.user_id] if awaited else []),
+            changed=(game.row.id,),
         )
 
     async def vacation(self, caller: Caller, days: float) -> Reply:
@@ -747,9 +791,11 @@ class Service:
                 caller.user_id,
                 replace(settings, vacation_until=None, vacation_days=settings.vacation_days + left),
             )
-            await self.store.push_deadlines(-left * 24, user_id=caller.user_id)
+            games = await self.store.push_deadlines(-left * 24, user_id=caller.user_id)
             return Reply(
-                text=f"Welcome back. {left:.1f} unused days went back to your bank.", private=True
+                text=f"Welcome back. {left:.1f} unused days went back to your bank.",
+                private=True,
+                changed=tuple(games),
             )
         if not 0 < days <= settings.vacation_days:
             raise Refused(
@@ -768,14 +814,16 @@ class Service:
         return Reply(
             text=(
                 f"Enjoy your break: your clocks are paused for {days:g} days "
-                f"({games} running deadline(s) moved). {settings.vacation_days - days:g} days "
-                "left in your bank. `/vacation days:0` comes back early."
+                f"({len(games)} running deadline(s) moved). {settings.vacation_days - days:g} "
+                "days left in your bank. `/vacation days:0` comes back early."
             ),
             private=True,
+            changed=tuple(games),
         )
 
-    async def settings(self, caller: Caller, **changes: Any) -> Reply:
-        """Show or change how the caller is told it is their turn."""
+    async def settings(self, caller: Caller, *, quiet_off: bool = False, **changes: Any) -> Reply:
+        """Show or change how the caller is told it is their turn; ``quiet_off`` clears
+        the quiet hours (a ``None`` among ``changes`` means "unchanged")."""
         current = await self.store.settings(caller.user_id)
         given = {k: v for k, v in changes.items() if v is not None}
         if "notify" in given and given["notify"] not in NOTIFY:
@@ -790,6 +838,10 @@ class Service:
         for key in ("quiet_start", "quiet_end"):
             if key in given and not 0 <= given[key] <= 23:
                 raise Refused("Quiet hours are whole hours from 0 to 23.")
+        if quiet_off:
+            if "quiet_start" in given or "quiet_end" in given:
+                raise Refused("Set quiet hours or turn them off, not both at once.")
+            given.update(quiet_start=None, quiet_end=None)
         updated = replace(current, **given)
         if given:
             await self.store.put_settings(caller.user_id, updated)

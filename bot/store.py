@@ -23,6 +23,9 @@ import aiosqlite
 from bot.ratings import Rating, rate
 
 _MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
+MAX_ATTEMPTS = 3  # tries per way of delivering a notice; then a DM falls back to the channel
+RETRY_AFTER = timedelta(minutes=5)  # times the attempts so far
+CLAIM_LEASE = timedelta(minutes=10)  # a claim older than this died with its process
 
 
 def utcnow() -> datetime:
@@ -156,6 +159,8 @@ class Notice:
     via: str
     kind: str
     text: str
+    turn_since: str | None  # the wait it belongs to: a reminder's Snooze button names it
+    attempts: int  # delivery attempts so far, this one included
 
 
 @dataclass(frozen=True)
@@ -346,10 +351,14 @@ class Store:
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
                 "(number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
-        current = await self.schema_version()
+        # every migration not yet recorded, in order: not only those above the highest,
+        # so one that lands on main after a higher number still runs
+        done = {
+            number for (number,) in await self._fetchall("SELECT number FROM schema_migrations")
+        }
         applied = []
         for mig in migrations():
-            if mig.number <= current or (target is not None and mig.number > target):
+            if mig.number in done or (target is not None and mig.number > target):
                 continue
             async with self.transaction() as db:
                 for statement in _statements(mig.sql):
@@ -650,13 +659,15 @@ class Store:
         A seat that starts waiting gets a fresh wait (since now, deadline from the game's
         time per move, no reminders sent); a seat that keeps waiting keeps its deadline,
         but acting (``mover``) restarts its reminder clock. Same transaction as the move.
+        A player on vacation gets the whole time per move from their return, and the seat
+        remembers that part as vacation, so coming back early takes back only that.
         """
         now = self._clock()
         awaited = sorted(set(seats))
         marks = ",".join("?" * len(awaited))
         await db.execute(
-            "UPDATE seats SET awaiting = 0, turn_since = NULL, deadline = NULL, reacting = 0 "
-            f"WHERE game_id = ? AND seat NOT IN ({marks})",
+            "UPDATE seats SET awaiting = 0, turn_since = NULL, deadline = NULL, reacting = 0, "
+            f"paused_hours = 0 WHERE game_id = ? AND seat NOT IN ({marks})",
             (game_id, *awaited),
         )
         move_hours, reaction_hours = await (
@@ -665,12 +676,25 @@ class Store:
             )
         ).fetchone()
         hours = reaction_hours if reacting else move_hours
-        deadline = None if hours is None else iso(now + timedelta(hours=hours))
+        away = dict(
+            await db.execute_fetchall(
+                "SELECT s.seat, u.vacation_until FROM seats s "
+                "JOIN user_settings u ON u.user_id = s.user_id "
+                f"WHERE s.game_id = ? AND s.seat IN ({marks}) AND u.vacation_until > ?",
+                (game_id, *awaited, iso(now)),
+            )
+        )
+        fresh = []
+        for seat in awaited:
+            start = parse_time(away[seat]) if seat in away else now
+            deadline = None if hours is None else iso(start + timedelta(hours=hours))
+            paused = 0.0 if hours is None else (start - now) / timedelta(hours=1)
+            fresh.append((iso(now), deadline, paused, int(reacting), game_id, seat))
         await db.executemany(
-            "UPDATE seats SET awaiting = 1, turn_since = ?, deadline = ?, reminders = 0, "
-            "snoozed = 0, warned = 0, reacting = ? WHERE game_id = ? AND seat = ? "
+            "UPDATE seats SET awaiting = 1, turn_since = ?, deadline = ?, paused_hours = ?, "
+            "reminders = 0, snoozed = 0, warned = 0, reacting = ? WHERE game_id = ? AND seat = ? "
             "AND awaiting = 0",
-            [(iso(now), deadline, int(reacting), game_id, s) for s in awaited],
+            fresh,
         )
         if mover in awaited:
             await db.execute(
@@ -709,83 +733,162 @@ class Store:
         kind: str,
         notices: Iterable[tuple[str, str, str]],
         reminders: int | None = None,
+        deadline: str | None = None,
     ) -> bool:
         """Mark a reminder or warning as sent for this wait and queue its notices, once.
 
         ``notices`` are (via, text, due_at); ``reminders`` is the reminder count this one
-        brings the wait to. Two schedulers (or one restarted at that moment) race on the
-        same conditional UPDATE: only one of them queues anything.
+        brings the wait to; ``deadline`` moves a late warning's deadline to give it time.
+        Two schedulers (or one restarted at that moment) race on the same conditional
+        UPDATE: only one of them queues anything.
         """
         change, condition, expected = {
             "reminder": ("reminders = ?", "reminders = ?", wait.reminders),
-            "warning": ("warned = ?", "warned = ?", 0),
+            "warning": ("warned = ?, deadline = COALESCE(?, deadline)", "warned = ?", 0),
         }[kind]
+        values = (reminders,) if kind == "reminder" else (1, deadline)
         async with self.transaction() as db:
             cur = await db.execute(
                 f"UPDATE seats SET {change} WHERE game_id = ? AND seat = ? "
                 f"AND awaiting = 1 AND turn_since IS ? AND {condition}",
-                (reminders if kind == "reminder" else 1, wait.game_id, wait.seat)
-                + (wait.turn_since, expected),
+                (*values, wait.game_id, wait.seat, wait.turn_since, expected),
             )
             if cur.rowcount != 1:
                 return False
             await db.executemany(
-                "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+                "turn_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (wait.game_id, wait.user_id, kind, via, text, due, self.now())
+                    (wait.game_id, wait.user_id, kind, via, text, due, self.now(), wait.turn_since)
                     for via, text, due in notices
                 ],
             )
         return True
 
-    async def due_notices(self) -> list[Notice]:
-        rows = await self._fetchall(
-            "SELECT o.id, o.game_id, g.guild_id, g.channel_id, o.user_id, o.via, o.kind, o.text "
-            "FROM outbox o JOIN games g ON g.id = o.game_id "
-            "WHERE o.sent_at IS NULL AND o.due_at <= ? ORDER BY o.due_at, o.id",
-            (self.now(),),
-        )
+    async def queue_turn_notice(self, game_id: int, user_id: int, text: str, due_at: str) -> None:
+        """Queue a "your turn" DM for the wait the user has now in this game (none: nothing)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+                "turn_since) SELECT game_id, user_id, 'turn', 'dm', ?, ?, ?, turn_since "
+                "FROM seats WHERE game_id = ? AND user_id = ? AND awaiting = 1",
+                (text, due_at, self.now(), game_id, user_id),
+            )
+
+    async def claim_notices(self) -> list[Notice]:
+        """Take the notices due now for delivery; two deliverers never get the same one.
+
+        A notice whose wait is over (the player moved, was replaced, the game ended) is
+        dropped rather than sent: a DM held through quiet hours must not arrive after the
+        move. Notices queued before migration 7 name no wait and are delivered as before.
+        """
+        now = self._clock()
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET dropped = 'moved' WHERE sent_at IS NULL AND dropped IS NULL "
+                "AND turn_since IS NOT NULL AND NOT EXISTS (SELECT 1 FROM seats s "
+                "JOIN games g ON g.id = s.game_id WHERE s.game_id = outbox.game_id "
+                "AND s.user_id = outbox.user_id AND s.awaiting = 1 "
+                "AND s.turn_since = outbox.turn_since AND g.status = 'active')"
+            )
+            claimed = await db.execute_fetchall(
+                "UPDATE outbox SET claimed_at = ?, attempts = attempts + 1 "
+                "WHERE sent_at IS NULL AND dropped IS NULL AND due_at <= ? "
+                "AND (claimed_at IS NULL OR claimed_at <= ?) RETURNING id",
+                (iso(now), iso(now), iso(now - CLAIM_LEASE)),
+            )
+            ids = [r[0] for r in claimed]
+            rows = await db.execute_fetchall(
+                "SELECT o.id, o.game_id, g.guild_id, g.channel_id, o.user_id, o.via, o.kind, "
+                "o.text, o.turn_since, o.attempts FROM outbox o JOIN games g ON g.id = o.game_id "
+                f"WHERE o.id IN ({','.join('?' * len(ids))}) ORDER BY o.due_at, o.id",
+                ids,
+            )
         return [Notice(*r) for r in rows]
+
+    async def delivery_failed(self, notice: Notice) -> str:
+        """Put back a notice Discord refused, for a later try: ``retry``; after the last
+        try a DM becomes a channel mention (``channel``), a mention is given up (``dropped``)."""
+        now = self._clock()
+        if notice.attempts < MAX_ATTEMPTS:
+            outcome, sets = "retry", "claimed_at = NULL, due_at = ?"
+            params: tuple = (iso(now + RETRY_AFTER * notice.attempts),)
+        elif notice.via == "dm":
+            outcome = "channel"
+            sets = "via = 'channel', attempts = 0, claimed_at = NULL, due_at = ?"
+            params = (iso(now),)
+        else:
+            outcome, sets, params = "dropped", "dropped = 'failed'", ()
+        async with self.transaction() as db:
+            await db.execute(f"UPDATE outbox SET {sets} WHERE id = ?", (*params, notice.id))
+        return outcome
 
     async def mark_sent(self, notice_id: int) -> None:
         async with self.transaction() as db:
             await db.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (self.now(), notice_id))
 
-    async def snooze(self, game_id: int, seat: int) -> None:
+    async def snooze(self, game_id: int, user_id: int, turn_since: str | None = None) -> bool:
+        """No more reminders for the user's wait in this game (the one since ``turn_since``,
+        if given); False if there is no such wait."""
         async with self.transaction() as db:
-            await db.execute(
-                "UPDATE seats SET snoozed = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
+            cur = await db.execute(
+                "UPDATE seats SET snoozed = 1 WHERE game_id = ? AND user_id = ? AND awaiting = 1 "
+                "AND turn_since = COALESCE(?, turn_since)",
+                (game_id, user_id, turn_since),
             )
+        return cur.rowcount == 1
 
     async def push_deadlines(
         self, hours: float, *, user_id: int | None = None, game_id: int | None = None
-    ) -> int:
-        """Move the running deadlines of one user's waits, or of one game's, by ``hours``."""
+    ) -> list[int]:
+        """Move the running deadlines of one user's waits, or of one game's, ``hours`` later.
+
+        For a user (a vacation) each seat remembers the time as vacation, and a negative
+        ``hours`` (back early) takes back at most what the seat holds as vacation: a turn
+        that began after the return was never pushed. Returns the games whose deadline moved.
+        """
         column, value = ("s.user_id", user_id) if game_id is None else ("s.game_id", game_id)
+        vacation = user_id is not None
         async with self.transaction() as db:
             waits = await db.execute_fetchall(
-                "SELECT s.game_id, s.seat, s.deadline FROM seats s "
+                "SELECT s.game_id, s.seat, s.deadline, s.paused_hours FROM seats s "
                 f"JOIN games g ON g.id = s.game_id WHERE {column} = ? AND s.awaiting = 1 "
                 "AND s.deadline IS NOT NULL AND g.status = 'active'",
                 (value,),
             )
-            for game, seat, deadline in waits:
+            moved = []
+            for game, seat, deadline, paused in waits:
+                by = max(hours, -paused) if vacation else hours
+                if by == 0:
+                    continue
                 await db.execute(
-                    "UPDATE seats SET deadline = ?, warned = 0 WHERE game_id = ? AND seat = ?",
-                    (iso(parse_time(deadline) + timedelta(hours=hours)), game, seat),
+                    "UPDATE seats SET deadline = ?, warned = 0, paused_hours = paused_hours + ? "
+                    "WHERE game_id = ? AND seat = ?",
+                    (iso(parse_time(deadline) + timedelta(hours=by)), by if vacation else 0)
+                    + (game, seat),
                 )
-        return len(waits)
+                moved.append(game)
+        return moved
 
     async def replace_player(
         self, game_id: int, version: int, seat: int, user_id: int, name: str
     ) -> None:
+        """Hand a seat to another user, if the game is still at ``version``.
+
+        The position does not change, so neither does the version: the Play button under
+        the newest board stays good, for the newcomer. Their wait (reminders) starts now.
+        """
         async with self.transaction() as db:
-            await self._bump(db, game_id, version)
+            cur = await db.execute(
+                "UPDATE games SET updated_at = ? WHERE id = ? AND version = ?",
+                (self.now(), game_id, version),
+            )
+            if cur.rowcount != 1:
+                raise StaleGame(f"game {game_id} moved on from version {version}")
             await db.execute(
-                "UPDATE seats SET user_id = ?, name = ?, reminders = 0, snoozed = 0 "
-                "WHERE game_id = ? AND seat = ?",
-                (user_id, name, game_id, seat),
+                "UPDATE seats SET user_id = ?, name = ?, reminders = 0, snoozed = 0, "
+                "turn_since = CASE WHEN awaiting = 1 THEN ? END WHERE game_id = ? AND seat = ?",
+                (user_id, name, self.now(), game_id, seat),
             )
 
     async def settings(self, user_id: int) -> Settings:
@@ -1055,10 +1158,10 @@ class Store:
     async def awaiting(self, user_id: int) -> list[Awaiting]:
         """Every active game waiting for ``user_id``, the longest-waiting first."""
         rows = await self._fetchall(
-            "SELECT g.id, g.guild_id, g.channel_id, g.game_key, g.updated_at FROM seats s "
+            "SELECT g.id, g.guild_id, g.channel_id, g.game_key, s.turn_since FROM seats s "
             "JOIN games g ON g.id = s.game_id "
             "WHERE s.user_id = ? AND s.awaiting = 1 AND g.status = 'active' "
-            "ORDER BY g.updated_at, g.id",
+            "ORDER BY s.turn_since, g.id",
             (user_id,),
         )
         return [Awaiting(*r) for r in rows]

@@ -13,12 +13,14 @@ import io
 import logging
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.picker import StalePath, Step, page, walk
 from bot.service import Caller, Refused, Reply, Table
+from bot.store import iso, parse_time
 
 if TYPE_CHECKING:
     from bot.client import Bridgekeeper
@@ -74,8 +76,8 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
         await interaction.response.send_message(content, ephemeral=reply.private, **kwargs)
     if reply.followup is not None:
         await send_reply(interaction, reply.followup)
-    if reply.version is not None and not reply.private and interaction.channel is not None:
-        await interaction.client.refresh_status(interaction.channel, reply.game_id)
+    for game_id in reply.changed:
+        await interaction.client.refresh_status(game_id)
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
@@ -342,9 +344,51 @@ def picker_message(
     return f"{chosen}choose:{pages}", view
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+class SnoozeButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"bk:snooze:(?P<game>\d+):(?P<turn>\d+)"
+):
+    """On a reminder, in the channel or a DM: no more reminders for that turn.
+
+    The id names the game and the turn (when the wait began, in microseconds), so it
+    works from anywhere, after a restart too, and not for a later turn.
+    """
+
+    def __init__(self, game_id: int, turn: int) -> None:
+        button = discord.ui.Button(
+            label="Snooze",
+            emoji="\N{SLEEPING SYMBOL}",
+            style=discord.ButtonStyle.secondary,
+            custom_id=f"bk:snooze:{game_id}:{turn}",
+        )
+        super().__init__(button)
+        self.game_id = game_id
+        self.turn = turn
+
+    @classmethod
+    def of(cls, game_id: int, turn_since: str) -> SnoozeButton:
+        return cls(game_id, (parse_time(turn_since) - _EPOCH) // _MICROSECOND)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(int(match["game"]), int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: Bridgekeeper = interaction.client  # type: ignore[assignment]
+        turn_since = iso(_EPOCH + self.turn * _MICROSECOND)
+        try:
+            reply = await bot.service.snooze_turn(self.game_id, caller_of(interaction), turn_since)
+            await send_reply(interaction, reply)
+        except Exception as exc:  # answered and logged in one place
+            await answer_error(interaction, exc, "button SnoozeButton")
+
+
 _KNOWN = "|".join(  # the templates above, their named groups made plain
     "(?:" + re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern) + ")"
-    for item in (PlayButton, PickButton, PageButton, PickSelect)
+    for item in (PlayButton, PickButton, PageButton, PickSelect, SnoozeButton)
 )
 
 
@@ -364,4 +408,4 @@ class UnknownButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"(?!(?
         )
 
 
-DYNAMIC_ITEMS = (PlayButton, PickButton, PageButton, PickSelect, UnknownButton)
+DYNAMIC_ITEMS = (PlayButton, PickButton, PageButton, PickSelect, SnoozeButton, UnknownButton)

@@ -19,6 +19,12 @@ the acknowledgement, content <= 2000 characters, <= 25 autocomplete choices, <= 
 test when discord.py logged an ERROR (it logs and swallows exceptions in commands and
 views) and when an interaction was never answered (Discord shows "This interaction failed").
 
+Direct messages go through the same doors (``GET /users/{id}``, ``POST /users/@me/channels``,
+then a send to the DM channel): ``h.dms(user_id)`` lists what the bot sent someone by itself,
+``h.closed_dms`` holds users whose DMs Discord refuses (403, 50007) and ``h.gone_channels``
+channels deleted under the bot (404, 10003). A user option (``player=ADA``) is sent as Discord
+does: the id as value, the user and member in ``resolved``.
+
 Use it as ``async with Harness(tmp_path / "bot.db") as h:`` or through the ``harness``
 fixture in the test module; then ``await h.slash("game", "new", game="skybridge", user=ADA)``,
 ``await h.autocomplete("move", "notation", "red", user=BOB)`` or ``await h.click(custom_id,
@@ -50,7 +56,7 @@ from discord.utils import time_snowflake
 from PIL import Image
 
 from bot.client import Bridgekeeper
-from bot.service import Service
+from bot.service import Caller, Service
 from bot.store import Store
 from bot.views import jump_link
 
@@ -371,6 +377,9 @@ class Harness:
         self._loggers = [logging.getLogger(n) for n in ("discord", "bot", "asyncio")]
         self._tasks_before: set[asyncio.Task] = set()
         self.restarts = 0
+        self.closed_dms: set[int] = set()  # users who accept no DMs from the bot
+        self.gone_channels: set[int] = set()  # channels deleted while the bot was running
+        self.posted: list[int] = []  # messages the bot sent by itself (not answering anyone)
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -602,8 +611,8 @@ class Harness:
             "attachment_size_limit": ATTACHMENT_LIMIT,
             "data": data,
         }
-        if channel_id == DM_CHANNEL_ID:
-            user_id, name, _ = _user_of(user)
+        user_id, name, _ = _user_of(user)
+        if channel_id in (DM_CHANNEL_ID, DM_CHANNEL_ID + user_id):  # the user's DM with the bot
             payload.update(
                 {
                     "channel_id": str(channel_id),
@@ -683,12 +692,20 @@ class Harness:
         spec = self._command(command)
         if channel == DM_CHANNEL_ID:
             assert self.offered_in_dms(command), f"Discord does not offer /{command} in DMs"
+        users = {k: v for k, v in values.items() if isinstance(v, (Caller, discord.abc.User))}
+        values = {k: str(_user_of(v)[0]) if k in users else v for k, v in values.items()}
         data = {
             "id": spec["id"],
             "name": command,
             "type": 1,
             "options": self._options(spec, list(path_and_values), values, None),
         }
+        if users:  # a user option arrives as an id, its user and member in ``resolved``
+            members = {str(_user_of(u)[0]): self._member_payload(u) for u in users.values()}
+            data["resolved"] = {
+                "users": {uid: m.pop("user") for uid, m in members.items()},
+                "members": members,
+            }
         return await self.feed(self._interaction_payload(2, user, channel, data))
 
     async def autocomplete(
@@ -910,6 +927,9 @@ class Harness:
             thread = self._thread_payload()
             thread["thread_metadata"] = {**thread["thread_metadata"], **call.payload}
             return thread
+        if (method, path) == ("GET", "/users/{user_id}"):
+            user_id = int(call.url.rsplit("/", 1)[1])
+            return user_payload(user_id, f"user{user_id}")
         if (method, path) == ("POST", "/users/@me/channels"):  # open a DM with a user
             user_id = int(call.payload["recipient_id"])
             return {
@@ -1190,4 +1210,26 @@ class Harness:
         return message
 
     def _channel_send(self, call: Call, channel_id: int) -> dict:
-        return self._create(call, channel_id, call.payload or {}, owner=None)
+        # Discord's honest answers, not broken rules
+        if channel_id - DM_CHANNEL_ID in self.closed_dms:
+            call.status, call.error = 403, "50007: Cannot send messages to this user"
+            response = SimpleNamespace(status=403, reason="Forbidden")
+            raise discord.Forbidden(
+                response, {"code": 50007, "message": "Cannot send messages to this user"}
+            )
+        if channel_id in self.gone_channels:
+            call.status, call.error = 404, "10003: Unknown Channel"
+            response = SimpleNamespace(status=404, reason="Not Found")
+            raise discord.NotFound(response, {"code": 10003, "message": "Unknown Channel"})
+        message = self._create(call, channel_id, call.payload or {}, owner=None)
+        self.posted.append(int(message["id"]))
+        return message
+
+    def dms(self, user_id: int) -> list[dict]:
+        """The direct messages the bot sent ``user_id`` of its own accord, oldest first."""
+        dm = DM_CHANNEL_ID + user_id
+        return [
+            self.messages[m]
+            for m in self.posted
+            if m in self.messages and int(self.messages[m]["channel_id"]) == dm
+        ]

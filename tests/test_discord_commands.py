@@ -692,8 +692,9 @@ async def test_the_postal_loop_posts_deadline_moves_and_reminders_in_the_channel
     assert "Time per move" not in board.text
     (first,) = board.pinged
     async with h.store.transaction() as db:
-        await db.execute(
-            "UPDATE seats SET deadline = '2000-01-01T00:00:00.000000+00:00' WHERE awaiting = 1"
+        await db.execute(  # and warned in time
+            "UPDATE seats SET deadline = '2000-01-01T00:00:00.000000+00:00', warned = 1 "
+            "WHERE awaiting = 1"
         )
     postal = h.bot.get_cog("Postal")
     sent_before = len(h.calls)
@@ -719,7 +720,8 @@ async def test_the_postal_loop_posts_deadline_moves_and_reminders_in_the_channel
 
 
 async def test_a_failing_league_tick_does_not_hold_back_the_minutes_other_posts(h, monkeypatch):
-    """The leagues' pass raising must not cost the deadline move due in the same minute."""
+    """The leagues' pass raising must not cost the deadline notice due in the same minute
+    (a deadline passed unwarned is warned first)."""
     await h.slash("game", "new", game="skybridge", time_per_move="2d", user=ADA)
     await h.slash("game", "join", user=BOB)
     await h.slash("game", "start", user=ADA)
@@ -735,9 +737,9 @@ async def test_a_failing_league_tick_does_not_hold_back_the_minutes_other_posts(
     before = len(h.calls)
     await h.bot.get_cog("Postal").run_once()
     posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
-    assert len(posts) == 1 and "ran out of time" in posts[0].payload["content"]
+    assert len(posts) == 1 and "Your move is due" in posts[0].payload["content"]
     (logged,) = h._errors.records  # said once, for the operator, and nothing else went wrong
-    assert logged.getMessage().endswith("broken failed this tick")
+    assert logged.getMessage().endswith("broken failed")
     h._errors.records.clear()
 
 
@@ -747,14 +749,52 @@ async def test_one_pinned_status_message_per_game_follows_every_move(h):
     status = h.messages[status_id]
     assert status["content"].startswith("**Skybridge** (active) — ▶ Ada 0 · Bob 0")
     assert "To play: Ada." in status["content"]
+    before = len(status_edits(h, status_id))
     await play_by_buttons(h, board, ADA)
+    assert "To play: Bob." in h.messages[status_id]["content"]
+    assert h.messages[status_id]["content"].startswith("**Skybridge** (active) — Ada 0 · ▶ Bob")
     await h.slash("move", notation=(await legal_for(h, 1))[0], user=BOB)
     assert h.pinned == [status_id], "edited in place, not posted again"
+    assert len(status_edits(h, status_id)) == before + 2, "one edit per move"
     assert "To play: Ada." in h.messages[status_id]["content"]
-    assert h.messages[status_id]["content"].startswith("**Skybridge** (active) — ▶ Ada")
     h.delete_message(status_id)  # someone deleted it: the next move posts and pins a new one
     await h.slash("move", notation=(await legal_for(h, 0))[0], user=ADA)
     assert len(h.pinned) == 2 and "To play: Bob." in h.messages[h.pinned[1]]["content"]
+
+
+def status_edits(h: Harness, message_id: int) -> list:
+    """The bot's edits of one channel message (the PATCH calls that reached Discord)."""
+    return [
+        c
+        for c in h.calls
+        if c.method == "PATCH" and c.url.endswith(f"/messages/{message_id}") and c.status == 200
+    ]
+
+
+async def test_the_status_follows_extend_replace_vacation_and_abandon(h):
+    """Not only moves change where a game stands: each of these edits the pinned status."""
+    await h.slash("game", "new", game="skybridge", time_per_move="2d", user=ADA)
+    await h.slash("game", "join", user=BOB)
+    await h.slash("game", "start", user=ADA)
+    (status_id,) = h.pinned
+
+    def status() -> str:
+        return h.messages[status_id]["content"]
+
+    def deadline() -> str:
+        return status().split("Deadline: ")[1]
+
+    first = deadline()
+    await h.slash("game", "extend", by="1d", user=ADA)
+    assert deadline() > first, "a later deadline"
+    extended = deadline()
+    await h.slash("vacation", days=2, user=ADA)  # Ada is to play: her clock stops
+    assert deadline() > extended
+    await h.slash("game", "replace", player=ADA, by=CY, user=MO)
+    assert "▶ Cy 0" in status() and "To play: Cy." in status()
+    await h.slash("game", "abandon", user=ADA)
+    assert status().startswith("**Skybridge** (abandoned)")
+    assert h.pinned == [status_id] and len(status_edits(h, status_id)) == 4
 
 
 async def test_a_finished_game_thread_is_archived_and_its_records_kept(h):
@@ -1134,3 +1174,209 @@ async def test_a_whole_game_with_secrets_leaks_nothing_into_channel_posts_ids_or
         assert not leaks, leaks[:3]
         logged = [r.getMessage() for r in caplog.records]
         assert not [line for line in logged for n in names if n in line]
+
+
+# -- play by post: turn notices by /settings, DMs, snooze, extend, vacation, replace -------
+
+
+async def overdue_reminder(h: Harness) -> None:
+    """Make every waiting seat's reminder due now, as a day without a move would."""
+    async with h.store.transaction() as db:
+        await db.execute(
+            "UPDATE seats SET turn_since = '2000-01-01T00:00:00.000000+00:00' WHERE awaiting = 1"
+        )
+
+
+async def test_turn_pings_follow_each_players_settings(h):
+    """channel: a mention under the board; dm: no mention, a DM with a link; both: both;
+    off: neither."""
+    assert (await h.slash("settings", notify="dm", user=BOB)).one.ephemeral
+    board = await open_game(h, ADA, BOB)
+    assert_pings_only(board, ADA)
+    postal = h.bot.get_cog("Postal")
+    _, board = await play_by_slash(h, ADA, 0)
+    assert board.pinged == set() and "<@" not in board.text, "Bob asked for DMs only"
+    assert h.dms(BOB.user_id) == [], "the DM goes out with the next tick"
+    await postal.run_once()
+    (dm,) = h.dms(BOB.user_id)
+    assert dm["content"] == (
+        f"Your turn in **Skybridge**.\nhttps://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}"
+    )
+    await postal.run_once()
+    assert len(h.dms(BOB.user_id)) == 1, "delivered once"
+
+    await h.slash("settings", notify="off", user=ADA)
+    _, board = await play_by_slash(h, BOB, 1)
+    assert board.pinged == set()
+    await postal.run_once()
+    assert h.dms(ADA.user_id) == []
+
+    await h.slash("settings", notify="both", user=BOB)
+    _, board = await play_by_slash(h, ADA, 0)
+    assert_pings_only(board, BOB)
+    await postal.run_once()
+    assert len(h.dms(BOB.user_id)) == 2
+
+
+async def test_a_dm_held_for_quiet_hours_is_dropped_once_the_player_has_moved(h):
+    await h.slash("settings", notify="dm", user=BOB)
+    await open_game(h, ADA, BOB)
+    await play_by_slash(h, ADA, 0)
+    async with h.store.transaction() as db:  # as if Bob's quiet hours held it till tomorrow
+        await db.execute("UPDATE outbox SET due_at = '2999-01-01T00:00:00.000000+00:00'")
+    await play_by_slash(h, BOB, 1)  # Bob saw the board and moved anyway
+    async with h.store.transaction() as db:  # the quiet hours are over
+        await db.execute("UPDATE outbox SET due_at = '2000-01-01T00:00:00.000000+00:00'")
+    await h.bot.get_cog("Postal").run_once()
+    assert h.dms(BOB.user_id) == [], "no 'your turn' after the move"
+
+
+async def test_a_failed_dm_is_retried_then_becomes_a_channel_mention(h):
+    await h.slash("settings", notify="dm", user=BOB)
+    await open_game(h, ADA, BOB)
+    await play_by_slash(h, ADA, 0)
+    h.closed_dms.add(BOB.user_id)  # Bob does not accept DMs from server members
+    postal = h.bot.get_cog("Postal")
+    tries = 0
+    while True:
+        async with h.store.transaction() as db:  # the retry's wait is over
+            await db.execute("UPDATE outbox SET due_at = '2000-01-01T00:00:00.000000+00:00'")
+        sent = len(h.calls)
+        await postal.run_once()
+        posts = [c for c in h.calls[sent:] if c.method == "POST" and "/messages" in c.url]
+        (post,) = posts
+        if f"/channels/{CHANNEL_ID}/" in post.url:
+            break
+        assert post.status == 403
+        tries += 1
+    assert tries == 3, "three tries, then the channel"
+    assert post.payload["content"].startswith(f"<@{BOB.user_id}> Your turn in **Skybridge**.")
+    assert [int(u) for u in post.payload["allowed_mentions"]["users"]] == [BOB.user_id]
+    await postal.run_once()
+    assert not [c for c in h.calls[sent + 1 :] if c.method == "POST"], "sent once"
+
+
+async def test_one_deleted_channel_does_not_hold_up_the_other_games(h):
+    for channel in (CHANNEL_ID, OTHER_CHANNEL_ID):
+        await h.slash(
+            "game", "new", game="skybridge", time_per_move="1d", user=ADA, channel=channel
+        )
+        await h.slash("game", "join", user=BOB, channel=channel)
+        await h.slash("game", "start", user=ADA, channel=channel)
+    async with h.store.transaction() as db:
+        await db.execute(
+            "UPDATE seats SET deadline = '2000-01-01T00:00:00.000000+00:00', warned = 1 "
+            "WHERE awaiting = 1"
+        )
+    h.gone_channels.add(CHANNEL_ID)
+    sent = len(h.calls)
+    await h.bot.get_cog("Postal").run_once()  # the harness fails on any ERROR logged
+    delivered = [c for c in h.calls[sent:] if c.method == "POST" and c.status == 200]
+    assert any(
+        f"/channels/{OTHER_CHANNEL_ID}/" in c.url and "ran out of time" in c.payload["content"]
+        for c in delivered
+    )
+    for channel in (CHANNEL_ID, OTHER_CHANNEL_ID):  # both deadline moves were made, once
+        assert len(await h.store.moves((await h.store.latest_game(channel)).id)) == 1
+    # a vacation edits the status of every game it moves: the lost one is skipped
+    lost, kept = [
+        await h.store.status_message((await h.store.latest_game(channel)).id)
+        for channel in (CHANNEL_ID, OTHER_CHANNEL_ID)
+    ]
+    h.delete_message(lost)  # its repost would go to the deleted channel
+    before = h.messages[kept]["content"]
+    away = (await h.slash("vacation", days=1, user=BOB, channel=OTHER_CHANNEL_ID)).one
+    assert away.ephemeral and "2 running deadline(s) moved" in away.text
+    assert h.messages[kept]["content"] != before, "the other game shows Bob's new deadline"
+
+
+async def test_snooze_from_the_reminder_dm_or_by_command(h):
+    await h.slash("settings", notify="dm", user=ADA)
+    await open_game(h, ADA, BOB)
+    assert_refused(
+        await h.slash("game", "snooze", user=BOB), "It is not your turn, so there is nothing"
+    )
+    postal = h.bot.get_cog("Postal")
+    await postal.run_once()
+    (turn,) = h.dms(ADA.user_id)
+    assert turn["content"].startswith("Your turn in **Skybridge**.") and not turn["components"]
+    await overdue_reminder(h)
+    await postal.run_once()
+    _, dm = h.dms(ADA.user_id)
+    assert dm["content"].startswith("Reminder: it has been your turn for")
+    (row,) = dm["components"]
+    (snooze,) = row["components"]
+    assert snooze["label"] == "Snooze" and snooze["custom_id"].startswith("bk:snooze:")
+    assert_refused(
+        await h.click(snooze["custom_id"], user=CY, message=dm), "You are not playing in this game."
+    )
+    done = (await h.click(snooze["custom_id"], user=ADA, message=dm)).one
+    assert done.ephemeral and done.text == "No more reminders for this turn."
+    await overdue_reminder(h)
+    await postal.run_once()
+    assert len(h.dms(ADA.user_id)) == 2, "snoozed: no more reminders this turn"
+    await h.restart()  # the button is understood by a new process too
+    await play_by_slash(h, ADA, 0)
+    assert_refused(
+        await h.click(snooze["custom_id"], user=ADA, message=dm),
+        "That turn is over, so there is nothing to snooze.",
+    )
+    await play_by_slash(h, BOB, 1)
+    postal = h.bot.get_cog("Postal")  # the new process's
+    await postal.run_once()  # "your turn" again
+    await overdue_reminder(h)
+    await postal.run_once()
+    assert h.dms(ADA.user_id)[-1]["content"].startswith("Reminder:"), "a new turn reminds again"
+    assert len(h.dms(ADA.user_id)) == 4
+    said = (await h.slash("game", "snooze", user=ADA)).one
+    assert said.ephemeral and said.text == "No more reminders for this turn."
+
+
+async def test_extend_vacation_and_settings_answer_privately_or_publicly_as_they_should(h):
+    await h.slash("game", "new", game="skybridge", time_per_move="2d", user=ADA)
+    await h.slash("game", "join", user=BOB)
+    await h.slash("game", "start", user=ADA)
+    before = await snapshot(h)
+    assert_refused(await h.slash("game", "extend", by="30m", user=ADA), "is not a duration")
+    assert_refused(
+        await h.slash("game", "extend", by="0.5h", user=ADA), "between 1 hour and 60 days"
+    )
+    assert_refused(await h.slash("game", "extend", by="1d", user=BOB), "Only the player who")
+    assert await snapshot(h) == before
+    extended = (await h.slash("game", "extend", by="1d", user=ADA)).one
+    assert not extended.ephemeral and extended.text == "Ada gave Ada 24 hours more."
+    assert extended.pinged == set()
+
+    away = (await h.slash("vacation", days=2, user=BOB, channel=DM_CHANNEL_ID)).one
+    assert away.ephemeral and "paused for 2 days (0 running deadline(s) moved)" in away.text
+    assert_refused(await h.slash("vacation", days=20, user=BOB), "You have 12 vacation days left")
+    back = (await h.slash("vacation", days=0, user=BOB)).one
+    assert back.ephemeral and back.text.startswith("Welcome back.")
+
+    shown = (
+        await h.slash("settings", notify="both", timezone="Europe/Berlin", quiet_start=22,
+                      quiet_end=7, user=ADA)
+    ).one  # fmt: skip
+    assert shown.ephemeral and "quiet 22:00–7:00 (DMs wait)" in shown.text
+    cleared = (await h.slash("settings", quiet="off", user=ADA)).one
+    assert "no quiet hours" in cleared.text and "time zone Europe/Berlin" in cleared.text
+    assert_refused(
+        await h.slash("settings", quiet="off", quiet_start=1, user=ADA), "not both at once"
+    )
+    assert_refused(await h.slash("settings", timezone="Mars/Olympus", user=ADA), "not a time zone")
+
+
+async def test_a_replacement_plays_with_the_newest_boards_button(h):
+    board = await open_game(h, ADA, BOB)
+    assert_refused(
+        await h.slash("game", "replace", player=ADA, by=CY, user=BOB), "Only the player who"
+    )
+    assert_refused(
+        await h.slash("game", "replace", player=ADA, by=BOB, user=MO), "Bob already has a seat"
+    )
+    taken = (await h.slash("game", "replace", player=ADA, by=CY, user=MO)).one
+    assert not taken.ephemeral and taken.text.startswith("Cy takes over seat 1 from Ada.")
+    assert taken.pinged == {CY.user_id}, "Cy is to play"
+    assert_refused(await h.click(play_button(board)[0], user=ADA), "not playing in this game")
+    move, after = await play_by_buttons(h, board, CY)
+    assert f"Cy placed {move}." in after.text and "To play: Bob." in after.text

@@ -10,11 +10,11 @@ import pytest
 
 import engine
 from bot.scheduler import Scheduler
-from bot.service import Caller, Refused, Service
+from bot.service import Caller, Refused, Service, Table
 from bot.store import Clocks, Store
 from engine.core import IllegalMove
 
-from conftest import ADA, BOB, CY, TABLE
+from conftest import ADA, BOB, CY, DEE, TABLE
 
 SKY = engine.get("skybridge")
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)  # a Monday, noon UTC
@@ -123,9 +123,11 @@ async def test_dms_wait_for_the_end_of_quiet_hours_in_the_users_time_zone(world,
     channel, dm = await outbox(service)
     assert channel[2] == "channel" and channel[3] == "2026-11-02T22:00:00.000000+00:00"
     assert dm[2] == "dm" and dm[3] == "2026-11-03T06:00:00.000000+00:00", "07:00 Berlin"
-    assert [n.via for n in await scheduler.deliveries()] == ["channel"]
+    (mention,) = await scheduler.deliveries()
+    assert mention.via == "channel"
+    await service.store.mark_sent(mention.id)
     clock.at(hours=18)  # 06:00 UTC = 07:00 Berlin
-    assert [n.via for n in await scheduler.deliveries()] == ["channel", "dm"]
+    assert [n.via for n in await scheduler.deliveries()] == ["dm"]
 
 
 async def test_settings_are_validated_and_shown(world):
@@ -166,6 +168,8 @@ async def test_warning_then_a_random_legal_move_at_the_deadline(world, clock):
 async def test_forfeit_at_the_deadline_ends_a_two_player_game(world, clock):
     service, scheduler = world
     first = await start(service, Clocks(move_hours=24, policy="forfeit"))
+    clock.at(hours=18)
+    assert await scheduler.tick() == []  # the warning, 6 hours before
     clock.at(hours=24)
     (item,) = await scheduler.tick()
     assert "resigned" in item.reply.text and "Game over" in item.reply.text
@@ -230,6 +234,9 @@ async def test_two_schedulers_on_one_database_do_each_thing_once(tmp_path, clock
         clock.at(hours=24)
         await asyncio.gather(*(s.tick() for s in schedulers))
         assert len(await outbox(services[0])) == 1
+        clock.at(hours=36)
+        await asyncio.gather(*(s.tick() for s in schedulers))
+        assert [kind for _u, kind, *_ in await outbox(services[0])] == ["reminder", "warning"]
         clock.at(hours=48)
         results = await asyncio.gather(*(s.tick() for s in schedulers))
         assert sum(len(r) for r in results) == 1
@@ -279,6 +286,8 @@ async def test_skip_policy_passes_the_turn_and_the_log_still_replays(world, cloc
     service, scheduler = world
     first = await start(service, Clocks(move_hours=24, policy="skip"))
     second = BOB if first == ADA else ADA
+    clock.at(hours=18)
+    await scheduler.tick()  # the warning
     clock.at(hours=24)
     (item,) = await scheduler.tick()
     assert f"{first.name}'s turn was skipped" in item.reply.text
@@ -305,3 +314,166 @@ async def test_skip_is_refused_for_games_that_cannot_lose_a_turn(world):
     with pytest.raises(IllegalMove):
         state = SKY.new(2, None, 1)
         SKY.skip(state, 1 - state.turn)
+
+
+async def deadline_of(service: Service, user_id: int) -> datetime:
+    (seat,) = [s for s in await service.store.seats(1) if s.user_id == user_id]
+    return datetime.fromisoformat(seat.deadline)
+
+
+async def test_a_turn_that_begins_during_a_vacation_gets_its_full_time_after_it(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(move_hours=48, remind_hours=1000))
+    other = BOB if first == ADA else ADA
+    await service.vacation(other, 3)  # away until hour 72
+    clock.at(hours=1)
+    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    assert await deadline_of(service, other.user_id) == T0 + timedelta(hours=72 + 48)
+    clock.at(hours=72)  # back: nothing is due yet, least of all a move
+    assert await scheduler.tick() == [] and await outbox(service) == []
+    clock.at(hours=72 + 36)
+    assert await scheduler.tick() == []
+    assert [k for _u, k, *_ in await outbox(service)] == ["warning"]
+    clock.at(hours=72 + 48)
+    (item,) = await scheduler.tick()
+    assert f"{other.name} ran out of time" in item.reply.text
+
+
+async def test_coming_back_early_takes_back_only_the_vacation_in_a_deadline(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(move_hours=48, remind_hours=1000))
+    other = BOB if first == ADA else ADA
+    await service.vacation(other, 3)
+    clock.at(hours=1)
+    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    clock.at(hours=71)
+    back = await service.vacation(other, 0)
+    assert back.changed == (1,), "the game's pinned status shows the new deadline"
+    assert await deadline_of(service, other.user_id) == T0 + timedelta(hours=71 + 48)
+    assert await scheduler.tick() == [], "the whole time per move from the return"
+
+
+async def test_a_deadline_missed_while_the_bot_was_down_is_warned_before_it_is_played(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(move_hours=24, remind_hours=1000))
+    clock.at(hours=30)  # the bot was down across the warning and the deadline
+    assert await scheduler.tick() == []
+    (warning,) = await scheduler.deliveries()
+    assert warning.kind == "warning" and "due within 6 hours" in warning.text
+    clock.at(hours=35, minutes=59)
+    assert await scheduler.tick() == []
+    clock.at(hours=36)
+    (item,) = await scheduler.tick()
+    assert f"{first.name} ran out of time" in item.reply.text
+
+
+async def test_a_turn_dm_waits_for_quiet_hours_and_lapses_if_the_player_moves(world, clock):
+    service, scheduler = world
+    first = await start(service)
+    other = BOB if first == ADA else ADA
+    await service.settings(
+        other, notify="dm", timezone="Europe/Berlin", quiet_start=22, quiet_end=7
+    )
+    clock.at(hours=10)  # 23:00 in Berlin
+    reply = await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    assert reply.mentions == (), "a DM instead of a mention"
+    ((user, kind, via, due_at, _),) = await outbox(service)
+    assert (user, kind, via) == (other.user_id, "turn", "dm")
+    assert due_at == "2026-11-03T06:00:00.000000+00:00", "07:00 in Berlin"
+    assert await scheduler.deliveries() == []
+    clock.at(hours=14)
+    await service.move(TABLE, other, (await service.legal_moves(TABLE, other))[0])
+    clock.at(hours=18)
+    assert await scheduler.deliveries() == [], "the turn is over: no stale 'your turn'"
+
+
+async def test_two_deliverers_on_one_database_each_get_a_notice_once(tmp_path, clock):
+    """Two processes claim from one outbox: every due notice goes to exactly one of them."""
+    stores = [await Store.open(tmp_path / "outbox.db", clock=clock) for _ in range(2)]
+    services = [Service(s, images=False, seed=lambda: 12345) for s in stores]
+    try:
+        await start(services[0], Clocks(remind_hours=1), players=(ADA, BOB, CY))
+        await services[0].settings(ADA, notify="both")
+        await services[0].settings(BOB, notify="both")
+        await services[0].settings(CY, notify="both")
+        schedulers = [Scheduler(s) for s in services]
+        clock.at(hours=1)
+        await schedulers[0].tick()
+        queued = await outbox(services[0])
+        assert len(queued) == 2, "the waiting player's reminder: a mention and a DM"
+        got = await asyncio.gather(*(s.deliveries() for s in schedulers * 3))
+        ids = [n.id for batch in got for n in batch]
+        assert sorted(ids) == [1, 2], "each once, none twice"
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_turns_lists_the_longest_wait_first_with_when_it_began(world, clock):
+    service, _ = world
+    other_table = Table(channel_id=5002, guild_id=9001)
+    await service.create(TABLE, ADA, "skybridge")
+    await service.join(TABLE, BOB)
+    await service.start(TABLE, ADA)  # Ada to play here since noon
+    clock.at(hours=2)
+    await service.create(other_table, ADA, "skybridge")
+    await service.join(other_table, CY)
+    await service.start(other_table, ADA)  # and here since 14:00
+    clock.at(hours=3)  # the first game changes without a move: Bob hands his seat to Dee
+    await service.replace_player(TABLE, ADA, BOB.user_id, DEE)
+    turns = (await service.my_turns(ADA)).text.splitlines()
+    assert turns[1].endswith("channel 5001 — waiting since 2026-11-02 12:00 UTC")
+    assert turns[2].endswith("channel 5002 — waiting since 2026-11-02 14:00 UTC")
+
+
+async def test_forfeit_of_one_of_three_players_lets_the_others_carry_on(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(move_hours=24, policy="forfeit"), players=(ADA, BOB, CY))
+    clock.at(hours=18)
+    await scheduler.tick()  # the warning
+    clock.at(hours=24)
+    (item,) = await scheduler.tick()
+    assert f"{first.name} ran out of time" in item.reply.text
+    assert "Game over" not in item.reply.text
+    row = await service.store.game(1)
+    assert row.status == "active"
+    (awaited,) = item.reply.awaiting
+    assert awaited != first.user_id
+    player = next(p for p in (ADA, BOB, CY) if p.user_id == awaited)
+    await service.move(TABLE, player, (await service.legal_moves(TABLE, player))[0])
+    assert len(await service.store.moves(1)) == 2
+
+
+async def test_extend_by_less_than_an_hour_is_refused_and_changes_nothing(world):
+    service, _ = world
+    await start(service, Clocks(move_hours=24))
+    before = await service.store.seats(1)
+    for hours in (0.5, 0, 24 * 61):
+        with pytest.raises(Refused, match="between 1 hour and 60 days"):
+            await service.extend(TABLE, ADA, hours)
+    assert await service.store.seats(1) == before
+    assert (await service.extend(TABLE, ADA, 1)).changed == (1,)
+
+
+async def test_a_notice_claimed_by_a_deliverer_that_died_is_handed_out_again(world, clock):
+    """A claim lasts ten minutes: a process killed mid-delivery does not lose the notice.
+    A mention Discord refuses three times is given up, not retried for ever."""
+    service, scheduler = world
+    await start(service, Clocks(remind_hours=1))
+    clock.at(hours=1)
+    await scheduler.tick()
+    (notice,) = await scheduler.deliveries()  # claimed, then the process dies
+    clock.at(hours=1, minutes=9)
+    assert await scheduler.deliveries() == []
+    clock.at(hours=1, minutes=10)
+    (again,) = await scheduler.deliveries()
+    assert again.id == notice.id and again.attempts == 2
+    assert await service.store.delivery_failed(again) == "retry"
+    clock.at(hours=1, minutes=19)
+    assert await scheduler.deliveries() == [], "the retry waits 5 minutes per attempt"
+    clock.at(hours=1, minutes=20)
+    (last,) = await scheduler.deliveries()
+    assert last.attempts == 3
+    assert await service.store.delivery_failed(last) == "dropped"
+    clock.at(hours=5)
+    assert await scheduler.deliveries() == []

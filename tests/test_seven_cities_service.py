@@ -82,7 +82,12 @@ async def test_a_defend_city_window_pings_every_other_player_and_times_out_into_
     first, second = window.waiting
     answered = await service.move(TABLE, players[first], "pass")
     assert answered.mentions == (), "the other is still thinking: nobody new to ping"
-    clock.now += timedelta(hours=6)
+    opened = clock.now
+    clock.now = opened + timedelta(hours=5)
+    assert await scheduler.tick() == [], "first a private warning, nothing in the channel"
+    warned = [(n.user_id, n.kind) for n in await scheduler.deliveries()]
+    assert warned == [(players[second].user_id, "warning")]
+    clock.now = opened + timedelta(hours=6)
     (posted,) = await scheduler.tick()
     assert f"{players[second].name} did not answer in time: the bot passed for them." in (
         posted.reply.text

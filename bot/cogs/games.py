@@ -237,8 +237,12 @@ class Games(commands.Cog):
         timezone="Your time zone, e.g. Europe/Berlin (for quiet hours)",
         quiet_start="Hour (0-23) your quiet hours begin: DMs wait until they end",
         quiet_end="Hour (0-23) your quiet hours end",
+        quiet="off: no quiet hours any more",
     )
-    @app_commands.choices(notify=[app_commands.Choice(name=t, value=k) for k, t in NOTIFY.items()])
+    @app_commands.choices(
+        notify=[app_commands.Choice(name=t, value=k) for k, t in NOTIFY.items()],
+        quiet=[app_commands.Choice(name="off: DMs may come at any hour", value="off")],
+    )
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -246,9 +250,11 @@ class Games(commands.Cog):
         timezone: str | None = None,
         quiet_start: app_commands.Range[int, 0, 23] | None = None,
         quiet_end: app_commands.Range[int, 0, 23] | None = None,
+        quiet: app_commands.Choice[str] | None = None,
     ) -> None:
         reply = await self.service.settings(
             caller_of(interaction),
+            quiet_off=quiet is not None,
             notify=notify.value if notify else None,
             timezone=timezone,
             quiet_start=quiet_start,

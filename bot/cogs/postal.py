@@ -1,7 +1,10 @@
 """The play-by-post loop: every minute, run what is due and deliver queued notices.
 
 All timers live in the database, so starting this loop after a restart re-arms them
-all; the scheduler and the store make sure nothing due fires twice.
+all; the scheduler and the store make sure nothing due fires twice. Each post and each
+notice is tried on its own: one deleted channel or closed DM never holds up the rest.
+A notice is claimed in the database before it is sent (two processes never both send
+it); one Discord refuses is tried again a few times, a DM then becomes a mention.
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands, tasks
 
-from bot.scheduler import Scheduler
+from bot.scheduler import Posted, Scheduler
 from bot.service import Table
 from bot.store import Notice
-from bot.views import jump_link
+from bot.views import SnoozeButton, jump_link
 
 if TYPE_CHECKING:
     from bot.client import Bridgekeeper
@@ -49,7 +52,8 @@ class Postal(commands.Cog):
         """One tick: deadline moves, league rounds and daily news posted, notices sent.
 
         Each source and each post stands alone: one that fails is logged and the rest of
-        the minute's work still goes out, rather than all of it waiting on the worst.
+        the minute's work still goes out. Each source's posts go out before the next
+        source runs, so a failing source cannot strand what another already committed.
         """
         sources = (
             self.scheduler.tick,
@@ -57,35 +61,52 @@ class Postal(commands.Cog):
             self.bot.daily.settle,
             self.bot.daily.rollover,
         )
-        due = []
         for source in sources:
             try:
-                due += await source()
+                items = await source()
             except Exception:
-                log.exception("%s failed this tick", source.__qualname__)
-        for item in due:
-            try:
-                await self.bot.post(item.table, item.reply)
-            except Exception:
-                log.exception("a post to channel %d failed", item.table.channel_id)
+                log.exception("play-by-post: %s failed", source.__qualname__)
+                continue
+            for item in items:
+                await self._post(item)
         for notice in await self.scheduler.deliveries():
-            try:
-                await self._deliver(notice)
-            except discord.HTTPException as exc:  # closed DMs, deleted channels
-                log.warning(
-                    "notice %d to user %d not delivered: %s", notice.id, notice.user_id, exc
-                )
-            await self.bot.service.store.mark_sent(notice.id)
+            await self._send(notice)
+
+    async def _post(self, item: Posted) -> None:
+        try:
+            await self.bot.post(item.table, item.reply)
+        except discord.HTTPException as exc:  # a deleted channel, a lost permission
+            log.warning("post to channel %d failed: %s", item.table.channel_id, exc)
+        except Exception:  # a bug: logged, and the minute's other posts still go out
+            log.exception("a post to channel %d failed", item.table.channel_id)
+
+    async def _send(self, notice: Notice) -> None:
+        store = self.bot.service.store
+        try:
+            await self._deliver(notice)
+        except discord.HTTPException as exc:  # closed DMs, deleted channels
+            outcome = await store.delivery_failed(notice)
+            log.warning(
+                "notice %d to user %d not delivered (%s next): %s",
+                notice.id, notice.user_id, outcome, exc,
+            )  # fmt: skip
+            return
+        await store.mark_sent(notice.id)
 
     async def _deliver(self, notice: Notice) -> None:
         link = jump_link(Table(notice.channel_id, notice.guild_id))
+        view = discord.utils.MISSING
+        if notice.kind == "reminder" and notice.turn_since is not None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(SnoozeButton.of(notice.game_id, notice.turn_since))
         if notice.via == "dm":
             user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
-            await user.send(f"{notice.text}\n{link}")
+            await user.send(f"{notice.text}\n{link}", view=view)
             return
         channel = await self.bot.channel_of(notice.channel_id)
         await channel.send(
             f"<@{notice.user_id}> {notice.text}",
+            view=view,
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(notice.user_id)]
             ),
