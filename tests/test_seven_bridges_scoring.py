@@ -194,10 +194,17 @@ def test_items_of_a_drawing():
 
 
 def test_trees_in_h_need_the_whole_ring_round_it():
-    one_short = HIDDEN_RING & ~(1 << bits(HIDDEN_RING)[0])
-    full = scorecard(HIDDEN_RING, Bonuses()).items[4]
-    short = scorecard(one_short, Bonuses()).items[4]
-    assert full - short >= 9
+    def trees(drawn: int) -> int:
+        return scorecard(drawn, Bonuses()).items[4]
+
+    # the ring passes 2 visible trees, one of them seen only from r8c5's east street
+    assert trees(HIDDEN_RING) == 2 + 9
+    # a gap where no tree is seen loses exactly H's nine
+    no_tree = 1 << SQUARE_ARM[parse_square("r8c6")][3]
+    assert trees(HIDDEN_RING) - trees(HIDDEN_RING & ~no_tree) == 9
+    # a gap at r8c5's east street loses its visible tree as well
+    one_tree = 1 << SQUARE_ARM[parse_square("r8c5")][1]
+    assert trees(HIDDEN_RING) - trees(HIDDEN_RING & ~one_tree) == 1 + 9
 
 
 def test_grid_squares_sum_the_exits_reached():
