@@ -66,6 +66,8 @@ class Result:
 
     ``places`` gives each seat's finishing place (1 is best; tied seats share a
     place), ``scores`` each seat's score, ``detail`` a line explaining tie-breaks.
+    A solo game against the game's own opponent (Seven Bridges' Euler) counts that
+    opponent, so its one seat is 2nd when it lost and there are no winners.
     """
 
     scores: tuple[int, ...]

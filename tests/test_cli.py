@@ -175,6 +175,9 @@ def test_bench_quick_prints_the_documented_metrics_as_json_lines(tmp_path):
         "skybridge.render_p99_ms",
         "skybridge.png_kb",
         "skybridge.moves_per_s",
+        "seven-bridges.legal_p99_ms",
+        "seven-bridges.loop_p99_ms",
+        "seven-bridges.loop_speedup",
     ):
         assert name in metrics, name
         assert metrics[name]["value"] > 0

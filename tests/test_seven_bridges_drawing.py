@@ -178,7 +178,18 @@ def test_horse_starts_only_at_an_end_point_or_a_corner():
     junction = position(arms("r12c3:NEW"), dice=(6, 1, 1, 1, 1, 1))
     assert "branch" in refusal(junction, "horse2 iii-6-3 s1")
     away = position(START, dice=(6, 1, 1, 1, 1, 1))
-    assert "not" in refusal(away, "horse2 iii-6-3 e2")
+    assert refusal(away, "horse2 iii-6-3 e2").startswith("Connectivity")
+
+
+def test_a_horse_on_a_footpath_needs_the_reserved_bonus_and_uses_it():
+    # r2c6 has a street east and footpaths north and west; its centre is an end point
+    network = arms("r2c6:E")
+    reason = refusal(position(network, dice=(6, 1, 1, 1, 1, 1)), "horse2 i-2-6 w1")
+    assert reason.startswith("Footpaths") and "reserved" in reason
+    reserved = position(network, dice=(6, 1, 1, 1, 1, 1), footpaths=RESERVED)
+    after = play(reserved, "horse2 i-2-6 w1")
+    assert after.seats[0].drawn == network | arms("r2c6:W")
+    assert after.seats[0].bonuses.footpaths == USED
 
 
 def test_horse_follows_streets_and_never_runs_over_lines():

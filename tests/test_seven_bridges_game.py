@@ -110,6 +110,26 @@ def test_rolled_start_quadrant_row_column_and_a_neighbour_for_an_empty_square():
     assert blanks_seen > 10
 
 
+@pytest.mark.parametrize(
+    ("seed", "square"),
+    [
+        # dice 2, 1, 2: quadrant ii, row 1, column 2 = r1c8, a street square
+        (0, "ii-1-2"),
+        # 6, 6 re-rolled, then 5 re-rolled; 2, 2, 3: ii-2-3 = r2c9, the rulebook's example
+        (48, "ii-2-3"),
+        # 5, 5 re-rolled; 4, 1, 2: iv-1-2 = r7c8, the southern river; north of it r6c8
+        (4, "ii-6-2"),
+        # 6 re-rolled; 2, 1, 6: ii-1-6 = r1c12, water in the corner; north and east are off
+        # the map, south (r2c12) is water too, so west: r1c11
+        (1, "ii-1-5"),
+    ],
+)
+def test_a_rolled_start_square_by_the_dice_of_a_fixed_seed(seed, square):
+    state = g.new(2, None, seed)
+    assert format_square(state.start) == square
+    assert state.seats[0].drawn == sum(1 << a for a in SQUARE_ARM[sq(square)] if a >= 0)
+
+
 def test_a_landmark_in_the_start_square_gives_everyone_a_bonus_before_the_first_roll():
     state = g.new(3, {"start": "r2c4"}, 2)  # landmark A's letter is on r2c4's east street
     assert state.setup and state.dice == (0,) * 6
@@ -269,10 +289,25 @@ def turn_start(players: int, reserved: tuple[int, ...]) -> State:
     return state
 
 
+def next_faces(rng: Rng, count: int) -> tuple[int, ...]:
+    """The next ``count`` die faces the game's generator gives: 1 + a draw below 6."""
+    faces = []
+    for _ in range(count):
+        v, rng = rng.below(6)
+        faces.append(v + 1)
+    return tuple(faces)
+
+
 def test_reroll_rerolls_every_available_die_once_per_turn():
-    state = turn_start(2, (2, 0))
+    # dice 0 and 2 were drafted by the first two picks; seat 0 has the third pick
+    state = replace(turn_start(2, (2, 0)), dice=(0, 2, 0, 4, 5, 6), slot=2)
+    assert g.to_play(state) == (0,)
     after, events = g.apply(state, 0, Reroll())
-    assert after.rng != state.rng and after.seats[0].bonuses.spent == 1
+    # the four dice still out take the generator's next four faces, in die order
+    new = next_faces(state.rng, 4)
+    assert after.dice == (0, new[0], 0, new[1], new[2], new[3])
+    assert after.dice != state.dice
+    assert after.seats[0].bonuses.spent == 1
     assert 0 in after.rerolled and g.to_play(after) == (0,)
     assert any("re-roll #1" in e.text for e in events)
     assert "one re-roll/distribute bonus per turn" in refusal(after, 0, "reroll")
@@ -306,6 +341,38 @@ def test_distribute_hands_out_the_dice_and_recipients_draw_them_in_any_order():
     assert "already been handed out" in refusal(
         with_seat(after, 1, bonuses=Bonuses(reserved=2)), 1, "distribute tee2 half3 corner2 horse3"
     )
+
+
+@pytest.mark.parametrize(
+    ("players", "hands", "recipient"),
+    [
+        # picks go 0,1,2,3,0,1: the roller and its left neighbour 2 dice, the others 1
+        (4, [(1, 5), (2, 6), (3,), (4,)], 3),
+        # picks go 0,1,2,3,4,0: the roller 2 dice, the others 1
+        (5, [(1, 6), (2,), (3,), (4,), (5,)], 2),
+    ],
+)
+def test_distribute_gives_uneven_hands_and_a_recipient_rerolls_with_its_own_bonus(
+    players, hands, recipient
+):
+    bonus = tuple(1 if s in (0, recipient) else 0 for s in range(players))
+    state = turn_start(players, bonus)
+    state = play(state, 0, "distribute cross2 tee2 corner2 straight3 half3 horse3")
+    assert [tuple(state.dice[d] for d in hand) for hand in state.hands] == hands
+    # play the picks up to the recipient's; those before it have no bonus of their own
+    # (seat 0 spent its bonus on the distribute)
+    while g.to_play(state) != (recipient,):
+        seat = g.to_play(state)[0]
+        assert "Reserved use" in refusal(state, seat, "reroll")
+        move = next(m for m in g.legal(state, seat) if not isinstance(m, Reroll | Distribute))
+        state = play(state, seat, g.format(move))
+    (die,) = state.hands[recipient]
+    others = {d: state.dice[d] for d in range(6) if d != die}
+    after = play(state, recipient, "reroll")
+    assert after.dice[die] == next_faces(state.rng, 1)[0]
+    assert {d: after.dice[d] for d in others} == others, "only the recipient's own die"
+    assert after.seats[recipient].bonuses.spent == 1
+    assert after.seats[0].bonuses.spent == 1
 
 
 def test_distribute_must_hand_out_exactly_the_dice_left_in_pick_order():
@@ -351,9 +418,13 @@ def test_whole_random_games_end_and_replay_exactly(players):
     assert g.to_json(replayed) == g.to_json(final)
     assert g.to_json(g.from_json(g.to_json(final))) == g.to_json(final)
     result = g.result(final)
-    assert len(result.scores) == players and 1 in result.places
+    assert len(result.scores) == players
     if players == 1:
+        them = euler.total(g.cards(final)[0])
         assert "Euler scores" in result.detail
+        assert result.places == ((2,) if result.scores[0] < them else (1,))
+    else:
+        assert 1 in result.places
     view = g.view(final, None)
     assert view.over and view.places == result.places
     assert all(bits(final.seats[s].drawn) == list(view.seats[s].drawn) for s in range(players))
@@ -387,6 +458,9 @@ async def test_whole_games_through_the_service_for_1_2_4_5_and_6_players(service
         assert not played.final.playable
         assert "Game over" in played.final.text
         assert played.moves >= 30
+        if players == 1:  # random play loses to Euler, and the announcement says so
+            assert "\n2nd P1 — " in played.final.text and "1st" not in played.final.text
+            assert ": Euler wins by " in played.final.text
 
 
 def test_each_pick_is_announced_with_the_die_and_where_it_was_drawn():

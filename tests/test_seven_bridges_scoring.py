@@ -15,8 +15,21 @@ import pytest
 from engine.seven_bridges import euler
 from engine.seven_bridges.bonuses import USED, Bonuses
 from engine.seven_bridges.game import SevenBridges
-from engine.seven_bridges.lines import ARM_CENTRE, ARM_MID, OPPOSITE, PRINTED, SQUARE_ARM, bits
-from engine.seven_bridges.loops import NO_LOOP, _score_arms, best_loop, best_loop_reference
+from engine.seven_bridges.lines import (
+    ARM_CENTRE,
+    ARM_MID,
+    OPPOSITE,
+    PRINTED,
+    SQUARE_ARM,
+    bits,
+)
+from engine.seven_bridges.loops import (
+    BRIDGE_ARMS,
+    NO_LOOP,
+    _score_arms,
+    best_loop,
+    best_loop_reference,
+)
 from engine.seven_bridges.map import parse_square
 from engine.seven_bridges.scoring import (
     HIDDEN_RING,
@@ -181,10 +194,17 @@ def test_items_of_a_drawing():
 
 
 def test_trees_in_h_need_the_whole_ring_round_it():
-    one_short = HIDDEN_RING & ~(1 << bits(HIDDEN_RING)[0])
-    full = scorecard(HIDDEN_RING, Bonuses()).items[4]
-    short = scorecard(one_short, Bonuses()).items[4]
-    assert full - short >= 9
+    def trees(drawn: int) -> int:
+        return scorecard(drawn, Bonuses()).items[4]
+
+    # the ring passes 2 visible trees, one of them seen only from r8c5's east street
+    assert trees(HIDDEN_RING) == 2 + 9
+    # a gap where no tree is seen loses exactly H's nine
+    no_tree = 1 << SQUARE_ARM[parse_square("r8c6")][3]
+    assert trees(HIDDEN_RING) - trees(HIDDEN_RING & ~no_tree) == 9
+    # a gap at r8c5's east street loses its visible tree as well
+    one_tree = 1 << SQUARE_ARM[parse_square("r8c5")][1]
+    assert trees(HIDDEN_RING) - trees(HIDDEN_RING & ~one_tree) == 1 + 9
 
 
 def test_grid_squares_sum_the_exits_reached():
@@ -249,9 +269,27 @@ def test_euler_scores_what_the_player_left():
     assert euler.total(card) == sum(them)
 
 
-def test_solo_result_says_who_won():
-    state = g.new(1, {"start": "ii-2-3"}, 1)
+def test_solo_result_reads_as_a_loss_when_euler_scores_more():
+    state = g.new(1, {"start": "ii-2-3"}, 1)  # nothing drawn yet: Euler has the whole city
+    mine, them = g.cards(state)[0].total, euler.total(g.cards(state)[0])
+    assert mine < them
     result = g.result(state)
-    assert result.places == (1,) and "Euler scores" in result.detail
+    assert result.scores == (mine,)
+    assert result.places == (2,), "Euler is 1st, so the player is not announced 1st"
+    assert result.detail == f"Euler scores {them}: Euler wins by {them - mine}."
     view = g.view(state, 0)
-    assert view.solo and view.euler_total == euler.total(g.cards(state)[0])
+    assert view.solo and view.euler_total == them
+
+
+def test_solo_result_reads_as_a_win_when_the_player_scores_more():
+    state = g.new(1, {"start": "ii-2-3"}, 1)
+    # every east-west street and every bridge: much of the city but no loop (a dense
+    # network would make the exact loop search the slow part of the test)
+    drawn = sum(1 << a for a in PRINTED if a % 2) | sum(BRIDGE_ARMS)
+    seats = (replace(state.seats[0], drawn=drawn),)
+    state = replace(state, seats=seats)
+    mine, them = g.cards(state)[0].total, euler.total(g.cards(state)[0])
+    assert mine > them
+    result = g.result(state)
+    assert result.places == (1,)
+    assert result.detail == f"Euler scores {them}: you beat Euler by {mine - them}."

@@ -213,7 +213,7 @@ def line_refusal(
             f"across the edge, not along it."
         )
     if not points_of(drawn) >> start & 1:
-        return f"Get on your horse: the line must start on your lines, and {where} is not."
+        return f"Connectivity: a horse line must start on your lines, and {where} is not."
     if start not in anchors(drawn):
         return (
             f"Get on your horse: the line must start at an end point or a corner of your "

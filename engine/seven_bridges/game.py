@@ -442,18 +442,16 @@ class SevenBridges(Game[State, Action]):
     def result(self, state: State) -> Result:
         """Highest total; ties: most bridges, then landmarks, then best single item.
 
-        Alone, the one seat is placed first; whether Euler was beaten is in ``detail``.
+        Alone, the player's rival is Euler, so the place counts him: 1st for beating or
+        tying him, 2nd when he wins. Otherwise the service would announce "1st" for a lost
+        game. Equal totals are a tie, shared 1st.
         """
         cards = self.cards(state)
+        if state.players == 1:
+            return self._against_euler(cards[0].total, euler.total(cards[0]))
         keys = [rank_key(c) for c in cards]
         places = tuple(1 + sum(other > mine for other in keys) for mine in keys)
         totals = tuple(c.total for c in cards)
-        if state.players == 1:
-            them = euler.total(cards[0])
-            verdict = "you beat Euler" if totals[0] > them else "Euler wins"
-            if totals[0] == them:
-                verdict = "a tie with Euler"
-            return Result(scores=totals, places=places, detail=f"Euler scores {them}: {verdict}.")
         tied = any(
             totals[a] == totals[b] and keys[a] != keys[b]
             for a in range(len(keys))
@@ -461,6 +459,18 @@ class SevenBridges(Game[State, Action]):
         )
         detail = "Ties broken by bridges, then landmarks, then best item." if tied else ""
         return Result(scores=totals, places=places, detail=detail)
+
+    @staticmethod
+    def _against_euler(mine: int, them: int) -> Result:
+        """The solo verdict: a win, tie or loss against Euler, by how much."""
+        if mine > them:
+            verdict = f"you beat Euler by {mine - them}"
+        elif mine < them:
+            verdict = f"Euler wins by {them - mine}"
+        else:
+            verdict = "a tie with Euler"
+        place = 2 if mine < them else 1
+        return Result(scores=(mine,), places=(place,), detail=f"Euler scores {them}: {verdict}.")
 
     def view(self, state: State, seat: int | None) -> View:
         cards = self.cards(state)
