@@ -163,7 +163,9 @@ def test_selfplay_refuses_an_unknown_game(tmp_path):
 
 
 def test_bench_quick_prints_the_documented_metrics_as_json_lines(tmp_path):
-    done = run_bot("bench", "--quick", "--game", "skybridge", cwd=tmp_path)
+    done = run_bot(
+        "bench", "--quick", "--game", "skybridge", "--game", "seven-bridges", cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     metrics = {row["metric"]: row for row in rows}
@@ -183,4 +185,4 @@ def test_bench_quick_prints_the_documented_metrics_as_json_lines(tmp_path):
         assert metrics[name]["value"] > 0
         assert metrics[name]["unit"]
     assert metrics["skybridge.move_p50_ms"]["value"] <= metrics["skybridge.move_p99_ms"]["value"]
-    assert not [m for m in metrics if m.split(".")[0] not in ("sqlite", "skybridge")]
+    assert {m.split(".")[0] for m in metrics} == {"sqlite", "skybridge", "seven-bridges"}
