@@ -658,6 +658,15 @@ class Service:
                 raise Refused("You have no move to take back.")
             count = len(standing) - mine[-1]
             if count == 1:
+                last = standing[-1]
+                if last.kind == "move":
+                    before = rebuild(game, standing[:-1])
+                    after, _, events = game.rules.play(before, last.seat, last.action)
+                    if game.rules.revealed(before, after, events):
+                        raise Refused(
+                            f"`{last.action}` rolled or drew something you have now seen, "
+                            "so it cannot be taken back."
+                        )
                 return await self._take_back(game, seat, caller.user_id, standing, 1)
             request = UndoRequest(caller.user_id, count, game.row.version, frozenset())
             await self.store.put_undo_request(game.row.id, request)

@@ -230,6 +230,14 @@ class Game(ABC, Generic[S, A]):
         """
         raise IllegalMove(f"{self.info.name} has no way to skip a turn.")
 
+    def revealed(self, before: S, after: S, events: Sequence[Event]) -> bool:
+        """Whether a move from ``before`` to ``after`` showed something chance decided: a
+        die rolled (the generator moved on; every state keeps it as ``rng``) or a card or
+        domino drawn (told to one seat alone). Its player has seen the outcome, so such a
+        move is not theirs alone to take back."""
+        moved_on = before.rng != after.rng  # type: ignore[attr-defined]
+        return moved_on or any(event.seat is not None for event in events)
+
     def seat_label(self, state: S, seat: int) -> str:
         """What ``seat`` plays as ("red and yellow", "attacker"), shown beside its player's
         name when the game starts; empty where the seats are alike."""

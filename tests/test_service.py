@@ -353,6 +353,26 @@ async def test_mover_takes_back_alone_until_the_next_player_acts(service):
     assert await awaited(service) == first
 
 
+async def test_a_move_that_rolled_or_drew_cannot_be_taken_back_alone(service):
+    """Seeing a die or the next domino and then taking the move back would let a player
+    play around what chance brought: refused, while a move that drew nothing may go."""
+    await service.solo(TABLE, ADA, "seven-bridges", {"start": "ii-2-3"})
+    await service.move(TABLE, ADA, "roll")
+    before = await snapshot(service)
+    await refused(service.undo(TABLE, ADA), "`roll` rolled or drew something", "cannot")
+    assert await snapshot(service) == before
+    pick = (await service.legal_moves(TABLE, ADA))[0]
+    await service.move(TABLE, ADA, pick)
+    assert "Taken back" in (await service.undo(TABLE, ADA)).text
+
+    await service.create(OTHER, ADA, "bridges-and-boats")
+    await service.join(OTHER, BOB)
+    await service.start(OTHER, ADA)
+    attacker = await awaited(service, OTHER)
+    await service.move(OTHER, attacker, "buy")
+    await refused(service.undo(OTHER, attacker), "`buy` rolled or drew something")
+
+
 async def test_a_player_who_resigned_earlier_is_not_asked_to_agree_to_an_undo(service):
     await open_game(service, (ADA, BOB, CY, DEE))
     quitter = await awaited(service)
