@@ -373,6 +373,12 @@ class Service:
                 f"Nobody else can join a game in a DM: open {rules.info.name} in a server "
                 f"channel or thread. Alone, you can play {_solo_names()} here with `/solo`."
             )
+        options = dict(options or {})
+        if "clock" in rules.info.options and "clock" not in options:
+            # a game that starts by the time of day (Seven Cities' clock cards) reads the
+            # opener's own clock: their time zone from /settings, else UTC
+            zone = ZoneInfo((await self.store.settings(caller.user_id)).timezone)
+            options["clock"] = self.store.clock().astimezone(zone).strftime("%H:%M")
         try:
             rules.new(rules.info.min_players, options, 0)
         except BadOptions as exc:
@@ -392,7 +398,7 @@ class Service:
                 guild_id=table.guild_id,
                 channel_id=table.channel_id,
                 game_key=game_key,
-                options=dict(options or {}),
+                options=options,
                 seed=self._seed() if seed is None else seed,
                 creator_id=caller.user_id,
                 creator_name=caller.name,

@@ -194,3 +194,17 @@ async def test_public_images_do_not_depend_on_what_the_hands_hold(service):
             TABLE, caller, rng.choice(await service.legal_moves(TABLE, caller))
         )
         assert reply.followup.image != reply.image, "the mover's own picture shows the hand"
+
+
+async def test_the_clock_cards_read_the_time_the_game_is_opened_on_the_openers_clock(world):
+    """RULINGS §4.2: the first player comes from the game's start time, in the opener's zone."""
+    service, _scheduler, clock = world
+    players = robots(2)
+    await service.settings(players[0], timezone="Asia/Tokyo")
+    clock.now = datetime(2026, 11, 23, 1, 30, tzinfo=UTC)  # 10:30 in Tokyo
+    await service.create(TABLE, players[0], "seven-cities")
+    row = await service.store.live_game(TABLE.channel_id)
+    assert row.options == {"clock": "10:30"}
+    await service.abandon(TABLE, players[0])
+    await service.create(TABLE, players[1], "seven-cities", {"clock": "05:15"})
+    assert (await service.store.live_game(TABLE.channel_id)).options == {"clock": "05:15"}

@@ -137,7 +137,8 @@ class SevenCities(Game[State, Action]):
         help=HELP,
         options={
             "clock": "HH:MM, the time the game starts: the clock cards pick the first player "
-            "(default: a time drawn from the game's seed)"
+            "(the bot gives the time the game is opened, on the opener's clock; without "
+            "one, a time drawn from the game's seed)"
         },
         hidden_information=True,
     )
