@@ -151,12 +151,17 @@ def render_processes(environ: dict[str, str] | None = None) -> int:
 
 
 def _warm_renderer() -> None:
-    """In each worker, once: import the renderers and load their fonts."""
+    """In each worker, once: import the renderers, load their fonts and draw what every
+    Skybridge board shares (its palette, the blank boards), so no move waits for it."""
+    from renders import skybridge
     from renders.common import font
 
     for size in range(10, 40):
         font(size, True)
         font(size, False)
+    skybridge.palette()
+    for players in (2, 3, 4):
+        skybridge._backdrop(players)
 
 
 def _noop() -> None:

@@ -215,6 +215,24 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
+def _cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds these processes have used so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def _pids(pool: Executor | None) -> list[int]:
+    return [os.getpid(), *list(getattr(pool, "_processes", None) or {})]
+
+
 @dataclass
 class _Memory:
     """Peak resident memory of this process plus its render workers, sampled."""
@@ -251,9 +269,13 @@ class _Run:
     window: tuple[float, float]
     done_in_window: int = 0
     latencies: list[float] = field(default_factory=list)
+    cpu_s: float = 0.0  # CPU the bot (and its render workers) used during the window
 
     def moves_per_s(self) -> float:
         return self.done_in_window / (self.window[1] - self.window[0])
+
+    def cpu_ms_per_move(self) -> float:
+        return 1000 * self.cpu_s / max(1, self.done_in_window)
 
 
 async def _phase(
@@ -263,6 +285,7 @@ async def _phase(
     think: float | None,
     rng: random.Random,
     warmup: float,
+    pool: Executor | None = None,
 ) -> _Run:
     """Play every table for ``warmup`` + ``seconds``; measure the last ``seconds``.
 
@@ -304,7 +327,13 @@ async def _phase(
             await service.status_card(expect[0])
             await service.store.status_message(expect[0])
 
-    await asyncio.gather(*(game(t) for t in tables))
+    async def meter() -> None:
+        await asyncio.sleep(max(0.0, run.window[0] - time.perf_counter()))
+        before = _cpu_s(_pids(pool))
+        await asyncio.sleep(max(0.0, run.window[1] - time.perf_counter()))
+        run.cpu_s = _cpu_s(_pids(pool)) - before
+
+    await asyncio.gather(meter(), *(game(t) for t in tables))
     return run
 
 
@@ -367,8 +396,8 @@ async def _measure(
         service = Service(store, images=images, renderer=pool)
         for n, table in enumerate(tables):
             await _open(service, table, n)
-        paced = await _phase(service, tables, seconds, games / rate, random.Random(7), warmup)
-        flat = await _phase(service, tables, seconds, None, random.Random(8), warmup)
+        paced = await _phase(service, tables, seconds, games / rate, random.Random(7), warmup, pool)
+        flat = await _phase(service, tables, seconds, None, random.Random(8), warmup, pool)
         await _retire(store, tables)
         suffix = "" if images else "_norender"
         metric(
@@ -382,3 +411,4 @@ async def _measure(
         metric(emit, f"load.p99{suffix}_ms", percentile(paced.latencies, 0.99) * 1000, "ms")
         metric(emit, f"load.capacity{suffix}_moves_per_s", flat.moves_per_s(), "moves/s")
         metric(emit, f"load.capacity{suffix}_p99_ms", percentile(flat.latencies, 0.99) * 1000, "ms")
+        metric(emit, f"load.cpu{suffix}_ms_per_move", flat.cpu_ms_per_move(), "ms")

@@ -256,17 +256,11 @@ class _Pen:
         width: float = 0,
         radius: float = 0,
     ) -> None:
-        if fill is None and not radius and self._area is None:
-            # a plain outline: four thin strips, not a tile the size of the box
-            x0, y0, x1, y1 = box
-            inner = width - 1 / SCALE  # Pillow's boxes include their last pixel
-            for strip in (
-                (x0, y0, x1, y0 + inner),
-                (x0, y1 - inner, x1, y1),
-                (x0, y0, x0 + inner, y1),
-                (x1 - inner, y0, x1, y1),
-            ):
-                self.rect(strip, edge)
+        if self._area is None and fill is None:
+            self._outline(box, edge, width, radius)
+            return
+        if self._area is None and not radius and not width:
+            self._plain(box, fill)
             return
         with self._on(box) as (draw, (ox, oy)):
             draw.rounded_rectangle(
@@ -276,6 +270,40 @@ class _Pen:
                 outline=edge,
                 width=round(width * SCALE),
             )
+
+    def _outline(self, box: Box, edge: RGB | None, width: float, radius: float) -> None:
+        """An outline alone. Square-cornered: four strips drawn directly, rather than a
+        tile the size of the whole box; rounded: on a tile."""
+        if radius:
+            with self.area(box):
+                self.rect(box, None, edge, width, radius)
+            return
+        x0, y0, x1, y1 = box
+        inner = width - 1 / SCALE  # Pillow's boxes include their last pixel
+        for strip in (
+            (x0, y0, x1, y0 + inner),
+            (x0, y1 - inner, x1, y1),
+            (x0, y0, x0 + inner, y1),
+            (x1 - inner, y0, x1, y1),
+        ):
+            self._plain(strip, edge)
+
+    def _plain(self, box: Box, colour: RGB | None) -> None:
+        """A square-cornered filled box straight onto the picture: what supersampling
+        would give, worked out. A pixel half (or a quarter) covered at :data:`SCALE`
+        gets the colour blended by that share, over whatever is below it."""
+        if colour is None:
+            return
+        xs = _coverage(round(box[0] * SCALE), round(box[2] * SCALE))
+        ys = _coverage(round(box[1] * SCALE), round(box[3] * SCALE))
+        for y0, y1, cy in ys:
+            for x0, x1, cx in xs:
+                share = cx * cy
+                if share >= SCALE * SCALE:
+                    self.image.paste(colour, (x0, y0, x1, y1))
+                elif share:
+                    alpha = _constant_mask(x1 - x0, y1 - y0, round(255 * share / SCALE**2))
+                    self.image.paste(colour, (x0, y0, x1, y1), alpha)
 
     def polygon(self, points: Sequence[Point], fill: RGB, edge: RGB, width: float) -> None:
         xs, ys = [x for x, _ in points], [y for _, y in points]
@@ -318,6 +346,34 @@ def _lettering(
     mask = Image.new("L", (math.ceil(right) - dx + 2, math.ceil(bottom) - dy + 2), 0)
     ImageDraw.Draw(mask).text((fx - dx, fy - dy), text, font=face, fill=255, anchor=anchor)
     return mask, (dx, dy)
+
+
+def _coverage(first: int, last: int) -> list[tuple[int, int, int]]:
+    """The 1x pixel runs a span of supersampled pixels ``first``..``last`` (inclusive)
+    covers, as (start, end, how many of each pixel's :data:`SCALE` sub-pixels)."""
+    end = last + 1
+    if end <= first:
+        return []
+    lo, hi = first // SCALE, -(-end // SCALE)
+    if hi - lo == 1:
+        return [(lo, hi, end - first)]
+    runs = []
+    head = (lo + 1) * SCALE - first
+    if head < SCALE:
+        runs.append((lo, lo + 1, head))
+        lo += 1
+    tail = end - (hi - 1) * SCALE
+    full_end = hi - 1 if tail < SCALE else hi
+    if full_end > lo:
+        runs.append((lo, full_end, SCALE))
+    if tail < SCALE:
+        runs.append((hi - 1, hi, tail))
+    return runs
+
+
+@lru_cache(maxsize=512)
+def _constant_mask(width: int, height: int, value: int) -> Image.Image:
+    return Image.new("L", (width, height), value)
 
 
 def _scaled(box: Box, ox: int, oy: int) -> list[int]:
@@ -366,7 +422,15 @@ def _draw_frame(pen: _Pen, plan: Layout) -> None:
 
 def _draw_plates(pen: _Pen, view: View, plan: Layout) -> None:
     """The foundations, each carrying its tower's height in stories; empty ones are pale."""
-    for sq, cell in enumerate(plan.cells):
+    for row in range(3):
+        cells = plan.cells[row * 3 : row * 3 + 3]
+        base = _base(cells[0])
+        with pen.area((cells[0][0], base, cells[2][2], base + PLATE_H)):
+            _draw_plate_row(pen, view, row, cells)
+
+
+def _draw_plate_row(pen: _Pen, view: View, row: int, cells: Sequence[Box]) -> None:
+    for sq, cell in enumerate(cells, start=row * 3):
         cx = (cell[0] + cell[2]) / 2
         base = _base(cell)
         plate = (cx - BAR_W / 2 - 14, base, cx + BAR_W / 2 + 14, base + PLATE_H)
@@ -562,6 +626,11 @@ def _draw_marker(pen: _Pen, view: View, seat: int, x: float, y: float) -> float:
 
 def _draw_card(pen: _Pen, view: View, seat: int, name: str, box: Box) -> None:
     """One player: marker, name, score on the first line; their pieces left below."""
+    with pen.area(box):
+        _draw_card_inside(pen, view, seat, name, box)
+
+
+def _draw_card_inside(pen: _Pen, view: View, seat: int, name: str, box: Box) -> None:
     if view.turn == seat:  # the backdrop has every card plain: outline the one to play
         pen.rect(box, None, TURN, 4, radius=12)
     y, right = box[1] + 28, box[2] - 16
