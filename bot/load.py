@@ -361,13 +361,14 @@ async def run(
     seconds: float = 20.0,
     processes: int = 0,
     rate: float = 200.0,
+    stored: int = STORED,
 ) -> None:
     """``processes`` > 0 draws boards in that many worker processes (the bot's
     ``BRIDGEKEEPER_RENDER_PROCESSES``); 0 in threads. ``rate``: moves a second the
     paced phases offer."""
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-load-") as tmp:
         path = Path(tmp) / "load.db"
-        await seed(path)
+        await seed(path, stored)
         elapsed, phases = _time_startup(path)
         metric(emit, "load.startup_s", elapsed, "s")
         for name in ("imports_s", "open_check_s", "setup_s", "first_tick_s"):
