@@ -274,6 +274,10 @@ class _Run:
     def moves_per_s(self) -> float:
         return self.done_in_window / (self.window[1] - self.window[0])
 
+    def cores_busy(self) -> float:
+        """CPU seconds a second: 2.0 on this machine means the bot is CPU-bound."""
+        return self.cpu_s / (self.window[1] - self.window[0])
+
     def cpu_ms_per_move(self) -> float:
         return 1000 * self.cpu_s / max(1, self.done_in_window)
 
@@ -413,3 +417,5 @@ async def _measure(
         metric(emit, f"load.capacity{suffix}_moves_per_s", flat.moves_per_s(), "moves/s")
         metric(emit, f"load.capacity{suffix}_p99_ms", percentile(flat.latencies, 0.99) * 1000, "ms")
         metric(emit, f"load.cpu{suffix}_ms_per_move", flat.cpu_ms_per_move(), "ms")
+        for phase, run in (("", paced), ("capacity_", flat)):
+            metric(emit, f"load.{phase}cores_busy{suffix}", run.cores_busy(), "cores")
