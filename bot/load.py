@@ -19,7 +19,9 @@ Two ways of driving the games, reported apart because they answer different ques
   ``games`` requests always waiting, latency = games / throughput), so it is not a
   figure a player would see.
 
-Throughput only counts moves whose reply arrives inside the measured window, divided by
+Before each phase every game is played on by 0-35 random moves (untimed), so boards of
+every stage are drawn, not only the cheap early ones. Throughput only counts moves whose
+reply arrives inside the measured window, divided by
 the window's length; every move requested inside the window is timed, however late its
 reply. Figures as JSON lines, like the bench.
 """
@@ -262,6 +264,23 @@ async def _open(service: Service, table: Table, n: int) -> None:
     await service.start(table, seats[0])
 
 
+async def _advance(service: Service, table: Table, moves: int, rng: random.Random) -> None:
+    """Play ``moves`` random moves, untimed, so the games measured are at every stage (a
+    Skybridge game lasts ~40 moves; late boards hold more pieces and cost more to draw)
+    rather than all just begun."""
+    by_id = {c.user_id: c for c in robots(4)}
+    for _ in range(moves):
+        row = await service.store.live_game(table.channel_id)
+        seats = await service.store.seats(row.id)
+        awaiting = [s.user_id for s in seats if s.awaiting]
+        caller = by_id[rng.choice(awaiting)]
+        reply = await service.move(
+            table, caller, rng.choice(await service.legal_moves(table, caller))
+        )
+        if not reply.playable:
+            return
+
+
 @dataclass
 class _Run:
     """What one phase measured: replies inside the window, latency of requests inside it."""
@@ -399,8 +418,10 @@ async def _measure(
     tables = [Table(channel_id=2_000_000 + n, guild_id=1 + n % servers) for n in range(games)]
     for images in (False, True):
         service = Service(store, images=images, renderer=pool)
+        setup, rng = Service(store, images=False), random.Random(5)
         for n, table in enumerate(tables):
             await _open(service, table, n)
+            await _advance(setup, table, rng.randrange(36), rng)
         paced = await _phase(service, tables, seconds, games / rate, random.Random(7), warmup, pool)
         flat = await _phase(service, tables, seconds, None, random.Random(8), warmup, pool)
         await _retire(store, tables)
