@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import multiprocessing
+import os
 import random
 import sqlite3
 import sys
 import tempfile
 import traceback
-from contextlib import closing
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from bot.config import load_settings
@@ -56,7 +60,12 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--load", action="store_true", help="many games at once on one file")
     bench.add_argument("--games", type=int, default=1000, help="with --load: games at once")
     bench.add_argument("--seconds", type=float, default=20.0, help="with --load: per phase")
-    bench.add_argument("--processes", type=int, default=0, help="with --load: render workers")
+    bench.add_argument(
+        "--processes", type=int, default=0, help="with --load: render worker processes (0: threads)"
+    )
+    bench.add_argument(
+        "--rate", type=float, default=200.0, help="with --load: moves/s the paced phases offer"
+    )
     return parser
 
 
@@ -141,14 +150,64 @@ async def _rebuild_ratings(db_path: Path) -> int:
     return 0 if same else 1
 
 
+def render_processes(environ: dict[str, str] | None = None) -> int:
+    """Worker processes drawing boards: ``BRIDGEKEEPER_RENDER_PROCESSES``, by default one
+    per core on a machine with more than one (0: draw in threads of the bot's process).
+
+    Pillow holds the GIL for much of a board, so threads share one core with the event
+    loop; ``python -m bot bench --load --processes N`` shows the difference."""
+    value = (os.environ if environ is None else environ).get("BRIDGEKEEPER_RENDER_PROCESSES")
+    if value is not None and value.strip():
+        return max(0, int(value))
+    cores = os.cpu_count() or 1
+    return cores if cores > 1 else 0
+
+
+def _warm_renderer() -> None:
+    """In each worker, once: import the renderers, load their fonts and draw what every
+    Skybridge board shares (its palette, the blank boards), so no move waits for it."""
+    from renders import skybridge
+    from renders.common import font
+
+    for size in range(10, 40):
+        font(size, True)
+        font(size, False)
+    skybridge.palette()
+    for players in (2, 3, 4):
+        skybridge._backdrop(players)
+
+
+def _noop() -> None:
+    return None
+
+
+@contextmanager
+def render_pool(processes: int) -> Iterator[ProcessPoolExecutor]:
+    """``processes`` warmed-up render workers. Forkserver, not fork: the bot's process
+    already runs threads (SQLite's), which a forked child must not inherit mid-lock."""
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(processes, mp_context=context, initializer=_warm_renderer) as pool:
+        for started in [pool.submit(_noop) for _ in range(processes)]:
+            started.result()
+        yield pool
+
+
 async def _run_bot(db_path: Path, token: str) -> None:
     from bot.client import Bridgekeeper
     from bot.views import jump_link
 
+    processes = render_processes()
+    logging.getLogger(__name__).info("drawing boards in %d worker processes", processes)
     store = await _checked_store(db_path)
     try:
-        async with Bridgekeeper(Service(store, link=jump_link)) as client:
-            await client.start(token)
+        if processes:
+            with render_pool(processes) as pool:
+                service = Service(store, link=jump_link, renderer=pool)
+                async with Bridgekeeper(service) as client:
+                    await client.start(token)
+        else:
+            async with Bridgekeeper(Service(store, link=jump_link)) as client:
+                await client.start(token)
     finally:
         await store.close()
 
@@ -225,7 +284,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.load:
             from bot import load
 
-            asyncio.run(load.run(games=args.games, seconds=args.seconds, processes=args.processes))
+            asyncio.run(
+                load.run(
+                    games=args.games,
+                    seconds=args.seconds,
+                    processes=args.processes,
+                    rate=args.rate,
+                )
+            )
             return 0
         from bot import bench
         from bot.selfplay import known_game

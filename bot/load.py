@@ -1,124 +1,444 @@
 """``python -m bot bench --load``: many servers' games played at once on one SQLite file.
 
 Every game is a real Skybridge game moved through the service (per-game locks, version
-checks, one transaction per move, the board rendered), C of them at once, each game's
-players moving as soon as the last move is stored. Figures as JSON lines, like the bench.
+checks, one transaction per move, the board rendered) on one SQLite file that already
+holds 10,000 realistic stored games. A move is timed from the request to the reply, as a
+player's last click in the move picker makes it: the legal moves checked against the
+button's position, then the move itself (load, rules, one transaction, the board drawn).
+
+Two ways of driving the games, reported apart because they answer different questions:
+
+* **paced** (``load.moves_per_s``, ``load.p50_ms``, ``load.p99_ms``, ``load.p99_norender_ms``):
+  each game's players think before every move, an exponential time with mean
+  ``games / rate`` seconds, so ``games`` games offer ``rate`` moves a second between
+  them, as people do. Latency is what a player waits; if the bot cannot keep up,
+  waits grow and fewer moves finish, and both figures say so.
+* **flat out** (``load.capacity_moves_per_s``): every game moves again the instant its
+  last reply arrives. This measures the most moves a second the bot completes; each
+  move's latency there is mostly time spent queueing behind the other games (with
+  ``games`` requests always waiting, latency = games / throughput), so it is not a
+  figure a player would see.
+
+Before each phase every game is played on by 0-35 random moves (untimed), so boards of
+every stage are drawn, not only the cheap early ones. Throughput only counts moves whose
+reply arrives inside the measured window, divided by
+the window's length; every move requested inside the window is timed, however late its
+reply. Figures as JSON lines, like the bench.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
 import resource
+import subprocess
+import sys
 import tempfile
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections.abc import Iterator
+from concurrent.futures import Executor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 from bot.figures import Emit, metric, percentile
-from bot.scheduler import Scheduler
-from bot.selfplay import robots
+from bot.selfplay import play_random, robots
 from bot.service import Service, Table
-from bot.store import Store
+from bot.store import Clocks, Store, iso
 
 STORED = 10_000
+LIVE_SHARE = 10  # one stored game in ten is still being played, on a clock
+SAMPLES = 12  # really played games, cloned to fill the database
 
 
-async def _seed_stored_games(store: Store, count: int) -> None:
-    """Finished games as a long-running bot would have them, written in bulk."""
-    now = store.now()
-    async with store.transaction() as db:
-        await db.executemany(
-            "INSERT INTO games (guild_id, channel_id, game_key, status, options, seed, state, "
-            "version, creator_id, created_at, updated_at) "
-            "VALUES (?, ?, 'skybridge', 'finished', '{}', ?, '{}', 42, 100, ?, ?)",
-            [(1 + i % 500, 1_000_000 + i, i, now, now) for i in range(count)],
-        )
-        await db.execute(
-            "INSERT INTO seats (game_id, seat, user_id, name) "
-            "SELECT id, 0, 100, 'P1' FROM games UNION ALL SELECT id, 1, 101, 'P2' FROM games"
-        )
+# -- a realistic database ----------------------------------------------------------------
 
 
-async def _open_games(service: Service, servers: int, per_server: int) -> list[Table]:
-    tables = []
-    seats = robots(4)
-    for n in range(servers * per_server):
-        table = Table(channel_id=2_000_000 + n, guild_id=1 + n % servers)
-        await service.create(table, seats[0], "skybridge", seed=n)
-        for caller in seats[1 : 2 + n % 3]:
+async def _play_samples(store: Store) -> None:
+    """Finished games of every size, played move by move; and games half played on a clock."""
+    service = Service(store, images=False)
+    rng = random.Random(11)
+    for n in range(SAMPLES):
+        await play_random(service, Table(10 + n, 1), "skybridge", 2 + n % 3, rng, seed=n)
+    clocks = Clocks(move_hours=72.0)
+    for n in range(SAMPLES):
+        table, seats = Table(100 + n, 1), robots(2 + n % 3)
+        await service.create(table, seats[0], "skybridge", seed=1000 + n, clocks=clocks)
+        for caller in seats[1:]:
             await service.join(table, caller)
-        await service.start(table, seats[0])
-        tables.append(table)
-    return tables
+        reply = await service.start(table, seats[0])
+        by_id = {c.user_id: c for c in seats}
+        for _ in range(8 + n):
+            caller = by_id[rng.choice(reply.awaiting)]
+            moves = await service.legal_moves(table, caller)
+            reply = await service.move(table, caller, rng.choice(moves))
 
 
-async def _play(
-    service: Service, tables: list[Table], seconds: float, rng: random.Random
-) -> list[float]:
-    """Every table plays move after move until time is up; returns each move's latency."""
+async def _rows(store: Store, sql: str, params: tuple = ()) -> tuple[list[str], list[tuple]]:
+    async with store.transaction() as db:
+        cur = await db.execute(sql, params)
+        names = [d[0] for d in cur.description]
+        rows = [tuple(r) for r in await cur.fetchall()]
+        await cur.close()
+    return names, rows
+
+
+async def seed(path: Path, count: int = STORED) -> None:
+    """``count`` stored games cloned from really played ones: finished games with their
+    whole move logs and results, and one in :data:`LIVE_SHARE` still active on a 72-hour
+    clock, some of them with a reminder due, so the first scheduler pass has work."""
+    store = await Store.open(path)
+    try:
+        await _play_samples(store)
+        cols, games = await _rows(store, "SELECT * FROM games ORDER BY id")
+        seat_cols, seats = await _rows(store, "SELECT * FROM seats")
+        move_cols, moves = await _rows(store, "SELECT * FROM moves")
+        finished = [g for g in games if g[cols.index("status")] == "finished"]
+        active = [g for g in games if g[cols.index("status")] == "active"]
+        seats_of: dict[int, list[tuple]] = {}
+        for s in seats:
+            seats_of.setdefault(s[0], []).append(s)
+        moves_of: dict[int, list[tuple]] = {}
+        for m in moves:
+            moves_of.setdefault(m[0], []).append(m)
+        now = store.clock()
+        i_id, i_chan, i_guild = cols.index("id"), cols.index("channel_id"), cols.index("guild_id")
+        i_rated = cols.index("rating_seq")
+        i_turn, i_dead = seat_cols.index("turn_since"), seat_cols.index("deadline")
+        i_await = seat_cols.index("awaiting")
+        new_games, new_seats, new_moves = [], [], []
+        next_id = max(g[i_id] for g in games) + 1
+        for n in range(count - len(games)):
+            live = n % LIVE_SHARE == 0
+            pool = active if live else finished
+            src = pool[n % len(pool)]
+            row = list(src)
+            row[i_id], row[i_chan], row[i_guild] = next_id, 5_000_000 + n, 1 + n % 500
+            row[i_rated] = None  # a copy is not a rated game of its own: its number is unique
+            new_games.append(row)
+            since = now - timedelta(hours=30 if n % (3 * LIVE_SHARE) == 0 else 2)
+            for s in seats_of[src[i_id]]:
+                s = list(s)
+                s[0] = next_id
+                if live and s[i_await]:
+                    s[i_turn], s[i_dead] = iso(since), iso(since + timedelta(hours=72))
+                new_seats.append(s)
+            new_moves.extend((next_id, *m[1:]) for m in moves_of[src[i_id]])
+            next_id += 1
+
+        def insert(table: str, names: list[str]) -> str:
+            marks = ", ".join("?" * len(names))
+            return f"INSERT INTO {table} ({', '.join(names)}) VALUES ({marks})"
+
+        async with store.transaction() as db:
+            await db.executemany(insert("games", cols), new_games)
+            await db.executemany(insert("seats", seat_cols), new_seats)
+            await db.executemany(insert("moves", move_cols), new_moves)
+    finally:
+        await store.close()
+
+
+# -- start-up, in a fresh process like the bot's own --------------------------------------
+
+_STARTUP = """
+import asyncio, json, sys, time
+t0 = time.perf_counter()
+from bot.load import startup
+print(json.dumps(asyncio.run(startup(sys.argv[1], t0))), flush=True)
+"""
+
+
+async def startup(path: str, t0: float) -> dict[str, float]:
+    """What ``python -m bot`` does before it can answer, less the Discord connection:
+    imports, open + migrations, integrity check, the client's setup_hook work (cogs,
+    persistent buttons; not the command sync, which is a call to Discord), and the first
+    play-by-post pass (timers, league rounds, the daily puzzle, due notices)."""
+    from bot.__main__ import _checked_store
+    from bot.client import Bridgekeeper
+    from bot.views import DYNAMIC_ITEMS, jump_link
+
+    phases = {"imports_s": time.perf_counter() - t0}
+    store = await _checked_store(Path(path))
+    phases["open_check_s"] = time.perf_counter() - t0 - sum(phases.values())
+    client = Bridgekeeper(Service(store, link=jump_link))
+    try:
+        from bot.cogs.daily import DailyCog
+        from bot.cogs.games import Games
+        from bot.cogs.leagues import Leagues
+        from bot.cogs.postal import Postal
+
+        for cog in (Games, Leagues, DailyCog):
+            await client.add_cog(cog(client))
+        postal = Postal(client)
+        postal.cog_load = _no_loop  # the minute loop would wait for Discord's ready event
+        await client.add_cog(postal)
+        client.add_dynamic_items(*DYNAMIC_ITEMS)
+        phases["setup_s"] = time.perf_counter() - t0 - sum(phases.values())
+        due = await postal.scheduler.tick() + await client.organiser.tick()
+        due += await client.daily.settle() + await client.daily.rollover()
+        notices = await postal.scheduler.deliveries()
+        phases["first_tick_s"] = time.perf_counter() - t0 - sum(phases.values())
+        phases["due"] = len(due) + len(notices)
+    finally:
+        await client.close()
+        await store.close()
+    return phases
+
+
+async def _no_loop() -> None:
+    return None
+
+
+def _time_startup(path: Path) -> tuple[float, dict[str, float]]:
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", _STARTUP, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    elapsed = time.perf_counter() - started
+    return elapsed, json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# -- memory -----------------------------------------------------------------------------
+
+
+def _rss_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds these processes have used so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def _pids(pool: Executor | None) -> list[int]:
+    return [os.getpid(), *list(getattr(pool, "_processes", None) or {})]
+
+
+@dataclass
+class _Memory:
+    """Peak resident memory of this process plus its render workers, sampled."""
+
+    pool: Executor | None
+    peak: float = 0.0
+
+    def sample(self) -> None:
+        workers = getattr(self.pool, "_processes", None) or {}
+        total = _rss_mb(os.getpid()) + sum(_rss_mb(pid) for pid in list(workers))
+        self.peak = max(self.peak, total)
+
+    async def watch(self) -> None:
+        while True:
+            self.sample()
+            await asyncio.sleep(0.25)
+
+
+# -- playing ----------------------------------------------------------------------------
+
+
+async def _open(service: Service, table: Table, n: int) -> None:
+    seats = robots(2 + n % 3)
+    await service.create(table, seats[0], "skybridge", seed=n)
+    for caller in seats[1:]:
+        await service.join(table, caller)
+    await service.start(table, seats[0])
+
+
+async def _advance(service: Service, table: Table, moves: int, rng: random.Random) -> None:
+    """Play ``moves`` random moves, untimed, so the games measured are at every stage (a
+    Skybridge game lasts ~40 moves; late boards hold more pieces and cost more to draw)
+    rather than all just begun."""
     by_id = {c.user_id: c for c in robots(4)}
-    stop = time.perf_counter() + seconds
-    latencies: list[float] = []
+    for _ in range(moves):
+        row = await service.store.live_game(table.channel_id)
+        seats = await service.store.seats(row.id)
+        awaiting = [s.user_id for s in seats if s.awaiting]
+        caller = by_id[rng.choice(awaiting)]
+        reply = await service.move(
+            table, caller, rng.choice(await service.legal_moves(table, caller))
+        )
+        if not reply.playable:
+            return
+
+
+@dataclass
+class _Run:
+    """What one phase measured: replies inside the window, latency of requests inside it."""
+
+    window: tuple[float, float]
+    done_in_window: int = 0
+    latencies: list[float] = field(default_factory=list)
+    cpu_s: float = 0.0  # CPU the bot (and its render workers) used during the window
+
+    def moves_per_s(self) -> float:
+        return self.done_in_window / (self.window[1] - self.window[0])
+
+    def cores_busy(self) -> float:
+        """CPU seconds a second: 2.0 on this machine means the bot is CPU-bound."""
+        return self.cpu_s / (self.window[1] - self.window[0])
+
+    def cpu_ms_per_move(self) -> float:
+        return 1000 * self.cpu_s / max(1, self.done_in_window)
+
+
+async def _phase(
+    service: Service,
+    tables: list[Table],
+    seconds: float,
+    think: float | None,
+    rng: random.Random,
+    warmup: float,
+    pool: Executor | None = None,
+) -> _Run:
+    """Play every table for ``warmup`` + ``seconds``; measure the last ``seconds``.
+
+    ``think`` is the mean pause (s) before each move; None for flat out. A game that ends
+    is followed by a new one at its table, so ``len(tables)`` games stay in play.
+    """
+    by_id = {c.user_id: c for c in robots(4)}
+    begin = time.perf_counter() + warmup
+    run = _Run((begin, begin + seconds))
+    serial = iter(range(10**9))
 
     async def game(table: Table) -> None:
-        while time.perf_counter() < stop:
-            row = await service.store.live_game(table.channel_id)
-            if row is None:
+        reply = None
+        while True:
+            if think is not None:
+                await asyncio.sleep(rng.expovariate(1 / think))
+            if time.perf_counter() >= run.window[1]:
                 return
-            seats = await service.store.seats(row.id)
-            caller = by_id[next(s.user_id for s in seats if s.awaiting)]
-            moves = await service.legal_moves(table, caller)
-            started = time.perf_counter()
-            await service.move(table, caller, rng.choice(moves))
-            latencies.append(time.perf_counter() - started)
+            if reply is None or not reply.playable:  # a game ended: the table starts another
+                row = await service.store.live_game(table.channel_id)
+                if row is None:
+                    await _open(service, table, next(serial))
+                    row = await service.store.live_game(table.channel_id)
+                seats = await service.store.seats(row.id)
+                awaiting, expect = [s.user_id for s in seats if s.awaiting], (row.id, row.version)
+            else:  # players know whose turn it is from the last board, as on Discord
+                awaiting, expect = list(reply.awaiting), (reply.game_id, reply.version)
+            caller = by_id[rng.choice(awaiting)]
+            requested = time.perf_counter()
+            # the picker's last click: legal moves checked against the button, then the move
+            moves = await service.legal_moves(table, caller, expect)
+            reply = await service.move(table, caller, rng.choice(moves), expect)
+            replied = time.perf_counter()
+            if run.window[0] <= requested < run.window[1]:
+                run.latencies.append(replied - requested)
+            if run.window[0] <= replied < run.window[1]:
+                run.done_in_window += 1
+            # after answering, the bot refreshes the channel's pinned status card
+            await service.status_card(expect[0])
+            await service.store.status_message(expect[0])
 
-    await asyncio.gather(*(game(t) for t in tables))
-    return latencies
+    async def meter() -> None:
+        await asyncio.sleep(max(0.0, run.window[0] - time.perf_counter()))
+        before = _cpu_s(_pids(pool))
+        await asyncio.sleep(max(0.0, run.window[1] - time.perf_counter()))
+        run.cpu_s = _cpu_s(_pids(pool)) - before
+
+    await asyncio.gather(meter(), *(game(t) for t in tables))
+    return run
+
+
+async def _retire(store: Store, tables: list[Table]) -> None:
+    for table in tables:
+        row = await store.live_game(table.channel_id)
+        if row is not None:
+            await store.abandon(row.id, row.version)
+
+
+@contextmanager
+def _renderer(processes: int) -> Iterator[Executor | None]:
+    if not processes:
+        yield None
+        return
+    from bot.__main__ import render_pool
+
+    with render_pool(processes) as pool:
+        yield pool
 
 
 async def run(
-    emit: Emit = print, games: int = 1000, seconds: float = 20.0, processes: int = 0
+    emit: Emit = print,
+    games: int = 1000,
+    seconds: float = 20.0,
+    processes: int = 0,
+    rate: float = 200.0,
+    stored: int = STORED,
 ) -> None:
-    """``processes`` > 0 draws boards in that many worker processes, as the bot does."""
-    if processes:
-        with ProcessPoolExecutor(processes) as pool:
-            await _run(emit, games, seconds, pool)
-    else:
-        await _run(emit, games, seconds, None)
-
-
-async def _run(emit: Emit, games: int, seconds: float, pool: Executor | None) -> None:
-    servers = max(1, games // 10)
+    """``processes`` > 0 draws boards in that many worker processes (the bot's
+    ``BRIDGEKEEPER_RENDER_PROCESSES``); 0 in threads. ``rate``: moves a second the
+    paced phases offer."""
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-load-") as tmp:
         path = Path(tmp) / "load.db"
-        store = await Store.open(path)
-        await _seed_stored_games(store, STORED)
-        await store.close()
+        await seed(path, stored)
+        elapsed, phases = _time_startup(path)
+        metric(emit, "load.startup_s", elapsed, "s")
+        for name in ("imports_s", "open_check_s", "setup_s", "first_tick_s"):
+            metric(emit, f"load.startup.{name}", phases[name], "s")
+        with _renderer(processes) as pool:
+            memory = _Memory(pool)
+            watcher = asyncio.create_task(memory.watch())
+            store = await Store.open(path)
+            try:
+                await _measure(emit, store, pool, games, seconds, rate)
+            finally:
+                watcher.cancel()
+                await store.close()
+            memory.sample()
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    metric(emit, "load.peak_rss_mb", max(memory.peak, own), "MiB")
 
-        started = time.perf_counter()
-        store = await Store.open(path)
-        assert await store.integrity() == "ok"
-        await Scheduler(Service(store, images=False)).tick()  # what start-up re-arms
-        metric(emit, "load.startup_s", time.perf_counter() - started, "s")
 
-        try:
-            for images in (False, True):
-                service = Service(store, images=images, renderer=pool)
-                tables = await _open_games(service, servers, games // servers)
-                latencies = await _play(service, tables, seconds, random.Random(7))
-                if images:
-                    metric(emit, "load.moves_per_s", len(latencies) / seconds, "moves/s")
-                    metric(emit, "load.p50_ms", percentile(latencies, 0.50) * 1000, "ms")
-                    metric(emit, "load.p99_ms", percentile(latencies, 0.99) * 1000, "ms")
-                else:
-                    metric(emit, "load.norender_moves_per_s", len(latencies) / seconds, "moves/s")
-                    metric(emit, "load.p99_norender_ms", percentile(latencies, 0.99) * 1000, "ms")
-                for table in tables:
-                    row = await store.live_game(table.channel_id)
-                    if row is not None:
-                        await store.abandon(row.id, row.version)
-        finally:
-            await store.close()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    metric(emit, "load.peak_rss_mb", peak, "MiB")
+async def _measure(
+    emit: Emit, store: Store, pool: Executor | None, games: int, seconds: float, rate: float
+) -> None:
+    servers = max(1, games // 10)
+    warmup = min(5.0, seconds / 4)
+    tables = [Table(channel_id=2_000_000 + n, guild_id=1 + n % servers) for n in range(games)]
+    for images in (False, True):
+        service = Service(store, images=images, renderer=pool)
+        setup, rng = Service(store, images=False), random.Random(5)
+        for n, table in enumerate(tables):
+            await _open(service, table, n)
+            await _advance(setup, table, rng.randrange(36), rng)
+        paced = await _phase(service, tables, seconds, games / rate, random.Random(7), warmup, pool)
+        flat = await _phase(service, tables, seconds, None, random.Random(8), warmup, pool)
+        await _retire(store, tables)
+        suffix = "" if images else "_norender"
+        metric(
+            emit,
+            "load.moves_per_s" if images else "load.norender_moves_per_s",
+            paced.moves_per_s(),
+            "moves/s",
+        )
+        if images:
+            metric(emit, "load.p50_ms", percentile(paced.latencies, 0.50) * 1000, "ms")
+        metric(emit, f"load.p99{suffix}_ms", percentile(paced.latencies, 0.99) * 1000, "ms")
+        metric(emit, f"load.capacity{suffix}_moves_per_s", flat.moves_per_s(), "moves/s")
+        metric(emit, f"load.capacity{suffix}_p99_ms", percentile(flat.latencies, 0.99) * 1000, "ms")
+        metric(emit, f"load.cpu{suffix}_ms_per_move", flat.cpu_ms_per_move(), "ms")
+        for phase, run in (("", paced), ("capacity_", flat)):
+            metric(emit, f"load.{phase}cores_busy{suffix}", run.cores_busy(), "cores")

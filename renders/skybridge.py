@@ -15,8 +15,12 @@ about 400 px wide, so pieces, letters and numbers are big.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -191,16 +195,58 @@ def caption(view: View, names: Sequence[str]) -> tuple[str, str]:
 
 
 class _Pen:
-    """Draws in output pixels: shapes at :data:`SCALE` times the size, text at 1x.
+    """Draws in output pixels: each shape at :data:`SCALE` times the size and reduced,
+    text at 1x.
 
-    Shapes need the supersampling for smooth edges; FreeType already anti-aliases text,
-    so text waits until the shapes are reduced, which also makes it cheaper to draw.
+    Shapes need the supersampling for smooth edges, but only around themselves: each
+    shape (or each :meth:`area` of shapes) is drawn on a small tile cut from the
+    picture, enlarged, drawn on and reduced back into place. That gives the same edges
+    as supersampling the whole picture at a fraction of the pixels, and lets the parts
+    that never change (:func:`_backdrop`) be drawn once and copied. FreeType already
+    anti-aliases text, so text waits until the end and is drawn at 1x.
     """
 
-    def __init__(self, width: int, height: int) -> None:
-        self.image = Image.new("RGB", (width * SCALE, height * SCALE), BACKGROUND)
-        self.draw = ImageDraw.Draw(self.image)
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
         self.texts: list[tuple[Point, str, int, RGB, str, bool]] = []
+        self._area: tuple[ImageDraw.ImageDraw, tuple[int, int]] | None = None
+
+    @contextmanager
+    def area(self, bounds: Box) -> Iterator[None]:
+        """Draw the shapes of this block on one tile covering ``bounds``."""
+        box = self._tile_box(bounds)
+        tile = self._open(box)
+        self._area = (ImageDraw.Draw(tile), (box[0], box[1]))
+        try:
+            yield
+        finally:
+            self._area = None
+            self._close(box, tile)
+
+    def _tile_box(self, bounds: Box) -> tuple[int, int, int, int]:
+        return (
+            max(0, math.floor(bounds[0]) - 3),
+            max(0, math.floor(bounds[1]) - 3),
+            min(self.image.width, math.ceil(bounds[2]) + 3),
+            min(self.image.height, math.ceil(bounds[3]) + 3),
+        )
+
+    def _open(self, box: tuple[int, int, int, int]) -> Image.Image:
+        tile = self.image.crop(box)
+        return tile.resize((tile.width * SCALE, tile.height * SCALE), Image.Resampling.NEAREST)
+
+    def _close(self, box: tuple[int, int, int, int], tile: Image.Image) -> None:
+        self.image.paste(tile.reduce(SCALE), box[:2])
+
+    @contextmanager
+    def _on(self, bounds: Box) -> Iterator[tuple[ImageDraw.ImageDraw, tuple[int, int]]]:
+        """Where to draw a shape: the open area, or a tile of its own."""
+        if self._area is not None:
+            yield self._area
+            return
+        with self.area(bounds):
+            assert self._area is not None
+            yield self._area
 
     def rect(
         self,
@@ -210,22 +256,67 @@ class _Pen:
         width: float = 0,
         radius: float = 0,
     ) -> None:
-        self.draw.rounded_rectangle(
-            [round(v * SCALE) for v in box],
-            radius=round(radius * SCALE),
-            fill=fill,
-            outline=edge,
-            width=round(width * SCALE),
-        )
+        if self._area is None and fill is None:
+            self._outline(box, edge, width, radius)
+            return
+        if self._area is None and not radius and not width:
+            self._plain(box, fill)
+            return
+        with self._on(box) as (draw, (ox, oy)):
+            draw.rounded_rectangle(
+                _scaled(box, ox, oy),
+                radius=round(radius * SCALE),
+                fill=fill,
+                outline=edge,
+                width=round(width * SCALE),
+            )
+
+    def _outline(self, box: Box, edge: RGB | None, width: float, radius: float) -> None:
+        """An outline alone. Square-cornered: four strips drawn directly, rather than a
+        tile the size of the whole box; rounded: on a tile."""
+        if radius:
+            with self.area(box):
+                self.rect(box, None, edge, width, radius)
+            return
+        x0, y0, x1, y1 = box
+        inner = width - 1 / SCALE  # Pillow's boxes include their last pixel
+        for strip in (
+            (x0, y0, x1, y0 + inner),
+            (x0, y1 - inner, x1, y1),
+            (x0, y0, x0 + inner, y1),
+            (x1 - inner, y0, x1, y1),
+        ):
+            self._plain(strip, edge)
+
+    def _plain(self, box: Box, colour: RGB | None) -> None:
+        """A square-cornered filled box straight onto the picture: what supersampling
+        would give, worked out. A pixel half (or a quarter) covered at :data:`SCALE`
+        gets the colour blended by that share, over whatever is below it."""
+        if colour is None:
+            return
+        xs = _coverage(round(box[0] * SCALE), round(box[2] * SCALE))
+        ys = _coverage(round(box[1] * SCALE), round(box[3] * SCALE))
+        for y0, y1, cy in ys:
+            for x0, x1, cx in xs:
+                share = cx * cy
+                if share >= SCALE * SCALE:
+                    self.image.paste(colour, (x0, y0, x1, y1))
+                elif share:
+                    alpha = _constant_mask(x1 - x0, y1 - y0, round(255 * share / SCALE**2))
+                    self.image.paste(colour, (x0, y0, x1, y1), alpha)
 
     def polygon(self, points: Sequence[Point], fill: RGB, edge: RGB, width: float) -> None:
-        scaled = [(x * SCALE, y * SCALE) for x, y in points]
-        self.draw.polygon(scaled, fill=fill, outline=edge, width=round(width * SCALE))
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        with self._on((min(xs), min(ys), max(xs), max(ys))) as (draw, (ox, oy)):
+            scaled = [((x - ox) * SCALE, (y - oy) * SCALE) for x, y in points]
+            draw.polygon(scaled, fill=fill, outline=edge, width=round(width * SCALE))
 
     def circle(self, centre: Point, radius: float, fill: RGB, edge: RGB, width: float) -> None:
         x, y = centre
-        box = [round(v * SCALE) for v in (x - radius, y - radius, x + radius, y + radius)]
-        self.draw.ellipse(box, fill=fill, outline=edge, width=round(width * SCALE))
+        bounds = (x - radius, y - radius, x + radius, y + radius)
+        with self._on(bounds) as (draw, (ox, oy)):
+            box = _scaled(bounds, ox, oy)
+            draw.ellipse(box, fill=fill, outline=edge, width=round(width * SCALE))
 
     def text(
         self, xy: Point, text: str, size: int, fill: RGB, anchor: str = "mm", bold: bool = True
@@ -233,13 +324,64 @@ class _Pen:
         self.texts.append((xy, text, size, fill, anchor, bold))
 
     def finish(self) -> Image.Image:
-        image = self.image.reduce(SCALE)
-        draw = ImageDraw.Draw(image)
-        for xy, text, size, fill, anchor, bold in self.texts:
-            draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
-        return image
+        draw = ImageDraw.Draw(self.image)
+        for (x, y), text, size, fill, anchor, bold in self.texts:
+            fx, fy = x - math.floor(x), y - math.floor(y)
+            mask, (dx, dy) = _lettering(text, size, bold, anchor, fx, fy)
+            draw.bitmap((math.floor(x) + dx, math.floor(y) + dy), mask, fill=fill)
+        self.texts = []
+        return self.image
 
 
+@lru_cache(maxsize=4096)
+def _lettering(
+    text: str, size: int, bold: bool, anchor: str, fx: float, fy: float
+) -> tuple[Image.Image, tuple[int, int]]:
+    """``text`` as FreeType draws it at a point whose fractional part is (fx, fy): the
+    anti-aliased mask, and where its corner sits from the point's whole pixel. A board
+    repeats most of its words and letters, so each is rasterised once per process."""
+    face = font(size, bold)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    dx, dy = math.floor(left) - 1, math.floor(top) - 1
+    mask = Image.new("L", (math.ceil(right) - dx + 2, math.ceil(bottom) - dy + 2), 0)
+    ImageDraw.Draw(mask).text((fx - dx, fy - dy), text, font=face, fill=255, anchor=anchor)
+    return mask, (dx, dy)
+
+
+def _coverage(first: int, last: int) -> list[tuple[int, int, int]]:
+    """The 1x pixel runs a span of supersampled pixels ``first``..``last`` (inclusive)
+    covers, as (start, end, how many of each pixel's :data:`SCALE` sub-pixels)."""
+    end = last + 1
+    if end <= first:
+        return []
+    lo, hi = first // SCALE, -(-end // SCALE)
+    if hi - lo == 1:
+        return [(lo, hi, end - first)]
+    runs = []
+    head = (lo + 1) * SCALE - first
+    if head < SCALE:
+        runs.append((lo, lo + 1, head))
+        lo += 1
+    tail = end - (hi - 1) * SCALE
+    full_end = hi - 1 if tail < SCALE else hi
+    if full_end > lo:
+        runs.append((lo, full_end, SCALE))
+    if tail < SCALE:
+        runs.append((hi - 1, hi, tail))
+    return runs
+
+
+@lru_cache(maxsize=512)
+def _constant_mask(width: int, height: int, value: int) -> Image.Image:
+    return Image.new("L", (width, height), value)
+
+
+def _scaled(box: Box, ox: int, oy: int) -> list[int]:
+    """``box`` in a tile's pixels: rounded where the whole picture's would be."""
+    return [round(v * SCALE) - o * SCALE for v, o in zip(box, (ox, oy, ox, oy), strict=True)]
+
+
+@lru_cache(maxsize=1024)
 def _width(text: str, size: int, bold: bool = True) -> float:
     return font(size, bold).getlength(text)
 
@@ -255,18 +397,24 @@ def _letter(pen: _Pen, box: Box, swatch: Swatch, height: float) -> None:
         pen.text(_centre(box), swatch.letter, size, swatch.ink)
 
 
-def _draw_frame(pen: _Pen, plan: Layout) -> None:
-    """Wood around the cells, coordinates on the wood, each square's name in its corner."""
+def _draw_board(pen: _Pen, plan: Layout) -> None:
+    """The wood and the cells' ground: the same on every board (see :func:`_backdrop`)."""
     pen.rect(plan.board, WOOD, WOOD_EDGE, 2, radius=10)
     x0, y0 = plan.cells[6][0], plan.cells[6][1]
     x1, y1 = plan.cells[2][2], plan.cells[2][3]
     pen.rect((x0, y0, x1, y1), CELL, WOOD_EDGE, 2)
-    for sq, cell in enumerate(plan.cells):
-        pen.rect(cell, None, CELL_LINE, 1)
-        pen.text((cell[0] + 14, cell[1] + 12), SQUARES[sq], 17, MUTED, "lt", bold=False)
     for col in range(3):
         cell = plan.cells[col]
         pen.text(((cell[0] + cell[2]) / 2, y1 + GUTTER / 2), "abc"[col], 24, WOOD_TEXT)
+
+
+def _draw_frame(pen: _Pen, plan: Layout) -> None:
+    """The cell lines, row numbers on the wood, each square's name in its corner: rows
+    grow with their towers, so these move from board to board."""
+    x0 = plan.cells[6][0]
+    for sq, cell in enumerate(plan.cells):
+        pen.rect(cell, None, CELL_LINE, 1)
+        pen.text((cell[0] + 14, cell[1] + 12), SQUARES[sq], 17, MUTED, "lt", bold=False)
     for row in range(3):
         cell = plan.cells[row * 3]
         pen.text((x0 - GUTTER / 2, (cell[1] + cell[3]) / 2), str(row + 1), 24, WOOD_TEXT)
@@ -274,7 +422,15 @@ def _draw_frame(pen: _Pen, plan: Layout) -> None:
 
 def _draw_plates(pen: _Pen, view: View, plan: Layout) -> None:
     """The foundations, each carrying its tower's height in stories; empty ones are pale."""
-    for sq, cell in enumerate(plan.cells):
+    for row in range(3):
+        cells = plan.cells[row * 3 : row * 3 + 3]
+        base = _base(cells[0])
+        with pen.area((cells[0][0], base, cells[2][2], base + PLATE_H)):
+            _draw_plate_row(pen, view, row, cells)
+
+
+def _draw_plate_row(pen: _Pen, view: View, row: int, cells: Sequence[Box]) -> None:
+    for sq, cell in enumerate(cells, start=row * 3):
         cx = (cell[0] + cell[2]) / 2
         base = _base(cell)
         plate = (cx - BAR_W / 2 - 14, base, cx + BAR_W / 2 + 14, base + PLATE_H)
@@ -470,8 +626,13 @@ def _draw_marker(pen: _Pen, view: View, seat: int, x: float, y: float) -> float:
 
 def _draw_card(pen: _Pen, view: View, seat: int, name: str, box: Box) -> None:
     """One player: marker, name, score on the first line; their pieces left below."""
-    to_play = view.turn == seat
-    pen.rect(box, CARD, TURN if to_play else CARD_LINE, 4 if to_play else 2, radius=12)
+    with pen.area(box):
+        _draw_card_inside(pen, view, seat, name, box)
+
+
+def _draw_card_inside(pen: _Pen, view: View, seat: int, name: str, box: Box) -> None:
+    if view.turn == seat:  # the backdrop has every card plain: outline the one to play
+        pen.rect(box, None, TURN, 4, radius=12)
     y, right = box[1] + 28, box[2] - 16
     x = _draw_marker(pen, view, seat, box[0] + 16, y)
     score = str(view.scores[seat])
@@ -502,18 +663,90 @@ def _draw_neutral_note(pen: _Pen, view: View, plan: Layout) -> None:
     pen.text((x0 + 58, y0 + 62), "everyone has some, it scores for no one", 18, MUTED, "lm", False)
 
 
-def render(view: View, names: Sequence[str]) -> bytes:
-    """The board for ``view`` as PNG bytes; ``names[seat]`` labels each player."""
+@lru_cache(maxsize=8)
+def _backdrop(players: int) -> Image.Image:
+    """What every board for ``players`` shares: the wood, the cells' ground, the column
+    letters, each player's blank card and the neutral note. Drawn once per process."""
+    view = _blank_view(players)
     plan = layout(view)
-    pen = _Pen(plan.width, plan.height)
+    pen = _Pen(Image.new("RGB", (plan.width, plan.height), BACKGROUND))
+    _draw_board(pen, plan)
+    for box in plan.cards:
+        pen.rect(box, CARD, CARD_LINE, 2, radius=12)
+    _draw_neutral_note(pen, view, plan)
+    return pen.finish()
+
+
+def _blank_view(players: int) -> View:
+    rules = engine.get("skybridge")
+    return rules.view(rules.new(players, None, 0), None)
+
+
+def draw(view: View, names: Sequence[str]) -> Image.Image:
+    """The board for ``view`` as an RGB image; ``names[seat]`` labels each player."""
+    plan = layout(view)
+    pen = _Pen(_backdrop(view.players).copy())
     _draw_caption(pen, view, names, plan)
     _draw_frame(pen, plan)
     _draw_last(pen, view, plan)
     _draw_bridges(pen, view, plan)
     for sq in range(9):
-        _draw_stack(pen, view, sq, plan.pieces[sq])
+        if plan.pieces[sq]:
+            with pen.area(_bounds(plan.pieces[sq])):
+                _draw_stack(pen, view, sq, plan.pieces[sq])
     _draw_plates(pen, view, plan)
     for seat, box in enumerate(plan.cards):
         _draw_card(pen, view, seat, names[seat], box)
-    _draw_neutral_note(pen, view, plan)
-    return to_png(pen.finish())
+    return pen.finish()
+
+
+def _bounds(boxes: Sequence[Box]) -> Box:
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """One palette for every Skybridge board: each colour the renderer names, exactly,
+    plus the anti-aliased shades between them, taken from boards of 2, 3 and 4 players
+    (mid-game and finished, with bridges, roofs and medals). Mapping each board onto a
+    fixed palette costs a quarter of working one out per board, and looks the same."""
+    rules = engine.get("skybridge")
+    rng = random.Random(3)
+    boards = []
+    for players in (2, 3, 4):
+        state = rules.new(players, None, players)
+        names = [f"Player {i + 1}" for i in range(players)]
+        for moves in range(10_000):
+            if rules.is_over(state) or moves == 30:
+                boards.append(draw(rules.view(state, None), names))
+            if rules.is_over(state):
+                break
+            seat = rules.to_play(state)[0]
+            state, _ = rules.apply(state, seat, rng.choice(rules.legal(state, seat)))
+    named = [BACKGROUND, WOOD, WOOD_EDGE, WOOD_TEXT, CELL, CELL_LINE, PLATE, EMPTY_PLATE]
+    named += [INK, MUTED, CARD, CARD_LINE, TURN, HIGHLIGHT, *MEDALS, (255, 255, 255)]
+    for swatch in PLAYER_COLOURS:
+        named += [swatch.fill, swatch.ink, swatch.edge]
+    named = list(dict.fromkeys(named))
+    sheet = Image.new("RGB", (boards[0].width, sum(b.height for b in boards)))
+    y = 0
+    for board in boards:
+        sheet.paste(board, (0, y))
+        y += board.height
+    shades = sheet.quantize(256 - len(named), method=Image.Quantize.FASTOCTREE)
+    colours = named + [
+        tuple(shades.getpalette()[i : i + 3]) for i in range(0, 3 * (256 - len(named)), 3)
+    ]
+    fixed = Image.new("P", (1, 1))
+    fixed.putpalette([c for rgb in colours for c in rgb])
+    return fixed
+
+
+def render(view: View, names: Sequence[str]) -> bytes:
+    """The board for ``view`` as PNG bytes; ``names[seat]`` labels each player."""
+    return to_png(draw(view, names), palette())

@@ -1,0 +1,56 @@
+"""The load bench runs end to end and reports what the README documents."""
+
+from __future__ import annotations
+
+import json
+
+from bot import load
+from bot.__main__ import render_processes
+from bot.store import Store
+
+DOCUMENTED = (
+    "load.startup_s",
+    "load.moves_per_s",
+    "load.p50_ms",
+    "load.p99_ms",
+    "load.p99_norender_ms",
+    "load.capacity_moves_per_s",
+    "load.cpu_ms_per_move",
+    "load.peak_rss_mb",
+)
+
+
+async def test_load_bench_reports_every_documented_metric() -> None:
+    lines: list[str] = []
+    await load.run(lines.append, games=4, seconds=1.0, rate=40.0, stored=200)
+    metrics = {row["metric"]: row for row in map(json.loads, lines)}
+    for name in DOCUMENTED:
+        assert name in metrics, name
+        assert metrics[name]["value"] > 0, name
+    assert metrics["load.p50_ms"]["value"] <= metrics["load.p99_ms"]["value"]
+
+
+async def test_seeded_database_holds_played_games_and_live_ones_on_a_clock(tmp_path) -> None:
+    path = tmp_path / "seeded.db"
+    await load.seed(path, 120)
+    store = await Store.open(path)
+    try:
+        assert await store.count_games() == 120
+        waits = await store.waits()
+        assert waits and all(w.deadline is not None for w in waits)
+        async with store.transaction() as db:
+            cur = await db.execute("SELECT COUNT(*) FROM moves")
+            (moves,) = await cur.fetchone()
+            await cur.close()
+        assert moves > 120 * 10  # real move logs, not empty rows
+    finally:
+        await store.close()
+
+
+def test_render_processes_default_to_one_per_core_and_can_be_set(monkeypatch) -> None:
+    assert render_processes({"BRIDGEKEEPER_RENDER_PROCESSES": "0"}) == 0
+    assert render_processes({"BRIDGEKEEPER_RENDER_PROCESSES": "3"}) == 3
+    monkeypatch.setattr("os.cpu_count", lambda: 1)
+    assert render_processes({}) == 0
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert render_processes({}) == 2
