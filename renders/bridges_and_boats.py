@@ -24,15 +24,19 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
-
 from engine.bridges_and_boats.board import SECTION_OF_SUM, SECTIONS
 from engine.bridges_and_boats.dominoes import Domino
 from engine.bridges_and_boats.state import ATTACKER, DEFENDER, Roll
 from engine.bridges_and_boats.view import BoatView, View
-from renders.common import PLAYER_COLOURS, RGB, Swatch, fit_text, font, to_png
-
-SCALE = 2
+from renders.common import (
+    PLAYER_COLOURS,
+    RGB,
+    Pen,
+    Swatch,
+    fit_text,
+    font,
+    to_png,
+)
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
@@ -61,7 +65,6 @@ DOM_GAP = 10
 DOM_TAG_H = 24
 FOOTER_H = 104
 
-BACKGROUND: RGB = (250, 248, 244)
 INK: RGB = (34, 34, 34)
 MUTED: RGB = (110, 106, 100)
 WATER: RGB = (196, 226, 244)
@@ -254,42 +257,11 @@ def layout(view: View) -> Layout:
 # -- drawing primitives ----------------------------------------------------------------
 
 
-class _Pen:
-    """Draws in output pixels: shapes at :data:`SCALE` times the size, text at 1x."""
-
-    def __init__(self, width: int, height: int) -> None:
-        self.image = Image.new("RGB", (width * SCALE, height * SCALE), BACKGROUND)
-        self.draw = ImageDraw.Draw(self.image)
-        self.texts: list[tuple[Point, str, int, RGB, str, bool]] = []
-
-    def rect(
-        self,
-        box: Box,
-        fill: RGB | None,
-        edge: RGB | None = None,
-        width: float = 0,
-        radius: float = 0,
-    ) -> None:
-        self.draw.rounded_rectangle(
-            [round(v * SCALE) for v in box],
-            radius=round(radius * SCALE),
-            fill=fill,
-            outline=edge,
-            width=round(width * SCALE),
-        )
-
-    def line(self, points: Sequence[Point], fill: RGB, width: float) -> None:
-        scaled = [(x * SCALE, y * SCALE) for x, y in points]
-        self.draw.line(scaled, fill=fill, width=round(width * SCALE), joint="curve")
-
-    def dashed(self, box: Box, fill: RGB, width: float, dash: float = 10) -> None:
-        """A dashed outline: what is missing is drawn as its empty place."""
-        x0, y0, x1, y1 = box
-        for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1))):
-            self._dashes(a, b, fill, width, dash)
-        self._dashes((x0, y1), (x0, y0), fill, width, dash)
-
-    def _dashes(self, a: Point, b: Point, fill: RGB, width: float, dash: float) -> None:
+def _dashed(pen: Pen, box: Box, fill: RGB, width: float, dash: float = 10) -> None:
+    """A dashed outline: what is missing is drawn as its empty place."""
+    x0, y0, x1, y1 = box
+    sides = (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0)))
+    for a, b in sides:
         length = math.dist(a, b)
         steps = max(1, int(length // (2 * dash)))
         for i in range(steps + 1):
@@ -297,28 +269,7 @@ class _Pen:
             t1 = min(1.0, (i * 2 + 1) * dash / length)
             p0 = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
             p1 = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
-            self.line([p0, p1], fill, width)
-
-    def polygon(self, points: Sequence[Point], fill: RGB, edge: RGB, width: float) -> None:
-        scaled = [(x * SCALE, y * SCALE) for x, y in points]
-        self.draw.polygon(scaled, fill=fill, outline=edge, width=round(width * SCALE))
-
-    def circle(self, centre: Point, radius: float, fill: RGB, edge: RGB, width: float) -> None:
-        x, y = centre
-        box = [round(v * SCALE) for v in (x - radius, y - radius, x + radius, y + radius)]
-        self.draw.ellipse(box, fill=fill, outline=edge, width=round(width * SCALE))
-
-    def text(
-        self, xy: Point, text: str, size: int, fill: RGB, anchor: str = "mm", bold: bool = True
-    ) -> None:
-        self.texts.append((xy, text, size, fill, anchor, bold))
-
-    def finish(self) -> Image.Image:
-        image = self.image.reduce(SCALE)
-        draw = ImageDraw.Draw(image)
-        for xy, text, size, fill, anchor, bold in self.texts:
-            draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
-        return image
+            pen.line(p0, p1, fill, width)
 
 
 def _width(text: str, size: int, bold: bool = True) -> float:
@@ -333,12 +284,12 @@ def _grow(box: Box, by: float) -> Box:
     return box[0] - by, box[1] - by, box[2] + by, box[3] + by
 
 
-def _outline(pen: _Pen, box: Box) -> None:
+def _outline(pen: Pen, box: Box) -> None:
     """The last move's mark: a thick magenta frame."""
     pen.rect(_grow(box, 5), None, HIGHLIGHT, 5, radius=8)
 
 
-def _domino(pen: _Pen, box: Box, domino: Domino | None, face_up: bool = True) -> None:
+def _domino(pen: Pen, box: Box, domino: Domino | None, face_up: bool = True) -> None:
     """A domino, standing or lying as its box is shaped.
 
     Face up: ivory with its two numbers (a blank end shows a grey 0, so it never looks
@@ -354,9 +305,9 @@ def _domino(pen: _Pen, box: Box, domino: Domino | None, face_up: bool = True) ->
     if face_up and domino is not None:
         pen.rect(box, IVORY, DOMINO_EDGE, 2.5, radius=6)
         if standing:
-            pen.line([(x0 + 6, (y0 + y1) / 2), (x1 - 6, (y0 + y1) / 2)], DOMINO_EDGE, 2)
+            pen.line((x0 + 6, (y0 + y1) / 2), (x1 - 6, (y0 + y1) / 2), DOMINO_EDGE, 2)
         else:
-            pen.line([((x0 + x1) / 2, y0 + 6), ((x0 + x1) / 2, y1 - 6)], DOMINO_EDGE, 2)
+            pen.line(((x0 + x1) / 2, y0 + 6), ((x0 + x1) / 2, y1 - 6), DOMINO_EDGE, 2)
         colour_of = (MUTED, INK)
     else:
         pen.rect(box, BACK, DOMINO_EDGE, 2.5, radius=6)
@@ -370,7 +321,7 @@ def _domino(pen: _Pen, box: Box, domino: Domino | None, face_up: bool = True) ->
         pen.text(_centre(part), str(end), size, colour_of[end > 0])
 
 
-def _die(pen: _Pen, box: Box, value: int) -> None:
+def _die(pen: Pen, box: Box, value: int) -> None:
     """A white die with its pips, the way dice look on a table."""
     pen.rect(box, (255, 255, 255), DOMINO_EDGE, 2, radius=7)
     x0, y0, x1, y1 = box
@@ -387,30 +338,30 @@ def _die(pen: _Pen, box: Box, value: int) -> None:
         pen.circle((x0 + cx * step, y0 + cy * step), step * 0.38, INK, INK, 0)
 
 
-def _soldier(pen: _Pen, centre: Point, radius: float) -> None:
+def _soldier(pen: Pen, centre: Point, radius: float) -> None:
     pen.circle(centre, radius, SOLDIER.fill, SOLDIER.edge, 2)
     if radius >= 12:
         pen.text(centre, "S", round(radius * 1.1), SOLDIER.ink)
 
 
-def _coin(pen: _Pen, centre: Point, radius: float) -> None:
+def _coin(pen: Pen, centre: Point, radius: float) -> None:
     pen.circle(centre, radius, COIN, COIN_EDGE, 2)
     pen.text(centre, "c", round(radius * 1.2), INK)
 
 
-def _rubble(pen: _Pen, box: Box, mark: float) -> None:
+def _rubble(pen: Pen, box: Box, mark: float) -> None:
     """A destroyed section: dark, crossed out."""
     pen.rect(box, RUBBLE, INK, 2, radius=6)
     cx, cy = _centre(box)
     for dx, dy in ((mark, mark), (mark, -mark)):
-        pen.line([(cx - dx, cy - dy), (cx + dx, cy + dy)], RUBBLE_MARK, 5)
+        pen.line((cx - dx, cy - dy), (cx + dx, cy + dy), RUBBLE_MARK, 5)
 
 
-def _deck(pen: _Pen, box: Box) -> None:
+def _deck(pen: Pen, box: Box) -> None:
     """A standing section: a wooden plank split into its two spaces."""
     pen.rect(box, WOOD, WOOD_EDGE, 3, radius=6)
     mid = (box[0] + box[2]) / 2
-    pen.line([(mid, box[1] + 8), (mid, box[3] - 8)], WOOD_EDGE, 2)
+    pen.line((mid, box[1] + 8), (mid, box[3] - 8), WOOD_EDGE, 2)
 
 
 # -- the parts of the picture ----------------------------------------------------------
@@ -450,7 +401,7 @@ def caption(view: View, names: Sequence[str]) -> tuple[str, str, str]:
     return last, turn, _status(view, names)
 
 
-def _draw_caption(pen: _Pen, view: View, names: Sequence[str]) -> None:
+def _draw_caption(pen: Pen, view: View, names: Sequence[str]) -> None:
     x0, x1 = MARGIN, WIDTH - MARGIN
     turn_w = _width(caption(view, names)[1], 22, bold=False)
     short = [fit_text(n, font(26, True), 220) for n in names]
@@ -460,11 +411,11 @@ def _draw_caption(pen: _Pen, view: View, names: Sequence[str]) -> None:
     pen.text((x0, 66), fit_text(status, font(26, True), x1 - x0), 26, INK, "lm")
 
 
-def _draw_river(pen: _Pen, view: View, names: Sequence[str], plan: Layout) -> None:
+def _draw_river(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> None:
     water = plan.water
     pen.rect(water, WATER)
     mid = (water[0] + water[2]) / 2
-    pen.line([(mid, water[1] + 6), (mid, plan.bridge[1] - 4)], WATER_LINE, 2)
+    pen.line((mid, water[1] + 6), (mid, plan.bridge[1] - 4), WATER_LINE, 2)
     for bank, side in zip(plan.banks, SIDES, strict=True):
         pen.rect(bank, LAND, LAND_EDGE, 2, radius=4)
         centre = ((bank[0] + bank[2]) / 2, bank[1] + 26)
@@ -478,14 +429,14 @@ def _draw_river(pen: _Pen, view: View, names: Sequence[str], plan: Layout) -> No
     pen.text((WIDTH - MARGIN, y), right, 19, INK, "rm")
 
 
-def _draw_bridge(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_bridge(pen: Pen, view: View, plan: Layout) -> None:
     for status, box in zip(view.sections, plan.sections, strict=True):
         if status == "built":
             _deck(pen, box)
         elif status == "destroyed":
             _rubble(pen, box, 22)
         else:
-            pen.dashed(box, GAP_LINE, 3)
+            _dashed(pen, box, GAP_LINE, 3)
     for occupied, centre in zip(view.spaces, plan.spaces, strict=True):
         if occupied:
             _soldier(pen, centre, 23)
@@ -496,7 +447,7 @@ def _draw_bridge(pen: _Pen, view: View, plan: Layout) -> None:
         pen.text((cx, y + 43), f"dice {sums}", 19, MUTED, bold=False)
 
 
-def _draw_boats(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_boats(pen: Pen, view: View, plan: Layout) -> None:
     boats = {b.number: b for b in view.boats}
     for number, box in plan.boats:
         boat: BoatView = boats[number]
@@ -523,7 +474,7 @@ def die_box(plan: Layout, row: int, k: int) -> Box:
     return x, cy - DIE / 2, x + DIE, cy + DIE / 2
 
 
-def _draw_dice(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_dice(pen: Pen, view: View, plan: Layout) -> None:
     box = plan.dice
     pen.rect(box, CARD, CARD_LINE, 2, radius=12)
     title = "Dice of the last cannon fire and bombing run" if view.dice else "Dice"
@@ -561,7 +512,7 @@ def _draw_dice(pen: _Pen, view: View, plan: Layout) -> None:
         pen.text((x + 6, cy), fit_text(outcome, font(19, False), room), 19, INK, "lm", False)
 
 
-def _draw_marker(pen: _Pen, view: View, seat: int, x: float, y: float) -> float:
+def _draw_marker(pen: Pen, view: View, seat: int, x: float, y: float) -> float:
     """Before a side's name: its result once the game is over, else an arrow on its turn."""
     if view.places is not None:
         won = view.places[seat] == 1
@@ -578,7 +529,7 @@ def _draw_marker(pen: _Pen, view: View, seat: int, x: float, y: float) -> float:
     return x
 
 
-def _draw_head(pen: _Pen, view: View, seat: int, name: str, box: Box) -> None:
+def _draw_head(pen: Pen, view: View, seat: int, name: str, box: Box) -> None:
     """A side's name and role, then its coins and its score or cannons."""
     side = SIDES[seat]
     to_play = view.turn == seat and not view.over
@@ -601,7 +552,7 @@ def _draw_head(pen: _Pen, view: View, seat: int, name: str, box: Box) -> None:
     pen.text((x0 + 62 + _width(coins, 30), y + 3), "coins", 20, MUTED, "lm", False)
 
 
-def _draw_attacker(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_attacker(pen: Pen, view: View, plan: Layout) -> None:
     x1, y = plan.cards[ATTACKER][2] - 16, plan.cards[ATTACKER][1] + 70
     score = str(view.crossed)
     pen.text((x1, y + 3), "crossed", 20, MUTED, "rm", False)
@@ -610,7 +561,7 @@ def _draw_attacker(pen: _Pen, view: View, plan: Layout) -> None:
     _soldier(pen, (x - _width(score, 30) - 22, y), 15)
 
 
-def _draw_defender(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_defender(pen: Pen, view: View, plan: Layout) -> None:
     x1, y = plan.cannons[2], _centre(plan.cannons)[1]
     word = "cannon" if view.cannons == 1 else "cannons"
     pen.text((x1, y + 3), word, 20, MUTED, "rm", False)
@@ -635,7 +586,7 @@ def _draw_defender(pen: _Pen, view: View, plan: Layout) -> None:
             pen.text(((box[0] + box[2]) / 2, box[3] + 14), tag, 16, INK)
 
 
-def _draw_reserve(pen: _Pen, view: View, seat: int, plan: Layout) -> None:
+def _draw_reserve(pen: Pen, view: View, seat: int, plan: Layout) -> None:
     shelf = plan.reserve[seat]
     count = view.hand_counts[seat]
     own = view.seat == seat and view.hand is not None
@@ -655,7 +606,7 @@ def _draw_reserve(pen: _Pen, view: View, seat: int, plan: Layout) -> None:
             _domino(pen, box, None, face_up=False)
 
 
-def _draw_footer(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_footer(pen: Pen, view: View, plan: Layout) -> None:
     x0, y0, x1, _ = plan.footer
     y = y0 + 22
     for k in range(3):
@@ -666,7 +617,7 @@ def _draw_footer(pen: _Pen, view: View, plan: Layout) -> None:
     items = (
         ("built", lambda b: _deck(pen, b)),
         ("destroyed", lambda b: _rubble(pen, b, 8)),
-        ("missing", lambda b: pen.dashed(b, GAP_LINE, 2, 5)),
+        ("missing", lambda b: _dashed(pen, b, GAP_LINE, 2, 5)),
         ("soldier", lambda b: _soldier(pen, _centre(b), 12)),
         ("face down", lambda b: _domino(pen, b, None, False)),
     )
@@ -677,7 +628,7 @@ def _draw_footer(pen: _Pen, view: View, plan: Layout) -> None:
         pen.text((x + 52, y), word, 18, INK, "lm", False)
 
 
-def _draw_last(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_last(pen: Pen, view: View, plan: Layout) -> None:
     """Frame what the last move changed."""
     if view.last is None:
         return
@@ -703,7 +654,7 @@ def _draw_last(pen: _Pen, view: View, plan: Layout) -> None:
 def render(view: View, names: Sequence[str]) -> bytes:
     """The table for ``view`` as PNG bytes; ``names[seat]`` labels each side."""
     plan = layout(view)
-    pen = _Pen(plan.width, plan.height)
+    pen = Pen.blank(plan.width, plan.height)
     _draw_caption(pen, view, names)
     _draw_river(pen, view, names, plan)
     _draw_bridge(pen, view, plan)

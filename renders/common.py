@@ -148,8 +148,11 @@ class Pen:
             self.bar(start, (a[0] + ux * end, a[1] + uy * end), width, fill)
             t += 2 * dash
 
-    def polygon(self, points: Sequence[Point], fill: RGB, edge: RGB | None = None) -> None:
-        self.draw.polygon([(x * SCALE, y * SCALE) for x, y in points], fill=fill, outline=edge)
+    def polygon(
+        self, points: Sequence[Point], fill: RGB, edge: RGB | None = None, width: float = 0.5
+    ) -> None:
+        scaled = [(x * SCALE, y * SCALE) for x, y in points]
+        self.draw.polygon(scaled, fill=fill, outline=edge, width=round(width * SCALE))
 
     def line(self, a: Point, b: Point, fill: RGB, width: float) -> None:
         """A straight stroke at any angle (``bar`` is for square-ended axis strokes)."""
