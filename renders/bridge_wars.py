@@ -26,9 +26,7 @@ from engine.bridge_wars import View
 from engine.bridge_wars.blocks import NAMES, STARTER
 from engine.bridge_wars.board import BRASS, COLUMNS, HOLES, SIZE, col_row, name
 from engine.bridge_wars.rules import COLOURS, Placed
-from renders.common import PLAYER_COLOURS, RGB, fit_text, font, to_png
-
-SCALE = 2
+from renders.common import BACKGROUND, PLAYER_COLOURS, RGB, SCALE, Pen, fit_text, font, to_png
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
@@ -49,7 +47,6 @@ GUTTER = 30
 CARD_GAP = 10
 CARD_H = 114
 
-BACKGROUND: RGB = (250, 248, 244)
 WOOD: RGB = (196, 160, 116)
 WOOD_SIDE: RGB = (150, 112, 72)
 WOOD_EDGE: RGB = (112, 80, 48)
@@ -130,38 +127,12 @@ def _shade(rgb: RGB, factor: float) -> RGB:
     return (round(rgb[0] * factor), round(rgb[1] * factor), round(rgb[2] * factor))
 
 
-class _Pen:
-    """Draws in output pixels: shapes at :data:`SCALE` times the size, most text at 1x."""
+class _Pen(Pen):
+    """The shared pen, plus see-through strokes and text stamped in depth order (3D view)."""
 
     def __init__(self, width: int, height: int) -> None:
-        self.image = Image.new("RGB", (width * SCALE, height * SCALE), BACKGROUND)
-        self.draw = ImageDraw.Draw(self.image)
+        super().__init__(Image.new("RGB", (width * SCALE, height * SCALE), BACKGROUND))
         self.glass = ImageDraw.Draw(self.image, "RGBA")  # blends, slowly: rods, shadows
-        self.texts: list[tuple[Point, str, int, RGB, str, bool]] = []
-
-    def rect(
-        self,
-        box: Box,
-        fill: RGB | None,
-        edge: RGB | None = None,
-        width: float = 0,
-        radius: float = 0,
-    ) -> None:
-        self.draw.rounded_rectangle(
-            [round(v * SCALE) for v in box],
-            radius=round(radius * SCALE),
-            fill=fill,
-            outline=edge,
-            width=round(width * SCALE),
-        )
-
-    def polygon(self, points: Sequence[Point], fill: RGB | None, edge: RGB | None = None) -> None:
-        self.draw.polygon([(x * SCALE, y * SCALE) for x, y in points], fill=fill, outline=edge)
-
-    def line(self, points: Sequence[Point], colour: RGB, width: float) -> None:
-        self.draw.line(
-            [(x * SCALE, y * SCALE) for x, y in points], fill=colour, width=round(width * SCALE)
-        )
 
     def glass_line(
         self, points: Sequence[Point], colour: tuple[int, int, int, int], width: float
@@ -183,11 +154,6 @@ class _Pen:
     def text_now(self, xy: Point, text: str, size: int, fill: RGB) -> None:
         """Text drawn at once, in depth order with the shapes (the 3D view)."""
         _stamp(self.image, (xy[0] * SCALE, xy[1] * SCALE), text, size * SCALE, fill, "mm", True)
-
-    def text(
-        self, xy: Point, text: str, size: int, fill: RGB, anchor: str = "mm", bold: bool = True
-    ) -> None:
-        self.texts.append((xy, text, size, fill, anchor, bold))
 
     def finish(self) -> Image.Image:
         image = self.image.reduce(SCALE)
@@ -256,8 +222,8 @@ def _draw_rod(pen: _Pen, plan: Layout, hole: int, low: int, high: int, tip: bool
     base = top_face_centre(plan, hole, low)
     end = top_face_centre(plan, hole, high)
     if hole == BRASS:
-        pen.line([base, end], BRASS_EDGE, 8)
-        pen.line([base, end], BRASS_ROD, 5)
+        pen.line(base, end, BRASS_EDGE, 8)
+        pen.line(base, end, BRASS_ROD, 5)
         if tip:
             pen.ellipse(end, 5, 2.5, BRASS_ROD, BRASS_EDGE)
         return
@@ -315,17 +281,17 @@ def _draw_box(
         strict=True,
     ):
         if not joined(dx, dy):
-            pen.line([a, b], edge, width)
+            pen.line(a, b, edge, width)
     if not joined(0, -1):
-        pen.line([south[0], south[1]], edge, width)
+        pen.line(south[0], south[1], edge, width)
         if not joined(1, 0):
-            pen.line([south[1], south[2]], edge, width)
+            pen.line(south[1], south[2], edge, width)
     if not joined(-1, 0):
-        pen.line([west[0], west[1]], edge, width)
+        pen.line(west[0], west[1], edge, width)
         if not joined(0, 1):
-            pen.line([west[1], west[2]], edge, width)
+            pen.line(west[1], west[2], edge, width)
     if not joined(0, -1) or not joined(-1, 0):
-        pen.line([south[0], south[3]], edge, width)
+        pen.line(south[0], south[3], edge, width)
     if view.tops[hole] == level:
         pen.text_now(top_face_centre(plan, hole, level), swatch.letter, 17, swatch.ink)
 
@@ -404,9 +370,9 @@ def _draw_map(pen: _Pen, view: View, plan: Layout) -> None:
         col, row = col_row(hole)
         x0, y0, x1, y1 = cell_box(plan, hole)
         if col + 1 < SIZE and tops[hole] != tops[hole + 1]:
-            pen.line([(x1, y0), (x1, y1)], BLOCK_LINE, 3)
+            pen.line((x1, y0), (x1, y1), BLOCK_LINE, 3)
         if row + 1 < SIZE and tops[hole] != tops[hole + SIZE]:
-            pen.line([(x0, y0), (x1, y0)], BLOCK_LINE, 3)
+            pen.line((x0, y0), (x1, y0), BLOCK_LINE, 3)
     pen.rect(plan.map, None, BLOCK_LINE, 3)
     brass = cell_box(plan, BRASS)
     pen.rect((brass[0] + 3, brass[1] + 3, brass[2] - 3, brass[3] - 3), None, BRASS_ROD, 4, 4)
