@@ -510,10 +510,7 @@ class Service:
                 "`/game resign`: a loss for you alone. A match nobody finishes is settled "
                 "at the round's deadline as a forfeit by whoever holds it up."
             )
-        if caller.user_id != game.row.creator_id and not caller.manager:
-            raise Refused(
-                "Only the player who opened the game (or a server manager) can abandon it."
-            )
+        self._manager_of(game, caller, "abandon it")
         async with self._locks[game.row.id]:
             try:
                 await self.store.abandon(game.row.id, game.row.version)
