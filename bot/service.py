@@ -160,6 +160,11 @@ class Loaded:
         return tuple(self.seats[s].user_id for s in self.rules.to_play(self.state))
 
 
+def _loaded(row: GameRow, seats: list[SeatRow]) -> Loaded:
+    rules = engine.get(row.game_key)
+    return Loaded(row, seats, rules, rules.from_json(row.state) if row.state else None)
+
+
 def effective_moves(log: Sequence[MoveRow]) -> list[MoveRow]:
     """The moves still standing once every take-back in the log is applied."""
     standing: list[MoveRow] = []
@@ -210,23 +215,22 @@ class Service:
         self._link = link
         self._seed = seed
         self._renderer = renderer
+        # one per channel, as a channel holds one live game: its moves are taken in turn
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     # -- loading --------------------------------------------------------------------------
 
     async def _load(self, row: GameRow) -> Loaded:
-        rules = engine.get(row.game_key)
-        state = rules.from_json(row.state) if row.state else None
-        return Loaded(row, await self.store.seats(row.id), rules, state)
+        return _loaded(row, await self.store.seats(row.id))
 
     async def _live(self, table: Table) -> Loaded:
-        row = await self.store.live_game(table.channel_id)
-        if row is None:
+        found = await self.store.seated_live_game(table.channel_id)
+        if found is None:
             latest = await self.store.latest_game(table.channel_id)
             if latest is not None:
                 raise Refused(f"The game here is {latest.status}. Open a new one with `/game new`.")
             raise Refused("There is no game here. Open one with `/game new`.")
-        return await self._load(row)
+        return _loaded(*found)
 
     async def _latest(self, table: Table) -> Loaded:
         row = await self.store.latest_game(table.channel_id)
@@ -511,7 +515,7 @@ class Service:
                 "at the round's deadline as a forfeit by whoever holds it up."
             )
         self._manager_of(game, caller, "abandon it")
-        async with self._locks[game.row.id]:
+        async with self._locks[table.channel_id]:
             try:
                 await self.store.abandon(game.row.id, game.row.version)
             except StaleGame:
@@ -527,8 +531,7 @@ class Service:
         self, table: Table, caller: Caller, text: str, expect: tuple[int, int] | None = None
     ) -> Reply:
         """Play ``text`` for the caller. ``expect`` = (game id, version) from a button."""
-        probe = await self._active(table, expect)
-        async with self._locks[probe.row.id]:
+        async with self._locks[table.channel_id]:
             game = await self._active(table, expect)
             seat = self._seated(game, caller)
             if seat not in game.rules.to_play(game.state):
@@ -544,8 +547,7 @@ class Service:
     async def resign(
         self, table: Table, caller: Caller, expect: tuple[int, int] | None = None
     ) -> Reply:
-        game = await self._active(table, expect)
-        async with self._locks[game.row.id]:
+        async with self._locks[table.channel_id]:
             game = await self._active(table, expect)
             seat = self._seated(game, caller)
             try:
@@ -556,8 +558,7 @@ class Service:
 
     async def skip_turn(self, table: Table, caller: Caller, expect: tuple[int, int]) -> Reply:
         """Pass a seat's turn because its time ran out (the ``skip`` deadline policy)."""
-        game = await self._active(table, expect)
-        async with self._locks[game.row.id]:
+        async with self._locks[table.channel_id]:
             game = await self._active(table, expect)
             seat = self._seated(game, caller)
             try:
@@ -648,8 +649,7 @@ class Service:
         The mover may take a move back alone until the next player acts; after that a
         request waits for every other player, who agree by asking to undo too.
         """
-        probe = await self._active(table)
-        async with self._locks[probe.row.id]:
+        async with self._locks[table.channel_id]:
             game = await self._active(table)
             seat = self._seated(game, caller)
             standing = effective_moves(await self.store.moves(game.row.id))
@@ -945,8 +945,8 @@ class Service:
 
     async def status_card(self, game_id: int) -> str:
         """The short summary a channel keeps pinned: players, scores, turn, deadline."""
-        row = await self.store.game(game_id)
-        game = await self._load(row)
+        game = _loaded(*await self.store.seated_game(game_id))
+        row = game.row
         info = game.rules.info
         if game.state is None:
             return f"**{info.name}** — waiting to start. Players: {', '.join(game.names)}."

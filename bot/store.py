@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -262,8 +262,21 @@ _GAME_COLUMNS = (
     "creator_id, created_at, updated_at"
 )
 
+_SEAT_COLUMNS = "seat, user_id, name, awaiting, place, score, deadline"
 
-def _game(row: aiosqlite.Row | None) -> GameRow | None:
+
+def _seat(row: Sequence) -> SeatRow:
+    return SeatRow(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6])
+
+
+async def _first(db: aiosqlite.Connection, sql: str, params: Iterable = ()) -> aiosqlite.Row | None:
+    """The first row ``sql`` gives, in one trip to aiosqlite's thread: a cursor's execute,
+    fetch and close would be three, and each trip costs about 60 µs of CPU."""
+    rows = await db.execute_fetchall(sql, tuple(params))
+    return rows[0] if rows else None
+
+
+def _game(row: Sequence | None) -> GameRow | None:
     if row is None:
         return None
     values = list(row)
@@ -326,12 +339,12 @@ class Store:
             await self._db.execute("COMMIT")
 
     async def _fetchall(self, sql: str, params: Iterable = ()) -> list[aiosqlite.Row]:
-        async with self._lock, self._db.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+        async with self._lock:
+            return list(await self._db.execute_fetchall(sql, tuple(params)))
 
     async def _fetchone(self, sql: str, params: Iterable = ()) -> aiosqlite.Row | None:
-        async with self._lock, self._db.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
+        async with self._lock:
+            return await _first(self._db, sql, params)
 
     # -- schema -------------------------------------------------------------------------
 
@@ -451,11 +464,34 @@ class Store:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._fetchall(
-            "SELECT seat, user_id, name, awaiting, place, score, deadline FROM seats "
-            "WHERE game_id = ? ORDER BY seat",
-            (game_id,),
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
         )
-        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows]
+        return [_seat(r) for r in rows]
+
+    async def seated_game(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """A game and its seats in one query: every click loads one, and a trip to the
+        database's thread costs more CPU than the query."""
+        return await self._seated("g.id = ?", game_id)
+
+    async def seated_live_game(self, channel_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """:meth:`live_game` and its seats, in one query."""
+        live = "g.channel_id = ? AND g.status IN ('lobby', 'active')"
+        return await self._seated(live, channel_id)
+
+    async def _seated(self, where: str, key: int) -> tuple[GameRow, list[SeatRow]] | None:
+        games = ", ".join(f"g.{c}" for c in _GAME_COLUMNS.split(", "))
+        seats = ", ".join(f"s.{c}" for c in _SEAT_COLUMNS.split(", "))
+        rows = await self._fetchall(
+            f"SELECT {games}, {seats} FROM games g LEFT JOIN seats s ON s.game_id = g.id "
+            f"WHERE {where} ORDER BY s.seat",
+            (key,),
+        )
+        if not rows:
+            return None
+        split = len(_GAME_COLUMNS.split(", "))
+        game = _game(rows[0][:split])
+        assert game is not None
+        return game, [_seat(r[split:]) for r in rows if r[split] is not None]
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         rows = await self._fetchall(
@@ -469,16 +505,21 @@ class Store:
         row = await self._fetchone("SELECT COUNT(*) FROM games")
         return int(row[0])
 
-    async def _bump(self, db: aiosqlite.Connection, game_id: int, version: int, **columns) -> None:
-        """Set columns and bump the version, only if nobody else did first."""
+    async def _bump(
+        self, db: aiosqlite.Connection, game_id: int, version: int, **columns
+    ) -> tuple[float | None, float | None]:
+        """Set columns and bump the version, only if nobody else did first. Returns the
+        game's time per move and per reaction, which a new turn's deadline needs."""
         sets = "".join(f", {name} = ?" for name in columns)
-        cur = await db.execute(
+        hours = await _first(
+            db,
             f"UPDATE games SET version = version + 1, updated_at = ?{sets} "
-            "WHERE id = ? AND version = ?",
+            "WHERE id = ? AND version = ? RETURNING move_hours, reaction_hours",
             (self.now(), *columns.values(), game_id, version),
         )
-        if cur.rowcount != 1:
+        if hours is None:
             raise StaleGame(f"game {game_id} moved on from version {version}")
+        return hours[0], hours[1]
 
     async def join(self, game_id: int, version: int, user_id: int, name: str) -> None:
         async with self.transaction() as db:
@@ -493,12 +534,11 @@ class Store:
         """Remove a lobby seat; later seats move up so seat numbers stay 0..n-1."""
         async with self.transaction() as db:
             await self._bump(db, game_id, version)
-            cur = await db.execute(
+            (seat,) = await _first(
+                db,
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ? RETURNING seat",
                 (game_id, user_id),
             )
-            (seat,) = await cur.fetchone()
-            await cur.close()
             # shift one by one, upwards, so (game, seat) stays unique at every step
             later = await db.execute_fetchall(
                 "SELECT seat FROM seats WHERE game_id = ? AND seat > ? ORDER BY seat",
@@ -511,8 +551,8 @@ class Store:
 
     async def start(self, game_id: int, version: int, state: str, awaiting: Iterable[int]) -> None:
         async with self.transaction() as db:
-            await self._bump(db, game_id, version, status="active", state=state)
-            await self._set_awaiting(db, game_id, awaiting)
+            hours = await self._bump(db, game_id, version, status="active", state=state)
+            await self._set_awaiting(db, game_id, hours, awaiting)
 
     async def record(
         self,
@@ -534,18 +574,17 @@ class Store:
         Raises :class:`StaleGame` if the game is no longer at ``version``.
         """
         async with self.transaction() as db:
-            await self._bump(
+            hours = await self._bump(
                 db, game_id, version, state=state, status="finished" if results else "active"
             )
-            cur = await db.execute(
+            (seq,) = await _first(
+                db,
                 "INSERT INTO moves (game_id, seq, seat, user_id, kind, action, created_at) "
                 "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), "
                 "?, ?, ?, ?, ?) RETURNING seq",
                 (game_id, game_id, seat, user_id, kind, action, self.now()),
             )
-            (seq,) = await cur.fetchone()
-            await cur.close()
-            await self._set_awaiting(db, game_id, awaiting, mover=seat, reacting=reacting)
+            await self._set_awaiting(db, game_id, hours, awaiting, mover=seat, reacting=reacting)
             await db.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
             for s, (place, score) in enumerate(results or ()):
                 await db.execute(
@@ -561,9 +600,9 @@ class Store:
 
     async def _rate(self, db: aiosqlite.Connection, game_id: int) -> None:
         """Update the players' ratings from a rated game's places, in its last transaction."""
-        game = await (
-            await db.execute("SELECT guild_id, game_key, rated FROM games WHERE id = ?", (game_id,))
-        ).fetchone()
+        game = await _first(
+            db, "SELECT guild_id, game_key, rated FROM games WHERE id = ?", (game_id,)
+        )
         guild, key, rated = game[0] or 0, game[1], game[2]
         seats = await db.execute_fetchall(
             "SELECT user_id, name, place FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
@@ -577,13 +616,12 @@ class Store:
         )
         before = []
         for user_id, _name, _place in seats:
-            row = await (
-                await db.execute(
-                    "SELECT mu, sigma, games FROM ratings "
-                    "WHERE guild_id = ? AND game_key = ? AND user_id = ?",
-                    (guild, key, user_id),
-                )
-            ).fetchone()
+            row = await _first(
+                db,
+                "SELECT mu, sigma, games FROM ratings "
+                "WHERE guild_id = ? AND game_key = ? AND user_id = ?",
+                (guild, key, user_id),
+            )
             before.append(Rating(*row) if row else Rating())
         after = rate(before, [place for _u, _n, place in seats])
         await db.executemany(
@@ -650,6 +688,7 @@ class Store:
         self,
         db: aiosqlite.Connection,
         game_id: int,
+        hours: tuple[float | None, float | None],
         seats: Iterable[int],
         mover: int | None = None,
         reacting: bool = False,
@@ -661,6 +700,7 @@ class Store:
         but acting (``mover``) restarts its reminder clock. Same transaction as the move.
         A player on vacation gets the whole time per move from their return, and the seat
         remembers that part as vacation, so coming back early takes back only that.
+        ``hours`` is the game's (per move, per reaction), as :meth:`_bump` returns them.
         """
         now = self._clock()
         awaited = sorted(set(seats))
@@ -670,12 +710,8 @@ class Store:
             f"paused_hours = 0 WHERE game_id = ? AND seat NOT IN ({marks})",
             (game_id, *awaited),
         )
-        move_hours, reaction_hours = await (
-            await db.execute(
-                "SELECT move_hours, reaction_hours FROM games WHERE id = ?", (game_id,)
-            )
-        ).fetchone()
-        hours = reaction_hours if reacting else move_hours
+        per_move, per_reaction = hours
+        hours = per_reaction if reacting else per_move
         away = dict(
             await db.execute_fetchall(
                 "SELECT s.seat, u.vacation_until FROM seats s "
@@ -1086,9 +1122,7 @@ class Store:
             await db.execute(
                 "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, randomblob(32))", (name,)
             )
-            (value,) = await (
-                await db.execute("SELECT value FROM secrets WHERE name = ?", (name,))
-            ).fetchone()
+            (value,) = await _first(db, "SELECT value FROM secrets WHERE name = ?", (name,))
         return bytes(value)
 
     async def add_entry(
@@ -1153,7 +1187,7 @@ class Store:
     async def abandon(self, game_id: int, version: int) -> None:
         async with self.transaction() as db:
             await self._bump(db, game_id, version, status="abandoned")
-            await self._set_awaiting(db, game_id, ())
+            await self._set_awaiting(db, game_id, (None, None), ())
 
     async def awaiting(self, user_id: int) -> list[Awaiting]:
         """Every active game waiting for ``user_id``, the longest-waiting first."""
