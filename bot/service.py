@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -161,8 +162,16 @@ class Loaded:
 
 
 def _loaded(row: GameRow, seats: list[SeatRow]) -> Loaded:
-    rules = engine.get(row.game_key)
-    return Loaded(row, seats, rules, rules.from_json(row.state) if row.state else None)
+    state = _decoded(row.game_key, row.state) if row.state else None
+    return Loaded(row, seats, engine.get(row.game_key), state)
+
+
+@lru_cache(maxsize=4096)
+def _decoded(game_key: str, text: str) -> Any:
+    """A stored state, parsed once: a click loads its game up to three times (legal moves,
+    the move, the pinned status), and states are immutable, so the same text always
+    gives an equal state that every request may share."""
+    return engine.get(game_key).from_json(text)
 
 
 def effective_moves(log: Sequence[MoveRow]) -> list[MoveRow]:
