@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -142,18 +141,21 @@ def _base(cell: Box) -> float:
 
 
 def _stack_boxes(view: View, sq: int, cell: Box, unit: float) -> tuple[Box, ...]:
-    """Each piece's box, bottom up; bridges stick out a little, roofs are a fixed cap."""
+    """Each piece's box, bottom up; bridges stick out a little, roofs are a fixed cap.
+
+    Edges go to whole pixels, so a piece of one colour and height is the same picture
+    wherever it stands and is drawn once (see :class:`_Pen`)."""
     cx = (cell[0] + cell[2]) / 2
     y = _base(cell)
     boxes = []
     for piece in view.board[sq]:
         if piece.kind == "roof":
             half = BAR_W / 2 + ROOF_LIP
-            boxes.append((cx - half, y - ROOF_H, cx + half, y))
+            boxes.append((cx - half, round(y) - ROOF_H, cx + half, round(y)))
             continue
         half = BAR_W / 2 + (BRIDGE_LIP if piece.kind == "bridge" else 0)
         top = y - STORIES[piece.kind] * unit
-        boxes.append((cx - half, top, cx + half, y))
+        boxes.append((cx - half, round(top), cx + half, round(y)))
         y = top
     return tuple(boxes)
 
@@ -195,58 +197,48 @@ def caption(view: View, names: Sequence[str]) -> tuple[str, str]:
 
 
 class _Pen:
-    """Draws in output pixels: each shape at :data:`SCALE` times the size and reduced,
-    text at 1x.
+    """Draws in output pixels: each shape as a stamp, text at 1x.
 
-    Shapes need the supersampling for smooth edges, but only around themselves: each
-    shape (or each :meth:`area` of shapes) is drawn on a small tile cut from the
-    picture, enlarged, drawn on and reduced back into place. That gives the same edges
-    as supersampling the whole picture at a fraction of the pixels, and lets the parts
-    that never change (:func:`_backdrop`) be drawn once and copied. FreeType already
-    anti-aliases text, so text waits until the end and is drawn at 1x.
+    Pillow does not anti-alias shapes, so a shape is drawn at :data:`SCALE` times the
+    size and reduced; but a board is mostly the same few shapes (pieces of a colour and
+    height, plates, discs, icons) in new places. So each shape is drawn once per process
+    on its own small canvas, as a colour image and a coverage mask, and pasted through
+    the mask wherever it goes: the edges blend with whatever is below, as supersampling
+    the picture would give, at the cost of a paste. Square-cornered fills are worked out
+    exactly and painted straight on (:meth:`_plain`). FreeType already anti-aliases
+    text, so text waits until the end and is drawn at 1x.
     """
 
     def __init__(self, image: Image.Image) -> None:
         self.image = image
         self.texts: list[tuple[Point, str, int, RGB, str, bool]] = []
-        self._area: tuple[ImageDraw.ImageDraw, tuple[int, int]] | None = None
 
-    @contextmanager
-    def area(self, bounds: Box) -> Iterator[None]:
-        """Draw the shapes of this block on one tile covering ``bounds``."""
-        box = self._tile_box(bounds)
-        tile = self._open(box)
-        self._area = (ImageDraw.Draw(tile), (box[0], box[1]))
-        try:
-            yield
-        finally:
-            self._area = None
-            self._close(box, tile)
-
-    def _tile_box(self, bounds: Box) -> tuple[int, int, int, int]:
-        return (
-            max(0, math.floor(bounds[0]) - 3),
-            max(0, math.floor(bounds[1]) - 3),
-            min(self.image.width, math.ceil(bounds[2]) + 3),
-            min(self.image.height, math.ceil(bounds[3]) + 3),
-        )
-
-    def _open(self, box: tuple[int, int, int, int]) -> Image.Image:
-        tile = self.image.crop(box)
-        return tile.resize((tile.width * SCALE, tile.height * SCALE), Image.Resampling.NEAREST)
-
-    def _close(self, box: tuple[int, int, int, int], tile: Image.Image) -> None:
-        self.image.paste(tile.reduce(SCALE), box[:2])
-
-    @contextmanager
-    def _on(self, bounds: Box) -> Iterator[tuple[ImageDraw.ImageDraw, tuple[int, int]]]:
-        """Where to draw a shape: the open area, or a tile of its own."""
-        if self._area is not None:
-            yield self._area
-            return
-        with self.area(bounds):
-            assert self._area is not None
-            yield self._area
+    def _stamp(
+        self,
+        kind: str,
+        points: Sequence[Point],
+        fill: RGB | None,
+        edge: RGB | None,
+        width: float,
+        radius: float = 0,
+        canvas: tuple[int, int, int, int] | None = None,
+    ) -> None:
+        """Paste the shape through ``points`` (a box's two corners, or a polygon's
+        corners), placed where supersampling the whole picture would put it: boxes on
+        whole supersampled pixels, as Pillow rounds them; polygons where they fall.
+        ``canvas`` pastes only that part of the picture (by default, all the shape)."""
+        if canvas is None:
+            xs, ys = [x for x, _ in points], [y for _, y in points]
+            ox, oy = math.floor(min(xs)) - 1, math.floor(min(ys)) - 1
+            canvas = (ox, oy, math.ceil(max(xs)) + 2, math.ceil(max(ys)) + 2)
+        ox, oy = canvas[:2]
+        size = (canvas[2] - ox, canvas[3] - oy)
+        snap = round if kind != "polygon" else float
+        at = tuple((snap(x * SCALE) - ox * SCALE, snap(y * SCALE) - oy * SCALE) for x, y in points)
+        # the wood and the cards' ground are drawn once, into the backdrop: not kept
+        draw = _shape if size[0] * size[1] <= SMALL_SHAPE else _shape.__wrapped__
+        shape = draw(kind, at, size, fill, edge, round(width * SCALE), round(radius * SCALE))
+        self.image.paste(shape, (ox, oy), shape)
 
     def rect(
         self,
@@ -256,35 +248,46 @@ class _Pen:
         width: float = 0,
         radius: float = 0,
     ) -> None:
-        if self._area is None and fill is None:
+        if fill is None:
             self._outline(box, edge, width, radius)
-            return
-        if self._area is None and not radius and not width:
+        elif not radius and not width:
             self._plain(box, fill)
-            return
-        with self._on(box) as (draw, (ox, oy)):
-            draw.rounded_rectangle(
-                _scaled(box, ox, oy),
-                radius=round(radius * SCALE),
-                fill=fill,
-                outline=edge,
-                width=round(width * SCALE),
-            )
+        else:
+            self._stamp("rect", (box[:2], box[2:]), fill, edge, width, radius)
 
     def _outline(self, box: Box, edge: RGB | None, width: float, radius: float) -> None:
-        """An outline alone. Square-cornered: four strips drawn directly, rather than a
-        tile the size of the whole box; rounded: on a tile."""
-        if radius:
-            with self.area(box):
-                self.rect(box, None, edge, width, radius)
-            return
+        """An outline alone: four strips painted directly and, if rounded, four corners
+        stamped. A stamp of the whole outline would be as large as the box, and a cell's
+        changes size as its row grows; a corner is the same whatever the box."""
         x0, y0, x1, y1 = box
         inner = width - 1 / SCALE  # Pillow's boxes include their last pixel
+        if not radius:
+            for strip in (
+                (x0, y0, x1, y0 + inner),
+                (x0, y1 - inner, x1, y1),
+                (x0, y0, x0 + inner, y1),
+                (x1 - inner, y0, x1, y1),
+            ):
+                self._plain(strip, edge)
+            return
+        reach = math.ceil(radius + width) + 2  # a corner stamp's side
+        left, top = math.floor(x0) - 1 + reach, math.floor(y0) - 1 + reach
+        right, bottom = math.ceil(x1) + 2 - reach, math.ceil(y1) + 2 - reach
+        side = 2 * reach + 2  # a box this big has the same corners as ``box``
+        for cx, cy, corner in (
+            (left - reach, top - reach, (x0, y0, x0 + side, y0 + side)),
+            (right, top - reach, (x1 - side, y0, x1, y0 + side)),
+            (left - reach, bottom, (x0, y1 - side, x0 + side, y1)),
+            (right, bottom, (x1 - side, y1 - side, x1, y1)),
+        ):
+            at = (corner[:2], corner[2:])
+            self._stamp("rect", at, None, edge, width, radius, (cx, cy, cx + reach, cy + reach))
+        end = 1 / SCALE  # a strip stops short of the next corner's stamp
         for strip in (
-            (x0, y0, x1, y0 + inner),
-            (x0, y1 - inner, x1, y1),
-            (x0, y0, x0 + inner, y1),
-            (x1 - inner, y0, x1, y1),
+            (left, y0, right - end, y0 + inner),
+            (left, y1 - inner, right - end, y1),
+            (x0, top, x0 + inner, bottom - end),
+            (x1 - inner, top, x1, bottom - end),
         ):
             self._plain(strip, edge)
 
@@ -306,17 +309,13 @@ class _Pen:
                     self.image.paste(colour, (x0, y0, x1, y1), alpha)
 
     def polygon(self, points: Sequence[Point], fill: RGB, edge: RGB, width: float) -> None:
-        xs, ys = [x for x, _ in points], [y for _, y in points]
-        with self._on((min(xs), min(ys), max(xs), max(ys))) as (draw, (ox, oy)):
-            scaled = [((x - ox) * SCALE, (y - oy) * SCALE) for x, y in points]
-            draw.polygon(scaled, fill=fill, outline=edge, width=round(width * SCALE))
+        self._stamp("polygon", points, fill, edge, width)
 
     def circle(self, centre: Point, radius: float, fill: RGB, edge: RGB, width: float) -> None:
         x, y = centre
-        bounds = (x - radius, y - radius, x + radius, y + radius)
-        with self._on(bounds) as (draw, (ox, oy)):
-            box = _scaled(bounds, ox, oy)
-            draw.ellipse(box, fill=fill, outline=edge, width=round(width * SCALE))
+        self._stamp(
+            "ellipse", ((x - radius, y - radius), (x + radius, y + radius)), fill, edge, width
+        )
 
     def text(
         self, xy: Point, text: str, size: int, fill: RGB, anchor: str = "mm", bold: bool = True
@@ -326,25 +325,25 @@ class _Pen:
     def finish(self) -> Image.Image:
         draw = ImageDraw.Draw(self.image)
         for (x, y), text, size, fill, anchor, bold in self.texts:
-            fx, fy = x - math.floor(x), y - math.floor(y)
-            mask, (dx, dy) = _lettering(text, size, bold, anchor, fx, fy)
-            draw.bitmap((math.floor(x) + dx, math.floor(y) + dy), mask, fill=fill)
+            mask, (dx, dy) = _lettering(text, size, bold, anchor)
+            draw.bitmap((round(x) + dx, round(y) + dy), mask, fill=fill)
         self.texts = []
         return self.image
 
 
 @lru_cache(maxsize=4096)
 def _lettering(
-    text: str, size: int, bold: bool, anchor: str, fx: float, fy: float
+    text: str, size: int, bold: bool, anchor: str
 ) -> tuple[Image.Image, tuple[int, int]]:
-    """``text`` as FreeType draws it at a point whose fractional part is (fx, fy): the
-    anti-aliased mask, and where its corner sits from the point's whole pixel. A board
-    repeats most of its words and letters, so each is rasterised once per process."""
+    """``text`` as FreeType draws it anchored at a whole pixel: the anti-aliased mask,
+    and where its corner sits from that pixel. Text goes to the nearest whole pixel, so
+    the letters, numbers and words a board repeats are each rasterised once per process
+    (half a pixel either way is invisible; a fresh rasterisation is not free)."""
     face = font(size, bold)
     left, top, right, bottom = face.getbbox(text, anchor=anchor)
     dx, dy = math.floor(left) - 1, math.floor(top) - 1
     mask = Image.new("L", (math.ceil(right) - dx + 2, math.ceil(bottom) - dy + 2), 0)
-    ImageDraw.Draw(mask).text((fx - dx, fy - dy), text, font=face, fill=255, anchor=anchor)
+    ImageDraw.Draw(mask).text((-dx, -dy), text, font=face, fill=255, anchor=anchor)
     return mask, (dx, dy)
 
 
@@ -376,9 +375,37 @@ def _constant_mask(width: int, height: int, value: int) -> Image.Image:
     return Image.new("L", (width, height), value)
 
 
-def _scaled(box: Box, ox: int, oy: int) -> list[int]:
-    """``box`` in a tile's pixels: rounded where the whole picture's would be."""
-    return [round(v * SCALE) - o * SCALE for v, o in zip(box, (ox, oy, ox, oy), strict=True)]
+@lru_cache(maxsize=1024)
+def _shape(
+    kind: str,
+    points: tuple[tuple[float, float], ...],
+    size: tuple[int, int],
+    fill: RGB | None,
+    edge: RGB | None,
+    width: int,
+    radius: int,
+) -> Image.Image:
+    """One shape on a ``size`` canvas (``points`` at :data:`SCALE`), reduced, with how
+    much of each pixel it covers as alpha. Drawn on black, the reduced colours are
+    already weighted by coverage (premultiplied), which Pillow's "RGBa" mode undoes."""
+    big = (size[0] * SCALE, size[1] * SCALE)
+    colour, cover = Image.new("RGB", big), Image.new("L", big)
+    for image, inside, rim in ((colour, fill, edge), (cover, fill and 255, edge and 255)):
+        draw = ImageDraw.Draw(image)
+        if kind == "rect":
+            draw.rounded_rectangle(points, radius=radius, fill=inside, outline=rim, width=width)
+        elif kind == "ellipse":
+            draw.ellipse(points, fill=inside, outline=rim, width=width)
+        else:
+            draw.polygon(points, fill=inside, outline=rim, width=width)
+    bands = (*colour.reduce(SCALE).split(), cover.reduce(SCALE))
+    return Image.merge("RGBa", bands).convert("RGBA")
+
+
+#: Stamps kept are at most this many pixels: pieces, plates, discs, icons, corners.
+#: 1024 of them, which a game's pieces of every colour and height fit in, are at most
+#: 32 MiB a process, a few MiB in practice.
+SMALL_SHAPE = 8192
 
 
 @lru_cache(maxsize=1024)
@@ -422,15 +449,7 @@ def _draw_frame(pen: _Pen, plan: Layout) -> None:
 
 def _draw_plates(pen: _Pen, view: View, plan: Layout) -> None:
     """The foundations, each carrying its tower's height in stories; empty ones are pale."""
-    for row in range(3):
-        cells = plan.cells[row * 3 : row * 3 + 3]
-        base = _base(cells[0])
-        with pen.area((cells[0][0], base, cells[2][2], base + PLATE_H)):
-            _draw_plate_row(pen, view, row, cells)
-
-
-def _draw_plate_row(pen: _Pen, view: View, row: int, cells: Sequence[Box]) -> None:
-    for sq, cell in enumerate(cells, start=row * 3):
+    for sq, cell in enumerate(plan.cells):
         cx = (cell[0] + cell[2]) / 2
         base = _base(cell)
         plate = (cx - BAR_W / 2 - 14, base, cx + BAR_W / 2 + 14, base + PLATE_H)
@@ -626,11 +645,6 @@ def _draw_marker(pen: _Pen, view: View, seat: int, x: float, y: float) -> float:
 
 def _draw_card(pen: _Pen, view: View, seat: int, name: str, box: Box) -> None:
     """One player: marker, name, score on the first line; their pieces left below."""
-    with pen.area(box):
-        _draw_card_inside(pen, view, seat, name, box)
-
-
-def _draw_card_inside(pen: _Pen, view: View, seat: int, name: str, box: Box) -> None:
     if view.turn == seat:  # the backdrop has every card plain: outline the one to play
         pen.rect(box, None, TURN, 4, radius=12)
     y, right = box[1] + 28, box[2] - 16
@@ -691,22 +705,11 @@ def draw(view: View, names: Sequence[str]) -> Image.Image:
     _draw_last(pen, view, plan)
     _draw_bridges(pen, view, plan)
     for sq in range(9):
-        if plan.pieces[sq]:
-            with pen.area(_bounds(plan.pieces[sq])):
-                _draw_stack(pen, view, sq, plan.pieces[sq])
+        _draw_stack(pen, view, sq, plan.pieces[sq])
     _draw_plates(pen, view, plan)
     for seat, box in enumerate(plan.cards):
         _draw_card(pen, view, seat, names[seat], box)
     return pen.finish()
-
-
-def _bounds(boxes: Sequence[Box]) -> Box:
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
 
 
 @lru_cache(maxsize=1)
