@@ -125,13 +125,14 @@ def _scale(view: View) -> tuple[float, list[float]]:
 
 
 def _cells(board: Box, rows: list[float]) -> tuple[Box, ...]:
-    """The nine cells, indexed like SQUARES: rank 1 at the bottom, like a chess diagram."""
+    """The nine cells, indexed like SQUARES: rank 1 at the bottom, like a chess diagram.
+    Their edges are on whole pixels, so the lines between them are drawn crisp."""
     cells = []
     for sq in range(9):
         col, row = sq % 3, sq // 3
         x0 = board[0] + GUTTER + col * CELL_W
         y0 = board[1] + FRAME + sum(rows[row + 1 :])
-        cells.append((x0, y0, x0 + CELL_W, y0 + rows[row]))
+        cells.append((x0, round(y0), x0 + CELL_W, round(y0 + rows[row])))
     return tuple(cells)
 
 
@@ -433,14 +434,30 @@ def _draw_board(pen: _Pen, plan: Layout) -> None:
     for col in range(3):
         cell = plan.cells[col]
         pen.text(((cell[0] + cell[2]) / 2, y1 + GUTTER / 2), "abc"[col], 24, WOOD_TEXT)
+        _cell_line(pen, (cell[0], y0, cell[0], y1))
+        _cell_line(pen, (cell[2], y0, cell[2], y1))
+
+
+def _cell_line(pen: _Pen, line: Box) -> None:
+    """A line between cells: what each cell's 1 px outline gives on that edge, drawn
+    once for the whole board (the cell on one side covers the pixel after the edge,
+    the cell on the other half the pixel before it)."""
+    x0, y0, x1, y1 = line
+    half = 1 / SCALE
+    pen.rect((x0, y0, x1 + half, y1 + half), CELL_LINE)
+    pen.rect((x0 - half, y0 - half, x1, y1), CELL_LINE)
 
 
 def _draw_frame(pen: _Pen, plan: Layout) -> None:
-    """The cell lines, row numbers on the wood, each square's name in its corner: rows
-    grow with their towers, so these move from board to board."""
-    x0 = plan.cells[6][0]
+    """The lines between rows, row numbers on the wood, each square's name in its
+    corner: rows grow with their towers, so these move from board to board (the lines
+    between columns never do, and are drawn with the wood)."""
+    x0, x1 = plan.cells[6][0], plan.cells[8][2]
+    for row in range(3):
+        cell = plan.cells[row * 3]
+        _cell_line(pen, (x0, cell[1], x1, cell[1]))
+    _cell_line(pen, (x0, plan.cells[0][3], x1, plan.cells[0][3]))
     for sq, cell in enumerate(plan.cells):
-        pen.rect(cell, None, CELL_LINE, 1)
         pen.text((cell[0] + 14, cell[1] + 12), SQUARES[sq], 17, MUTED, "lt", bold=False)
     for row in range(3):
         cell = plan.cells[row * 3]
