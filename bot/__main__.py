@@ -5,19 +5,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import multiprocessing
 import os
 import random
 import sqlite3
 import sys
 import tempfile
 import traceback
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import closing, contextmanager
+from contextlib import closing
 from pathlib import Path
 
 from bot.config import load_settings
+from bot.drawing import drawers
 from bot.service import Service, Table, player_count
 from bot.store import Store
 
@@ -163,35 +161,6 @@ def render_processes(environ: dict[str, str] | None = None) -> int:
     return cores if cores > 1 else 0
 
 
-def _warm_renderer() -> None:
-    """In each worker, once: import the renderers, load their fonts and draw what every
-    Skybridge board shares (its palette, the blank boards), so no move waits for it."""
-    from renders import skybridge
-    from renders.common import font
-
-    for size in range(10, 40):
-        font(size, True)
-        font(size, False)
-    skybridge.palette()
-    for players in (2, 3, 4):
-        skybridge._backdrop(players)
-
-
-def _noop() -> None:
-    return None
-
-
-@contextmanager
-def render_pool(processes: int) -> Iterator[ProcessPoolExecutor]:
-    """``processes`` warmed-up render workers. Forkserver, not fork: the bot's process
-    already runs threads (SQLite's), which a forked child must not inherit mid-lock."""
-    context = multiprocessing.get_context("forkserver")
-    with ProcessPoolExecutor(processes, mp_context=context, initializer=_warm_renderer) as pool:
-        for started in [pool.submit(_noop) for _ in range(processes)]:
-            started.result()
-        yield pool
-
-
 async def _run_bot(db_path: Path, token: str) -> None:
     from bot.client import Bridgekeeper
     from bot.views import jump_link
@@ -201,8 +170,8 @@ async def _run_bot(db_path: Path, token: str) -> None:
     store = await _checked_store(db_path)
     try:
         if processes:
-            with render_pool(processes) as pool:
-                service = Service(store, link=jump_link, renderer=pool)
+            with drawers(processes) as workers:
+                service = Service(store, link=jump_link, drawers=workers)
                 async with Bridgekeeper(service) as client:
                     await client.start(token)
         else:

@@ -38,12 +38,12 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from concurrent.futures import Executor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
+from bot.drawing import Drawers, drawers
 from bot.figures import Emit, metric, percentile
 from bot.selfplay import play_random, robots
 from bot.service import Service, Table
@@ -233,21 +233,19 @@ def _cpu_s(pids: list[int]) -> float:
     return total / ticks
 
 
-def _pids(pool: Executor | None) -> list[int]:
-    return [os.getpid(), *list(getattr(pool, "_processes", None) or {})]
+def _pids(pool: Drawers | None) -> list[int]:
+    return [os.getpid(), *(pool.pids if pool else [])]
 
 
 @dataclass
 class _Memory:
     """Peak resident memory of this process plus its render workers, sampled."""
 
-    pool: Executor | None
+    pool: Drawers | None
     peak: float = 0.0
 
     def sample(self) -> None:
-        workers = getattr(self.pool, "_processes", None) or {}
-        total = _rss_mb(os.getpid()) + sum(_rss_mb(pid) for pid in list(workers))
-        self.peak = max(self.peak, total)
+        self.peak = max(self.peak, sum(_rss_mb(pid) for pid in _pids(self.pool)))
 
     async def watch(self) -> None:
         while True:
@@ -310,7 +308,7 @@ async def _phase(
     think: float | None,
     rng: random.Random,
     warmup: float,
-    pool: Executor | None = None,
+    pool: Drawers | None = None,
 ) -> _Run:
     """Play every table for ``warmup`` + ``seconds``; measure the last ``seconds``.
 
@@ -370,13 +368,11 @@ async def _retire(store: Store, tables: list[Table]) -> None:
 
 
 @contextmanager
-def _renderer(processes: int) -> Iterator[Executor | None]:
+def _renderer(processes: int) -> Iterator[Drawers | None]:
     if not processes:
         yield None
         return
-    from bot.__main__ import render_pool
-
-    with render_pool(processes) as pool:
+    with drawers(processes) as pool:
         yield pool
 
 
@@ -413,13 +409,13 @@ async def run(
 
 
 async def _measure(
-    emit: Emit, store: Store, pool: Executor | None, games: int, seconds: float, rate: float
+    emit: Emit, store: Store, pool: Drawers | None, games: int, seconds: float, rate: float
 ) -> None:
     servers = max(1, games // 10)
     warmup = min(5.0, seconds / 4)
     tables = [Table(channel_id=2_000_000 + n, guild_id=1 + n % servers) for n in range(games)]
     for images in (False, True):
-        service = Service(store, images=images, renderer=pool)
+        service = Service(store, images=images, drawers=pool)
         setup, rng = Service(store, images=False), random.Random(5)
         for n, table in enumerate(tables):
             await _open(service, table, n)

@@ -9,11 +9,11 @@ A move is checked by the engine, then logged and stored in one transaction.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import secrets
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import lru_cache
@@ -21,6 +21,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import engine
+from bot.drawing import Drawers, DrawingFailed
 from bot.notify import routes
 from bot.store import (
     Clocks,
@@ -35,6 +36,8 @@ from bot.store import (
 )
 from engine.core import BadOptions, Game, IllegalMove, Result, describe
 from renders import has_renderer, render
+
+log = logging.getLogger(__name__)
 
 POLICIES = {
     "random": "a random legal move for them",
@@ -215,15 +218,16 @@ class Service:
         images: bool = True,
         link: Callable[[Table], str] = default_link,
         seed: Callable[[], int] = lambda: secrets.randbits(63),
-        renderer: Executor | None = None,
+        drawers: Drawers | None = None,
     ) -> None:
-        """``renderer`` draws boards off the event loop: threads by default; a process pool
-        lets every core draw, as Pillow holds the GIL for much of a board."""
+        """``drawers`` draw boards in worker processes, so every core draws; without them
+        boards are drawn in a thread, sharing the event loop's core (Pillow holds the GIL
+        for much of a board)."""
         self.store = store
         self.images = images
         self._link = link
         self._seed = seed
-        self._renderer = renderer
+        self._drawers = drawers
         # one per channel, as a channel holds one live game: its moves are taken in turn
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -271,10 +275,13 @@ class Service:
         if not self.images or not has_renderer(game.row.game_key):
             return None
         view = game.rules.view(state, seat)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._renderer, render, game.row.game_key, view, list(game.names)
-        )
+        if self._drawers is None:
+            return await asyncio.to_thread(render, game.row.game_key, view, game.names)
+        try:
+            return await self._drawers.draw(game.row.game_key, view, game.names)
+        except DrawingFailed:  # the move stands; `/game board` draws the board again
+            log.error("no board for game %d: its drawing worker stopped", game.row.id)
+            return None
 
     async def _private(
         self, game: Loaded, state: Any, version: int, seat: int, events: list
