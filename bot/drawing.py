@@ -5,10 +5,10 @@ with the event loop; worker processes let every core draw. ``concurrent.futures`
 process pool would do, but it hands each board through two helper threads of the bot's
 process and back into the loop through a third: measured at 300 games, 0.8 ms of the
 bot's CPU a board, against 0.4 ms here (docs/bench.md). Here the loop itself writes a
-request to an idle worker's pipe and reads the answer when the pipe turns readable. A
-worker holds one board at a time and the rest wait their turn in the bot, so no pipe
-fills and no write blocks the loop. A worker that dies fails only the board it held
-(:class:`DrawingFailed`) and is replaced.
+request to a worker's pipe and reads the answer when the pipe turns readable. A worker
+holds at most :data:`HELD` boards and the rest wait their turn in the bot, so no pipe
+fills and no write blocks the loop. A worker that dies fails only the board it was
+drawing (:class:`DrawingFailed`) and is replaced.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pickle
 from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -63,11 +63,17 @@ def _serve(pipe: Connection) -> None:
         pipe.send_bytes(pickle.dumps(answer, pickle.HIGHEST_PROTOCOL))
 
 
+#: boards a worker holds: the one it draws and the next, so that it never waits for the
+#: loop between two boards (at capacity the loop is busy, and one board each left the
+#: two cores 8% idle); the rest wait in the bot, in order, for whichever frees first
+HELD = 2
+
+
 @dataclass
 class _Worker:
     process: BaseProcess
     pipe: Connection
-    board: asyncio.Future[bytes] | None = None  # the one it is drawing
+    boards: deque[tuple[bytes, asyncio.Future[bytes]]] = field(default_factory=deque)
 
 
 class Drawers:
@@ -94,7 +100,7 @@ class Drawers:
         return await board
 
     def close(self) -> None:
-        """Stop the workers; boards still waiting fail."""
+        """Stop the workers; boards not drawn yet are cancelled."""
         for worker in self._workers:
             self._loop.remove_reader(worker.pipe.fileno())
             worker.pipe.close()
@@ -102,6 +108,7 @@ class Drawers:
             worker.process.join(5)
             if worker.process.is_alive():
                 worker.process.kill()
+            self._waiting.extend(worker.boards)
         for _, board in self._waiting:
             board.cancel()
         self._workers, self._waiting = [], deque()
@@ -116,42 +123,47 @@ class Drawers:
         return worker
 
     def _hand_out(self) -> None:
-        idle = [worker for worker in self._workers if worker.board is None]
-        while idle and self._waiting:
-            worker = idle.pop()
-            request, board = self._waiting[0]
+        """Give waiting boards to the workers holding fewest, up to :data:`HELD` each."""
+        while self._waiting:
+            worker = min(self._workers, key=lambda w: len(w.boards))
+            if len(worker.boards) >= HELD:
+                return
+            request, board = self._waiting.popleft()
             try:
                 worker.pipe.send_bytes(request)
-            except OSError:  # it died idle: the board goes to its replacement
-                idle.append(self._replace(worker, None))
+            except OSError:  # it died: the board goes to its replacement
+                self._waiting.appendleft((request, board))
+                self._replace(worker)
                 continue
-            self._waiting.popleft()
-            worker.board = board
+            worker.boards.append((request, board))
 
     def _answered(self, worker: _Worker) -> None:
-        board, worker.board = worker.board, None
         try:
             ok, value = pickle.loads(worker.pipe.recv_bytes())
         except (EOFError, OSError):
-            self._replace(worker, board)
+            self._replace(worker)
         else:
-            if board is not None and not board.done():
+            _, board = worker.boards.popleft()  # a worker answers in the order it was asked
+            if not board.done():
                 if ok:
                     board.set_result(value)
                 else:
                     board.set_exception(value)
         self._hand_out()
 
-    def _replace(self, worker: _Worker, board: asyncio.Future[bytes] | None) -> _Worker:
+    def _replace(self, worker: _Worker) -> None:
+        """Start another worker in place of a dead one. The board it was drawing is lost;
+        the one it held next goes back to the front of the queue."""
         log.error("a drawing worker (pid %s) died; starting another", worker.process.pid)
         self._loop.remove_reader(worker.pipe.fileno())
         worker.pipe.close()
         worker.process.join(1)
-        if board is not None and not board.done():
-            board.set_exception(DrawingFailed("the worker drawing this board stopped"))
-        fresh = self._start()
-        self._workers[self._workers.index(worker)] = fresh
-        return fresh
+        if worker.boards:
+            _, lost = worker.boards.popleft()
+            if not lost.done():
+                lost.set_exception(DrawingFailed("the worker drawing this board stopped"))
+        self._waiting.extendleft(reversed(worker.boards))
+        self._workers[self._workers.index(worker)] = self._start()
 
 
 @contextmanager
