@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import pickle
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -47,9 +48,13 @@ def warm() -> None:
 
 
 def _serve(pipe: Connection) -> None:
-    """A worker: draw each board asked for, until the bot closes the pipe."""
+    """A worker: draw each board asked for, until the bot closes the pipe.
+
+    Workers run at a lower priority than the bot: when the cores are all busy, the
+    event loop (Discord's heartbeat, the database, handing out boards) goes first."""
     from renders import render
 
+    os.nice(NICE)
     warm()
     while True:
         try:
@@ -62,6 +67,9 @@ def _serve(pipe: Connection) -> None:
             answer = (False, exc)
         pipe.send_bytes(pickle.dumps(answer, pickle.HIGHEST_PROTOCOL))
 
+
+#: how much lower the workers' priority is than the bot's
+NICE = 5
 
 #: boards a worker holds: the one it draws and the next, so that it never waits for the
 #: loop between two boards (at capacity the loop is busy, and one board each left the
