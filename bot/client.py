@@ -71,10 +71,10 @@ class Bridgekeeper(commands.Bot):
         the game stands, so nobody has to scroll. Anything that changes that (a move, an
         extension, a vacation, a replaced player, an abandoned game) calls this.
         """
-        text = await self.service.status_card(game_id)
-        channel = await self.channel_of((await self.service.store.game(game_id)).channel_id)
+        card = await self.service.status_card(game_id)
+        text, message_id = card.text, card.message_id
+        channel = await self.channel_of(card.channel_id)
         none = discord.AllowedMentions.none()
-        message_id = await self.service.store.status_message(game_id)
         if message_id is not None:
             try:
                 await channel.get_partial_message(message_id).edit(

@@ -351,7 +351,6 @@ async def _phase(
                 run.done_in_window += 1
             # after answering, the bot refreshes the channel's pinned status card
             await service.status_card(expect[0])
-            await service.store.status_message(expect[0])
 
     async def meter() -> None:
         await asyncio.sleep(max(0.0, run.window[0] - time.perf_counter()))

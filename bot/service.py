@@ -164,6 +164,15 @@ class Loaded:
         return tuple(self.seats[s].user_id for s in self.rules.to_play(self.state))
 
 
+@dataclass(frozen=True)
+class StatusCard:
+    """A game's pinned summary, and the channel and message it is pinned as."""
+
+    channel_id: int
+    message_id: int | None
+    text: str
+
+
 def _loaded(row: GameRow, seats: list[SeatRow]) -> Loaded:
     state = _decoded(row.game_key, row.state) if row.state else None
     return Loaded(row, seats, engine.get(row.game_key), state)
@@ -959,11 +968,15 @@ class Service:
             game_id=game.row.id,
         )
 
-    async def status_card(self, game_id: int) -> str:
-        """The short summary a channel keeps pinned: players, scores, turn, deadline."""
+    async def status_card(self, game_id: int) -> StatusCard:
+        """The short summary a channel keeps pinned (players, scores, turn, deadline), and
+        where it is pinned: one query, as it is refreshed after every move."""
         game = _loaded(*await self.store.seated_game(game_id))
         row = game.row
-        info = game.rules.info
+        return StatusCard(row.channel_id, row.status_message_id, self._status_text(game))
+
+    def _status_text(self, game: Loaded) -> str:
+        row, info = game.row, game.rules.info
         if game.state is None:
             return f"**{info.name}** — waiting to start. Players: {', '.join(game.names)}."
         scores = game.rules.result(game.state).scores

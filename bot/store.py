@@ -72,6 +72,7 @@ class GameRow:
     creator_id: int
     created_at: str
     updated_at: str
+    status_message_id: int | None = None  # the channel's pinned status of this game
 
 
 @dataclass(frozen=True)
@@ -259,7 +260,7 @@ class StaleGame(Exception):
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, game_key, status, options, seed, state, version, "
-    "creator_id, created_at, updated_at"
+    "creator_id, created_at, updated_at, status_message_id"
 )
 
 _SEAT_COLUMNS = "seat, user_id, name, awaiting, place, score, deadline"
@@ -943,10 +944,6 @@ class Store:
                 (user_id, settings.notify, settings.timezone, settings.quiet_start)
                 + (settings.quiet_end, settings.vacation_days, settings.vacation_until),
             )
-
-    async def status_message(self, game_id: int) -> int | None:
-        row = await self._fetchone("SELECT status_message_id FROM games WHERE id = ?", (game_id,))
-        return row[0]
 
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         async with self.transaction() as db:

@@ -1280,7 +1280,7 @@ async def test_one_deleted_channel_does_not_hold_up_the_other_games(h):
         assert len(await h.store.moves((await h.store.latest_game(channel)).id)) == 1
     # a vacation edits the status of every game it moves: the lost one is skipped
     lost, kept = [
-        await h.store.status_message((await h.store.latest_game(channel)).id)
+        (await h.store.latest_game(channel)).status_message_id
         for channel in (CHANNEL_ID, OTHER_CHANNEL_ID)
     ]
     h.delete_message(lost)  # its repost would go to the deleted channel
