@@ -265,6 +265,16 @@ _GAME_COLUMNS = (
 
 _SEAT_COLUMNS = "seat, user_id, name, awaiting, place, score, deadline"
 
+#: a game and its seats, one row per seat (one with no seat columns for a seatless game)
+_SEATED = "SELECT {}, {} FROM games g LEFT JOIN seats s ON s.game_id = g.id".format(
+    ", ".join(f"g.{c}" for c in _GAME_COLUMNS.split(", ")),
+    ", ".join(f"s.{c}" for c in _SEAT_COLUMNS.split(", ")),
+)
+_GAME_WIDTH = len(_GAME_COLUMNS.split(", "))
+
+#: the statuses of the game a channel is playing: at most one, by a unique index
+_LIVE = "('lobby', 'active')"
+
 
 def _seat(row: Sequence) -> SeatRow:
     return SeatRow(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6])
@@ -448,8 +458,7 @@ class Store:
         """The lobby or active game in a channel, if any."""
         return _game(
             await self._fetchone(
-                f"SELECT {_GAME_COLUMNS} FROM games "
-                "WHERE channel_id = ? AND status IN ('lobby', 'active')",
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN {_LIVE}",
                 (channel_id,),
             )
         )
@@ -476,23 +485,15 @@ class Store:
 
     async def seated_live_game(self, channel_id: int) -> tuple[GameRow, list[SeatRow]] | None:
         """:meth:`live_game` and its seats, in one query."""
-        live = "g.channel_id = ? AND g.status IN ('lobby', 'active')"
-        return await self._seated(live, channel_id)
+        return await self._seated(f"g.channel_id = ? AND g.status IN {_LIVE}", channel_id)
 
     async def _seated(self, where: str, key: int) -> tuple[GameRow, list[SeatRow]] | None:
-        games = ", ".join(f"g.{c}" for c in _GAME_COLUMNS.split(", "))
-        seats = ", ".join(f"s.{c}" for c in _SEAT_COLUMNS.split(", "))
-        rows = await self._fetchall(
-            f"SELECT {games}, {seats} FROM games g LEFT JOIN seats s ON s.game_id = g.id "
-            f"WHERE {where} ORDER BY s.seat",
-            (key,),
-        )
+        rows = await self._fetchall(f"{_SEATED} WHERE {where} ORDER BY s.seat", (key,))
         if not rows:
             return None
-        split = len(_GAME_COLUMNS.split(", "))
-        game = _game(rows[0][:split])
+        game = _game(rows[0][:_GAME_WIDTH])
         assert game is not None
-        return game, [_seat(r[split:]) for r in rows if r[split] is not None]
+        return game, [_seat(r[_GAME_WIDTH:]) for r in rows if r[_GAME_WIDTH] is not None]
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         rows = await self._fetchall(

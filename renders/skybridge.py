@@ -203,11 +203,11 @@ class _Pen:
     Pillow does not anti-alias shapes, so a shape is drawn at :data:`SCALE` times the
     size and reduced; but a board is mostly the same few shapes (pieces of a colour and
     height, plates, discs, icons) in new places. So each shape is drawn once per process
-    on its own small canvas, as a colour image and a coverage mask, and pasted through
-    the mask wherever it goes: the edges blend with whatever is below, as supersampling
-    the picture would give, at the cost of a paste. Square-cornered fills are worked out
-    exactly and painted straight on (:meth:`_plain`). FreeType already anti-aliases
-    text, so text waits until the end and is drawn at 1x.
+    on its own small canvas, with how much of each pixel it covers as alpha, and pasted
+    through that alpha wherever it goes: the edges blend with whatever is below, as
+    supersampling the picture would give, at the cost of a paste. Square-cornered fills
+    are worked out exactly and painted straight on (:meth:`_plain`). FreeType already
+    anti-aliases text, so text waits until the end and is drawn at 1x.
     """
 
     def __init__(self, image: Image.Image) -> None:
@@ -261,29 +261,22 @@ class _Pen:
         stamped. A stamp of the whole outline would be as large as the box, and a cell's
         changes size as its row grows; a corner is the same whatever the box."""
         x0, y0, x1, y1 = box
-        inner = width - 1 / SCALE  # Pillow's boxes include their last pixel
-        if not radius:
-            for strip in (
-                (x0, y0, x1, y0 + inner),
-                (x0, y1 - inner, x1, y1),
-                (x0, y0, x0 + inner, y1),
-                (x1 - inner, y0, x1, y1),
+        left, top, right, bottom, end = x0, y0, x1, y1, 0.0
+        if radius:
+            reach = math.ceil(radius + width) + 2  # a corner stamp's side
+            left, top = math.floor(x0) - 1 + reach, math.floor(y0) - 1 + reach
+            right, bottom = math.ceil(x1) + 2 - reach, math.ceil(y1) + 2 - reach
+            side = 2 * reach + 2  # a box this big has the same corners as ``box``
+            for cx, cy, corner in (
+                (left - reach, top - reach, (x0, y0, x0 + side, y0 + side)),
+                (right, top - reach, (x1 - side, y0, x1, y0 + side)),
+                (left - reach, bottom, (x0, y1 - side, x0 + side, y1)),
+                (right, bottom, (x1 - side, y1 - side, x1, y1)),
             ):
-                self._plain(strip, edge)
-            return
-        reach = math.ceil(radius + width) + 2  # a corner stamp's side
-        left, top = math.floor(x0) - 1 + reach, math.floor(y0) - 1 + reach
-        right, bottom = math.ceil(x1) + 2 - reach, math.ceil(y1) + 2 - reach
-        side = 2 * reach + 2  # a box this big has the same corners as ``box``
-        for cx, cy, corner in (
-            (left - reach, top - reach, (x0, y0, x0 + side, y0 + side)),
-            (right, top - reach, (x1 - side, y0, x1, y0 + side)),
-            (left - reach, bottom, (x0, y1 - side, x0 + side, y1)),
-            (right, bottom, (x1 - side, y1 - side, x1, y1)),
-        ):
-            at = (corner[:2], corner[2:])
-            self._stamp("rect", at, None, edge, width, radius, (cx, cy, cx + reach, cy + reach))
-        end = 1 / SCALE  # a strip stops short of the next corner's stamp
+                canvas = (cx, cy, cx + reach, cy + reach)
+                self._stamp("rect", (corner[:2], corner[2:]), None, edge, width, radius, canvas)
+            end = 1 / SCALE  # a strip stops short of the next corner's stamp
+        inner = width - 1 / SCALE  # Pillow's boxes include their last pixel
         for strip in (
             (left, y0, right - end, y0 + inner),
             (left, y1 - inner, right - end, y1),
