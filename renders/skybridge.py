@@ -396,10 +396,11 @@ def _shape(
     return Image.merge("RGBa", bands).convert("RGBA")
 
 
-#: Stamps kept are at most this many pixels: pieces, plates, discs, icons, corners.
-#: 1024 of them, which a game's pieces of every colour and height fit in, are at most
-#: 32 MiB a process, a few MiB in practice.
-SMALL_SHAPE = 8192
+#: Stamps kept are at most this many pixels: pieces, plates, discs, icons, corners. The
+#: largest is a tall piece at full size (107x87 px), on most early boards: at 8192 it
+#: was drawn afresh 2.5 times a board. 1024 stamps, which a game's pieces of every
+#: colour and height fit in, are at most 48 MiB a process, about 5 MiB in practice.
+SMALL_SHAPE = 12288
 
 
 @lru_cache(maxsize=1024)
