@@ -43,11 +43,18 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 def fit_text(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     """``text`` cut with an ellipsis to fit ``width`` px: player names can be any length."""
-    if face.getlength(text) <= width:
+    if _length(face, text) <= width:
         return text
     while text and face.getlength(text + "…") > width:
         text = text[:-1]
     return text.rstrip() + "…"
+
+
+@lru_cache(maxsize=1024)
+def _length(face: ImageFont.FreeTypeFont, text: str) -> float:
+    """A board fits the same few names every time it is drawn: measure each once (faces
+    come from :func:`font`, one object per size, so they are stable keys)."""
+    return face.getlength(text)
 
 
 @dataclass(frozen=True)
