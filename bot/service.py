@@ -12,11 +12,10 @@ import asyncio
 import logging
 import re
 import secrets
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
-from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -174,16 +173,41 @@ class StatusCard:
 
 
 def _loaded(row: GameRow, seats: list[SeatRow]) -> Loaded:
-    state = _decoded(row.game_key, row.state) if row.state else None
+    state = _PARSED.get(row.game_key, row.state) if row.state else None
     return Loaded(row, seats, engine.get(row.game_key), state)
 
 
-@lru_cache(maxsize=4096)
-def _decoded(game_key: str, text: str) -> Any:
-    """A stored state, parsed once: a click loads its game up to three times (legal moves,
-    the move, the pinned status), and states are immutable, so the same text always
-    gives an equal state that every request may share."""
-    return engine.get(game_key).from_json(text)
+class _Parsed:
+    """Stored states, each parsed once: a click loads its game up to three times (legal
+    moves, the move, the pinned status). States are immutable, so the same text always
+    gives an equal state that every request may share; and a state the bot has just
+    stored is kept under its text (:meth:`stored`), so the next click parses nothing."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._states: OrderedDict[tuple[str, str], Any] = OrderedDict()
+
+    def get(self, game_key: str, text: str) -> Any:
+        state = self._states.get((game_key, text))
+        if state is None:
+            state = engine.get(game_key).from_json(text)
+        self._keep(game_key, text, state)
+        return state
+
+    def stored(self, game_key: str, state: Any) -> str:
+        """``state`` as stored text, kept for the next load of it."""
+        text = engine.get(game_key).to_json(state)
+        self._keep(game_key, text, state)
+        return text
+
+    def _keep(self, game_key: str, text: str, state: Any) -> None:
+        self._states[game_key, text] = state
+        self._states.move_to_end((game_key, text))
+        if len(self._states) > self._size:
+            self._states.popitem(last=False)
+
+
+_PARSED = _Parsed(4096)
 
 
 def effective_moves(log: Sequence[MoveRow]) -> list[MoveRow]:
@@ -516,7 +540,10 @@ class Service:
         started = Loaded(game.row, game.seats, game.rules, state)
         try:
             await self.store.start(
-                game.row.id, game.row.version, game.rules.to_json(state), game.rules.to_play(state)
+                game.row.id,
+                game.row.version,
+                _PARSED.stored(game.row.game_key, state),
+                game.rules.to_play(state),
             )
         except StaleGame:
             raise Refused("The lobby changed at that moment; please try again.") from None
@@ -615,7 +642,7 @@ class Service:
                 seat=seat,
                 user_id=caller.user_id,
                 action=notation,
-                state=rules.to_json(state),
+                state=_PARSED.stored(game.row.game_key, state),
                 awaiting=rules.to_play(state),
                 results=results,
                 kind=kind,
@@ -740,7 +767,7 @@ class Service:
                 user_id=user_id,
                 kind="undo",
                 action=str(count),
-                state=game.rules.to_json(state),
+                state=_PARSED.stored(game.row.game_key, state),
                 awaiting=game.rules.to_play(state),
                 reacting=game.rules.reaction_open(state),
             )
