@@ -51,6 +51,9 @@ NOTIFY = {
 }
 
 
+#: said instead of the board when its drawing worker died (the move itself stands)
+BOARD_LOST = "The board could not be drawn this time; `/game board` shows it."
+
 _DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)\s*d)?\s*(?:(\d+(?:\.\d+)?)\s*h)?")
 
 
@@ -303,28 +306,34 @@ class Service:
 
     # -- rendering ------------------------------------------------------------------------
 
-    async def _image(self, game: Loaded, state: Any, seat: int | None = None) -> bytes | None:
-        """The board as ``seat`` sees it; the spectator's view (``None``) for public posts."""
+    async def _board(
+        self, game: Loaded, state: Any, text: str, seat: int | None = None
+    ) -> tuple[str, bytes | None]:
+        """``text`` with the board as ``seat`` sees it (the spectator's view, ``None``, for
+        public posts). A board lost with its drawing worker leaves the move standing, and
+        ``text`` then says so, so nobody waits for a picture that is not coming."""
         if not self.images or not has_renderer(game.row.game_key):
-            return None
+            return text, None
         view = game.rules.view(state, seat)
         if self._drawers is None:
-            return await asyncio.to_thread(render, game.row.game_key, view, game.names)
+            return text, await asyncio.to_thread(render, game.row.game_key, view, game.names)
         try:
-            return await self._drawers.draw(game.row.game_key, view, game.names)
-        except DrawingFailed:  # the move stands; `/game board` draws the board again
+            return text, await self._drawers.draw(game.row.game_key, view, game.names)
+        except DrawingFailed:
             log.error("no board for game %d: its drawing worker stopped", game.row.id)
-            return None
+            return f"{text}\n{BOARD_LOST}", None
 
     async def _private(
         self, game: Loaded, state: Any, version: int, seat: int, events: list
     ) -> Reply:
         """What only ``seat`` may see now: its own view and the events meant for it."""
         lines = [e.describe(game.names) for e in events if e.seat == seat]
+        text = "\n".join(["Only you can see this.", *lines])
+        text, image = await self._board(game, state, text, seat)
         return Reply(
-            text="\n".join(["Only you can see this.", *lines]),
+            text=text,
             private=True,
-            image=await self._image(game, state, seat),
+            image=image,
             game_id=game.row.id,
             version=version,
         )
@@ -357,9 +366,11 @@ class Service:
         """
         over = game.rules.is_over(state)
         awaited = () if over else tuple(game.seats[s].user_id for s in game.rules.to_play(state))
+        text = "\n".join([*lines, self._turn_text(game, state)])
+        text, image = await self._board(game, state, text)
         return Reply(
-            text="\n".join([*lines, self._turn_text(game, state)]),
-            image=await self._image(game, state),
+            text=text,
+            image=image,
             mentions=await self._tell_turn(game, [u for u in awaited if u not in already]),
             awaiting=awaited,
             game_id=game.row.id,
@@ -976,9 +987,11 @@ class Service:
         if game.state is None:
             raise Refused("The game has not started yet, so there is no board.")
         if move is None:
+            text = f"**{game.rules.info.name}** — " + self._turn_text(game, game.state)
+            text, image = await self._board(game, game.state, text)
             return Reply(
-                text=f"**{game.rules.info.name}** — " + self._turn_text(game, game.state),
-                image=await self._image(game, game.state),
+                text=text,
+                image=image,
                 private=True,
                 game_id=game.row.id,
                 version=game.row.version,
@@ -988,9 +1001,11 @@ class Service:
             raise Refused(f"Pick a move from 0 (the start) to {len(log)}; see `/game history`.")
         state = rebuild(game, log[:move])
         when = "at the start" if move == 0 else f"after move {move} (`{log[move - 1].action}`)"
+        text = f"**{game.rules.info.name}** {when} — " + self._turn_text(game, state)
+        text, image = await self._board(game, state, text)
         return Reply(
-            text=f"**{game.rules.info.name}** {when} — " + self._turn_text(game, state),
-            image=await self._image(game, state),
+            text=text,
+            image=image,
             private=True,
             game_id=game.row.id,
         )

@@ -14,7 +14,7 @@ import pytest
 import engine
 from bot.drawing import DrawingFailed, drawers
 from bot.selfplay import robots
-from bot.service import Service, Table
+from bot.service import BOARD_LOST, Service, Table
 from bot.store import Store
 from renders import render
 
@@ -96,7 +96,11 @@ async def test_a_move_whose_board_is_lost_still_stands(tmp_path, caplog) -> None
             mover = ada if first == ada.user_id else bea
             move = (await service.legal_moves(table, mover))[0]
             reply = await service.move(table, mover, move)
+            again = await service.board(table)  # what the notice tells them to do
         assert reply.image is None
+        assert BOARD_LOST in reply.text
+        assert again.image and again.image.startswith(b"\x89PNG")
+        assert BOARD_LOST not in again.text
         assert reply.version == started.version + 1
         assert "no board for game" in caplog.text
         assert (await store.moves(reply.game_id))[-1].action == move
