@@ -488,7 +488,7 @@ def _draw_card(pen: _Pen, view: View, seat: int, name_: str, box: Box) -> None:
     pen.text((right, y), score, 34, INK, "rm")
     shown = fit_text(name_, font(24, True), right - _width(score, 34) - 12 - x)
     pen.text((x, y), shown, 24, MUTED if seat in view.resigned else INK, "lm")
-    y = box[1] + 62
+    y = box[1] + 58
     text, tag = status(view, seat)
     pen.text((box[0] + 12, y), text, 19, INK, "lm", bold=False)
     if tag:
@@ -497,7 +497,8 @@ def _draw_card(pen: _Pen, view: View, seat: int, name_: str, box: Box) -> None:
         pen.text((right - w / 2, y), tag, 15, CARD)
     if view.colours[seat] >= 0:
         for i, line in enumerate(_wrap(stock_line(view, seat), 17, box[2] - box[0] - 24)[:2]):
-            pen.text((box[0] + 12, y + 23 + i * 19), line, 17, MUTED, "lm", bold=False)
+            # two lines of 17 px fit above the card's edge, even the 4 px edge of the turn
+            pen.text((box[0] + 12, y + 21 + i * 18), line, 17, MUTED, "lm", bold=False)
 
 
 def status(view: View, seat: int) -> tuple[str, str]:

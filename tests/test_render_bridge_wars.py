@@ -23,6 +23,7 @@ from engine.bridge_wars.rules import Place, State, put
 from renders.bridge_wars import (
     BACKGROUND,
     BRASS_ROD,
+    CARD,
     CARD_LINE,
     EMPTY_ROD,
     HIGHLIGHT,
@@ -269,6 +270,18 @@ def test_each_card_shows_its_colour_and_the_turn():
         assert count(image, card, fill(view.colours[seat])) > 300
         border = image.getpixel((round(card[0] + 1), round((card[1] + card[3]) / 2)))
         assert near(border, TURN if seat == view.turn else CARD_LINE, tolerance=30)
+
+
+def test_the_blocks_left_stay_clear_of_their_card_edge():
+    state = started("red sw", "blue ne")  # a full stock: the list takes two lines
+    view = g.view(state, None)
+    image, _ = picture(state)
+    card = layout(view).cards[view.turn]  # the thickest edge: the seat to play
+    assert len(stock_line(view, view.turn)) > 30
+    edge = round(card[3]) - 4  # the 4 px edge begins here
+    for y in (edge - 2, edge - 1):  # two rows of plain card between the text and the edge
+        row = image.crop((round(card[0]) + 16, y, round(card[2]) - 16, y + 1))
+        assert all(near(p, CARD, tolerance=8) for p in row.get_flattened_data()), y
 
 
 def test_cards_list_the_blocks_left():
