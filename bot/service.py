@@ -12,11 +12,12 @@ import asyncio
 import logging
 import re
 import secrets
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
+from weakref import WeakValueDictionary
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import engine
@@ -264,8 +265,15 @@ class Service:
         self._link = link
         self._seed = seed
         self._drawers = drawers
-        # one per channel, as a channel holds one live game: its moves are taken in turn
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+
+    def _turn(self, table: Table) -> asyncio.Lock:
+        """The channel's lock: a channel holds one live game, whose moves are taken in turn.
+        It lives while a request holds or awaits it, so channels long quiet cost nothing."""
+        lock = self._locks.get(table.channel_id)
+        if lock is None:
+            lock = self._locks[table.channel_id] = asyncio.Lock()
+        return lock
 
     # -- loading --------------------------------------------------------------------------
 
@@ -578,7 +586,7 @@ class Service:
                 "at the round's deadline as a forfeit by whoever holds it up."
             )
         self._manager_of(game, caller, "abandon it")
-        async with self._locks[table.channel_id]:
+        async with self._turn(table):
             try:
                 await self.store.abandon(game.row.id, game.row.version)
             except StaleGame:
@@ -594,7 +602,7 @@ class Service:
         self, table: Table, caller: Caller, text: str, expect: tuple[int, int] | None = None
     ) -> Reply:
         """Play ``text`` for the caller. ``expect`` = (game id, version) from a button."""
-        async with self._locks[table.channel_id]:
+        async with self._turn(table):
             game = await self._active(table, expect)
             seat = self._seated(game, caller)
             if seat not in game.rules.to_play(game.state):
@@ -610,7 +618,7 @@ class Service:
     async def resign(
         self, table: Table, caller: Caller, expect: tuple[int, int] | None = None
     ) -> Reply:
-        async with self._locks[table.channel_id]:
+        async with self._turn(table):
             game = await self._active(table, expect)
             seat = self._seated(game, caller)
             try:
@@ -621,7 +629,7 @@ class Service:
 
     async def skip_turn(self, table: Table, caller: Caller, expect: tuple[int, int]) -> Reply:
         """Pass a seat's turn because its time ran out (the ``skip`` deadline policy)."""
-        async with self._locks[table.channel_id]:
+        async with self._turn(table):
             game = await self._active(table, expect)
             seat = self._seated(game, caller)
             try:
@@ -712,7 +720,7 @@ class Service:
         The mover may take a move back alone until the next player acts; after that a
         request waits for every other player, who agree by asking to undo too.
         """
-        async with self._locks[table.channel_id]:
+        async with self._turn(table):
             game = await self._active(table)
             seat = self._seated(game, caller)
             standing = effective_moves(await self.store.moves(game.row.id))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -310,6 +311,17 @@ async def test_concurrent_moves_by_the_awaited_player_one_wins(service, same):
         assert (await live(service)).version == version + 1
     row, log, _ = await snapshot(service)
     assert SKY.to_json(replay_log(row, log, 3)) == row.state
+
+
+async def test_a_channel_keeps_its_lock_only_while_a_move_needs_it(service):
+    """A bot runs for months over thousands of channels: quiet ones must cost nothing."""
+    await open_game(service, (ADA, BOB))
+    who = await awaited(service)
+    moves = await service.legal_moves(TABLE, who)
+    won, lost = await race(service.move(TABLE, who, moves[0]), service.move(TABLE, who, moves[0]))
+    assert len(won) == 1 and len(lost) == 1  # while both waited, they shared one lock
+    gc.collect()
+    assert len(service._locks) == 0
 
 
 async def test_two_processes_racing_one_wins(service, tmp_path):
