@@ -26,7 +26,17 @@ from engine.bridge_wars import View
 from engine.bridge_wars.blocks import NAMES, STARTER
 from engine.bridge_wars.board import BRASS, COLUMNS, HOLES, SIZE, col_row, name
 from engine.bridge_wars.rules import COLOURS, Placed
-from renders.common import BACKGROUND, PLAYER_COLOURS, RGB, SCALE, Pen, fit_text, font, to_png
+from renders.common import (
+    BACKGROUND,
+    PLAYER_COLOURS,
+    RGB,
+    SCALE,
+    Pen,
+    fit_text,
+    font,
+    text_width,
+    to_png,
+)
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
@@ -181,10 +191,6 @@ def _stamp(
 ) -> None:
     mask, left, top = _text_mask(text, size, anchor, bold)
     image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
-
-
-def _width(text: str, size: int, bold: bool = True) -> float:
-    return font(size, bold).getlength(text)
 
 
 # -- the 3D view ------------------------------------------------------------------------
@@ -442,9 +448,9 @@ def _draw_caption(pen: _Pen, view: View, names: Sequence[str], plan: Layout) -> 
         pen.rect((x0, y - 11, x0 + 22, y + 11), None, HIGHLIGHT, 5, radius=4)
         x0 += 32
     pen.text((x0, y), left, 25, INK, "lm")
-    room = x1 - x0 - _width(left, 25) - 30
+    room = x1 - x0 - text_width(left, 25) - 30
     named = 1 if view.places is None else view.places.count(1)
-    share = (room - _width(caption(view, [""] * view.players)[1], 25)) / named
+    share = (room - text_width(caption(view, [""] * view.players)[1], 25)) / named
     short = [fit_text(n, font(25, True), max(share, 20)) for n in names]
     pen.text((x1, y), caption(view, short)[1], 25, INK, "rm")
 
@@ -453,7 +459,7 @@ def _wrap(text: str, size: int, width: float) -> list[str]:
     """``text`` broken at spaces into lines no wider than ``width``."""
     lines: list[str] = []
     for word in text.split():
-        if lines and _width(f"{lines[-1]} {word}", size, False) <= width:
+        if lines and text_width(f"{lines[-1]} {word}", size, False) <= width:
             lines[-1] += f" {word}"
         else:
             lines.append(word)
@@ -486,13 +492,13 @@ def _draw_card(pen: _Pen, view: View, seat: int, name_: str, box: Box) -> None:
     score = str(view.scores[seat])
     right = box[2] - 12
     pen.text((right, y), score, 34, INK, "rm")
-    shown = fit_text(name_, font(24, True), right - _width(score, 34) - 12 - x)
+    shown = fit_text(name_, font(24, True), right - text_width(score, 34) - 12 - x)
     pen.text((x, y), shown, 24, MUTED if seat in view.resigned else INK, "lm")
     y = box[1] + 58
     text, tag = status(view, seat)
     pen.text((box[0] + 12, y), text, 19, INK, "lm", bold=False)
     if tag:
-        w = _width(tag, 15) + 14
+        w = text_width(tag, 15) + 14
         pen.rect((right - w, y - 12, right, y + 12), TURN, None, 0, radius=12)
         pen.text((right - w / 2, y), tag, 15, CARD)
     if view.colours[seat] >= 0:

@@ -35,6 +35,7 @@ from renders.common import (
     Swatch,
     fit_text,
     font,
+    text_width,
     to_png,
 )
 
@@ -272,10 +273,6 @@ def _dashed(pen: Pen, box: Box, fill: RGB, width: float, dash: float = 10) -> No
             pen.line(p0, p1, fill, width)
 
 
-def _width(text: str, size: int, bold: bool = True) -> float:
-    return font(size, bold).getlength(text)
-
-
 def _centre(box: Box) -> Point:
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
@@ -403,7 +400,7 @@ def caption(view: View, names: Sequence[str]) -> tuple[str, str, str]:
 
 def _draw_caption(pen: Pen, view: View, names: Sequence[str]) -> None:
     x0, x1 = MARGIN, WIDTH - MARGIN
-    turn_w = _width(caption(view, names)[1], 22, bold=False)
+    turn_w = text_width(caption(view, names)[1], 22, bold=False)
     short = [fit_text(n, font(26, True), 220) for n in names]
     last, turn, status = caption(view, short)
     pen.text((x1, 26), turn, 22, MUTED, "rm", bold=False)
@@ -453,7 +450,7 @@ def _draw_boats(pen: Pen, view: View, plan: Layout) -> None:
         boat: BoatView = boats[number]
         pen.text((box[0], box[1] - 15), f"b{number}", 21, INK, "lm")
         for k in range(boat.soldiers):
-            x = box[0] + _width(f"b{number}", 21) + 16 + 22 * k
+            x = box[0] + text_width(f"b{number}", 21) + 16 + 22 * k
             _soldier(pen, (x, box[1] - 15), 9)
         _domino(pen, box, boat.domino, face_up=boat.face_up)
         if boat.domino is None:
@@ -519,7 +516,7 @@ def _draw_marker(pen: Pen, view: View, seat: int, x: float, y: float) -> float:
         tie = view.places[0] == view.places[1]
         word = "tie" if tie else ("won" if won else "lost")
         colour = (222, 170, 20) if won else CARD_LINE
-        w = _width(word, 18) + 20
+        w = text_width(word, 18) + 20
         pen.rect((x, y - 15, x + w, y + 15), colour, None, 0, radius=15)
         pen.text((x + w / 2, y), word, 18, INK)
         return x + w + 10
@@ -538,7 +535,7 @@ def _draw_head(pen: Pen, view: View, seat: int, name: str, box: Box) -> None:
     y = y0 + 28
     x = _draw_marker(pen, view, seat, x0 + 16, y)
     role = side.name
-    role_w = _width(role, 17) + 46
+    role_w = text_width(role, 17) + 46
     pen.rect((x1 - 16 - role_w, y - 16, x1 - 16, y + 16), side.fill, side.edge, 2, radius=16)
     pen.circle((x1 - 16 - role_w + 16, y), 11, CARD, side.edge, 1.5)
     pen.text((x1 - 16 - role_w + 16, y), side.letter, 15, INK)
@@ -549,26 +546,26 @@ def _draw_head(pen: Pen, view: View, seat: int, name: str, box: Box) -> None:
     _coin(pen, (x0 + 32, y), 15)
     coins = str(view.coins[seat])
     pen.text((x0 + 56, y), coins, 30, INK, "lm")
-    pen.text((x0 + 62 + _width(coins, 30), y + 3), "coins", 20, MUTED, "lm", False)
+    pen.text((x0 + 62 + text_width(coins, 30), y + 3), "coins", 20, MUTED, "lm", False)
 
 
 def _draw_attacker(pen: Pen, view: View, plan: Layout) -> None:
     x1, y = plan.cards[ATTACKER][2] - 16, plan.cards[ATTACKER][1] + 70
     score = str(view.crossed)
     pen.text((x1, y + 3), "crossed", 20, MUTED, "rm", False)
-    x = x1 - _width("crossed", 20, False) - 8
+    x = x1 - text_width("crossed", 20, False) - 8
     pen.text((x, y), score, 30, INK, "rm")
-    _soldier(pen, (x - _width(score, 30) - 22, y), 15)
+    _soldier(pen, (x - text_width(score, 30) - 22, y), 15)
 
 
 def _draw_defender(pen: Pen, view: View, plan: Layout) -> None:
     x1, y = plan.cannons[2], _centre(plan.cannons)[1]
     word = "cannon" if view.cannons == 1 else "cannons"
     pen.text((x1, y + 3), word, 20, MUTED, "rm", False)
-    x = x1 - _width(word, 20, False) - 8
+    x = x1 - text_width(word, 20, False) - 8
     count = str(view.cannons)
     pen.text((x, y), count, 30, INK, "rm")
-    x -= _width(count, 30) + 8
+    x -= text_width(count, 30) + 8
     _domino(pen, (x - 44, y - 11, x, y + 11), None, face_up=False)
     base = plan.air_base
     if view.declared:

@@ -50,9 +50,15 @@ def fit_text(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     return text.rstrip() + "…"
 
 
-@lru_cache(maxsize=1024)
+def text_width(text: str, size: int, bold: bool = True) -> float:
+    """How wide ``text`` is, in px, in :func:`font` (``size``, ``bold``)."""
+    return _length(font(size, bold), text)
+
+
+@lru_cache(maxsize=4096)
 def _length(face: ImageFont.FreeTypeFont, text: str) -> float:
-    """A board fits the same few names every time it is drawn: measure each once (faces
+    """Boards measure the same names, numbers and words every time they are drawn, and
+    asking FreeType costs more than the lookup: each is measured once per process (faces
     come from :func:`font`, one object per size, so they are stable keys)."""
     return face.getlength(text)
 

@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 
 import engine
 from engine.skybridge import KINDS, SQUARES, STORIES, View, initial_stock, scoring_colours
-from renders.common import PLAYER_COLOURS, RGB, Swatch, fit_text, font, to_png
+from renders.common import PLAYER_COLOURS, RGB, Swatch, fit_text, font, text_width, to_png
 
 SCALE = 2  # supersampling factor for shapes
 
@@ -403,11 +403,6 @@ def _shape(
 SMALL_SHAPE = 12288
 
 
-@lru_cache(maxsize=1024)
-def _width(text: str, size: int, bold: bool = True) -> float:
-    return font(size, bold).getlength(text)
-
-
 def _centre(box: Box) -> Point:
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
@@ -592,9 +587,9 @@ def _draw_caption(pen: _Pen, view: View, names: Sequence[str], plan: Layout) -> 
         pen.rect((x0, y - 11, x0 + 22, y + 11), None, HIGHLIGHT, 5, radius=4)
         x0 += 32
     pen.text((x0, y), left, 26, INK, "lm")
-    room = x1 - x0 - _width(left, 26) - 30
+    room = x1 - x0 - text_width(left, 26) - 30
     named = 1 if view.places is None else view.places.count(1)
-    share = (room - _width(caption(view, [""] * view.players)[1], 26)) / named
+    share = (room - text_width(caption(view, [""] * view.players)[1], 26)) / named
     short = [fit_text(name, font(26, True), share) for name in names]
     pen.text((x1, y), caption(view, short)[1], 26, INK, "rm")
 
@@ -626,7 +621,7 @@ def _draw_stock(pen: _Pen, view: View, seat: int, x: float, y: float) -> None:
             count = str(view.stock[seat][slot])
             x += _draw_icon(pen, x, y, kind, swatch) + 4
             pen.text((x, y), count, 22, INK if view.stock[seat][slot] else MUTED, "lm")
-            x += _width(count, 22) + 12
+            x += text_width(count, 22) + 12
         x += 14
 
 
@@ -661,16 +656,16 @@ def _draw_card(pen: _Pen, view: View, seat: int, name: str, box: Box) -> None:
     y, right = box[1] + 28, box[2] - 16
     x = _draw_marker(pen, view, seat, box[0] + 16, y)
     score = str(view.scores[seat])
-    score_x = right - _width(score, 32) - 6
+    score_x = right - text_width(score, 32) - 6
     pen.text((right, y), score, 32, INK, "rm")
     pen.text((score_x, y + 4), "score", 16, MUTED, "rm", bold=False)
     label = status(view, seat)
-    label_w = _width(label, 18, bold=False) + 10 if label else 0
-    room = score_x - _width("score", 16, bold=False) - 16 - x - label_w
+    label_w = text_width(label, 18, bold=False) + 10 if label else 0
+    room = score_x - text_width("score", 16, bold=False) - 16 - x - label_w
     shown = fit_text(name, font(26, True), room)
     pen.text((x, y), shown, 26, MUTED if label else INK, "lm")
     if label:
-        pen.text((x + _width(shown, 26) + 10, y + 2), label, 18, MUTED, "lm", bold=False)
+        pen.text((x + text_width(shown, 26) + 10, y + 2), label, 18, MUTED, "lm", bold=False)
     _draw_stock(pen, view, seat, box[0] + 16, box[1] + 70)
 
 

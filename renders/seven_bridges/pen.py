@@ -13,6 +13,7 @@ from renders.common import (  # noqa: F401  (the pen and its types, shared by ev
     Point,
     Swatch,
     font,
+    text_width,
 )
 
 INK: RGB = (34, 34, 34)
@@ -29,10 +30,6 @@ SWATCHES: tuple[Swatch, ...] = SIX_COLOURS
 
 def swatch(seat: int) -> Swatch:
     return SWATCHES[seat]
-
-
-def text_width(text: str, size: int, bold: bool = True) -> float:
-    return font(size, bold).getlength(text)
 
 
 def box_centre(box: Box) -> Point:
