@@ -1165,9 +1165,7 @@ async def test_a_whole_game_with_secrets_leaks_nothing_into_channel_posts_ids_or
                 continue  # the commands' own descriptions, synced at start-up
             payload = call.payload or {}
             ids += _custom_ids(payload)
-            data = payload.get("data", payload) if isinstance(payload, dict) else {}
-            private = isinstance(data, dict) and (data.get("flags") or 0) & 64
-            if not private:
+            if not call.ephemeral:
                 public_texts += _payload_texts(payload)
         assert ids and all(OUR_ID.fullmatch(i) for i in ids), "ids carry no move content"
         leaks = [t for t in public_texts for n in names if n in t]
