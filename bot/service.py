@@ -52,6 +52,9 @@ NOTIFY = {
 }
 
 
+#: the most extra time `/game extend` gives one turn, unless its time per move is longer
+EXTEND_CAP_HOURS = 7 * 24
+
 #: said instead of the board when its drawing worker died (the move itself stands)
 BOARD_LOST = "The board could not be drawn this time; `/game board` shows it."
 
@@ -825,12 +828,33 @@ class Service:
         return Reply(text="No more reminders for this turn.", private=True)
 
     async def extend(self, table: Table, caller: Caller, hours: float) -> Reply:
+        """Give the waiting players more time: never by themselves (a creator or manager
+        would otherwise stretch their own clock), and at most :data:`EXTEND_CAP_HOURS`,
+        or the time per move if longer, for one turn."""
         game = await self._active(table)
         self._manager_of(game, caller, "extend a deadline")
+        if caller.user_id in game.awaited_users():
+            raise Refused(
+                "Nobody can extend their own clock, and this turn is yours: a server manager "
+                "(or the game's creator, if that is not you) can give you more time."
+            )
         if not 1 <= hours <= 24 * 60:
             raise Refused("Extend by between 1 hour and 60 days.")
-        if not await self.store.push_deadlines(hours, game_id=game.row.id):
+        most = max((await self.store.clocks(game.row.id)).move_hours or 0, EXTEND_CAP_HOURS)
+        try:
+            extended = await self.store.extend_turn(game.row.id, game.row.version, hours, most)
+        except StaleGame:
+            raise Refused("The game changed at that moment; please try again.") from None
+        if extended is None:
             raise Refused("This game has no running deadline (no time per move).")
+        given, made = extended
+        if not made:
+            raise Refused(
+                f"`by:{format_hours(hours)}` is too much: one turn can be given at most "
+                f"{format_hours(most)} more (its time per move, or "
+                f"{format_hours(EXTEND_CAP_HOURS)} if that is longer), and this turn has had "
+                f"{format_hours(given)} already."
+            )
         waiting = ", ".join(game.names[s] for s in game.rules.to_play(game.state))
         return Reply(
             text=f"{caller.name} gave {waiting} {format_hours(hours)} more.",

@@ -200,21 +200,21 @@ async def test_vacation_pauses_clocks_and_comes_from_a_bank(world, clock):
     assert "ran out of time" in item.reply.text
 
 
-async def test_creator_extends_a_deadline_and_replaces_a_player(world, clock):
+async def test_a_manager_extends_a_deadline_and_replaces_a_player(world, clock):
     service, scheduler = world
     first = await start(service, Clocks(move_hours=24))
     other = BOB if first == ADA else ADA
-    if first == ADA:
-        with pytest.raises(Refused, match="Only the player who opened"):
-            await service.extend(TABLE, BOB, 24)
-    reply = await service.extend(TABLE, ADA, 24)
+    mod = Caller(1, "Mod", manager=True)
+    with pytest.raises(Refused, match="Only the player who opened"):
+        await service.extend(TABLE, BOB, 24)
+    reply = await service.extend(TABLE, mod, 24)
     assert "24 hours more" in reply.text
     clock.at(hours=47)
     assert await scheduler.tick() == []
 
     with pytest.raises(Refused, match="already has a seat"):
-        await service.replace_player(TABLE, ADA, first.user_id, other)
-    reply = await service.replace_player(TABLE, Caller(1, "Mod", manager=True), first.user_id, CY)
+        await service.replace_player(TABLE, mod, first.user_id, other)
+    reply = await service.replace_player(TABLE, mod, first.user_id, CY)
     assert "Cy takes over seat" in reply.text and reply.mentions == (CY.user_id,)
     turns = await service.my_turns(CY)
     assert "Skybridge" in turns.text
@@ -448,11 +448,12 @@ async def test_extend_by_less_than_an_hour_is_refused_and_changes_nothing(world)
     service, _ = world
     await start(service, Clocks(move_hours=24))
     before = await service.store.seats(1)
+    mod = Caller(1, "Mod", manager=True)
     for hours in (0.5, 0, 24 * 61):
         with pytest.raises(Refused, match="between 1 hour and 60 days"):
-            await service.extend(TABLE, ADA, hours)
+            await service.extend(TABLE, mod, hours)
     assert await service.store.seats(1) == before
-    assert (await service.extend(TABLE, ADA, 1)).changed == (1,)
+    assert (await service.extend(TABLE, mod, 1)).changed == (1,)
 
 
 async def test_a_notice_claimed_by_a_deliverer_that_died_is_handed_out_again(world, clock):
