@@ -806,6 +806,21 @@ class Service:
         if caller.user_id != game.row.creator_id and not caller.manager:
             raise Refused(f"Only the player who opened the game (or a server manager) can {what}.")
 
+    @staticmethod
+    def _referee(game: Loaded, caller: Caller) -> bool:
+        """A server manager with no seat in the game: the only one who may change a rated
+        game's seats or outcome against its players' will, as nothing is at stake for them."""
+        return caller.manager and game.seat_of(caller.user_id) is None
+
+    async def _at_stake(self, game: Loaded) -> bool:
+        """Whether a rated result is taking shape: a rated game in which every player has
+        made a move of their own. Before that somebody never engaged, and calling the game
+        off or handing a seat on takes nothing from anyone."""
+        if game.state is None or not await self.store.is_rated(game.row.id):
+            return False
+        log = effective_moves(await self.store.moves(game.row.id))
+        return {m.seat for m in log if m.kind == "move"} == set(range(len(game.seats)))
+
     async def snooze(self, table: Table, caller: Caller) -> Reply:
         """No more reminders for the caller's current turn in this channel's game."""
         game = await self._active(table)
@@ -866,7 +881,7 @@ class Service:
     ) -> Reply:
         """Hand a seat to another user; the seat, its pieces and its turn stay."""
         game = await self._live(table)
-        self._manager_of(game, caller, "replace a player")
+        await self._may_replace(game, caller, old_user)
         seat = game.seat_of(old_user)
         if seat is None:
             raise Refused("That user is not playing in this game.")
@@ -879,11 +894,36 @@ class Service:
         except StaleGame:
             raise Refused("The game changed at that moment; please try again.") from None
         awaited = seat in (game.rules.to_play(game.state) if game.state else ())
+        by = "" if caller.user_id == old_user else f" {caller.name} made the change."
         return Reply(
-            text=f"{new.name} takes over seat {seat + 1} from {game.names[seat]}.",
+            text=f"{new.name} takes over seat {seat + 1} from {game.names[seat]}.{by}",
             mentions=await self._tell_turn(game, [new.user_id] if awaited else []),
             changed=(game.row.id,),
         )
+
+    async def _may_replace(self, game: Loaded, caller: Caller, old_user: int) -> None:
+        """Who may hand ``old_user``'s seat on. In the lobby, its owner (creator or
+        manager). Once the game has started a seat is its player's: they may hand it on
+        themselves, or a server manager with no seat may; a creator can no longer swap an
+        opponent for a second account of their own. Once a rated result is taking shape,
+        a player's own hand-over could pass a loss to someone else, so only that manager."""
+        if game.state is None:
+            self._manager_of(game, caller, "replace a player")
+            return
+        if self._referee(game, caller):
+            return
+        if caller.user_id != old_user:
+            raise Refused(
+                "The game has started, so a seat is its player's: only they can hand it on "
+                "(`/game replace player:<themselves> by:<someone>`), or a server manager "
+                "who is not playing in this game."
+            )
+        if await self._at_stake(game):
+            raise Refused(
+                "This rated game is under way (every player has moved), so your seat and "
+                "its result stay yours: to stop, use `/game resign`, or ask a server "
+                "manager who is not playing in it to hand your seat on."
+            )
 
     async def vacation(self, caller: Caller, days: float) -> Reply:
         """Pause the caller's clocks for ``days`` from their bank; 0 ends a vacation early."""

@@ -938,6 +938,15 @@ class Store:
             )
         return given, True
 
+    async def is_rated(self, game_id: int) -> bool:
+        """Whether the game's result moves ratings: opened rated, with two seats or more."""
+        row = await self._fetchone(
+            "SELECT g.rated AND (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id) >= 2 "
+            "FROM games g WHERE g.id = ?",
+            (game_id,),
+        )
+        return bool(row and row[0])
+
     async def replace_player(
         self, game_id: int, version: int, seat: int, user_id: int, name: str
     ) -> None:

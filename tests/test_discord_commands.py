@@ -1370,7 +1370,7 @@ async def test_extend_vacation_and_settings_answer_privately_or_publicly_as_they
 async def test_a_replacement_plays_with_the_newest_boards_button(h):
     board = await open_game(h, ADA, BOB)
     assert_refused(
-        await h.slash("game", "replace", player=ADA, by=CY, user=BOB), "Only the player who"
+        await h.slash("game", "replace", player=ADA, by=CY, user=BOB), "a seat is its player's"
     )
     assert_refused(
         await h.slash("game", "replace", player=ADA, by=BOB, user=MO), "Bob already has a seat"

@@ -16,10 +16,11 @@ import pytest
 from bot.service import Caller, Refused, Service
 from bot.store import Clocks, StaleGame, Store, parse_time
 
-from conftest import ADA, BOB, TABLE
+from conftest import ADA, BOB, CY, DEE, TABLE
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 MOD = Caller(1099, "Mod", manager=True)  # a server manager with no seat
+ADA_ALT = Caller(1066, "Ada's alt")  # a second account of the creator's
 ADA_MOD = Caller(ADA.user_id, ADA.name, manager=True)  # Ada, if she managed the server
 
 
@@ -69,6 +70,70 @@ async def seated(service: Service) -> list[int]:
 async def deadline(service: Service, player: Caller) -> datetime:
     seat = next(s for s in await service.store.seats(1) if s.user_id == player.user_id)
     return parse_time(seat.deadline)
+
+
+# -- replacing a seat ----------------------------------------------------------------------
+
+
+async def test_the_creator_cannot_hand_an_opponents_seat_to_a_second_account(service):
+    """The griefing seen: Ada gives Bob's seat to her alt, which resigns, and she wins."""
+    await start(service)
+    for creator in (ADA, ADA_MOD):  # not even a creator who manages the server
+        await refused(
+            service,
+            service.replace_player(TABLE, creator, BOB.user_id, ADA_ALT),
+            "a seat is its player's",
+            "server manager who is not playing",
+        )
+    await play(service, ADA, BOB)
+    await refused(service, service.replace_player(TABLE, ADA, BOB.user_id, ADA_ALT), "its player's")
+    await refused(service, service.resign(TABLE, ADA_ALT), "not playing")
+    assert await seated(service) == [ADA.user_id, BOB.user_id]
+    assert await service.store.ratings(TABLE.guild_id, "skybridge") == []
+
+
+async def test_a_player_may_hand_on_their_own_seat_and_a_manager_any_seat(service):
+    await start(service)
+    await play(service, ADA)  # Bob has not moved: nothing is at stake yet
+    mine = await service.replace_player(TABLE, BOB, BOB.user_id, CY)
+    assert not mine.private and mine.text == "Cy takes over seat 2 from Bob."
+    assert mine.mentions == (CY.user_id,) and mine.changed == (1,)
+    await refused(service, service.replace_player(TABLE, MOD, CY.user_id, ADA), "already has")
+    by_mod = await service.replace_player(TABLE, MOD, CY.user_id, DEE)
+    assert not by_mod.private
+    assert by_mod.text == "Dee takes over seat 2 from Cy. Mod made the change."
+    assert await seated(service) == [ADA.user_id, DEE.user_id]
+
+
+async def test_once_every_player_moved_a_rated_seat_is_handed_on_only_by_a_manager(service):
+    """A loser handing their seat to a spare account would pass the loss to it."""
+    await start(service)
+    await play(service, ADA, BOB)
+    await refused(
+        service,
+        service.replace_player(TABLE, BOB, BOB.user_id, CY),
+        "rated game is under way",
+        "/game resign",
+        "server manager who is not playing",
+    )
+    await service.replace_player(TABLE, MOD, BOB.user_id, CY)
+    assert await seated(service) == [ADA.user_id, CY.user_id]
+
+
+async def test_in_a_casual_game_a_player_hands_on_their_seat_at_any_time(service):
+    await start(service, rated=False)
+    await play(service, ADA, BOB)
+    await service.replace_player(TABLE, BOB, BOB.user_id, CY)
+    assert await seated(service) == [ADA.user_id, CY.user_id]
+
+
+async def test_before_the_start_the_creator_still_fills_the_lobby(service):
+    await service.create(TABLE, ADA, "skybridge")
+    await service.join(TABLE, BOB)
+    await refused(service, service.replace_player(TABLE, CY, BOB.user_id, DEE), "Only the player")
+    swapped = await service.replace_player(TABLE, ADA, BOB.user_id, CY)
+    assert swapped.text == "Cy takes over seat 2 from Bob. Ada made the change."
+    assert await seated(service) == [ADA.user_id, CY.user_id]
 
 
 # -- extending a deadline ------------------------------------------------------------------

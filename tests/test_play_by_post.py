@@ -420,7 +420,7 @@ async def test_turns_lists_the_longest_wait_first_with_when_it_began(world, cloc
     await service.join(other_table, CY)
     await service.start(other_table, ADA)  # and here since 14:00
     clock.at(hours=3)  # the first game changes without a move: Bob hands his seat to Dee
-    await service.replace_player(TABLE, ADA, BOB.user_id, DEE)
+    await service.replace_player(TABLE, BOB, BOB.user_id, DEE)
     turns = (await service.my_turns(ADA)).text.splitlines()
     assert turns[1].endswith("channel 5001 — waiting since 2026-11-02 12:00 UTC")
     assert turns[2].endswith("channel 5002 — waiting since 2026-11-02 14:00 UTC")
