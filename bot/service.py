@@ -588,6 +588,13 @@ class Service:
                 "`/game resign`: a loss for you alone. A match nobody finishes is settled "
                 "at the round's deadline as a forfeit by whoever holds it up."
             )
+        if not self._referee(game, caller) and await self._at_stake(game):
+            # calling it off would erase a result: a player losing it must not have that way out
+            raise Refused(
+                "This rated game is under way (every player has moved), so calling it off "
+                "would erase its result. To stop, use `/game resign` (a loss for you alone), "
+                "or ask a server manager who is not playing in it to call it off."
+            )
         self._manager_of(game, caller, "abandon it")
         async with self._turn(table):
             try:

@@ -189,3 +189,32 @@ async def test_an_extension_meant_for_a_turn_that_just_ended_is_not_given(servic
     with pytest.raises(StaleGame):
         await service.store.extend_turn(1, bobs_turn, 24, 24 * 7)
     assert await everything(service) == before
+
+
+# -- abandoning ----------------------------------------------------------------------------
+
+
+async def test_the_creator_cannot_abandon_a_rated_game_under_way(service):
+    """The griefing seen: calling off a rated game one is losing, with no rating effect.
+    Before every player has moved, or in a casual game, the creator still may."""
+    await start(service)
+    await play(service, ADA, BOB)
+    for player in (ADA, ADA_MOD, BOB):
+        await refused(
+            service,
+            service.abandon(TABLE, player),
+            "rated game is under way",
+            "`/game resign` (a loss for you alone)",
+            "server manager who is not playing",
+        )
+    gone = await service.abandon(TABLE, MOD)
+    assert not gone.private and gone.text == "Mod abandoned the game of Skybridge."
+    assert await service.store.ratings(TABLE.guild_id, "skybridge") == []
+
+    await start(service)
+    await play(service, ADA)  # Bob never moved: Ada is not stuck with a game he left
+    await service.abandon(TABLE, ADA)
+    await start(service, rated=False)
+    await play(service, ADA, BOB)
+    await service.abandon(TABLE, ADA)
+    assert [(await service.store.game(n)).status for n in (1, 2, 3)] == ["abandoned"] * 3
