@@ -912,13 +912,20 @@ class Service:
         """Who may hand ``old_user``'s seat on. In the lobby, its owner (creator or
         manager). Once the game has started a seat is its player's: they may hand it on
         themselves, or a server manager with no seat may; a creator can no longer swap an
-        opponent for a second account of their own. Once a rated result is taking shape,
-        a player's own hand-over could pass a loss to someone else, so only that manager."""
+        opponent for a second account of their own. In a league match, or once a rated
+        result is taking shape, a player's own hand-over could pass a result to someone
+        else, so only that manager."""
         if game.state is None:
             self._manager_of(game, caller, "replace a player")
             return
         if self._referee(game, caller):
             return
+        if await self.store.league_match_of(game.row.id) is not None:
+            # the league's pairings and standings name its members: nobody sends a stand-in
+            raise Refused(
+                "This is a league match: its seats are the league's pairing, so only a server "
+                "manager who is not playing in it can hand one on. To leave, use `/game resign`."
+            )
         if caller.user_id != old_user:
             raise Refused(
                 "The game has started, so a seat is its player's: only they can hand it on "

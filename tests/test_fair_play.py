@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.organiser import Organiser
 from bot.service import Caller, Refused, Service
 from bot.store import Clocks, StaleGame, Store, parse_time
 
@@ -218,3 +219,25 @@ async def test_the_creator_cannot_abandon_a_rated_game_under_way(service):
     await play(service, ADA, BOB)
     await service.abandon(TABLE, ADA)
     assert [(await service.store.game(n)).status for n in (1, 2, 3)] == ["abandoned"] * 3
+
+
+async def test_a_league_match_seat_is_handed_on_only_by_a_manager(service):
+    """The league's pairings name its members: a player cannot send in a stand-in, and
+    the match's first player (its creator) cannot swap the opponent either."""
+    organiser = Organiser(service)
+    await organiser.create(TABLE, MOD, "Cup", "skybridge", "swiss", rounds=1)
+    for player in (ADA, BOB):
+        await organiser.join(TABLE.guild_id, player, "Cup")
+    posted = await organiser.start(TABLE.guild_id, MOD, "Cup")
+    (match,) = [p.table for p in posted if p.reply.playable]
+    row = await service.store.live_game(match.channel_id)
+    first, second = [Caller(s.user_id, s.name) for s in await service.store.seats(row.id)]
+    for caller, seat in ((first, first), (first, second), (second, second)):
+        await refused(
+            service,
+            service.replace_player(match, caller, seat.user_id, CY),
+            "league match",
+            "server manager who is not playing",
+        )
+    await service.replace_player(match, MOD, second.user_id, CY)
+    assert [s.user_id for s in await service.store.seats(row.id)] == [first.user_id, CY.user_id]
