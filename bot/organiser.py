@@ -595,7 +595,7 @@ class Organiser:
             }[lg.status]
             game = engine.get(lg.game_key).info.name
             lines.append(f"{lg.name} — {game}, {lg.format}, {where}, in <#{lg.channel_id}>")
-        return Reply(text="\n".join(lines)[:1900], private=True)
+        return Reply(text="\n".join(lines), private=True)
 
     async def schedule(self, guild_id: int | None, name: str) -> Reply:
         """Round robins are fixed from the start; other formats pair one round at a time."""
@@ -616,7 +616,7 @@ class Organiser:
                 f"Round {league.round} of {league.rounds} (the next is drawn from results):"
             )
             lines += [" v ".join(names[p] for p in m.players) for m in current if m.kind != "bye"]
-        return Reply(text="\n".join(lines)[:1900], private=True)
+        return Reply(text="\n".join(lines), private=True)
 
     async def results(self, guild_id: int | None, name: str) -> Reply:
         league = await self._league(guild_id, name)

@@ -1151,10 +1151,7 @@ class Service:
                 lines.append(f"{m.seq}. {who}'s turn was skipped (out of time)")
             else:
                 lines.append(f"{m.seq}. {who}: {m.action}")
-        text = "\n".join(lines)
-        if len(text) > 1900:
-            text = "…\n" + text[-1900:].split("\n", 1)[1]
-        return Reply(text=text, private=True)
+        return Reply(text="\n".join(lines), private=True)
 
     async def my_turns(self, caller: Caller) -> Reply:
         waiting = await self.store.awaiting(caller.user_id)

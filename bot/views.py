@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.delivery import Part, acknowledge, deliver, edit_original, parts_of
+from bot.delivery import acknowledge, deliver, edit_original, parts_of
 from bot.picker import StalePath, Step, page, walk
 from bot.service import Caller, Refused, Reply, Table
 from bot.store import iso, parse_time
@@ -67,7 +67,7 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
     """A private, specific refusal: the asker alone sees it."""
-    await deliver(interaction, [Part(message, private=True)])
+    await deliver(interaction, parts_of(Reply(message, private=True)))
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException, what: str) -> None:

@@ -60,6 +60,12 @@ from bot.service import Caller, Service
 from bot.store import Store
 from bot.views import jump_link
 
+from discord_limits import (
+    autocomplete_problems,
+    command_problems,
+    message_problems,
+    undescribed,
+)
 from fake_discord_server import user_payload
 
 APP_ID = 4_242_424_242
@@ -1000,6 +1006,11 @@ class Harness:
         }
 
     def _sync(self, commands: list[dict]) -> list[dict]:
+        problems = [p for c in commands for p in command_problems(c)]
+        if problems:
+            raise self._refuse(400, 50035, "; ".join(problems), self.calls[-1])
+        for missing in (m for c in commands for m in undescribed(c)):
+            self.violations.append(f"{missing} has no description: Discord shows '…'")
         echoed = []
         for command in commands:
             echoed.append(
@@ -1059,29 +1070,11 @@ class Harness:
         }
 
     def _check_message(self, data: dict, files: list[SentFile], call: Call, *, new: bool) -> None:
+        problems = message_problems(data, len(files))
+        if problems:
+            raise self._refuse(400, 50035, "; ".join(problems), call)
         content = data.get("content") or ""
-        if len(content) > 2000:
-            raise self._refuse(400, 50035, f"content is {len(content)} characters (max 2000)", call)
         rows = data.get("components") or []
-        if len(rows) > 5:
-            raise self._refuse(400, 50035, f"{len(rows)} component rows (max 5)", call)
-        seen: set[str] = set()
-        for row in rows:
-            items = row.get("components", [])
-            if row.get("type") != 1 or not 1 <= len(items) <= 5:
-                raise self._refuse(400, 50035, f"a row must hold 1-5 components: {row}", call)
-            for item in items:
-                cid = item.get("custom_id")
-                if item.get("type") == 2 and item.get("style") != 5 and not cid:
-                    raise self._refuse(400, 50035, f"button without custom_id: {item}", call)
-                if cid is not None:
-                    if len(cid) > 100:
-                        raise self._refuse(400, 50035, f"custom_id over 100 chars: {cid}", call)
-                    if cid in seen:
-                        raise self._refuse(400, 50035, f"duplicate custom_id {cid}", call)
-                    seen.add(cid)
-                if len(item.get("label") or "") > 80:
-                    raise self._refuse(400, 50035, f"label over 80 chars: {item['label']}", call)
         allowed = data.get("allowed_mentions") or {}
         if "users" in allowed.get("parse", []) and allowed.get("users"):
             raise self._refuse(400, 50035, "allowed_mentions: parse users and users list", call)
@@ -1177,12 +1170,9 @@ class Harness:
         if ctype == AUTOCOMPLETE:
             if fed.type != 4:
                 raise self._refuse(400, 50035, "autocomplete result for a non-autocomplete", call)
-            choices = data.get("choices", [])
-            if len(choices) > 25:
-                raise self._refuse(400, 50035, f"{len(choices)} choices (max 25)", call)
-            for c in choices:
-                if not 1 <= len(c["name"]) <= 100 or len(str(c["value"])) > 100:
-                    raise self._refuse(400, 50035, f"bad choice {c}", call)
+            problems = autocomplete_problems(data.get("choices", []))
+            if problems:
+                raise self._refuse(400, 50035, "; ".join(problems), call)
             fed.replies.append(self._reply("autocomplete", call, None, ctype))
         elif fed.type == 4:
             raise self._refuse(400, 50035, f"callback type {ctype} to an autocomplete", call)

@@ -33,6 +33,8 @@ from typing import Any
 import yarl
 from aiohttp import WSMsgType, web
 
+from discord_limits import autocomplete_problems, command_problems, message_problems
+
 HOST = "127.0.0.1"
 API = "/api/v10"
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -426,18 +428,10 @@ class FakeDiscord:
 
     # -- rules ----------------------------------------------------------------------------
 
-    def _check_message(self, data: dict[str, Any]) -> None:
-        content = data.get("content") or ""
-        if len(content) > 2000:
-            raise Rejected(400, 50035, f"Invalid Form Body: content is {len(content)} > 2000 long")
-        rows = data.get("components") or []
-        if len(rows) > 5:
-            raise Rejected(400, 50035, f"Invalid Form Body: {len(rows)} > 5 component rows")
-        for row in rows:
-            if len(row.get("components") or []) > 5:
-                raise Rejected(400, 50035, "Invalid Form Body: more than 5 components in a row")
-        if len(custom_ids(rows)) != len(set(custom_ids(rows))):
-            raise Rejected(400, 50035, "Invalid Form Body: duplicate custom ids")
+    def _check_message(self, data: dict[str, Any], files: int = 0) -> None:
+        problems = message_problems(data, files)
+        if problems:
+            raise Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems))
 
     # -- REST -----------------------------------------------------------------------------
 
@@ -525,7 +519,7 @@ class FakeDiscord:
                 self._authorised(r)
                 if channel != str(CHANNEL_ID):
                     raise Rejected(404, 10003, "Unknown Channel")
-                self._check_message(r.json or {})
+                self._check_message(r.json or {}, len(r.files))
                 return 200, self._message(r.json or {}, r.files, interaction_type=None)
             case "PATCH", ["channels", channel, "messages", message]:
                 self._authorised(r)
@@ -541,6 +535,9 @@ class FakeDiscord:
     def _sync(self, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if len(commands) > 100:
             raise Rejected(400, 30032, "Maximum number of application commands reached")
+        problems = [p for c in commands for p in command_problems(c)]
+        if problems:
+            raise Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems))
         self.command_syncs += 1
         known = {c["name"]: c["id"] for c in self.commands}
         self.commands = [
@@ -582,9 +579,9 @@ class FakeDiscord:
         data = body.get("data") or {}
         itype = interaction.payload["type"]
         if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
-            self._check_message(data)
-        if kind == AUTOCOMPLETE_RESULT and len(data.get("choices") or []) > 25:
-            raise Rejected(400, 50035, "Invalid Form Body: more than 25 choices")
+            self._check_message(data, len(r.files))
+        if kind == AUTOCOMPLETE_RESULT and (problems := autocomplete_problems(data["choices"])):
+            raise Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems))
         if kind in (UPDATE_MESSAGE, DEFERRED_UPDATE) and itype != 3:
             raise Rejected(400, 40043, "Interaction type does not allow an update")
         if kind not in (
@@ -637,7 +634,7 @@ class FakeDiscord:
     def _followup(self, r: Recorded, app: str, token: str) -> dict[str, Any]:
         interaction = self._by_token(app, token)
         data = r.json or {}
-        self._check_message(data)
+        self._check_message(data, len(r.files))
         if interaction.loading:
             # the first follow-up after a deferral becomes the placeholder, flags and all
             assert interaction.message is not None
@@ -672,7 +669,7 @@ class FakeDiscord:
     def _edit_webhook_message(self, r: Recorded, app: str, token: str, message_id: str) -> dict:
         interaction = self._by_token(app, token)
         data = r.json or {}
-        self._check_message(data)
+        self._check_message(data, len(r.files))
         if message_id == "@original":
             if interaction.message is None:
                 raise Rejected(404, 10008, "Unknown Message")

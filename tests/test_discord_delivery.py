@@ -135,3 +135,19 @@ async def test_the_last_click_of_an_expired_picker_still_announces_the_turn(h):
     assert await moves_stored(h) == before + 1
     (posted_board,) = channel_boards(h, posted)
     assert pings_of(h, posted_board) == {waiting.user_id}
+
+
+async def test_move_suggestions_come_empty_rather_than_late(h, monkeypatch):
+    board, mover, waiting = await started(h)
+    legal = h.service.legal_moves
+
+    async def slow_legal(*args, **kwargs):
+        await asyncio.sleep(5)
+        return await legal(*args, **kwargs)
+
+    monkeypatch.setattr(h.service, "legal_moves", slow_legal)
+    suggested = await h.autocomplete("move", "notation", "", user=mover)  # the fake: <= 3 s
+    assert suggested.choices == []
+    monkeypatch.setattr(h.service, "legal_moves", legal)
+    suggested = await h.autocomplete("move", "notation", "", user=mover)
+    assert suggested.choices, "in time, the legal moves are offered"

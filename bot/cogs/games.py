@@ -6,6 +6,7 @@ everything the rules or the lobby refuse comes back as a private message.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 import discord
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 GAME_CHOICES = [app_commands.Choice(name=g.info.name, value=key) for key, g in engine.GAMES.items()]
 SOLO_CHOICES = [c for c in GAME_CHOICES if engine.GAMES[c.value].info.min_players == 1]
 MAX_NOTATION = 100
+AUTOCOMPLETE_SECONDS = 2.0  # of the 3 Discord waits for suggestions
 
 
 class Games(AnsweringCog):
@@ -188,6 +190,7 @@ class Games(AnsweringCog):
 
     @game.command(name="rules", description="How to play a game, and how to write its moves")
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(game="Which game's rules")
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         await refuse(interaction, self.service.rules_text(game.value))
 
@@ -205,10 +208,12 @@ class Games(AnsweringCog):
     async def move_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Only legal moves, those containing what was typed first."""
+        """Only legal moves, those containing what was typed first; none rather than
+        late, since Discord drops suggestions that miss its 3 seconds."""
+        asking = self.service.legal_moves(table_of(interaction), caller_of(interaction))
         try:
-            moves = await self.service.legal_moves(table_of(interaction), caller_of(interaction))
-        except Refused:
+            moves = await asyncio.wait_for(asking, AUTOCOMPLETE_SECONDS)
+        except (Refused, TimeoutError):
             return []
         return [app_commands.Choice(name=m, value=m) for m in suggest(moves, current)[:25]]
 
@@ -272,6 +277,7 @@ class Games(AnsweringCog):
 
     @app_commands.command(name="leaderboard", description="This server's best players of a game")
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(game="Which game")
     @app_commands.guild_only()
     async def leaderboard(
         self, interaction: discord.Interaction, game: app_commands.Choice[str]

@@ -95,12 +95,14 @@ class Leagues(AnsweringCog):
 
     @league.command(name="join", description="Sign up for a league")
     @app_commands.autocomplete(name=league_name)
+    @app_commands.describe(name="The league's name (suggested as you type)")
     async def join(self, interaction: discord.Interaction, name: str) -> None:
         reply = await self.organiser.join(interaction.guild_id, caller_of(interaction), name)
         await send_reply(interaction, reply)
 
     @league.command(name="leave", description="Leave a league (your game in play is resigned)")
     @app_commands.autocomplete(name=league_name)
+    @app_commands.describe(name="The league's name (suggested as you type)")
     async def leave(self, interaction: discord.Interaction, name: str) -> None:
         reply, notices = await self.organiser.leave(
             interaction.guild_id, caller_of(interaction), name
@@ -111,6 +113,7 @@ class Leagues(AnsweringCog):
 
     @league.command(name="start", description="Close sign-up and play round 1")
     @app_commands.autocomplete(name=league_name)
+    @app_commands.describe(name="The league's name (suggested as you type)")
     async def start(self, interaction: discord.Interaction, name: str) -> None:
         # a thread and a game per match take a moment; the round itself is announced in
         # the league's channel, wherever the organiser happened to type the command
@@ -124,15 +127,18 @@ class Leagues(AnsweringCog):
 
     @league.command(name="standings", description="The table, with its tie-breaks")
     @app_commands.autocomplete(name=league_name)
+    @app_commands.describe(name="The league's name (suggested as you type)")
     async def standings(self, interaction: discord.Interaction, name: str) -> None:
         await send_reply(interaction, await self.organiser.standings(interaction.guild_id, name))
 
     @league.command(name="schedule", description="Who plays whom (only you see it)")
     @app_commands.autocomplete(name=league_name)
+    @app_commands.describe(name="The league's name (suggested as you type)")
     async def schedule(self, interaction: discord.Interaction, name: str) -> None:
         await send_reply(interaction, await self.organiser.schedule(interaction.guild_id, name))
 
     @league.command(name="results", description="Every match so far (only you see it)")
     @app_commands.autocomplete(name=league_name)
+    @app_commands.describe(name="The league's name (suggested as you type)")
     async def results(self, interaction: discord.Interaction, name: str) -> None:
         await send_reply(interaction, await self.organiser.results(interaction.guild_id, name))
