@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import discord
 from discord.ext import commands
 
+from bot import permissions
 from bot.cogs.daily import DailyCog
 from bot.cogs.games import Games
 from bot.cogs.leagues import Leagues
@@ -15,7 +16,7 @@ from bot.cogs.postal import Postal
 from bot.daily import Daily
 from bot.delivery import parts_of, post
 from bot.organiser import Organiser
-from bot.service import Reply, Service, Table
+from bot.service import Refused, Reply, Service, Table
 from bot.store import LeagueRow
 from bot.views import DYNAMIC_ITEMS, play_view
 
@@ -58,21 +59,35 @@ class Bridgekeeper(commands.Bot):
     async def open_thread(self, league: LeagueRow, match_id: int, title: str) -> Table:
         """A league match's own thread in the league's channel."""
         channel = self.get_channel(league.channel_id) or await self.fetch_channel(league.channel_id)
-        thread = await channel.create_thread(
-            name=title, type=discord.ChannelType.public_thread, auto_archive_duration=10080
-        )
+        try:
+            thread = await channel.create_thread(
+                name=title, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
+        except discord.Forbidden:
+            needs = [permissions.CREATE_THREADS, permissions.SEND_IN_THREADS]
+            raise Refused(
+                f"I can't open the match threads in <#{league.channel_id}>: I lack "
+                f"{permissions.describe(needs)} there. {permissions.HOW} The round's "
+                "matches open by themselves within a minute once I can."
+            ) from None
         return Table(channel_id=thread.id, guild_id=league.guild_id)
 
-    async def refresh_statuses(self, game_ids: Sequence[int]) -> None:
+    async def refresh_statuses(self, game_ids: Sequence[int]) -> list[str]:
         """Refresh each game's pinned status; one that cannot be refreshed (a channel gone,
-        a permission lost) is logged and holds up neither the others nor the answer."""
+        a permission lost) is logged and holds up neither the others nor the answer.
+        Returns what the asker should know: a status that could not be pinned."""
+        notes = []
         for game_id in game_ids:
             try:
-                await self.refresh_status(game_id)
+                note = await self.refresh_status(game_id)
             except discord.HTTPException as exc:
                 log.warning("could not refresh the status of game %d: %s", game_id, exc)
+                continue
+            if note:
+                notes.append(note)
+        return notes
 
-    async def refresh_status(self, game_id: int) -> None:
+    async def refresh_status(self, game_id: int) -> str | None:
         """Edit the game's pinned status message, posting and pinning it the first time.
 
         The board posts tell the story move by move; this one message always says where
@@ -99,8 +114,21 @@ class Bridgekeeper(commands.Bot):
         await self.service.store.set_status_message(game_id, message.id)
         try:
             await message.pin(reason="Bridgekeeper game status")
-        except discord.HTTPException as exc:  # no Manage Messages permission, pin limit
+        except discord.Forbidden:
+            return (
+                f"The game's status is posted, but I can't pin it: I lack "
+                f"{permissions.describe([permissions.PIN])} here. {permissions.HOW}"
+            )
+        except discord.HTTPException as exc:  # the channel's pin limit
             log.info("could not pin the status of game %d: %s", game_id, exc)
+        return None
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
+        if self.application_id is not None:
+            invite = discord.utils.oauth_url(
+                self.application_id,
+                permissions=permissions.invite_permissions(),
+                scopes=("bot", "applications.commands"),
+            )
+            log.info("invite the bot with %s", invite)

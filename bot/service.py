@@ -55,6 +55,9 @@ NOTIFY = {
 #: the most extra time `/game extend` gives one turn, unless its time per move is longer
 EXTEND_CAP_HOURS = 7 * 24
 
+#: how many characters of moves /game legal lists: one message, with room for its words
+LEGAL_LISTED = 1800
+
 #: said instead of the board when its drawing worker died (the move itself stands)
 BOARD_LOST = "The board could not be drawn this time; `/game board` shows it."
 
@@ -717,9 +720,14 @@ class Service:
 
     async def legal(self, table: Table, caller: Caller) -> Reply:
         moves = await self.legal_moves(table, caller)
-        listing = ", ".join(f"`{m}`" for m in moves)
-        if len(listing) > 1800:
-            listing = listing[:1800].rsplit(", ", 1)[0] + ", …"
+        shown: list[str] = []
+        for m in moves:  # one message's worth: the Play button walks through any number
+            if sum(len(x) + 4 for x in shown) + len(m) > LEGAL_LISTED:
+                break
+            shown.append(m)
+        listing = ", ".join(f"`{m}`" for m in shown)
+        if len(shown) < len(moves):
+            listing += f" and {len(moves) - len(shown)} more (the **Play** button offers them all)"
         return Reply(text=f"Your {len(moves)} legal moves: {listing}", private=True)
 
     # -- undo -----------------------------------------------------------------------------

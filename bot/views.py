@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.delivery import acknowledge, deliver, edit_original, parts_of
+from bot.permissions import EVERY, HOW, describe
 from bot.picker import StalePath, Step, page, walk
 from bot.service import Caller, Refused, Reply, Table
 from bot.store import iso, parse_time
@@ -62,7 +63,8 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
     """Answer an interaction with a service reply: files, pings and play button included;
     then bring the pinned status of every game it changed up to date."""
     await deliver(interaction, parts_of(reply, play_view(reply)))
-    await interaction.client.refresh_statuses(reply.changed)
+    for note in await interaction.client.refresh_statuses(reply.changed):
+        await refuse(interaction, note)
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
@@ -78,6 +80,14 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     """
     if isinstance(error, Refused):
         await refuse(interaction, str(error))
+        return
+    if isinstance(error, discord.Forbidden):  # a permission the channel does not give us
+        log.warning("%s: Discord refused: %s", what, error.text)
+        await refuse(
+            interaction,
+            f"Discord would not let me do that here ({error.text or 'Missing Permissions'}). "
+            f"I need these in this channel: {describe(EVERY)}. {HOW}",
+        )
         return
     log.error("%s failed", what, exc_info=error)
     await refuse(interaction, "Something went wrong on my side, sorry; it has been logged.")

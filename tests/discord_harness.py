@@ -82,7 +82,11 @@ MANAGE_GUILD = 0x20
 ATTACHMENT_LIMIT = 10 * 1024 * 1024
 # view channel, send messages, embed links, attach files, read history, use app commands
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
-BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 13) | (1 << 38)  # + manage messages, threads
+# + manage, create and send in threads, pin messages: what the invite asks for
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 34) | (1 << 35) | (1 << 38) | (1 << 51)
+SEND, ATTACH, MANAGE_THREADS, CREATE_THREADS, SEND_IN_THREADS, PIN = (
+    1 << 11, 1 << 15, 1 << 34, 1 << 35, 1 << 38, 1 << 51
+)  # fmt: skip
 
 ACK_DEADLINE = 3.0  # seconds Discord waits for the callback
 FOLLOWUP_WINDOW = 15 * 60.0  # seconds an interaction's token takes follow-ups and edits
@@ -394,6 +398,8 @@ class Harness:
         self.closed_dms: set[int] = set()  # users who accept no DMs from the bot
         self.gone_channels: set[int] = set()  # channels deleted while the bot was running
         self.posted: list[int] = []  # messages the bot sent by itself (not answering anyone)
+        #: what the bot may do in every channel: take bits away to see it cope
+        self.bot_permissions = BOT_PERMISSIONS
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -638,7 +644,7 @@ class Harness:
                         "recipients": [user_payload(user_id, name)],
                     },
                     "user": user_payload(user_id, name),
-                    "app_permissions": str(BOT_PERMISSIONS),
+                    "app_permissions": str(self.bot_permissions),
                     "authorizing_integration_owners": {"0": "0"},
                     "context": 1,  # BOT_DM
                 }
@@ -651,7 +657,7 @@ class Harness:
                 "channel_id": str(channel_id),
                 "channel": self._channel_payload(channel_id),
                 "member": self._member_payload(user),
-                "app_permissions": str(BOT_PERMISSIONS),
+                "app_permissions": str(self.bot_permissions),
                 "guild_locale": "en-US",
                 "authorizing_integration_owners": {"0": str(GUILD_ID)},
                 "context": 0,  # GUILD
@@ -961,6 +967,7 @@ class Harness:
         if (method, path) == ("PATCH", "/channels/{channel_id}") and int(
             route.channel_id
         ) == THREAD_ID:
+            self._permitted(MANAGE_THREADS, call)  # the thread is Ada's, not the bot's
             self.thread_edits.append(call.payload)
             thread = self._thread_payload()
             thread["thread_metadata"] = {**thread["thread_metadata"], **call.payload}
@@ -977,11 +984,13 @@ class Harness:
                 "recipients": [user_payload(user_id, f"user{user_id}")],
             }
         if (method, path) == ("POST", "/channels/{channel_id}/threads"):
+            self._permitted(CREATE_THREADS, call)
             return self._new_thread(int(route.channel_id), call.payload)
         if (method, path) == ("PUT", "/channels/{channel_id}/messages/pins/{message_id}"):
             message_id = int(call.url.rsplit("/", 1)[1])
             if message_id not in self.messages:
                 raise self._refuse(404, 10008, "Unknown Message", call)
+            self._permitted(PIN, call)
             self.pinned.append(message_id)
             return None
         raise self._refuse(404, 0, f"the fake does not know {method} {call.url}", call)
@@ -1283,9 +1292,21 @@ class Harness:
             call.status, call.error = 404, "10003: Unknown Channel"
             response = SimpleNamespace(status=404, reason="Not Found")
             raise discord.NotFound(response, {"code": 10003, "message": "Unknown Channel"})
+        threads = {THREAD_ID, *(int(t["id"]) for t in self.threads_opened)}
+        self._permitted(SEND_IN_THREADS if channel_id in threads else SEND, call)
+        if call.files:
+            self._permitted(ATTACH, call)
         message = self._create(call, channel_id, call.payload or {}, owner=None)
         self.posted.append(int(message["id"]))
         return message
+
+    def _permitted(self, permission: int, call: Call) -> None:
+        """Discord's honest 403 when the bot lacks ``permission`` in the channel."""
+        if self.bot_permissions & permission:
+            return
+        call.status, call.error = 403, "50013: Missing Permissions"
+        response = SimpleNamespace(status=403, reason="Forbidden")
+        raise discord.Forbidden(response, {"code": 50013, "message": "Missing Permissions"})
 
     def dms(self, user_id: int) -> list[dict]:
         """The direct messages the bot sent ``user_id`` of its own accord, oldest first."""

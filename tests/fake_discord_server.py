@@ -56,6 +56,8 @@ AUTOCOMPLETE_RESULT, MODAL = 8, 9
 
 # permissions: view channel, send messages, embed links, attach files, read history, use commands
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
+# + manage, create and send in threads, pin messages: what the invite asks for
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 34) | (1 << 35) | (1 << 38) | (1 << 51)
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 
@@ -789,7 +791,7 @@ class FakeDiscord:
             "member": self.member_payload(user_id, permissions=MEMBER_PERMISSIONS),
             "token": f"itoken-{interaction_id}",
             "version": 1,
-            "app_permissions": str(MEMBER_PERMISSIONS),
+            "app_permissions": str(BOT_PERMISSIONS),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],

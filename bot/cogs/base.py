@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.delivery import acknowledge
+from bot.permissions import Need, check
+from bot.service import Refused, Reply
 from bot.views import answer_error
 
 
@@ -23,3 +28,30 @@ class AnsweringCog(commands.Cog):
     ) -> None:
         name = interaction.command.qualified_name if interaction.command else "?"
         await answer_error(interaction, getattr(error, "original", error), f"/{name}")
+
+
+def permission_note(
+    interaction: discord.Interaction,
+    needs: tuple[Sequence[Need], Sequence[Need]],
+    what: str,
+) -> str | None:
+    """Refuse to set something up in a channel where the bot could not keep it going;
+    return a warning for what would work only in part."""
+    if interaction.guild_id is None:  # a DM: the bot may always write there
+        return None
+    refusal, warning = check(
+        interaction.app_permissions,
+        needs,
+        what,
+        thread=isinstance(interaction.channel, discord.Thread),
+    )
+    if refusal:
+        raise Refused(refusal)
+    return warning
+
+
+def noted(reply: Reply, note: str | None) -> Reply:
+    """``reply`` with ``note`` after it, for the asker only."""
+    if note is None:
+        return reply
+    return replace(reply, followup=Reply(note, private=True, followup=reply.followup))

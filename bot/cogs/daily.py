@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.cogs.base import AnsweringCog
+from bot import permissions
+from bot.cogs.base import AnsweringCog, noted, permission_note
 from bot.service import Table
 from bot.views import caller_of, refuse, send_reply, table_of
 
@@ -43,5 +44,6 @@ class DailyCog(AnsweringCog, name="Daily"):
     @daily.command(name="setup", description="Post challenges and results in this channel")
     @app_commands.guild_only()
     async def setup(self, interaction: discord.Interaction) -> None:
+        note = permission_note(interaction, permissions.DAILY, "post the daily challenge")
         reply = await self.bot.daily.setup(table_of(interaction), caller_of(interaction))
-        await send_reply(interaction, reply)
+        await send_reply(interaction, noted(reply, note))

@@ -13,7 +13,8 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.cogs.base import AnsweringCog
+from bot import permissions
+from bot.cogs.base import AnsweringCog, noted, permission_note
 from bot.picker import suggest
 from bot.service import NOTIFY, POLICIES, Caller, Refused, parse_hours, parse_options
 from bot.store import Clocks
@@ -64,6 +65,7 @@ class Games(AnsweringCog):
         reaction_window: str | None = None,
         options: str | None = None,
     ) -> None:
+        note = permission_note(interaction, permissions.GAME, "host a game")
         clocks = Clocks(
             move_hours=parse_hours(time_per_move) if time_per_move else None,
             policy=at_deadline.value if at_deadline else "random",
@@ -78,7 +80,7 @@ class Games(AnsweringCog):
             clocks=clocks,
             rated=rated,
         )
-        await send_reply(interaction, reply)
+        await send_reply(interaction, noted(reply, note))
 
     @app_commands.command(name="solo", description="Play alone, right here: Seven Bridges vs Euler")
     @app_commands.describe(
@@ -92,13 +94,14 @@ class Games(AnsweringCog):
         game: app_commands.Choice[str] | None = None,
         options: str | None = None,
     ) -> None:
+        note = permission_note(interaction, permissions.GAME, "host a game")
         reply = await self.service.solo(
             table_of(interaction),
             caller_of(interaction),
             game.value if game else SOLO_CHOICES[0].value,
             parse_options(options) if options else None,
         )
-        await send_reply(interaction, reply)
+        await send_reply(interaction, noted(reply, note))
 
     @game.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -183,6 +186,12 @@ class Games(AnsweringCog):
         thread = interaction.channel
         if not isinstance(thread, discord.Thread):
             raise Refused("Only a thread can be archived; the game's records are kept either way.")
+        mine = self.bot.user is not None and thread.owner_id == self.bot.user.id
+        if not mine and not interaction.app_permissions.manage_threads:
+            raise Refused(
+                "I can't archive this thread: I lack "
+                f"{permissions.describe([permissions.MANAGE_THREADS])}. {permissions.HOW}"
+            )
         await send_reply(
             interaction, await self.service.archive(table_of(interaction), caller_of(interaction))
         )

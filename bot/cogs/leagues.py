@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.cogs.base import AnsweringCog
+from bot import permissions
+from bot.cogs.base import AnsweringCog, noted, permission_note
 from bot.cogs.games import GAME_CHOICES
 from bot.leagues.formats import FORMATS
 from bot.service import Reply
@@ -56,6 +57,7 @@ class Leagues(AnsweringCog):
         starts: str | None = None,
         bye: app_commands.Range[int, 0, 100] | None = None,
     ) -> None:
+        note = permission_note(interaction, permissions.LEAGUE, "run a league")
         reply = await self.organiser.create(
             table_of(interaction),
             caller_of(interaction),
@@ -70,7 +72,7 @@ class Leagues(AnsweringCog):
             starts=starts,
             bye=bye,
         )
-        await send_reply(interaction, reply)
+        await send_reply(interaction, noted(reply, note))
 
     @league.command(name="role", description="Let a role organise leagues (managers)")
     @app_commands.describe(role="The organiser role; leave empty for server managers only")
