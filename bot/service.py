@@ -389,14 +389,18 @@ class Service:
 
     async def _tell_turn(self, game: Loaded, users: Sequence[int]) -> tuple[int, ...]:
         """Tell each user it is their turn, the way their ``/settings`` ask: the users to
-        mention in the channel are returned; a DM is queued, held through quiet hours."""
+        mention in the channel are returned; a DM is queued, held through quiet hours.
+        A game played in a DM tells nobody: its board, posted there, is the notice, and
+        a mention of the DM's only player would ping them about their own move."""
+        if game.row.guild_id is None:
+            return ()
         now = self.store.clock()
         mentioned = []
         for user_id in users:
             for via, at in routes(await self.store.settings(user_id), now):
                 if via == "channel":
                     mentioned.append(user_id)
-                elif game.row.guild_id is not None:  # a game in a DM: the board is the DM
+                else:
                     text = f"Your turn in **{game.rules.info.name}**."
                     await self.store.queue_turn_notice(game.row.id, user_id, text, iso(at))
         return tuple(mentioned)
@@ -821,6 +825,11 @@ class Service:
         if row.status != "active" or not await self.store.snooze(
             game_id, caller.user_id, turn_since
         ):
+            waited = await self.store.waiting_since(game_id, turn_since)
+            if row.status == "active" and waited:  # someone else's reminder, in the channel
+                raise Refused(
+                    f"This isn't your turn to snooze: only {', '.join(waited)} is waited for."
+                )
             raise Refused("That turn is over, so there is nothing to snooze.")
         return Reply(text="No more reminders for this turn.", private=True)
 

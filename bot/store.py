@@ -876,6 +876,15 @@ class Store:
             )
         return cur.rowcount == 1
 
+    async def waiting_since(self, game_id: int, turn_since: str) -> list[str]:
+        """The names of the seats whose wait began at ``turn_since``: whom a reminder was for."""
+        rows = await self._fetchall(
+            "SELECT name FROM seats WHERE game_id = ? AND awaiting = 1 AND turn_since = ? "
+            "ORDER BY seat",
+            (game_id, turn_since),
+        )
+        return [name for (name,) in rows]
+
     async def push_deadlines(
         self, hours: float, *, user_id: int | None = None, game_id: int | None = None
     ) -> list[int]:
