@@ -154,3 +154,15 @@ def test_share_lines_never_carry_moves():
         "Bridgekeeper daily 2026-11-08 (Sunday): Ada beat Euler by 20 — 120 to 100, 3-day streak."
     )
     assert c.start not in share_line(entry, c, 3)
+
+
+async def test_boards_in_a_dm_do_not_ping_the_dms_own_player(daily):
+    """A DM notifies its reader by itself: a mention of them there is noise."""
+    service, daily_, _ = daily
+    started = await daily_.play(dm(ADA), ADA, SERVER.guild_id)
+    assert started.mentions == () and started.awaiting == (ADA.user_id,)
+    moved = await service.move(dm(ADA), ADA, (await service.legal_moves(dm(ADA), ADA))[0])
+    assert moved.mentions == () and moved.playable
+    solo = await service.solo(dm(BOB), BOB, "seven-bridges")
+    assert solo.mentions == ()
+    assert await service.store.claim_notices() == [], "and no DM about a DM"
