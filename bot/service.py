@@ -24,6 +24,7 @@ import engine
 from bot.drawing import Drawers, DrawingFailed
 from bot.notify import routes
 from bot.store import (
+    Attempt,
     Clocks,
     GameRow,
     MoveRow,
@@ -235,6 +236,20 @@ def rebuild(game: Loaded, log: Sequence[MoveRow]) -> Any:
         else:
             state, _, _ = rules.play(state, entry.seat, entry.action)
     return state
+
+
+def solo_attempt(game: Loaded, state: Any, *, abandoned: bool = False) -> Attempt | None:
+    """How a game alone against the rulebook's opponent (Euler) stands, to settle a daily
+    attempt in the same transaction as the move that ends it (called off: a loss).
+    None for any other game."""
+    if len(game.seats) != 1:
+        return None
+    euler = getattr(game.rules.view(state, 0), "euler_total", None)
+    if euler is None:
+        return None
+    total = game.rules.result(state).scores[0]
+    status = "won" if total > euler else "tied" if total == euler else "lost"
+    return Attempt("lost" if abandoned else status, total, euler)
 
 
 def _place(n: int) -> str:
@@ -592,7 +607,8 @@ class Service:
         self._manager_of(game, caller, "abandon it")
         async with self._turn(table):
             try:
-                await self.store.abandon(game.row.id, game.row.version)
+                attempt = solo_attempt(game, game.state, abandoned=True) if game.state else None
+                await self.store.abandon(game.row.id, game.row.version, attempt)
             except StaleGame:
                 raise Refused("The game changed at that moment; please try again.") from None
         return Reply(
@@ -670,6 +686,7 @@ class Service:
                 results=results,
                 kind=kind,
                 reacting=rules.reaction_open(state),
+                attempt=solo_attempt(game, state) if over else None,
             )
         except StaleGame:
             raise Refused(

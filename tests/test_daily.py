@@ -166,3 +166,45 @@ async def test_boards_in_a_dm_do_not_ping_the_dms_own_player(daily):
     solo = await service.solo(dm(BOB), BOB, "seven-bridges")
     assert solo.mentions == ()
     assert await service.store.claim_notices() == [], "and no DM about a DM"
+
+
+async def test_the_move_that_ends_the_daily_game_settles_the_attempt_with_it(daily):
+    """No tick in between: `/daily play` right after the last move knows it is over."""
+    service, daily_, _ = daily
+    await daily_.setup(SERVER, Caller(1, "Mod", manager=True))
+    await daily_.play(dm(ADA), ADA, SERVER.guild_id)
+    await play_out(service, dm(ADA), ADA, random.Random(2))
+    (entry,) = await service.store.entries(user_id=ADA.user_id)
+    assert entry.status in ("won", "tied", "lost") and entry.total is not None
+    with pytest.raises(Refused, match=rf"played today's challenge \({entry.status}\)"):
+        await daily_.play(dm(ADA), ADA, SERVER.guild_id)
+    (shared,) = await daily_.settle()
+    assert shared.reply.text == share_line(
+        entry, await daily_.challenge(), 1 if entry.status == "won" else 0
+    )
+    assert await daily_.settle() == [], "shared once"
+
+
+async def test_calling_the_daily_game_off_is_a_loss_at_once(daily):
+    service, daily_, _ = daily
+    await daily_.play(dm(ADA), ADA, None)
+    await service.abandon(dm(ADA), ADA)
+    with pytest.raises(Refused, match=r"played today's challenge \(lost\)"):
+        await daily_.play(Table(channel_id=5), ADA, None)
+
+
+async def test_an_attempt_whose_game_ended_unsettled_is_settled_by_the_timer(daily):
+    """A row from before moves settled attempts: the tick still scores and shares it."""
+    service, daily_, _ = daily
+    await daily_.setup(SERVER, Caller(1, "Mod", manager=True))
+    await daily_.play(dm(ADA), ADA, SERVER.guild_id)
+    await play_out(service, dm(ADA), ADA, random.Random(3))
+    async with service.store.transaction() as db:
+        await db.execute(
+            "UPDATE daily_entries SET status = 'playing', total = NULL, euler = NULL, "
+            "share_pending = 0"
+        )
+    (shared,) = await daily_.settle()
+    (entry,) = await service.store.entries(user_id=ADA.user_id)
+    assert entry.status != "playing" and shared.reply.text.startswith("Bridgekeeper daily")
+    assert await daily_.settle() == []
