@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from bot.notify import routes
 from bot.service import POLICIES, Caller, Refused, Reply, Service, Table
@@ -133,7 +133,9 @@ class Scheduler:
                 )
         else:
             waited = now - parse_time(wait.turn_since)
-            text = f"Reminder: it has been your turn for {_waited(waited)}."
+            text = await self._daily_reminder(wait, now) or (
+                f"Reminder: it has been your turn for {_waited(waited)}."
+            )
             # after time away (the bot down, say) one reminder catches up: no burst
             intervals = int(waited / timedelta(hours=wait.clocks.remind_hours))
             count = min(max(wait.reminders + 1, intervals), wait.clocks.reminder_limit)
@@ -141,6 +143,20 @@ class Scheduler:
         notices = [(via, text, iso(at)) for via, at in routes(settings, now)]
         await self.store.claim(
             wait, kind, notices, reminders=count, deadline=iso(grace) if grace else None
+        )
+
+    async def _daily_reminder(self, wait: Wait, now: datetime) -> str | None:
+        """For a daily attempt left open past its day: not how long the turn has waited,
+        but when today's challenge closes, which this open game keeps the player from."""
+        day = await self.store.attempt_day(wait.game_id)
+        if day is None or day >= now.date().isoformat():
+            return None
+        closes = datetime.combine(now.date() + timedelta(days=1), time(), tzinfo=UTC)
+        weekday = date.fromisoformat(day).strftime("%A")
+        return (
+            f"Reminder: your daily challenge of {weekday} {day} is still open here. Today's "
+            f"challenge closes {discord_time(closes)} (midnight UTC): finish this game, or "
+            "call it off with `/game abandon` (a loss), to play it with `/daily play`."
         )
 
     async def _deadline(self, wait: Wait) -> Reply | None:

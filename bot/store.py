@@ -1210,6 +1210,13 @@ class Store:
             )
         return cur.rowcount == 1
 
+    async def attempt_day(self, game_id: int) -> str | None:
+        """The day of the daily challenge still being played in ``game_id``, if it is one."""
+        row = await self._fetchone(
+            "SELECT day FROM daily_entries WHERE game_id = ? AND status = 'playing'", (game_id,)
+        )
+        return row[0] if row else None
+
     async def set_daily_channel(self, guild_id: int, channel_id: int) -> None:
         async with self.transaction() as db:
             await db.execute(

@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from bot.daily import WEEK, Daily, challenge_for, share_line, streak
+from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
 from bot.store import Store
 from engine.seven_bridges.map import CITY, parse_square
@@ -208,3 +209,34 @@ async def test_an_attempt_whose_game_ended_unsettled_is_settled_by_the_timer(dai
     (entry,) = await service.store.entries(user_id=ADA.user_id)
     assert entry.status != "playing" and shared.reply.text.startswith("Bridgekeeper daily")
     assert await daily_.settle() == []
+
+
+async def test_a_daily_game_left_open_past_midnight_is_told_when_todays_challenge_closes(daily):
+    """Not "your turn for 24 hours": the open game keeps the player from today's challenge."""
+    service, daily_, clock = daily
+    scheduler = Scheduler(service)
+    await daily_.play(dm(ADA), ADA, None)
+    clock.now = MONDAY + timedelta(hours=23)  # Tuesday 08:00 UTC, no reminder due yet
+    await scheduler.tick()
+    assert await scheduler.deliveries() == []
+    clock.now = MONDAY + timedelta(hours=24)
+    await scheduler.tick()
+    (notice,) = await scheduler.deliveries()
+    closes = int(datetime(2026, 11, 4, tzinfo=UTC).timestamp())  # Tuesday's end
+    assert notice.text == (
+        "Reminder: your daily challenge of Monday 2026-11-02 is still open here. Today's "
+        f"challenge closes <t:{closes}:R> (midnight UTC): finish this game, or call it off "
+        "with `/game abandon` (a loss), to play it with `/daily play`."
+    )
+    with pytest.raises(Refused, match="already have a game going in this DM"):
+        await daily_.play(dm(ADA), ADA, None)  # what the notice warns of
+
+
+async def test_an_ordinary_solo_game_keeps_the_ordinary_reminder(daily):
+    service, _, clock = daily
+    scheduler = Scheduler(service)
+    await service.solo(dm(BOB), BOB, "seven-bridges")
+    clock.now = MONDAY + timedelta(days=1)
+    await scheduler.tick()
+    (notice,) = await scheduler.deliveries()
+    assert notice.text == "Reminder: it has been your turn for 24 hours."
