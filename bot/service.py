@@ -252,6 +252,15 @@ def solo_attempt(game: Loaded, state: Any, *, abandoned: bool = False) -> Attemp
     return Attempt("lost" if abandoned else status, total, euler)
 
 
+def _hand_line(view: Any) -> str | None:
+    """The seat's own hand in words, beside its picture: read where no image shows (the
+    terminal, a screen reader). Only the viewing seat's view carries a hand."""
+    hand = getattr(view, "hand", None)
+    if hand is None:
+        return None
+    return f"Your hand: {', '.join(str(item) for item in hand)}." if hand else "Your hand is empty."
+
+
 def _place(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
@@ -351,7 +360,8 @@ class Service:
     ) -> Reply:
         """What only ``seat`` may see now: its own view and the events meant for it."""
         lines = [e.describe(game.names) for e in events if e.seat == seat]
-        text = "\n".join(["Only you can see this.", *lines])
+        hand = _hand_line(game.rules.view(state, seat))
+        text = "\n".join(["Only you can see this.", *lines, *([hand] if hand else [])])
         text, image = await self._board(game, state, text, seat)
         return Reply(
             text=text,
