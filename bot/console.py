@@ -132,7 +132,7 @@ def clocks_of(options: dict[str, str]) -> tuple[Clocks, bool]:
 def _number(name: str, value: str | None) -> int | None:
     if value is None:
         return None
-    if not value.isdigit():
+    if not re.fullmatch(r"[0-9]{1,9}", value):  # not str.isdigit: '²' is a digit to it
         raise Refused(f"Option {name} is a whole number, not '{value[:20]}'.")
     return int(value)
 

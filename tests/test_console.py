@@ -256,3 +256,11 @@ async def test_discords_own_option_names_work_too(console):
     assert "Round 1, turn 1: ada rolls " in said and "Skybridge" in said
     assert "No rated Skybridge games have been played here yet." in said
     assert (await console.service.store.live_game(1)).options["start"] == "ii-2-3"
+
+
+async def test_a_number_option_takes_ascii_digits_only(console):
+    """'²' passes str.isdigit but is no number int() reads: refused, not a crash."""
+    console, out = console
+    said = await play(console, out, "ada: /settings quiet_start=²", "ada: /board move=²")
+    assert "Option quiet_start is a whole number, not '²'." in said
+    assert "Option move is a whole number, not '²'." in said
