@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 import discord
 from discord.ext import commands
@@ -12,10 +13,11 @@ from bot.cogs.games import Games
 from bot.cogs.leagues import Leagues
 from bot.cogs.postal import Postal
 from bot.daily import Daily
+from bot.delivery import parts_of, post
 from bot.organiser import Organiser
 from bot.service import Reply, Service, Table
 from bot.store import LeagueRow
-from bot.views import DYNAMIC_ITEMS, message_of
+from bot.views import DYNAMIC_ITEMS, play_view
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +52,8 @@ class Bridgekeeper(commands.Bot):
 
     async def post(self, table: Table, reply: Reply) -> None:
         """A service reply posted in a channel or thread, outside any interaction."""
-        content, kwargs = message_of(reply)
-        channel = await self.channel_of(table.channel_id)
-        await channel.send(content, **kwargs)
-        for game_id in reply.changed:
-            await self.refresh_status(game_id)
+        await post(table.channel_id, self, parts_of(reply, play_view(reply)))
+        await self.refresh_statuses(reply.changed)
 
     async def open_thread(self, league: LeagueRow, match_id: int, title: str) -> Table:
         """A league match's own thread in the league's channel."""
@@ -63,6 +62,15 @@ class Bridgekeeper(commands.Bot):
             name=title, type=discord.ChannelType.public_thread, auto_archive_duration=10080
         )
         return Table(channel_id=thread.id, guild_id=league.guild_id)
+
+    async def refresh_statuses(self, game_ids: Sequence[int]) -> None:
+        """Refresh each game's pinned status; one that cannot be refreshed (a channel gone,
+        a permission lost) is logged and holds up neither the others nor the answer."""
+        for game_id in game_ids:
+            try:
+                await self.refresh_status(game_id)
+            except discord.HTTPException as exc:
+                log.warning("could not refresh the status of game %d: %s", game_id, exc)
 
     async def refresh_status(self, game_id: int) -> None:
         """Edit the game's pinned status message, posting and pinning it the first time.

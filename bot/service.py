@@ -53,6 +53,9 @@ NOTIFY = {
 }
 
 
+#: the most extra time `/game extend` gives one turn, unless its time per move is longer
+EXTEND_CAP_HOURS = 7 * 24
+
 #: said instead of the board when its drawing worker died (the move itself stands)
 BOARD_LOST = "The board could not be drawn this time; `/game board` shows it."
 
@@ -614,6 +617,13 @@ class Service:
                 "`/game resign`: a loss for you alone. A match nobody finishes is settled "
                 "at the round's deadline as a forfeit by whoever holds it up."
             )
+        if not self._referee(game, caller) and await self._at_stake(game):
+            # calling it off would erase a result: a player losing it must not have that way out
+            raise Refused(
+                "This rated game is under way (every player has moved), so calling it off "
+                "would erase its result. To stop, use `/game resign` (a loss for you alone), "
+                "or ask a server manager who is not playing in it to call it off."
+            )
         self._manager_of(game, caller, "abandon it")
         async with self._turn(table):
             try:
@@ -834,6 +844,21 @@ class Service:
         if caller.user_id != game.row.creator_id and not caller.manager:
             raise Refused(f"Only the player who opened the game (or a server manager) can {what}.")
 
+    @staticmethod
+    def _referee(game: Loaded, caller: Caller) -> bool:
+        """A server manager with no seat in the game: the only one who may change a rated
+        game's seats or outcome against its players' will, as nothing is at stake for them."""
+        return caller.manager and game.seat_of(caller.user_id) is None
+
+    async def _at_stake(self, game: Loaded) -> bool:
+        """Whether a rated result is taking shape: a rated game in which every player has
+        made a move of their own. Before that somebody never engaged, and calling the game
+        off or handing a seat on takes nothing from anyone."""
+        if game.state is None or not await self.store.is_rated(game.row.id):
+            return False
+        log = effective_moves(await self.store.moves(game.row.id))
+        return {m.seat for m in log if m.kind == "move"} == set(range(len(game.seats)))
+
     async def snooze(self, table: Table, caller: Caller) -> Reply:
         """No more reminders for the caller's current turn in this channel's game."""
         game = await self._active(table)
@@ -861,12 +886,33 @@ class Service:
         return Reply(text="No more reminders for this turn.", private=True)
 
     async def extend(self, table: Table, caller: Caller, hours: float) -> Reply:
+        """Give the waiting players more time: never by themselves (a creator or manager
+        would otherwise stretch their own clock), and at most :data:`EXTEND_CAP_HOURS`,
+        or the time per move if longer, for one turn."""
         game = await self._active(table)
         self._manager_of(game, caller, "extend a deadline")
+        if caller.user_id in game.awaited_users():
+            raise Refused(
+                "Nobody can extend their own clock, and this turn is yours: a server manager "
+                "(or the game's creator, if that is not you) can give you more time."
+            )
         if not 1 <= hours <= 24 * 60:
             raise Refused("Extend by between 1 hour and 60 days.")
-        if not await self.store.push_deadlines(hours, game_id=game.row.id):
+        most = max((await self.store.clocks(game.row.id)).move_hours or 0, EXTEND_CAP_HOURS)
+        try:
+            extended = await self.store.extend_turn(game.row.id, game.row.version, hours, most)
+        except StaleGame:
+            raise Refused("The game changed at that moment; please try again.") from None
+        if extended is None:
             raise Refused("This game has no running deadline (no time per move).")
+        given, made = extended
+        if not made:
+            raise Refused(
+                f"`by:{format_hours(hours)}` is too much: one turn can be given at most "
+                f"{format_hours(most)} more (its time per move, or "
+                f"{format_hours(EXTEND_CAP_HOURS)} if that is longer), and this turn has had "
+                f"{format_hours(given)} already."
+            )
         waiting = ", ".join(game.names[s] for s in game.rules.to_play(game.state))
         return Reply(
             text=f"{caller.name} gave {waiting} {format_hours(hours)} more.",
@@ -878,7 +924,7 @@ class Service:
     ) -> Reply:
         """Hand a seat to another user; the seat, its pieces and its turn stay."""
         game = await self._live(table)
-        self._manager_of(game, caller, "replace a player")
+        await self._may_replace(game, caller, old_user)
         seat = game.seat_of(old_user)
         if seat is None:
             raise Refused("That user is not playing in this game.")
@@ -891,11 +937,43 @@ class Service:
         except StaleGame:
             raise Refused("The game changed at that moment; please try again.") from None
         awaited = seat in (game.rules.to_play(game.state) if game.state else ())
+        by = "" if caller.user_id == old_user else f" {caller.name} made the change."
         return Reply(
-            text=f"{new.name} takes over seat {seat + 1} from {game.names[seat]}.",
+            text=f"{new.name} takes over seat {seat + 1} from {game.names[seat]}.{by}",
             mentions=await self._tell_turn(game, [new.user_id] if awaited else []),
             changed=(game.row.id,),
         )
+
+    async def _may_replace(self, game: Loaded, caller: Caller, old_user: int) -> None:
+        """Who may hand ``old_user``'s seat on. In the lobby, its owner (creator or
+        manager). Once the game has started a seat is its player's: they may hand it on
+        themselves, or a server manager with no seat may; a creator can no longer swap an
+        opponent for a second account of their own. In a league match, or once a rated
+        result is taking shape, a player's own hand-over could pass a result to someone
+        else, so only that manager."""
+        if game.state is None:
+            self._manager_of(game, caller, "replace a player")
+            return
+        if self._referee(game, caller):
+            return
+        if await self.store.league_match_of(game.row.id) is not None:
+            # the league's pairings and standings name its members: nobody sends a stand-in
+            raise Refused(
+                "This is a league match: its seats are the league's pairing, so only a server "
+                "manager who is not playing in it can hand one on. To leave, use `/game resign`."
+            )
+        if caller.user_id != old_user:
+            raise Refused(
+                "The game has started, so a seat is its player's: only they can hand it on "
+                "(`/game replace player:<themselves> by:<someone>`), or a server manager "
+                "who is not playing in this game."
+            )
+        if await self._at_stake(game):
+            raise Refused(
+                "This rated game is under way (every player has moved), so your seat and "
+                "its result stay yours: to stop, use `/game resign`, or ask a server "
+                "manager who is not playing in it to hand your seat on."
+            )
 
     async def vacation(self, caller: Caller, days: float) -> Reply:
         """Pause the caller's clocks for ``days`` from their bank; 0 ends a vacation early."""

@@ -736,7 +736,7 @@ class Store:
         marks = ",".join("?" * len(awaited))
         await db.execute(
             "UPDATE seats SET awaiting = 0, turn_since = NULL, deadline = NULL, reacting = 0, "
-            f"paused_hours = 0 WHERE game_id = ? AND seat NOT IN ({marks})",
+            f"paused_hours = 0, extended_hours = 0 WHERE game_id = ? AND seat NOT IN ({marks})",
             (game_id, *awaited),
         )
         per_move, per_reaction = hours
@@ -757,8 +757,8 @@ class Store:
             fresh.append((iso(now), deadline, paused, int(reacting), game_id, seat))
         await db.executemany(
             "UPDATE seats SET awaiting = 1, turn_since = ?, deadline = ?, paused_hours = ?, "
-            "reminders = 0, snoozed = 0, warned = 0, reacting = ? WHERE game_id = ? AND seat = ? "
-            "AND awaiting = 0",
+            "reminders = 0, snoozed = 0, warned = 0, reacting = ?, extended_hours = 0 "
+            "WHERE game_id = ? AND seat = ? AND awaiting = 0",
             fresh,
         )
         if mover in awaited:
@@ -912,37 +912,76 @@ class Store:
         )
         return [name for (name,) in rows]
 
-    async def push_deadlines(
-        self, hours: float, *, user_id: int | None = None, game_id: int | None = None
-    ) -> list[int]:
-        """Move the running deadlines of one user's waits, or of one game's, ``hours`` later.
+    async def push_deadlines(self, hours: float, *, user_id: int) -> list[int]:
+        """Move the running deadlines of one user's waits ``hours`` later (a vacation).
 
-        For a user (a vacation) each seat remembers the time as vacation, and a negative
-        ``hours`` (back early) takes back at most what the seat holds as vacation: a turn
-        that began after the return was never pushed. Returns the games whose deadline moved.
+        Each seat remembers the time as vacation, and a negative ``hours`` (back early)
+        takes back at most what the seat holds as vacation: a turn that began after the
+        return was never pushed. Returns the games whose deadline moved.
         """
-        column, value = ("s.user_id", user_id) if game_id is None else ("s.game_id", game_id)
-        vacation = user_id is not None
         async with self.transaction() as db:
             waits = await db.execute_fetchall(
                 "SELECT s.game_id, s.seat, s.deadline, s.paused_hours FROM seats s "
-                f"JOIN games g ON g.id = s.game_id WHERE {column} = ? AND s.awaiting = 1 "
+                "JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND s.awaiting = 1 "
                 "AND s.deadline IS NOT NULL AND g.status = 'active'",
-                (value,),
+                (user_id,),
             )
             moved = []
             for game, seat, deadline, paused in waits:
-                by = max(hours, -paused) if vacation else hours
+                by = max(hours, -paused)
                 if by == 0:
                     continue
                 await db.execute(
                     "UPDATE seats SET deadline = ?, warned = 0, paused_hours = paused_hours + ? "
                     "WHERE game_id = ? AND seat = ?",
-                    (iso(parse_time(deadline) + timedelta(hours=by)), by if vacation else 0)
-                    + (game, seat),
+                    (iso(parse_time(deadline) + timedelta(hours=by)), by, game, seat),
                 )
                 moved.append(game)
         return moved
+
+    async def extend_turn(
+        self, game_id: int, version: int, hours: float, most: float
+    ) -> tuple[float, bool] | None:
+        """Give the seats a game waits for ``hours`` more, if this turn's extensions stay
+        within ``most`` hours: ``/game extend`` is capped per turn, and a new wait starts
+        again from none. Returns the hours the turn had already been given and whether
+        these were added (None: no deadline runs). The check and the change are one
+        transaction, so two extensions at once cannot both slip under the cap.
+        """
+        async with self.transaction() as db:
+            if not await _first(
+                db, "SELECT 1 FROM games WHERE id = ? AND version = ?", (game_id, version)
+            ):
+                raise StaleGame(f"game {game_id} moved on from version {version}")
+            waits = await db.execute_fetchall(
+                "SELECT s.seat, s.deadline, s.extended_hours FROM seats s "
+                "JOIN games g ON g.id = s.game_id WHERE s.game_id = ? AND s.awaiting = 1 "
+                "AND s.deadline IS NOT NULL AND g.status = 'active'",
+                (game_id,),
+            )
+            if not waits:
+                return None
+            given = max(extended for _seat, _deadline, extended in waits)
+            if given + hours > most:
+                return given, False
+            await db.executemany(
+                "UPDATE seats SET deadline = ?, warned = 0, extended_hours = extended_hours + ? "
+                "WHERE game_id = ? AND seat = ?",
+                [
+                    (iso(parse_time(deadline) + timedelta(hours=hours)), hours, game_id, seat)
+                    for seat, deadline, _extended in waits
+                ],
+            )
+        return given, True
+
+    async def is_rated(self, game_id: int) -> bool:
+        """Whether the game's result moves ratings: opened rated, with two seats or more."""
+        row = await self._fetchone(
+            "SELECT g.rated AND (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id) >= 2 "
+            "FROM games g WHERE g.id = ?",
+            (game_id,),
+        )
+        return bool(row and row[0])
 
     async def replace_player(
         self, game_id: int, version: int, seat: int, user_id: int, name: str

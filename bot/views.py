@@ -9,7 +9,6 @@ move's content ever sits in an id.
 
 from __future__ import annotations
 
-import io
 import logging
 import re
 from collections.abc import Sequence
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.delivery import Part, acknowledge, deliver, edit_original, parts_of
 from bot.picker import StalePath, Step, page, walk
 from bot.service import Caller, Refused, Reply, Table
 from bot.store import iso, parse_time
@@ -49,43 +49,25 @@ def table_of(interaction: discord.Interaction) -> Table:
     return Table(channel_id=interaction.channel_id, guild_id=interaction.guild_id)
 
 
-def message_of(reply: Reply) -> tuple[str, dict]:
-    """A service reply as message content and keyword arguments for any discord.py send."""
-    kwargs: dict = {}
-    content = reply.text
-    if reply.mentions:
-        content += "\n" + " ".join(f"<@{u}>" for u in reply.mentions)
-    kwargs["allowed_mentions"] = discord.AllowedMentions(
-        everyone=False, roles=False, users=[discord.Object(u) for u in reply.mentions]
-    )
-    if reply.image is not None:
-        kwargs["file"] = discord.File(io.BytesIO(reply.image), filename="board.png")
-    if reply.playable and reply.game_id is not None and not reply.private:
-        view = discord.ui.View(timeout=None)
-        view.add_item(PlayButton(reply.game_id, reply.version))
-        kwargs["view"] = view
-    return content, kwargs
+def play_view(reply: Reply) -> discord.ui.View | None:
+    """The Play button under a public board the game waits on; nothing otherwise."""
+    if not reply.playable or reply.game_id is None or reply.private:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlayButton(reply.game_id, reply.version))
+    return view
 
 
 async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
-    """Answer an interaction with a service reply: files, pings and play button included."""
-    content, kwargs = message_of(reply)
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=reply.private, **kwargs)
-    else:
-        await interaction.response.send_message(content, ephemeral=reply.private, **kwargs)
-    if reply.followup is not None:
-        await send_reply(interaction, reply.followup)
-    for game_id in reply.changed:
-        await interaction.client.refresh_status(game_id)
+    """Answer an interaction with a service reply: files, pings and play button included;
+    then bring the pinned status of every game it changed up to date."""
+    await deliver(interaction, parts_of(reply, play_view(reply)))
+    await interaction.client.refresh_statuses(reply.changed)
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
     """A private, specific refusal: the asker alone sees it."""
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
-    else:
-        await interaction.response.send_message(message, ephemeral=True)
+    await deliver(interaction, [Part(message, private=True)])
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException, what: str) -> None:
@@ -98,10 +80,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
         await refuse(interaction, str(error))
         return
     log.error("%s failed", what, exc_info=error)
-    try:
-        await refuse(interaction, "Something went wrong on my side, sorry; it has been logged.")
-    except discord.HTTPException:
-        log.warning("could not tell the user that %s failed", what)
+    await refuse(interaction, "Something went wrong on my side, sorry; it has been logged.")
 
 
 class _GameButton:
@@ -122,9 +101,13 @@ class _GameButton:
         expect = (self.game_id, self.version)
         return await bot.service.legal_moves(table_of(interaction), caller_of(interaction), expect)
 
+    #: whether a click opens a new (private) message rather than changing its own
+    opens_message = False
+
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Bridgekeeper = interaction.client  # type: ignore[assignment]
         try:
+            await acknowledge(interaction, new_message=self.opens_message)
             await self.clicked(interaction, bot)
         except Exception as exc:  # answered and logged in one place
             await answer_error(interaction, exc, f"button {type(self).__name__}")
@@ -140,12 +123,12 @@ class _GameButton:
         step = _walk(moves, path)
         if step.move is None:
             content, view = picker_message(self.game_id, self.version, moves, path, 0)
-            await interaction.response.edit_message(content=content, view=view)
+            await edit_original(interaction, content, view)
             return
         reply = await bot.service.move(
             table_of(interaction), caller_of(interaction), step.move, (self.game_id, self.version)
         )
-        await interaction.response.edit_message(content=f"You played `{step.move}`.", view=None)
+        await edit_original(interaction, f"You played `{step.move}`.")
         await send_reply(interaction, reply)
 
 
@@ -166,6 +149,8 @@ class PlayButton(
 ):
     """Under each public board: opens the clicker's private move picker."""
 
+    opens_message = True
+
     def __init__(self, game_id: int, version: int) -> None:
         button = discord.ui.Button(
             label="Play",
@@ -183,7 +168,7 @@ class PlayButton(
     async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
         moves = await self.legal(interaction, bot)
         content, view = picker_message(self.game_id, self.version, moves, (), 0)
-        await interaction.response.send_message(content, view=view, ephemeral=True)
+        await edit_original(interaction, content, view)
 
 
 class PickButton(
@@ -283,7 +268,7 @@ class PageButton(
     async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
         moves = await self.legal(interaction, bot)
         content, view = picker_message(self.game_id, self.version, moves, self.path, self.number)
-        await interaction.response.edit_message(content=content, view=view)
+        await edit_original(interaction, content, view)
 
 
 def _walk(moves: Sequence[str], path: Sequence[int]) -> Step:
@@ -380,6 +365,7 @@ class SnoozeButton(
         bot: Bridgekeeper = interaction.client  # type: ignore[assignment]
         turn_since = iso(_EPOCH + self.turn * _MICROSECOND)
         try:
+            await acknowledge(interaction)
             reply = await bot.service.snooze_turn(self.game_id, caller_of(interaction), turn_since)
             await send_reply(interaction, reply)
         except Exception as exc:  # answered and logged in one place

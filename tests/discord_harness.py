@@ -79,6 +79,7 @@ MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) |
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 13) | (1 << 38)  # + manage messages, threads
 
 ACK_DEADLINE = 3.0  # seconds Discord waits for the callback
+FOLLOWUP_WINDOW = 15 * 60.0  # seconds an interaction's token takes follow-ups and edits
 SETTLE_TIMEOUT = 10.0  # seconds the harness waits for the bot's tasks
 
 # Discord's interaction callback types
@@ -150,8 +151,10 @@ class Reply:
     """One thing a user would see come back from one interaction.
 
     ``kind`` is ``"message"`` (a new message: callback type 4 or a follow-up), ``"update"``
-    (the message the button was on was edited: callback type 7 or an ``@original`` edit),
-    ``"autocomplete"`` (suggestions) or ``"defer"``.
+    (the message the button was on was edited: callback type 7 or an ``@original`` edit)
+    or ``"autocomplete"`` (suggestions). A silent acknowledgement of a click is no reply,
+    nor is a deferred command's "thinking…" placeholder: what replaces it is, as a
+    ``"message"`` (the asker sees it appear there) that was not ``created`` but edited.
     """
 
     kind: str
@@ -164,6 +167,7 @@ class Reply:
     choices: list[dict] | None
     message_id: int | None
     payload: dict
+    created: bool = True  # False when an edit produced it: Discord notifies nobody then
 
     @property
     def text(self) -> str:
@@ -239,8 +243,9 @@ class Reply:
 
     @property
     def pinged(self) -> set[int]:
-        """The users Discord would actually notify, following ``allowed_mentions``."""
-        if self.ephemeral:
+        """The users Discord would actually notify, following ``allowed_mentions``: nobody
+        for an ephemeral message or an edit (a mention added by an edit pings nobody)."""
+        if self.ephemeral or not self.created:
             return set()
         mentioned = self.mentioned
         allowed = self.allowed_mentions
@@ -283,6 +288,7 @@ class Call:
     files: list[SentFile]
     status: int = 200
     error: str | None = None
+    ephemeral: bool = False  # the message it created or edited is seen by one user only
 
 
 @dataclass
@@ -298,6 +304,8 @@ class Fed:
     message_id: int | None = None  # the message a clicked component is on
     ack_type: int | None = None
     original_message_id: int | None = None
+    loading: bool = False  # a "thinking…" placeholder waits for the answer
+    expired: bool = False  # fed already past Discord's 3 s: every answer gets 10062
     replies: Replies = field(default_factory=Replies)
 
 
@@ -686,9 +694,11 @@ class Harness:
         *path_and_values: str,
         user: Any,
         channel: int = CHANNEL_ID,
+        expired: bool = False,
         **values: Any,
     ) -> Replies:
-        """``/command [subcommand …] option=value …`` typed by ``user``; its replies."""
+        """``/command [subcommand …] option=value …`` typed by ``user``; its replies.
+        ``expired``: it reaches the bot after Discord gave up on it (see :meth:`feed`)."""
         spec = self._command(command)
         if channel == DM_CHANNEL_ID:
             assert self.offered_in_dms(command), f"Discord does not offer /{command} in DMs"
@@ -706,7 +716,7 @@ class Harness:
                 "users": {uid: m.pop("user") for uid, m in members.items()},
                 "members": members,
             }
-        return await self.feed(self._interaction_payload(2, user, channel, data))
+        return await self.feed(self._interaction_payload(2, user, channel, data), expired=expired)
 
     async def autocomplete(
         self,
@@ -764,9 +774,11 @@ class Harness:
         user: Any,
         message: dict | None = None,
         channel: int = CHANNEL_ID,
+        expired: bool = False,
     ) -> Replies:
         """``user`` presses the button ``custom_id`` (on the newest message showing it)."""
-        return await self._component(custom_id, {"component_type": 2}, user, message, channel)
+        data = {"component_type": 2}
+        return await self._component(custom_id, data, user, message, channel, expired)
 
     async def choose(
         self,
@@ -781,7 +793,13 @@ class Harness:
         return await self._component(custom_id, data, user, message, channel)
 
     async def _component(
-        self, custom_id: str, data: dict, user: Any, message: dict | None, channel: int
+        self,
+        custom_id: str,
+        data: dict,
+        user: Any,
+        message: dict | None,
+        channel: int,
+        expired: bool = False,
     ) -> Replies:
         if message is None:
             message = self.find_message(custom_id)
@@ -811,10 +829,17 @@ class Harness:
         data = {"custom_id": custom_id, **data}
         payload = self._interaction_payload(3, user, int(message["channel_id"]), data)
         payload["message"] = json.loads(json.dumps(message))
-        return await self.feed(payload)
+        return await self.feed(payload, expired=expired)
 
-    async def feed(self, payload: dict, *, expect_answer: bool = True) -> Replies:
-        """Hand ``INTERACTION_CREATE`` to discord.py as the gateway would; wait for the bot."""
+    async def feed(
+        self, payload: dict, *, expect_answer: bool = True, expired: bool = False
+    ) -> Replies:
+        """Hand ``INTERACTION_CREATE`` to discord.py as the gateway would; wait for the bot.
+
+        ``expired``: Discord already gave up on this interaction (it reached a lagging bot
+        after its 3 seconds): every answer through it is refused with 10062, and the
+        user is left with "This interaction failed".
+        """
         assert self.bot is not None, "the bot is not running"
         fed = Fed(
             id=int(payload["id"]),
@@ -824,6 +849,7 @@ class Harness:
             channel_id=int(payload["channel_id"]),
             fed_at=time.monotonic(),
             message_id=int(payload["message"]["id"]) if "message" in payload else None,
+            expired=expired,
         )
         self.fed[fed.token] = fed
         before = set(asyncio.all_tasks())
@@ -836,10 +862,13 @@ class Harness:
         for _ in range(5):  # let any callbacks scheduled by those tasks run
             await asyncio.sleep(0)
         self.check()
-        if expect_answer:
+        if expect_answer and not expired:
             assert fed.ack_type is not None, (
                 f"interaction {payload['data']} was never answered: "
                 "Discord would show 'This interaction failed'"
+            )
+            assert not fed.loading, (
+                f"interaction {payload['data']} left its 'thinking…' placeholder unanswered"
             )
         return fed.replies
 
@@ -914,7 +943,10 @@ class Harness:
             return self._callback(call, int(route.webhook_id), route.webhook_token)
         if (method, path) == ("POST", "/webhooks/{webhook_id}/{webhook_token}"):
             return self._followup(call, route.webhook_token)
-        if path == "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}":
+        if path in (
+            "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+        ):
             return self._webhook_message(call, route.webhook_token, call.url.rsplit("/", 1)[1])
         if (method, path) == ("POST", "/channels/{channel_id}/messages"):
             return self._channel_send(call, int(route.channel_id))
@@ -1064,6 +1096,7 @@ class Harness:
         mid = self.snowflake()
         message = self._message_payload(mid, channel_id, data, call.files)
         self.messages[mid] = message
+        call.ephemeral = bool(message["flags"] & EPHEMERAL)
         if message["flags"] & EPHEMERAL and owner is not None:
             self.message_owner[mid] = owner
         return message
@@ -1089,6 +1122,7 @@ class Harness:
             updated["attachments"] = kept + fresh["attachments"]
         updated["edited_timestamp"] = now_iso()
         self.messages[mid] = updated
+        call.ephemeral = bool(updated["flags"] & EPHEMERAL)
         return updated
 
     def _reply(
@@ -1122,6 +1156,10 @@ class Harness:
         fed = self._fed_by_token(token, call)
         if fed.id != interaction_id:
             raise self._refuse(404, 10062, "Unknown interaction", call)
+        if fed.expired:  # Discord's honest answer to an interaction it has given up on
+            call.status, call.error = 404, "10062: Unknown interaction"
+            response = SimpleNamespace(status=404, reason="Not Found")
+            raise discord.NotFound(response, {"code": 10062, "message": "Unknown interaction"})
         if (call.params or {}).get("with_response") not in ("1", 1, True, "true"):
             self.violations.append("callback without ?with_response=1: discord.py 2.5+ needs it")
         if fed.ack_type is not None:
@@ -1150,15 +1188,15 @@ class Harness:
             raise self._refuse(400, 50035, f"callback type {ctype} to an autocomplete", call)
         elif ctype in (CHANNEL_MESSAGE, DEFERRED_MESSAGE):
             if ctype == DEFERRED_MESSAGE:
-                # "Bridgekeeper is thinking…" (flag 128: loading)
+                # "Bridgekeeper is thinking…" (flag 128: loading), seen by the asker only
+                # when the defer said ephemeral; what replaces it is the reply
                 data = {"flags": (data.get("flags", 0) or 0) | 128, "content": "…"}
                 message = self._create(call, fed.channel_id, data, owner=fed.user_id)
-                kind = "defer"
+                fed.loading = True
             else:
                 message = self._create(call, fed.channel_id, data, owner=fed.user_id)
-                kind = "message"
+                fed.replies.append(self._reply("message", call, message, ctype))
             fed.original_message_id = int(message["id"])
-            fed.replies.append(self._reply(kind, call, message, ctype))
         elif ctype in (UPDATE_MESSAGE, DEFERRED_UPDATE):
             if fed.type != 3:
                 raise self._refuse(400, 50035, "only a component updates its message", call)
@@ -1170,6 +1208,7 @@ class Harness:
             if ctype == UPDATE_MESSAGE:
                 message = self._edit(source, data, call)
                 fed.replies.append(self._reply("update", call, message, ctype))
+
         fed.ack_type = ctype
         return {
             "interaction": {
@@ -1189,22 +1228,55 @@ class Harness:
             raise self._refuse(404, 10015, "Unknown Webhook: follow-up before acknowledging", call)
         if fed.ack_type == AUTOCOMPLETE:
             raise self._refuse(400, 50035, "an autocomplete has no follow-ups", call)
+        self._check_followup_window(fed, call)
+        if fed.loading:
+            # the first follow-up after a deferral resolves the placeholder: it becomes
+            # that message, keeps its flags (ephemeral stays ephemeral) and pings nobody
+            return self._resolve(fed, call)
         message = self._create(call, fed.channel_id, call.payload or {}, owner=fed.user_id)
         fed.replies.append(self._reply("message", call, message))
+        return message
+
+    def _check_followup_window(self, fed: Fed, call: Call) -> None:
+        """Follow-ups and edits of an interaction's messages work for 15 minutes."""
+        if fed.expired or time.monotonic() - fed.fed_at > FOLLOWUP_WINDOW:
+            call.status, call.error = 401, "50027: Invalid Webhook Token"
+            response = SimpleNamespace(status=401, reason="Unauthorized")
+            raise discord.HTTPException(
+                response, {"code": 50027, "message": "Invalid Webhook Token"}
+            )
+
+    def _resolve(self, fed: Fed, call: Call) -> dict:
+        """The "thinking…" placeholder edited into the answer."""
+        mid = fed.original_message_id
+        assert mid is not None
+        data = {k: v for k, v in (call.payload or {}).items() if k != "flags"}
+        message = self._edit(mid, data, call)
+        message["flags"] = message["flags"] & ~128
+        fed.loading = False
+        reply = self._reply("message", call, message)
+        reply.created = False
+        fed.replies.append(reply)
         return message
 
     def _webhook_message(self, call: Call, token: str, which: str) -> Any:
         fed = self._fed_by_token(token, call)
         if fed.ack_type is None:
             raise self._refuse(404, 10015, "Unknown Webhook: edit before acknowledging", call)
+        self._check_followup_window(fed, call)
         mid = fed.original_message_id if which == "@original" else int(which)
         if mid is None or mid not in self.messages:
             raise self._refuse(404, 10008, f"Unknown Message {which}", call)
         if call.method == "GET":
             return self.messages[mid]
-        if call.method == "DELETE":
+        if call.method == "DELETE":  # gone from the screen: no longer a reply anyone sees
             del self.messages[mid]
+            fed.replies[:] = [r for r in fed.replies if r.message_id != mid]
+            if mid == fed.original_message_id:
+                fed.loading = False
             return None
+        if mid == fed.original_message_id and fed.loading:
+            return self._resolve(fed, call)
         message = self._edit(mid, call.payload, call)
         fed.replies.append(self._reply("update", call, message))
         return message

@@ -106,6 +106,20 @@ class FakeInteraction:
     message: dict[str, Any] | None = None  # the message the callback created or updated
     followups: list[dict[str, Any]] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    loading: bool = False  # a deferred "thinking…" placeholder waits for its answer
+    #: the messages this interaction shows, in the order they last changed (deleted ones go)
+    shown: list[dict[str, Any]] = field(default_factory=list)
+
+    def show(self, message: dict[str, Any]) -> None:
+        self.shown = [m for m in self.shown if m["id"] != message["id"]] + [message]
+
+    @property
+    def public(self) -> list[dict[str, Any]]:
+        return [m for m in self.shown if not m["flags"] & EPHEMERAL]
+
+    @property
+    def private(self) -> list[dict[str, Any]]:
+        return [m for m in self.shown if m["flags"] & EPHEMERAL]
 
     @property
     def id(self) -> str:
@@ -504,6 +518,9 @@ class FakeDiscord:
                 return 200, self._followup(r, app, token)
             case "PATCH", ["webhooks", app, token, "messages", message]:
                 return 200, self._edit_webhook_message(r, app, token, message)
+            case "DELETE", ["webhooks", app, token, "messages", message]:
+                self._delete_webhook_message(app, token, message)
+                return 204, None
             case "POST", ["channels", channel, "messages"]:
                 self._authorised(r)
                 if channel != str(CHANNEL_ID):
@@ -583,15 +600,18 @@ class FakeDiscord:
         message = None
         if kind == CHANNEL_MESSAGE:
             message = self._message(data, r.files, interaction_type=itype)
+            interaction.show(message)
         elif kind == DEFERRED_CHANNEL_MESSAGE:
             message = self._message(
                 {"flags": (data.get("flags") or 0) | 128}, [], interaction_type=itype
             )
+            interaction.loading = True
         elif kind in (UPDATE_MESSAGE, DEFERRED_UPDATE):
             original = interaction.payload["message"]
             message = self.messages.setdefault(original["id"], original)
             if kind == UPDATE_MESSAGE:
                 message = self._edit(message, data, r.files)
+                interaction.show(message)
         interaction.callback = body
         interaction.files = r.files
         interaction.message = message
@@ -618,9 +638,36 @@ class FakeDiscord:
         interaction = self._by_token(app, token)
         data = r.json or {}
         self._check_message(data)
-        message = self._message(data, r.files, interaction_type=interaction.payload["type"])
+        if interaction.loading:
+            # the first follow-up after a deferral becomes the placeholder, flags and all
+            assert interaction.message is not None
+            data = {k: v for k, v in data.items() if k != "flags"}
+            message = self._resolve(interaction, data, r.files)
+        else:
+            message = self._message(data, r.files, interaction_type=interaction.payload["type"])
+            interaction.show(message)
         interaction.followups.append({"data": data, "files": r.files, "message": message})
         return message
+
+    def _resolve(
+        self, interaction: FakeInteraction, data: dict[str, Any], files: list[UploadedFile]
+    ) -> dict[str, Any]:
+        """The "thinking…" placeholder edited into the answer."""
+        assert interaction.message is not None
+        message = self._edit(interaction.message, data, files)
+        message["flags"] &= ~128
+        interaction.loading = False
+        interaction.show(message)
+        return message
+
+    def _delete_webhook_message(self, app: str, token: str, message_id: str) -> None:
+        interaction = self._by_token(app, token)
+        if message_id == "@original" and interaction.message is not None:
+            message_id = interaction.message["id"]
+        if self.messages.pop(message_id, None) is None:
+            raise Rejected(404, 10008, "Unknown Message")
+        interaction.shown = [m for m in interaction.shown if m["id"] != message_id]
+        interaction.loading = False
 
     def _edit_webhook_message(self, r: Recorded, app: str, token: str, message_id: str) -> dict:
         interaction = self._by_token(app, token)
@@ -632,7 +679,11 @@ class FakeDiscord:
             message_id = interaction.message["id"]
         if message_id not in self.messages:
             raise Rejected(404, 10008, "Unknown Message")
-        return self._edit(self.messages[message_id], data, r.files)
+        if interaction.loading and message_id == interaction.message["id"]:
+            return self._resolve(interaction, data, r.files)
+        message = self._edit(self.messages[message_id], data, r.files)
+        interaction.show(message)
+        return message
 
     async def _unknown(self, request: web.Request) -> web.Response:
         self.requests.append(

@@ -785,7 +785,7 @@ async def test_the_status_follows_extend_replace_vacation_and_abandon(h):
         return status().split("Deadline: ")[1]
 
     first = deadline()
-    await h.slash("game", "extend", by="1d", user=ADA)
+    await h.slash("game", "extend", by="1d", user=MO)
     assert deadline() > first, "a later deadline"
     extended = deadline()
     await h.slash("vacation", days=2, user=ADA)  # Ada is to play: her clock stops
@@ -1165,9 +1165,7 @@ async def test_a_whole_game_with_secrets_leaks_nothing_into_channel_posts_ids_or
                 continue  # the commands' own descriptions, synced at start-up
             payload = call.payload or {}
             ids += _custom_ids(payload)
-            data = payload.get("data", payload) if isinstance(payload, dict) else {}
-            private = isinstance(data, dict) and (data.get("flags") or 0) & 64
-            if not private:
+            if not call.ephemeral:
                 public_texts += _payload_texts(payload)
         assert ids and all(OUR_ID.fullmatch(i) for i in ids), "ids carry no move content"
         leaks = [t for t in public_texts for n in names if n in t]
@@ -1339,12 +1337,13 @@ async def test_extend_vacation_and_settings_answer_privately_or_publicly_as_they
     before = await snapshot(h)
     assert_refused(await h.slash("game", "extend", by="30m", user=ADA), "is not a duration")
     assert_refused(
-        await h.slash("game", "extend", by="0.5h", user=ADA), "between 1 hour and 60 days"
+        await h.slash("game", "extend", by="0.5h", user=MO), "between 1 hour and 60 days"
     )
     assert_refused(await h.slash("game", "extend", by="1d", user=BOB), "Only the player who")
+    assert_refused(await h.slash("game", "extend", by="1d", user=ADA), "extend their own clock")
     assert await snapshot(h) == before
-    extended = (await h.slash("game", "extend", by="1d", user=ADA)).one
-    assert not extended.ephemeral and extended.text == "Ada gave Ada 24 hours more."
+    extended = (await h.slash("game", "extend", by="1d", user=MO)).one
+    assert not extended.ephemeral and extended.text == "Mo gave Ada 24 hours more."
     assert extended.pinged == set()
 
     away = (await h.slash("vacation", days=2, user=BOB, channel=DM_CHANNEL_ID)).one
@@ -1369,7 +1368,7 @@ async def test_extend_vacation_and_settings_answer_privately_or_publicly_as_they
 async def test_a_replacement_plays_with_the_newest_boards_button(h):
     board = await open_game(h, ADA, BOB)
     assert_refused(
-        await h.slash("game", "replace", player=ADA, by=CY, user=BOB), "Only the player who"
+        await h.slash("game", "replace", player=ADA, by=CY, user=BOB), "a seat is its player's"
     )
     assert_refused(
         await h.slash("game", "replace", player=ADA, by=BOB, user=MO), "Bob already has a seat"

@@ -38,6 +38,7 @@ from fake_discord_server import (
     TOKEN,
     FakeDiscord,
     FakeInteraction,
+    custom_ids,
 )
 
 ADA, BOB, CY = 1001, 1002, 1003
@@ -126,13 +127,14 @@ def mentioned(content: str) -> list[int]:
     return [int(m) for m in re.findall(r"<@!?(\d+)>", content)]
 
 
-def png_of(answer: FakeInteraction) -> Image.Image:
-    """The board the answer uploaded, decoded; checks the multipart declared it."""
-    assert [f.field for f in answer.files] == ["files[0]"]
-    upload = answer.files[0]
+def png_of(pushed: FakeInteraction, message: dict) -> Image.Image:
+    """The board ``message`` uploaded, decoded; checks the multipart declared it."""
+    (sent,) = [f for f in pushed.followups if f["message"]["id"] == message["id"]]
+    assert [f.field for f in sent["files"]] == ["files[0]"]
+    upload = sent["files"][0]
     assert upload.filename == "board.png"
     assert upload.data.startswith(b"\x89PNG\r\n\x1a\n")
-    declared = answer.data.get("attachments")
+    declared = sent["data"].get("attachments")
     assert declared == [{"id": 0, "filename": "board.png"}], declared
     image = Image.open(io.BytesIO(upload.data))
     image.load()
@@ -144,6 +146,28 @@ async def reply_to(fake: FakeDiscord, pushed: FakeInteraction) -> FakeInteractio
     answer = await fake.answer(pushed, WAIT)
     assert_no_rejections(fake)
     return answer
+
+
+async def public_answer(fake: FakeDiscord, pushed: FakeInteraction) -> dict:
+    """The public message a command posted (a follow-up of its deferral), once the
+    asker's private placeholder has gone; with the data it was sent with."""
+    await fake.wait_for(lambda: pushed.public and not pushed.private and not pushed.loading, WAIT)
+    assert_no_rejections(fake)
+    (message,) = pushed.public
+    (sent,) = [f["data"] for f in pushed.followups if f["message"]["id"] == message["id"]]
+    return {**message, "sent": sent}
+
+
+async def private_answer(fake: FakeDiscord, pushed: FakeInteraction) -> dict:
+    """The private message that replaced a deferral's "thinking…" placeholder."""
+    await fake.wait_for(lambda: pushed.private and not pushed.loading, WAIT)
+    assert_no_rejections(fake)
+    (message,) = pushed.private
+    return message
+
+
+def ids_of(message: dict) -> list[str]:
+    return custom_ids(message.get("components") or [])
 
 
 # -- (a) login, identify, sync, ready -------------------------------------------------------
@@ -205,67 +229,66 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch) as env:
         fake = env.fake
 
-        opened = await reply_to(fake, await fake.slash(ADA, "game", "new", game="skybridge"))
-        assert opened.callback["type"] == 4
-        assert not opened.ephemeral
-        assert "Ada opened a game of **Skybridge**" in opened.content
-        assert opened.custom_ids == []  # nothing to play yet
+        # every command is acknowledged at once with a private "thinking…"; a public
+        # answer then arrives as a message of its own, so its mentions notify
+        pushed = await reply_to(fake, await fake.slash(ADA, "game", "new", game="skybridge"))
+        assert pushed.callback["type"] == 5 and pushed.data["flags"] & EPHEMERAL
+        opened = await public_answer(fake, pushed)
+        assert "Ada opened a game of **Skybridge**" in opened["content"]
+        assert ids_of(opened) == []  # nothing to play yet
 
-        joined = await reply_to(fake, await fake.slash(BOB, "game", "join"))
-        assert "Bob joined. Players: Ada, Bob." in joined.content
+        joined = await public_answer(fake, await fake.slash(BOB, "game", "join"))
+        assert "Bob joined. Players: Ada, Bob." in joined["content"]
 
-        started = await reply_to(fake, await fake.slash(ADA, "game", "start"))
-        assert not started.ephemeral
-        assert "Seats: 1. Ada (red and yellow), 2. Bob (blue and green)." in started.content
-        board = png_of(started)
+        pushed = await fake.slash(ADA, "game", "start")
+        started = await public_answer(fake, pushed)
+        board = png_of(pushed, started)
         assert board.width >= 200 and board.height >= 200
-        (first,) = mentioned(started.content)
+        assert "Seats: 1. Ada (red and yellow), 2. Bob (blue and green)." in started["content"]
+        assert started["attachments"][0]["filename"] == "board.png"
+        (first,) = mentioned(started["content"])
         assert first in (ADA, BOB)
-        assert f"To play: {NAMES[first]}." in started.content
+        assert f"To play: {NAMES[first]}." in started["content"]
         # only the player to move is pinged
-        assert [int(u) for u in started.data["allowed_mentions"]["users"]] == [first]
-        assert started.data["allowed_mentions"]["parse"] == []
-        (play_id,) = started.custom_ids
+        assert [int(u) for u in started["sent"]["allowed_mentions"]["users"]] == [first]
+        assert started["sent"]["allowed_mentions"]["parse"] == []
+        (play_id,) = ids_of(started)
         assert re.fullmatch(r"bk:play:\d+:\d+", play_id)
-        assert started.message is not None
-        assert started.message["attachments"][0]["filename"] == "board.png"
 
         # /move by the player to move, with a move the rules offer
         legal = await env.service.legal_moves(TABLE, Caller(first, NAMES[first]))
-        moved = await reply_to(fake, await fake.slash(first, "move", notation=legal[0]))
-        assert moved.callback["type"] == 4
-        assert not moved.ephemeral
-        png_of(moved)
-        (after,) = mentioned(moved.content)
-        assert f"To play: {NAMES[after]}." in moved.content
-        (new_play_id,) = moved.custom_ids
+        moved = await public_answer(fake, await fake.slash(first, "move", notation=legal[0]))
+        assert moved["attachments"][0]["filename"] == "board.png"
+        (after,) = mentioned(moved["content"])
+        assert f"To play: {NAMES[after]}." in moved["content"]
+        (new_play_id,) = ids_of(moved)
         game_id, version = play_id.split(":")[2:]
         assert new_play_id == f"bk:play:{game_id}:{int(version) + 1}"
 
         # the Play button under the newest board: a private picker, one token at a time
-        picker = await reply_to(fake, await fake.click(after, moved.message, new_play_id))
-        assert picker.callback["type"] == 4
-        assert picker.data["flags"] & EPHEMERAL
-        assert picker.message["flags"] & EPHEMERAL
-        assert picker.content.endswith("choose:")
+        pushed = await reply_to(fake, await fake.click(after, moved, new_play_id))
+        assert pushed.callback["type"] == 5 and pushed.data["flags"] & EPHEMERAL
+        picker = await private_answer(fake, pushed)
+        assert picker["content"].endswith("choose:")
         prefix = f"bk:pick:{game_id}:{int(version) + 1}:"
-        assert picker.custom_ids and all(c.startswith(prefix) for c in picker.custom_ids)
-        assert len(picker.data["components"]) <= 5
+        assert ids_of(picker) and all(c.startswith(prefix) for c in ids_of(picker))
+        assert len(picker["components"]) <= 5
 
-        # each choice updates the private message in place, until a choice plays the move
+        # each choice (acknowledged silently) edits the private message in place, until a
+        # choice plays the move
         where = picker
         for _ in range(3):
-            where = await reply_to(
-                fake, await fake.click(after, where.message, where.custom_ids[0])
-            )
-            assert where.callback["type"] == 7
-            if where.content.startswith("You played `"):
+            clicked = await reply_to(fake, await fake.click(after, where, ids_of(where)[0]))
+            assert clicked.callback["type"] == 6
+            where = await private_answer(fake, clicked)
+            assert where["id"] == picker["id"]
+            if where["content"].startswith("You played `"):
                 break
-            assert all(c.startswith(prefix) for c in where.custom_ids)
-        played = where
+            assert all(c.startswith(prefix) for c in ids_of(where))
+        played = clicked
         # the last choice played the move, closed the picker and posted the new board
-        assert played.content.startswith("You played `")
-        assert played.data["components"] == []
+        assert where["content"].startswith("You played `")
+        assert where["components"] == []
         before = len(fake.requests)
         await fake.wait_for(lambda: played.followups, WAIT)
         # and the game's pinned status message is edited to the new position
@@ -306,12 +329,12 @@ async def test_move_by_an_outsider_is_refused_privately_and_the_bot_stays_connec
         await service.join(TABLE, bob)
         await service.start(TABLE, ada)
 
-        refused = await reply_to(fake, await fake.slash(CY, "move", notation="red tall b2"))
-        assert refused.callback["type"] == 4
-        assert refused.ephemeral
-        assert refused.content == "You are not playing in this game."
-        assert refused.files == []
-        assert refused.custom_ids == []
+        pushed = await reply_to(fake, await fake.slash(CY, "move", notation="red tall b2"))
+        refused = await private_answer(fake, pushed)
+        assert not pushed.public
+        assert refused["content"] == "You are not playing in this game."
+        assert refused["attachments"] == []
+        assert ids_of(refused) == []
 
         # heartbeats keep flowing and being acknowledged on the same connection
         acks = fake.heartbeat_acks
@@ -322,9 +345,8 @@ async def test_move_by_an_outsider_is_refused_privately_and_the_bot_stays_connec
         assert bot.latency < 1.0
 
         # and the bot still answers: /turns for the player to move
-        turns = await reply_to(fake, await fake.slash(ADA, "turns"))
-        assert turns.callback["type"] == 4
-        assert turns.content
+        turns = await private_answer(fake, await fake.slash(ADA, "turns"))
+        assert turns["content"]
         assert_no_rejections(fake)
 
 
@@ -376,9 +398,9 @@ async def test_an_unexpected_error_in_a_command_is_answered_privately_and_logged
                 "a command that crashed was never answered (Discord would show 'The application "
                 f"did not respond'); asyncio reported instead: {leaked}"
             )
-        assert_no_rejections(fake)
-        assert answer.ephemeral
-        assert "kaboom" not in answer.content  # no internals shown to the user
+        said = await private_answer(fake, answer)
+        assert "kaboom" not in said["content"]  # no internals shown to the user
+        assert "Something went wrong on my side" in said["content"]
         gc.collect()
         logged = [r for r in env.errors if _caused_by_kaboom(r)]
         assert len(logged) == 1 and logged[0].name != "asyncio", [r.name for r in logged]

@@ -393,7 +393,7 @@ async def test_leaving_mid_round_resigns_the_live_game_as_the_leavers_forfeit(le
 
 
 async def test_every_player_of_a_new_match_is_pinged_and_nobody_else(league):
-    from bot.views import message_of
+    from bot.delivery import parts_of
 
     service, organiser, _ = league
     await organiser.create(HOME, MOD, "Pings", "skybridge", "rotating", table_size=3)
@@ -405,7 +405,8 @@ async def test_every_player_of_a_new_match_is_pinged_and_nobody_else(league):
     for post in opening:
         seated = {c.user_id for c in await seats_at(service, post.table)}
         assert set(post.reply.mentions) == seated and len(seated) == 3
-        content, kwargs = message_of(post.reply)
+        (part,) = parts_of(post.reply)
+        content, kwargs = part.content, part.kwargs()
         assert all(f"<@{u}>" in content for u in seated)
         assert {u.id for u in kwargs["allowed_mentions"].users} == seated
         assert kwargs["allowed_mentions"].everyone is False

@@ -201,21 +201,21 @@ async def test_vacation_pauses_clocks_and_comes_from_a_bank(world, clock):
     assert "ran out of time" in item.reply.text
 
 
-async def test_creator_extends_a_deadline_and_replaces_a_player(world, clock):
+async def test_a_manager_extends_a_deadline_and_replaces_a_player(world, clock):
     service, scheduler = world
     first = await start(service, Clocks(move_hours=24))
     other = BOB if first == ADA else ADA
-    if first == ADA:
-        with pytest.raises(Refused, match="Only the player who opened"):
-            await service.extend(TABLE, BOB, 24)
-    reply = await service.extend(TABLE, ADA, 24)
+    mod = Caller(1, "Mod", manager=True)
+    with pytest.raises(Refused, match="Only the player who opened"):
+        await service.extend(TABLE, BOB, 24)
+    reply = await service.extend(TABLE, mod, 24)
     assert "24 hours more" in reply.text
     clock.at(hours=47)
     assert await scheduler.tick() == []
 
     with pytest.raises(Refused, match="already has a seat"):
-        await service.replace_player(TABLE, ADA, first.user_id, other)
-    reply = await service.replace_player(TABLE, Caller(1, "Mod", manager=True), first.user_id, CY)
+        await service.replace_player(TABLE, mod, first.user_id, other)
+    reply = await service.replace_player(TABLE, mod, first.user_id, CY)
     assert "Cy takes over seat" in reply.text and reply.mentions == (CY.user_id,)
     turns = await service.my_turns(CY)
     assert "Skybridge" in turns.text
@@ -422,7 +422,7 @@ async def test_turns_lists_the_longest_wait_first_with_when_it_began(world, cloc
     await service.join(other_table, CY)
     await service.start(other_table, ADA)  # and here since 14:00
     clock.at(hours=3)  # the first game changes without a move: Bob hands his seat to Dee
-    await service.replace_player(TABLE, ADA, BOB.user_id, DEE)
+    await service.replace_player(TABLE, BOB, BOB.user_id, DEE)
     turns = (await service.my_turns(ADA)).text.splitlines()
     assert turns[1].endswith("channel 5001 — waiting since 2026-11-02 12:00 UTC")
     assert turns[2].endswith("channel 5002 — waiting since 2026-11-02 14:00 UTC")
@@ -450,11 +450,12 @@ async def test_extend_by_less_than_an_hour_is_refused_and_changes_nothing(world)
     service, _ = world
     await start(service, Clocks(move_hours=24))
     before = await service.store.seats(1)
+    mod = Caller(1, "Mod", manager=True)
     for hours in (0.5, 0, 24 * 61):
         with pytest.raises(Refused, match="between 1 hour and 60 days"):
-            await service.extend(TABLE, ADA, hours)
+            await service.extend(TABLE, mod, hours)
     assert await service.store.seats(1) == before
-    assert (await service.extend(TABLE, ADA, 1)).changed == (1,)
+    assert (await service.extend(TABLE, mod, 1)).changed == (1,)
 
 
 async def test_a_notice_claimed_by_a_deliverer_that_died_is_handed_out_again(world, clock):

@@ -6,26 +6,20 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
+from bot.cogs.base import AnsweringCog
 from bot.service import Table
-from bot.views import answer_error, caller_of, refuse, send_reply, table_of
+from bot.views import caller_of, refuse, send_reply, table_of
 
 if TYPE_CHECKING:
     from bot.client import Bridgekeeper
 
 
-class DailyCog(commands.Cog, name="Daily"):
+class DailyCog(AnsweringCog, name="Daily"):
     daily = app_commands.Group(name="daily", description="The daily solo challenge against Euler")
 
     def __init__(self, bot: Bridgekeeper) -> None:
         self.bot = bot
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        name = interaction.command.qualified_name if interaction.command else "?"
-        await answer_error(interaction, getattr(error, "original", error), f"/{name}")
 
     @daily.command(name="play", description="Today's challenge, in your DMs")
     async def play(self, interaction: discord.Interaction) -> None:

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 import engine
+from bot.cogs.base import AnsweringCog
 from bot.picker import suggest
 from bot.service import NOTIFY, POLICIES, Caller, Refused, parse_hours, parse_options
 from bot.store import Clocks
-from bot.views import answer_error, caller_of, refuse, send_reply, table_of
+from bot.views import caller_of, refuse, send_reply, table_of
 
 if TYPE_CHECKING:
     from bot.client import Bridgekeeper
@@ -26,7 +26,7 @@ SOLO_CHOICES = [c for c in GAME_CHOICES if engine.GAMES[c.value].info.min_player
 MAX_NOTATION = 100
 
 
-class Games(commands.Cog):
+class Games(AnsweringCog):
     """Open, join and play games in a channel or thread."""
 
     # offered in DMs too, for games played alone there; the service refuses a DM lobby
@@ -36,12 +36,6 @@ class Games(commands.Cog):
     def __init__(self, bot: Bridgekeeper) -> None:
         self.bot = bot
         self.service = bot.service
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        name = interaction.command.qualified_name if interaction.command else "?"
-        await answer_error(interaction, getattr(error, "original", error), f"/{name}")
 
     @game.command(name="new", description="Open a game in this channel")
     @app_commands.describe(

@@ -6,18 +6,18 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
+from bot.cogs.base import AnsweringCog
 from bot.cogs.games import GAME_CHOICES
 from bot.leagues.formats import FORMATS
 from bot.service import Reply
-from bot.views import answer_error, caller_of, send_reply, table_of
+from bot.views import caller_of, send_reply, table_of
 
 if TYPE_CHECKING:
     from bot.client import Bridgekeeper
 
 
-class Leagues(commands.Cog):
+class Leagues(AnsweringCog):
     league = app_commands.Group(
         name="league", description="Seasons of games with standings", guild_only=True
     )
@@ -25,12 +25,6 @@ class Leagues(commands.Cog):
     def __init__(self, bot: Bridgekeeper) -> None:
         self.bot = bot
         self.organiser = bot.organiser
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        name = interaction.command.qualified_name if interaction.command else "?"
-        await answer_error(interaction, getattr(error, "original", error), f"/{name}")
 
     @league.command(name="create", description="Open a league in this channel (managers)")
     @app_commands.describe(
@@ -120,7 +114,6 @@ class Leagues(commands.Cog):
     async def start(self, interaction: discord.Interaction, name: str) -> None:
         # a thread and a game per match take a moment; the round itself is announced in
         # the league's channel, wherever the organiser happened to type the command
-        await interaction.response.defer(ephemeral=True)
         posted = await self.organiser.start(interaction.guild_id, caller_of(interaction), name)
         for item in posted:
             await self.bot.post(item.table, item.reply)
