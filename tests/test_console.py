@@ -227,7 +227,7 @@ def test_a_terminal_session_prints_a_seed_that_replays_it(tmp_path):
         env=env,
     )
     os.close(secondary)
-    os.write(primary, b"ada: /solo\nada: /move roll\n\x04")
+    os.write(primary, b"ada: /solo start=ii-2-3\nada: /move roll\n\x04")
     shown, _ = typed.communicate(timeout=120)
     os.close(primary)
     shown = shown.decode()
@@ -237,7 +237,7 @@ def test_a_terminal_session_prints_a_seed_that_replays_it(tmp_path):
     assert rolled, shown
     again = run_bot(
         "console", "--db", "b.db", "--seed", seed[1], cwd=tmp_path,
-        stdin="ada: /solo\nada: /move roll\n",
+        stdin="ada: /solo start=ii-2-3\nada: /move roll\n",
     )  # fmt: skip
     assert rolled[0] in again.stdout
 
