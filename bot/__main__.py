@@ -7,6 +7,8 @@ import asyncio
 import logging
 import os
 import random
+import secrets
+import shlex
 import sqlite3
 import sys
 import tempfile
@@ -22,7 +24,13 @@ from bot.store import Store
 NO_TOKEN = """\
 No Discord token found, so the bot cannot connect to Discord.
   Set one:   export DISCORD_TOKEN=your-bot-token   (or put DISCORD_TOKEN=... in a .env file here)
-  Play locally without Discord instead:   python -m bot console"""
+  Play locally without Discord instead:   {python} -m bot console"""
+
+
+def no_token_hint() -> str:
+    """The hint names the interpreter running now: a bare ``python`` outside the venv
+    would not find the bot's packages."""
+    return NO_TOKEN.format(python=shlex.quote(sys.executable or "python3"))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -33,6 +41,10 @@ def _parser() -> argparse.ArgumentParser:
     console.add_argument("--db", type=Path, help="SQLite file (default: BRIDGEKEEPER_DB)")
     console.add_argument("--images", type=Path, default=Path("boards"), help="board image folder")
     console.add_argument("--seed", type=int, help="fix new games' seed, to replay a script")
+    console.add_argument(
+        "--manager", action="append", default=[], metavar="NAME",
+        help="this user manages the terminal's server: leagues, others' games (repeatable)",
+    )  # fmt: skip
     selfplay = sub.add_parser("selfplay", help="play whole games with random legal moves")
     selfplay.add_argument("game")
     selfplay.add_argument("--games", type=int, default=10)
@@ -181,15 +193,16 @@ async def _run_bot(db_path: Path, token: str) -> None:
         await store.close()
 
 
-async def _console(db_path: Path, images: Path, seed: int | None) -> int:
-    """Exit status 1 when a piped script had refused lines, so a broken replay is noticed."""
+async def _console(db_path: Path, images: Path, seed: int | None, managers: list[str]) -> int:
+    """Exit status 1 when a piped script had refused lines, so a broken replay is noticed.
+    Every run has a seed (one drawn now, if not given), told so it can be replayed."""
     from bot import console
 
     store = await _checked_store(db_path)
-    options = {} if seed is None else {"seed": lambda: seed}
+    seed = secrets.randbits(31) if seed is None else seed
     try:
-        service = Service(store, link=lambda _table: "the terminal table", **options)
-        refused = await console.run(service, images)
+        service = Service(store, link=lambda _table: "the terminal table", seed=lambda: seed)
+        refused = await console.run(service, images, seed=seed, managers=managers)
     finally:
         await store.close()
     return 1 if refused and not sys.stdin.isatty() else 0
@@ -240,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     settings = load_settings()
     if args.command == "console":
-        return asyncio.run(_console(args.db or settings.db_path, args.images, args.seed))
+        db_path = args.db or settings.db_path
+        return asyncio.run(_console(db_path, args.images, args.seed, args.manager))
     if args.command == "selfplay":
         return asyncio.run(_selfplay(args))
     if args.command == "ratings":
@@ -270,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(bench.run(quick=args.quick, only=args.game))
         return 0
     if not settings.token:
-        print(NO_TOKEN, file=sys.stderr)
+        print(no_token_hint(), file=sys.stderr)
         return 2
     asyncio.run(_run_bot(settings.db_path, settings.token))
     return 0

@@ -2,18 +2,24 @@
 
 Every input line is ``<user>: /<command> <args>`` — several people can share one
 keyboard (hot seat), and a file of such lines piped to standard input replays a game.
-Board images are written to a folder and their paths printed.
+Board images are written to a folder and their paths printed. The console offers every
+command a player has on Discord, with the same names and options (``name=value``);
+only what picks Discord channels or roles (``/daily setup``, ``/league role``) is not here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+import shlex
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from bot.daily import Daily
+from bot.organiser import Organiser
+from bot.scheduler import Posted
 from bot.service import (
     Caller,
     Refused,
@@ -24,49 +30,146 @@ from bot.service import (
     parse_options,
     player_count,
 )
+from bot.store import Clocks
 
 LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
 TABLE = Table(channel_id=1, guild_id=1)  # a server of its own: players share the keyboard
+DM = 1_000_000  # a user's direct messages with the bot are channel DM + their user id
+#: ``/new``'s own options; every other name=value is the game's (see ``/rules <game>``)
+CLOCK_OPTIONS = ("time_per_move", "at_deadline", "remind_every", "rated", "reaction_window")
+SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 HELP = """\
 Lines look like  <user>: /<command> <args>   (several users can take turns at one keyboard)
+Options are name=value, as on Discord; quote a value with spaces: name="Spring Cup".
   ada: /new skybridge      open a game        bob: /join       take a seat
-  ada: /new seven-bridges start=ii-2-3  a game with options (see /rules <game>)
-  ada: /solo               Seven Bridges alone against Euler, started at once
+  ada: /new seven-bridges start=ii-2-3 time_per_move=3d at_deadline=skip rated=off
+  ada: /solo [seven-bridges] [start=ii-2-3]   alone against Euler, started at once
   ada: /start              start it           ada: /legal      list your legal moves
-  ada: /move red tall b2   play a move        ada: /board      draw the board
-  /board [N] (after move N)  /hand (what only you see)  /status  /history  /undo
-  /resign  /leave  /abandon  /snooze  /vacation <days, e.g. 3d>
-  /turns  /rating [user]  /leaderboard <game>  /games  /rules <game>  /help
+  ada: /move red tall b2   play a move        ada: /board [move=N]  the board (after move N)
+  /hand (what only you see)  /status  /history  /undo  /resign  /leave  /abandon  /archive
+  /snooze  /extend by=1d  /replace player=bob by=cy  /rules <game>  /games
+  /turns  /vacation days=3  /settings notify=dm timezone=Europe/Berlin quiet_start=22
+  quiet_end=7 quiet=off  /rating [player] [game=...]  /leaderboard <game>
+  /daily play | leaderboard | stats     today's challenge against Euler, in your own DM
+  /league create name=... game=... format=round-robin (a manager: --manager NAME)
+  /league list | join | leave | start | standings | schedule | results <league name>
+While your daily or league game runs, your game commands (/move, /board …) go to it.
 Lines starting with # are comments. End with Ctrl-D."""
 
-
-def _game_and_options(text: str) -> tuple[str, dict[str, str] | None]:
-    """``seven-bridges start=ii-2-3`` as the game's key and its options."""
-    game, _, options = text.strip().partition(" ")
-    return game, parse_options(options) if options.strip() else None
+Action = Callable[[], Awaitable["Reply | list[Posted]"]]
 
 
-def _move_number(text: str) -> int | None:
-    if not text:
+def _tokens(text: str) -> list[str]:
+    try:
+        return shlex.split(text)
+    except ValueError as exc:  # an unclosed quote
+        raise Refused(f"Could not read '{text[:40]}': {exc}.") from None
+
+
+def named(
+    command: str, text: str, allowed: Sequence[str], positional: Sequence[str] = ()
+) -> dict[str, str]:
+    """``bob game=skybridge`` as options: bare words fill ``positional`` in order, and
+    every name=value must be one of ``allowed`` (the command's Discord options)."""
+    values: dict[str, str] = {}
+    free = list(positional)
+    for token in _tokens(text):
+        name, equals, value = token.partition("=")
+        if equals and name.lower() in allowed:
+            values[name.lower()] = value
+        elif equals:
+            raise Refused(
+                f"/{command} has no option '{name[:30]}'; its options: {', '.join(allowed)}."
+            )
+        elif free:
+            values[free.pop(0)] = token
+        else:
+            raise Refused(f"'{token[:30]}' is not an option of /{command}: write name=value.")
+    return values
+
+
+def game_and_options(text: str, default: str | None = None) -> tuple[str, dict[str, str]]:
+    """``seven-bridges start=ii-2-3`` as the game's key and its options; a first word
+    with ``=`` in it is already an option, of the ``default`` game. Discord's own names
+    work too: ``game=seven-bridges options="start=ii-2-3"``."""
+    first, _, rest = text.strip().partition(" ")
+    if "=" not in first and first:
+        text, default = rest, first
+    options = parse_options(" ".join(_tokens(text))) if text.strip() else {}
+    options.update(parse_options(options.pop("options", "")))
+    game = options.pop("game", default)
+    if game is None:
+        raise Refused("Name the game first, e.g. `/new skybridge`; `/games` lists them.")
+    return game, options
+
+
+def _value(name: str, text: str) -> str:
+    """A command's one option, typed bare or as ``name=value``."""
+    prefix = f"{name}="
+    return text[len(prefix) :].strip() if text.lower().startswith(prefix) else text
+
+
+def _switch(name: str, value: str) -> bool:
+    if value.lower() not in SWITCH:
+        raise Refused(f"Option {name} is on or off, not '{value[:20]}'.")
+    return SWITCH[value.lower()]
+
+
+def clocks_of(options: dict[str, str]) -> tuple[Clocks, bool]:
+    """Take ``/new``'s own options out of ``options``: its clocks, and whether it is rated."""
+    given = {k: options.pop(k) for k in CLOCK_OPTIONS if k in options}
+    clocks = Clocks(
+        move_hours=parse_hours(given["time_per_move"]) if "time_per_move" in given else None,
+        policy=given.get("at_deadline", "random"),
+        remind_hours=parse_hours(given["remind_every"]) if "remind_every" in given else 24.0,
+        reaction_hours=(
+            parse_hours(given["reaction_window"]) if "reaction_window" in given else 12.0
+        ),
+    )
+    return clocks, _switch("rated", given["rated"]) if "rated" in given else True
+
+
+def _number(name: str, value: str | None) -> int | None:
+    if value is None:
         return None
-    if not text.isdigit():
-        raise Refused(f"'{text[:20]}' is not a move number; see /history.")
-    return int(text)
+    if not re.fullmatch(r"[0-9]{1,9}", value):  # not str.isdigit: '²' is a digit to it
+        raise Refused(f"Option {name} is a whole number, not '{value[:20]}'.")
+    return int(value)
+
+
+def vacation_days(text: str) -> float:
+    """``3`` (days, as Discord's ``days`` option), ``3d`` or ``1d 12h``."""
+    text = text.strip() or "0"
+    try:
+        return float(text)
+    except ValueError:
+        return parse_hours(text) / 24
 
 
 class Console:
-    def __init__(self, service: Service, images: Path, out: TextIO = sys.stdout) -> None:
+    def __init__(
+        self,
+        service: Service,
+        images: Path,
+        out: TextIO = sys.stdout,
+        managers: Sequence[str] = (),
+    ) -> None:
         self.service = service
+        self.daily = Daily(service)
+        self.organiser = Organiser(service)
         self.images = images
         self.out = out
+        self.managers = {name.lower() for name in managers}  # may manage the console's server
         self.users: dict[str, Caller] = {}
+        self.places: dict[int, Table] = {}  # user id -> where their game commands go
         self.drawn = 0  # images written, numbering the files in the order they were shown
         self.refused = 0  # lines refused or not understood: a replayed script went wrong
 
     def caller(self, name: str) -> Caller:
         key = name.lower()
         if key not in self.users:
-            self.users[key] = Caller(user_id=len(self.users) + 1, name=name)
+            manager = key in self.managers
+            self.users[key] = Caller(user_id=len(self.users) + 1, name=name, manager=manager)
         return self.users[key]
 
     def say(self, text: str) -> None:
@@ -90,51 +193,219 @@ class Console:
         if command == "help":
             self.say(HELP)
             return
-        action = self._commands(caller, args).get(command)
-        if action is None:
-            self.refused += 1
-            self.say(f"? Unknown command /{command}. /help lists them.")
-            return
         try:
-            reply = await action()
+            action = await self._action(caller, command, args)
+            if action is None:
+                self.refused += 1
+                self.say(f"? Unknown command /{command}. /help lists them.")
+                return
+            done = await action()
         except Refused as exc:
             self.refused += 1
             self.say(f"  (only {caller.name} sees this) {exc}")
             return
-        self.show(caller, reply)
+        if isinstance(done, Reply):
+            self.show(caller, done)
+        else:
+            await self.post(caller, done)
+        await self.post(caller, await self.organiser.tick())  # rounds move on, as each minute
 
-    def _commands(self, caller: Caller, args: str) -> dict[str, Callable[[], Awaitable[Reply]]]:
+    async def place(self, caller: Caller) -> Table:
+        """Where the caller's game commands go: their daily or league game while it runs,
+        else the shared table."""
+        table = self.places.get(caller.user_id, TABLE)
+        if table != TABLE and await self.service.store.live_game(table.channel_id) is None:
+            del self.places[caller.user_id]
+            return TABLE
+        return table
+
+    async def _action(self, caller: Caller, command: str, args: str) -> Action | None:
+        if command == "daily":
+            return self._daily(caller, args)
+        if command == "league":
+            return self._league(caller, args)
+        if command in ("turns", "vacation", "settings", "rating", "leaderboard", "games", "rules"):
+            return self._personal(caller, command, args).get(command)
+        return self._at_table(caller, await self.place(caller), args).get(command)
+
+    def _at_table(self, caller: Caller, table: Table, args: str) -> dict[str, Action]:
+        s = self.service
+
+        async def new() -> Reply:
+            game, options = game_and_options(args)
+            clocks, rated = clocks_of(options)
+            return await s.create(table, caller, game, options or None, clocks=clocks, rated=rated)
+
+        async def solo() -> Reply:
+            return await s.solo(table, caller, *game_and_options(args, "seven-bridges"))
+
+        async def board() -> Reply:
+            move = named("board", args, ("move",), ("move",)).get("move")
+            return await s.board(table, _number("move", move))
+
+        async def extend() -> Reply:
+            by = named("extend", args, ("by",), ("by",)).get("by")
+            if by is None:
+                raise Refused("Say how much longer, e.g. `/extend by=1d`.")
+            return await s.extend(table, caller, parse_hours(by))
+
+        async def replace() -> Reply:
+            given = named("replace", args, ("player", "by"), ("player", "by"))
+            if len(given) < 2:
+                raise Refused("Name both: `/replace player=bob by=cy`.")
+            old = self.caller(given["player"])
+            return await s.replace_player(table, caller, old.user_id, self.caller(given["by"]))
+
+        return {
+            "new": new,
+            "solo": solo,
+            "join": lambda: s.join(table, caller),
+            "leave": lambda: s.leave(table, caller),
+            "start": lambda: s.start(table, caller),
+            "move": lambda: s.move(table, caller, _value("notation", args)),
+            "legal": lambda: s.legal(table, caller),
+            "hand": lambda: s.hand(table, caller),
+            "board": board,
+            "snooze": lambda: s.snooze(table, caller),
+            "extend": extend,
+            "replace": replace,
+            "status": lambda: s.status(table),
+            "history": lambda: s.history(table),
+            "undo": lambda: s.undo(table, caller),
+            "resign": lambda: s.resign(table, caller),
+            "abandon": lambda: s.abandon(table, caller),
+            "archive": lambda: s.archive(table, caller),
+        }
+
+    def _personal(self, caller: Caller, command: str, args: str) -> dict[str, Action]:
+        """Commands about the caller or every game, wherever they are typed."""
         s = self.service
 
         async def text(value: str) -> Reply:
             return Reply(text=value, private=True)
 
+        async def rating() -> Reply:
+            given = named("rating", args, ("player", "game"), ("player",))
+            who = self.caller(given["player"]) if "player" in given else caller
+            return await s.rating(TABLE.guild_id, who, given.get("game"))
+
+        async def settings() -> Reply:
+            allowed = ("notify", "timezone", "quiet_start", "quiet_end", "quiet")
+            given = named("settings", args, allowed)
+            quiet = given.pop("quiet", None)
+            if quiet is not None and quiet.lower() != "off":
+                raise Refused(f"Option quiet can only be off, not '{quiet[:20]}'.")
+            hours = {k: _number(k, given.pop(k, None)) for k in ("quiet_start", "quiet_end")}
+            return await s.settings(caller, quiet_off=quiet is not None, **given, **hours)
+
+        async def vacation() -> Reply:
+            days = named("vacation", args, ("days",), ("days",)).get("days", "0")
+            return await s.vacation(caller, vacation_days(days))
+
         games = "\n".join(
             f"  {g.key}: {g.name} ({player_count(g)}) — {g.summary}" for g in s.games()
         )
         return {
-            "new": lambda: s.create(TABLE, caller, *_game_and_options(args)),
-            "solo": lambda: s.solo(TABLE, caller, *_game_and_options(args or "seven-bridges")),
-            "join": lambda: s.join(TABLE, caller),
-            "leave": lambda: s.leave(TABLE, caller),
-            "start": lambda: s.start(TABLE, caller),
-            "move": lambda: s.move(TABLE, caller, args),
-            "legal": lambda: s.legal(TABLE, caller),
-            "hand": lambda: s.hand(TABLE, caller),
-            "board": lambda: s.board(TABLE, _move_number(args)),
-            "snooze": lambda: s.snooze(TABLE, caller),
-            "vacation": lambda: s.vacation(caller, parse_hours(args or "0") / 24),
-            "status": lambda: s.status(TABLE),
-            "history": lambda: s.history(TABLE),
-            "undo": lambda: s.undo(TABLE, caller),
-            "resign": lambda: s.resign(TABLE, caller),
-            "abandon": lambda: s.abandon(TABLE, caller),
             "turns": lambda: s.my_turns(caller),
-            "rating": lambda: s.rating(TABLE.guild_id, self.caller(args) if args else caller, None),
-            "leaderboard": lambda: s.leaderboard(TABLE.guild_id, args),
+            "vacation": vacation,
+            "settings": settings,
+            "rating": rating,
+            "leaderboard": lambda: s.leaderboard(TABLE.guild_id, _value("game", args)),
             "games": lambda: text("Games:\n" + games),
-            "rules": lambda: text(s.rules_text(args)),
+            "rules": lambda: text(s.rules_text(_value("game", args))),
         }
+
+    def _daily(self, caller: Caller, args: str) -> Action:
+        sub = args.strip().lower()
+
+        async def play() -> Reply:
+            table = Table(channel_id=DM + caller.user_id)
+            reply = await self.daily.play(table, caller, TABLE.guild_id)
+            self.places[caller.user_id] = table
+            return reply
+
+        async def setup() -> Reply:
+            raise Refused(
+                "`/daily setup` picks a Discord channel for the daily posts; the terminal "
+                "has none. Here: `/daily play`, `/daily leaderboard`, `/daily stats`."
+            )
+
+        async def unknown() -> Reply:
+            raise Refused(
+                f"/daily has no '{sub[:20]}'; choose play, leaderboard or stats (e.g. "
+                "`/daily play`)."
+            )
+
+        return {
+            "play": play,
+            "leaderboard": self.daily.leaderboard,
+            "stats": lambda: self.daily.stats(caller),
+            "setup": setup,
+        }.get(sub, unknown)
+
+    def _league(self, caller: Caller, args: str) -> Action:
+        o, guild = self.organiser, TABLE.guild_id
+        sub, _, rest = args.strip().partition(" ")
+        name = " ".join(_tokens(rest)) if rest.strip() else ""
+
+        async def create() -> Reply:
+            allowed = (
+                "name", "game", "format", "table_size", "rounds", "points", "round_time",
+                "move_time", "starts", "bye",
+            )  # fmt: skip
+            given = named("league create", rest, allowed)
+            missing = [k for k in ("name", "game", "format") if k not in given]
+            if missing:
+                raise Refused(
+                    f"/league create needs {', '.join(missing)}, e.g. `/league create "
+                    'name="Spring Cup" game=skybridge format=round-robin`.'
+                )
+            numbers = {k: _number(k, given.pop(k, None)) for k in ("table_size", "rounds", "bye")}
+            if numbers["table_size"] is None:
+                numbers["table_size"] = 2
+            return await o.create(
+                TABLE, caller, given.pop("name"), given.pop("game"), given.pop("format"),
+                **numbers, **given,
+            )  # fmt: skip
+
+        async def leave() -> list[Posted]:
+            reply, notices = await o.leave(guild, caller, name)
+            return [Posted(TABLE, reply), *notices]
+
+        async def role() -> Reply:
+            raise Refused("`/league role` names a Discord role; the terminal has none.")
+
+        async def unknown() -> Reply:
+            raise Refused(
+                f"/league has no '{sub[:20]}'; choose create, list, join, leave, start, "
+                "standings, schedule or results."
+            )
+
+        return {
+            "create": create,
+            "list": lambda: o.list_leagues(guild),
+            "join": lambda: o.join(guild, caller, name),
+            "leave": leave,
+            "start": lambda: o.start(guild, caller, name),
+            "standings": lambda: o.standings(guild, name),
+            "schedule": lambda: o.schedule(guild, name),
+            "results": lambda: o.results(guild, name),
+            "role": role,
+        }.get(sub.lower(), unknown)
+
+    async def post(self, caller: Caller, posted: list[Posted]) -> None:
+        """Show what went to channels (a league's rounds, its matches) and send each
+        seated player's game commands to the match they now play in."""
+        for item in posted:
+            if item.table != TABLE:
+                self.say(f"  [at table {item.table.channel_id}]")
+            self.show(caller, item.reply)
+            if item.table != TABLE and item.reply.playable and item.reply.game_id is not None:
+                seats = await self.service.store.seats(item.reply.game_id)
+                for seat in seats:
+                    self.places[seat.user_id] = item.table
+                names = ", ".join(s.name for s in seats)
+                self.say(f"  ({names}: your game commands now go to this table)")
 
     def show(self, caller: Caller, reply: Reply) -> None:
         prefix = f"  (only {caller.name} sees this) " if reply.private else ""
@@ -153,15 +424,28 @@ class Console:
             self.show(caller, reply.followup)
 
 
-async def run(service: Service, images: Path, source: TextIO = sys.stdin) -> int:
-    """Play lines from ``source``; returns how many were refused or not understood."""
-    console = Console(service, images)
+async def run(
+    service: Service,
+    images: Path,
+    source: TextIO = sys.stdin,
+    *,
+    seed: int | None = None,
+    managers: Sequence[str] = (),
+    out: TextIO = sys.stdout,
+) -> int:
+    """Play lines from ``source``; returns how many were refused or not understood.
+
+    An interactive run says its ``seed`` first: the same seed and the same lines play
+    the same games again (``--seed``)."""
+    console = Console(service, images, out, managers)
     interactive = source.isatty()
     if interactive:
         console.say("Bridgekeeper terminal. " + HELP)
+        if seed is not None:
+            console.say(f"Seed {seed}: `--seed {seed}` plays the same games again.")
     while True:
         if interactive:
-            print("> ", end="", flush=True)
+            print("> ", end="", file=out, flush=True)
         line = await asyncio.to_thread(source.readline)
         if not line:
             break

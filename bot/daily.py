@@ -18,7 +18,7 @@ from datetime import date, timedelta
 
 import engine
 from bot.scheduler import Posted
-from bot.service import Caller, Refused, Reply, Service, Table
+from bot.service import Caller, Loaded, Refused, Reply, Service, Table, solo_attempt
 from bot.store import Entry
 from engine.seven_bridges.map import CITY, format_square
 
@@ -112,37 +112,29 @@ class Daily:
         return replace(reply, text=f"{head}\n{reply.text}")
 
     async def settle(self) -> list[Posted]:
-        """Score finished attempts (an abandoned one is a loss) and share the outcomes."""
+        """Share settled attempts' outcomes in their servers' daily channels, once.
+
+        A move that ends a daily game settles its attempt itself; this also settles, as
+        a safety net, attempts whose game ended before moves did that (an older row)."""
+        for entry in await self.store.all_entries():
+            if entry.status == "playing" and entry.game_status in ("finished", "abandoned"):
+                row, seats = await self.store.seated_game(entry.game_id)
+                rules = engine.get(row.game_key)
+                game = Loaded(row, seats, rules, rules.from_json(row.state))
+                abandoned = entry.game_status == "abandoned"
+                attempt = solo_attempt(game, game.state, abandoned=abandoned)
+                await self.store.finish_entry(entry, attempt)
         channels = await self.store.daily_channels()
         posted = []
-        for entry in [e for e in await self.store.all_entries() if e.status == "playing"]:
-            if entry.game_status not in ("finished", "abandoned"):
+        for entry in await self.store.entries_to_share():
+            if not await self.store.claim_share(entry) or entry.guild_id not in channels:
                 continue
-            total, euler = await self._totals(entry)
-            status = "won" if total > euler else "tied" if total == euler else "lost"
-            if entry.game_status == "abandoned":
-                status = "lost"
-            if not await self.store.finish_entry(entry.day, entry.user_id, status, total, euler):
-                continue
-            if entry.guild_id in channels:
-                finished = next(
-                    e for e in await self.store.entries(user_id=entry.user_id) if e.day == entry.day
-                )
-                won = {
-                    e.day
-                    for e in await self.store.entries(user_id=entry.user_id)
-                    if e.status == "won"
-                }
-                line = share_line(finished, await self.challenge(entry.day), streak(won, entry.day))
-                table = Table(channels[entry.guild_id], entry.guild_id)
-                posted.append(Posted(table, Reply(text=line)))
+            won = {
+                e.day for e in await self.store.entries(user_id=entry.user_id) if e.status == "won"
+            }
+            line = share_line(entry, await self.challenge(entry.day), streak(won, entry.day))
+            posted.append(Posted(Table(channels[entry.guild_id], entry.guild_id), Reply(text=line)))
         return posted
-
-    async def _totals(self, entry: Entry) -> tuple[int, int]:
-        game = await self.store.game(entry.game_id)
-        rules = engine.get(game.game_key)
-        state = rules.from_json(game.state)
-        return rules.result(state).scores[0], rules.view(state, 0).euler_total
 
     async def rollover(self) -> list[Posted]:
         """Today's challenge and yesterday's recap, once per day in every daily channel."""

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
@@ -102,6 +102,19 @@ def _result(match: Match, scoring: Scoring) -> Result:
     if match.kind == "forfeit":
         return forfeit(match.round, match.players, match.forfeiting, scoring)
     return played(match.round, match.players, match.places, match.scores, scoring)
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st: a place as people say it."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def finishing_order(names: list[str], places: Sequence[int]) -> str:
+    """``1st Bob · 2nd Ada``, best first; a shared place is marked, as in ``=2nd``."""
+    shared = {p for p in places if list(places).count(p) > 1}
+    ranked = sorted(zip(places, names, strict=True), key=lambda pair: pair[0])
+    return " · ".join(f"{'=' if p in shared else ''}{ordinal(p)} {n}" for p, n in ranked)
 
 
 class Organiser:
@@ -631,8 +644,7 @@ class Organiser:
             elif m.kind == "forfeit":
                 outcome = "forfeit by " + ", ".join(names[p] for p in m.forfeiting)
             else:
-                outcome = " / ".join(
-                    f"{names[p]} {place}." for p, place in zip(m.players, m.places, strict=True)
-                )
+                outcome = finishing_order([names[p] for p in m.players], m.places)
             lines.append(f"R{m.round}: {who} — {outcome}")
-        return Reply(text="\n".join(lines)[:1900], private=True)
+        # whole: a long season is split into messages by the front end, never cut here
+        return Reply(text="\n".join(lines), private=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from bot.notify import routes
 from bot.service import POLICIES, Caller, Refused, Reply, Service, Table
@@ -67,9 +67,31 @@ def due(wait: Wait, now: datetime) -> str | None:
     return None
 
 
-def _hours(delta: timedelta) -> str:
-    hours = delta.total_seconds() / 3600
-    return f"{hours / 24:.0f} days" if hours >= 48 else f"{max(hours, 1):.0f} hours"
+#: what the deadline brings, told to the player it will happen to
+AT_YOUR_DEADLINE = {
+    "random": "the game plays a random legal move for you",
+    "skip": "your turn is skipped",
+    "forfeit": "you resign the game",
+}
+
+
+def _plural(count: int, unit: str) -> str:
+    return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
+
+
+def _waited(delta: timedelta) -> str:
+    """A past stretch in whole words: ``1 hour``, ``14 minutes``, ``3 days``."""
+    minutes = max(1, round(delta.total_seconds() / 60))
+    if minutes < 60:
+        return _plural(minutes, "minute")
+    hours = round(minutes / 60)
+    return _plural(hours, "hour") if hours < 48 else _plural(round(hours / 24), "day")
+
+
+def discord_time(moment: datetime) -> str:
+    """A moment as Discord shows it to each reader, relative and always current
+    (``in 14 minutes``), where a fixed "within N hours" would be wrong an hour later."""
+    return f"<t:{int(moment.timestamp())}:R>"
 
 
 class Scheduler:
@@ -102,17 +124,18 @@ class Scheduler:
             deadline = parse_time(wait.deadline)
             if now >= deadline:  # warned late (the bot was down): the warning gets its time
                 deadline = grace = now + warning_window(wait)
-            left = deadline - now
             if wait.reacting:
-                text = f"⏰ Answer within {_hours(left)}, or the bot passes for you."
+                text = f"⏰ Your answer is due {discord_time(deadline)}, or the bot passes for you."
             else:
                 text = (
-                    f"⏰ Your move is due within {_hours(left)}; after that the game plays "
-                    f"{POLICIES[wait.clocks.policy]}."
+                    f"⏰ Your move is due {discord_time(deadline)}; after that "
+                    f"{AT_YOUR_DEADLINE[wait.clocks.policy]}."
                 )
         else:
             waited = now - parse_time(wait.turn_since)
-            text = f"Reminder: it has been your turn for {_hours(waited)}."
+            text = await self._daily_reminder(wait, now) or (
+                f"Reminder: it has been your turn for {_waited(waited)}."
+            )
             # after time away (the bot down, say) one reminder catches up: no burst
             intervals = int(waited / timedelta(hours=wait.clocks.remind_hours))
             count = min(max(wait.reminders + 1, intervals), wait.clocks.reminder_limit)
@@ -120,6 +143,20 @@ class Scheduler:
         notices = [(via, text, iso(at)) for via, at in routes(settings, now)]
         await self.store.claim(
             wait, kind, notices, reminders=count, deadline=iso(grace) if grace else None
+        )
+
+    async def _daily_reminder(self, wait: Wait, now: datetime) -> str | None:
+        """For a daily attempt left open past its day: not how long the turn has waited,
+        but when today's challenge closes, which this open game keeps the player from."""
+        day = await self.store.attempt_day(wait.game_id)
+        if day is None or day >= now.date().isoformat():
+            return None
+        closes = datetime.combine(now.date() + timedelta(days=1), time(), tzinfo=UTC)
+        weekday = date.fromisoformat(day).strftime("%A")
+        return (
+            f"Reminder: your daily challenge of {weekday} {day} is still open here. Today's "
+            f"challenge closes {discord_time(closes)} (midnight UTC): finish this game, or "
+            "call it off with `/game abandon` (a loss), to play it with `/daily play`."
         )
 
     async def _deadline(self, wait: Wait) -> Reply | None:

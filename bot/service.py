@@ -24,6 +24,7 @@ import engine
 from bot.drawing import Drawers, DrawingFailed
 from bot.notify import routes
 from bot.store import (
+    Attempt,
     Clocks,
     GameRow,
     MoveRow,
@@ -243,6 +244,29 @@ def rebuild(game: Loaded, log: Sequence[MoveRow]) -> Any:
     return state
 
 
+def solo_attempt(game: Loaded, state: Any, *, abandoned: bool = False) -> Attempt | None:
+    """How a game alone against the rulebook's opponent (Euler) stands, to settle a daily
+    attempt in the same transaction as the move that ends it (called off: a loss).
+    None for any other game."""
+    if len(game.seats) != 1:
+        return None
+    euler = getattr(game.rules.view(state, 0), "euler_total", None)
+    if euler is None:
+        return None
+    total = game.rules.result(state).scores[0]
+    status = "won" if total > euler else "tied" if total == euler else "lost"
+    return Attempt("lost" if abandoned else status, total, euler)
+
+
+def _hand_line(view: Any) -> str | None:
+    """The seat's own hand in words, beside its picture: read where no image shows (the
+    terminal, a screen reader). Only the viewing seat's view carries a hand."""
+    hand = getattr(view, "hand", None)
+    if hand is None:
+        return None
+    return f"Your hand: {', '.join(str(item) for item in hand)}." if hand else "Your hand is empty."
+
+
 def _place(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
@@ -342,7 +366,8 @@ class Service:
     ) -> Reply:
         """What only ``seat`` may see now: its own view and the events meant for it."""
         lines = [e.describe(game.names) for e in events if e.seat == seat]
-        text = "\n".join(["Only you can see this.", *lines])
+        hand = _hand_line(game.rules.view(state, seat))
+        text = "\n".join(["Only you can see this.", *lines, *([hand] if hand else [])])
         text, image = await self._board(game, state, text, seat)
         return Reply(
             text=text,
@@ -395,14 +420,18 @@ class Service:
 
     async def _tell_turn(self, game: Loaded, users: Sequence[int]) -> tuple[int, ...]:
         """Tell each user it is their turn, the way their ``/settings`` ask: the users to
-        mention in the channel are returned; a DM is queued, held through quiet hours."""
+        mention in the channel are returned; a DM is queued, held through quiet hours.
+        A game played in a DM tells nobody: its board, posted there, is the notice, and
+        a mention of the DM's only player would ping them about their own move."""
+        if game.row.guild_id is None:
+            return ()
         now = self.store.clock()
         mentioned = []
         for user_id in users:
             for via, at in routes(await self.store.settings(user_id), now):
                 if via == "channel":
                     mentioned.append(user_id)
-                elif game.row.guild_id is not None:  # a game in a DM: the board is the DM
+                else:
                     text = f"Your turn in **{game.rules.info.name}**."
                     await self.store.queue_turn_notice(game.row.id, user_id, text, iso(at))
         return tuple(mentioned)
@@ -601,7 +630,8 @@ class Service:
         self._manager_of(game, caller, "abandon it")
         async with self._turn(table):
             try:
-                await self.store.abandon(game.row.id, game.row.version)
+                attempt = solo_attempt(game, game.state, abandoned=True) if game.state else None
+                await self.store.abandon(game.row.id, game.row.version, attempt)
             except StaleGame:
                 raise Refused("The game changed at that moment; please try again.") from None
         return Reply(
@@ -679,6 +709,7 @@ class Service:
                 results=results,
                 kind=kind,
                 reacting=rules.reaction_open(state),
+                attempt=solo_attempt(game, state) if over else None,
             )
         except StaleGame:
             raise Refused(
@@ -854,6 +885,11 @@ class Service:
         if row.status != "active" or not await self.store.snooze(
             game_id, caller.user_id, turn_since
         ):
+            waited = await self.store.waiting_since(game_id, turn_since)
+            if row.status == "active" and waited:  # someone else's reminder, in the channel
+                raise Refused(
+                    f"This isn't your turn to snooze: only {', '.join(waited)} is waited for."
+                )
             raise Refused("That turn is over, so there is nothing to snooze.")
         return Reply(text="No more reminders for this turn.", private=True)
 

@@ -248,10 +248,21 @@ class Entry:
     euler: int | None
     game_status: str
     channel_id: int
+    share_pending: bool = False  # settled, its share line not posted yet
 
     @property
     def margin(self) -> int:
         return (self.total or 0) - (self.euler or 0)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """How a game against the rulebook's opponent ended: won, tied or lost, and the
+    totals, as the daily challenge records it."""
+
+    status: str
+    total: int
+    euler: int
 
 
 class StaleGame(Exception):
@@ -569,11 +580,14 @@ class Store:
         kind: str = "move",
         results: list[tuple[int, int]] | None = None,
         reacting: bool = False,
+        attempt: Attempt | None = None,
     ) -> int:
         """Append one log entry and store the state it leads to, atomically.
 
-        ``results`` (place, score per seat) finishes the game. Returns the entry's seq.
-        Raises :class:`StaleGame` if the game is no longer at ``version``.
+        ``results`` (place, score per seat) finishes the game, and ``attempt`` settles the
+        daily attempt played in it, if there is one: with the move, never a tick later.
+        Returns the entry's seq. Raises :class:`StaleGame` if the game is no longer at
+        ``version``.
         """
         async with self.transaction() as db:
             hours = await self._bump(
@@ -598,7 +612,20 @@ class Store:
                     "UPDATE games SET finished_at = ? WHERE id = ?", (self.now(), game_id)
                 )
                 await self._rate(db, game_id)
+            if attempt is not None:
+                await self._settle_attempt(db, game_id, attempt)
         return int(seq)
+
+    async def _settle_attempt(
+        self, db: aiosqlite.Connection, game_id: int, attempt: Attempt
+    ) -> None:
+        """Record how the daily attempt played in ``game_id`` ended (if it is one), its
+        share line still to post."""
+        await db.execute(
+            "UPDATE daily_entries SET status = ?, total = ?, euler = ?, finished_at = ?, "
+            "share_pending = 1 WHERE game_id = ? AND status = 'playing'",
+            (attempt.status, attempt.total, attempt.euler, self.now(), game_id),
+        )
 
     async def _rate(self, db: aiosqlite.Connection, game_id: int) -> None:
         """Update the players' ratings from a rated game's places, in its last transaction."""
@@ -875,6 +902,15 @@ class Store:
                 (game_id, user_id, turn_since),
             )
         return cur.rowcount == 1
+
+    async def waiting_since(self, game_id: int, turn_since: str) -> list[str]:
+        """The names of the seats whose wait began at ``turn_since``: whom a reminder was for."""
+        rows = await self._fetchall(
+            "SELECT name FROM seats WHERE game_id = ? AND awaiting = 1 AND turn_since = ? "
+            "ORDER BY seat",
+            (game_id, turn_since),
+        )
+        return [name for (name,) in rows]
 
     async def push_deadlines(self, hours: float, *, user_id: int) -> list[int]:
         """Move the running deadlines of one user's waits ``hours`` later (a vacation).
@@ -1177,30 +1213,48 @@ class Store:
         column, value = ("day", day) if day is not None else ("user_id", user_id)
         rows = await self._fetchall(
             "SELECT e.day, e.user_id, e.name, e.guild_id, e.game_id, e.status, e.total, "
-            "e.euler, g.status, g.channel_id FROM daily_entries e JOIN games g ON g.id = e.game_id "
+            "e.euler, g.status, g.channel_id, e.share_pending "
+            "FROM daily_entries e JOIN games g ON g.id = e.game_id "
             f"WHERE e.{column} = ? ORDER BY e.day, e.user_id",
             (value,),
         )
-        return [Entry(*r) for r in rows]
+        return [Entry(*r[:10], bool(r[10])) for r in rows]
 
     async def all_entries(self) -> list[Entry]:
         rows = await self._fetchall(
             "SELECT e.day, e.user_id, e.name, e.guild_id, e.game_id, e.status, e.total, "
-            "e.euler, g.status, g.channel_id FROM daily_entries e JOIN games g ON g.id = e.game_id "
+            "e.euler, g.status, g.channel_id, e.share_pending "
+            "FROM daily_entries e JOIN games g ON g.id = e.game_id "
             "ORDER BY e.day, e.user_id"
         )
-        return [Entry(*r) for r in rows]
+        return [Entry(*r[:10], bool(r[10])) for r in rows]
 
-    async def finish_entry(
-        self, day: str, user_id: int, status: str, total: int, euler: int
-    ) -> bool:
+    async def finish_entry(self, entry: Entry, attempt: Attempt) -> None:
+        """Settle an attempt whose game ended without settling it (a row from before the
+        move settled it), its share line still to post."""
+        async with self.transaction() as db:
+            await self._settle_attempt(db, entry.game_id, attempt)
+
+    async def entries_to_share(self) -> list[Entry]:
+        """Settled attempts whose share line has not been claimed yet."""
+        return [e for e in await self.all_entries() if e.share_pending]
+
+    async def claim_share(self, entry: Entry) -> bool:
+        """True once per attempt: its share line is posted by one tick only."""
         async with self.transaction() as db:
             cur = await db.execute(
-                "UPDATE daily_entries SET status = ?, total = ?, euler = ?, finished_at = ? "
-                "WHERE day = ? AND user_id = ? AND status = 'playing'",
-                (status, total, euler, self.now(), day, user_id),
+                "UPDATE daily_entries SET share_pending = 0 "
+                "WHERE day = ? AND user_id = ? AND share_pending = 1",
+                (entry.day, entry.user_id),
             )
         return cur.rowcount == 1
+
+    async def attempt_day(self, game_id: int) -> str | None:
+        """The day of the daily challenge still being played in ``game_id``, if it is one."""
+        row = await self._fetchone(
+            "SELECT day FROM daily_entries WHERE game_id = ? AND status = 'playing'", (game_id,)
+        )
+        return row[0] if row else None
 
     async def set_daily_channel(self, guild_id: int, channel_id: int) -> None:
         async with self.transaction() as db:
@@ -1221,10 +1275,13 @@ class Store:
             )
         return cur.rowcount == 1
 
-    async def abandon(self, game_id: int, version: int) -> None:
+    async def abandon(self, game_id: int, version: int, attempt: Attempt | None = None) -> None:
+        """Call a game off; ``attempt`` settles the daily attempt played in it, with it."""
         async with self.transaction() as db:
             await self._bump(db, game_id, version, status="abandoned")
             await self._set_awaiting(db, game_id, (None, None), ())
+            if attempt is not None:
+                await self._settle_attempt(db, game_id, attempt)
 
     async def awaiting(self, user_id: int) -> list[Awaiting]:
         """Every active game waiting for ``user_id``, the longest-waiting first."""

@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from bot.daily import WEEK, Daily, challenge_for, share_line, streak
+from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
 from bot.store import Store
 from engine.seven_bridges.map import CITY, parse_square
@@ -154,3 +155,88 @@ def test_share_lines_never_carry_moves():
         "Bridgekeeper daily 2026-11-08 (Sunday): Ada beat Euler by 20 — 120 to 100, 3-day streak."
     )
     assert c.start not in share_line(entry, c, 3)
+
+
+async def test_boards_in_a_dm_do_not_ping_the_dms_own_player(daily):
+    """A DM notifies its reader by itself: a mention of them there is noise."""
+    service, daily_, _ = daily
+    started = await daily_.play(dm(ADA), ADA, SERVER.guild_id)
+    assert started.mentions == () and started.awaiting == (ADA.user_id,)
+    moved = await service.move(dm(ADA), ADA, (await service.legal_moves(dm(ADA), ADA))[0])
+    assert moved.mentions == () and moved.playable
+    solo = await service.solo(dm(BOB), BOB, "seven-bridges")
+    assert solo.mentions == ()
+    assert await service.store.claim_notices() == [], "and no DM about a DM"
+
+
+async def test_the_move_that_ends_the_daily_game_settles_the_attempt_with_it(daily):
+    """No tick in between: `/daily play` right after the last move knows it is over."""
+    service, daily_, _ = daily
+    await daily_.setup(SERVER, Caller(1, "Mod", manager=True))
+    await daily_.play(dm(ADA), ADA, SERVER.guild_id)
+    await play_out(service, dm(ADA), ADA, random.Random(2))
+    (entry,) = await service.store.entries(user_id=ADA.user_id)
+    assert entry.status in ("won", "tied", "lost") and entry.total is not None
+    with pytest.raises(Refused, match=rf"played today's challenge \({entry.status}\)"):
+        await daily_.play(dm(ADA), ADA, SERVER.guild_id)
+    (shared,) = await daily_.settle()
+    assert shared.reply.text == share_line(
+        entry, await daily_.challenge(), 1 if entry.status == "won" else 0
+    )
+    assert await daily_.settle() == [], "shared once"
+
+
+async def test_calling_the_daily_game_off_is_a_loss_at_once(daily):
+    service, daily_, _ = daily
+    await daily_.play(dm(ADA), ADA, None)
+    await service.abandon(dm(ADA), ADA)
+    with pytest.raises(Refused, match=r"played today's challenge \(lost\)"):
+        await daily_.play(Table(channel_id=5), ADA, None)
+
+
+async def test_an_attempt_whose_game_ended_unsettled_is_settled_by_the_timer(daily):
+    """A row from before moves settled attempts: the tick still scores and shares it."""
+    service, daily_, _ = daily
+    await daily_.setup(SERVER, Caller(1, "Mod", manager=True))
+    await daily_.play(dm(ADA), ADA, SERVER.guild_id)
+    await play_out(service, dm(ADA), ADA, random.Random(3))
+    async with service.store.transaction() as db:
+        await db.execute(
+            "UPDATE daily_entries SET status = 'playing', total = NULL, euler = NULL, "
+            "share_pending = 0"
+        )
+    (shared,) = await daily_.settle()
+    (entry,) = await service.store.entries(user_id=ADA.user_id)
+    assert entry.status != "playing" and shared.reply.text.startswith("Bridgekeeper daily")
+    assert await daily_.settle() == []
+
+
+async def test_a_daily_game_left_open_past_midnight_is_told_when_todays_challenge_closes(daily):
+    """Not "your turn for 24 hours": the open game keeps the player from today's challenge."""
+    service, daily_, clock = daily
+    scheduler = Scheduler(service)
+    await daily_.play(dm(ADA), ADA, None)
+    clock.now = MONDAY + timedelta(hours=23)  # Tuesday 08:00 UTC, no reminder due yet
+    await scheduler.tick()
+    assert await scheduler.deliveries() == []
+    clock.now = MONDAY + timedelta(hours=24)
+    await scheduler.tick()
+    (notice,) = await scheduler.deliveries()
+    closes = int(datetime(2026, 11, 4, tzinfo=UTC).timestamp())  # Tuesday's end
+    assert notice.text == (
+        "Reminder: your daily challenge of Monday 2026-11-02 is still open here. Today's "
+        f"challenge closes <t:{closes}:R> (midnight UTC): finish this game, or call it off "
+        "with `/game abandon` (a loss), to play it with `/daily play`."
+    )
+    with pytest.raises(Refused, match="already have a game going in this DM"):
+        await daily_.play(dm(ADA), ADA, None)  # what the notice warns of
+
+
+async def test_an_ordinary_solo_game_keeps_the_ordinary_reminder(daily):
+    service, _, clock = daily
+    scheduler = Scheduler(service)
+    await service.solo(dm(BOB), BOB, "seven-bridges")
+    clock.now = MONDAY + timedelta(days=1)
+    await scheduler.tick()
+    (notice,) = await scheduler.deliveries()
+    assert notice.text == "Reminder: it has been your turn for 24 hours."

@@ -6,13 +6,14 @@ from __future__ import annotations
 import io
 import itertools
 import random
+import re
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from PIL import Image
 
-from bot.organiser import Organiser, numbered_tables
+from bot.organiser import Organiser, finishing_order, numbered_tables, ordinal
 from bot.ratings import Rating, rate
 from bot.service import Caller, Refused, Service, Table
 from bot.store import Store
@@ -161,14 +162,14 @@ async def test_a_five_player_swiss_with_byes_a_forfeit_and_a_late_joiner(league)
     assert "forfeit by" in results and "bye" in results
     assert results.splitlines()[1:] == [
         "R1: Eve — bye",
-        "R1: Ada v Bob — Ada 2. / Bob 1.",
-        "R1: Cy v Dee — Cy 2. / Dee 1.",
-        "R2: Bob v Dee — Bob 2. / Dee 1.",
-        "R2: Eve v Ada — Eve 1. / Ada 2.",
+        "R1: Ada v Bob — 1st Bob · 2nd Ada",
+        "R1: Cy v Dee — 1st Dee · 2nd Cy",
+        "R2: Bob v Dee — 1st Dee · 2nd Bob",
+        "R2: Eve v Ada — 1st Eve · 2nd Ada",
         "R2: Fay v Cy — forfeit by Fay",
-        "R3: Dee v Eve — Dee 1. / Eve 2.",
-        "R3: Bob v Cy — Bob 2. / Cy 1.",
-        "R3: Ada v Fay — Ada 2. / Fay 1.",
+        "R3: Dee v Eve — 1st Dee · 2nd Eve",
+        "R3: Bob v Cy — 1st Cy · 2nd Bob",
+        "R3: Ada v Fay — 1st Fay · 2nd Ada",
     ]
     # a forfeit and a bye are no game to rate: Fay and Cy are rated on the games played
     rated = {n: r for _u, n, r in await service.store.ratings(HOME.guild_id, "skybridge")}
@@ -350,7 +351,7 @@ async def test_a_league_game_cannot_be_abandoned_and_resigning_loses_it_alone(le
     await service.resign(table, creator)
     assert await organiser.tick() != []
     (line,) = (await organiser.results(HOME.guild_id, "Pair")).text.splitlines()[1:]
-    assert line == f"R1: {creator.name} v {other.name} — {creator.name} 2. / {other.name} 1."
+    assert line == f"R1: {creator.name} v {other.name} — 1st {other.name} · 2nd {creator.name}"
     standing = (await organiser.standings(HOME.guild_id, "Pair")).text.splitlines()
     assert standing[1:3] == [
         f"1. {other.name} — 2 pts, 1 games",
@@ -458,12 +459,12 @@ async def test_a_tie_break_decides_places_and_drop_outs_forfeit_in_a_round_robin
         posted = await organiser.tick()
     results = (await organiser.results(HOME.guild_id, "Ladder")).text.splitlines()
     assert results[1:] == [
-        "R1: Bob v Dee — Bob 2. / Dee 1.",
-        "R1: Ada v Cy — Ada 2. / Cy 1.",
+        "R1: Bob v Dee — 1st Dee · 2nd Bob",
+        "R1: Ada v Cy — 1st Cy · 2nd Ada",
         "R2: Dee v Ada — forfeit by Dee",
-        "R2: Cy v Bob — Cy 2. / Bob 1.",
+        "R2: Cy v Bob — 1st Bob · 2nd Cy",
         "R3: Cy v Dee — forfeit by Dee",
-        "R3: Bob v Ada — Bob 2. / Ada 1.",
+        "R3: Bob v Ada — 1st Ada · 2nd Bob",
     ]
     standing = (await organiser.standings(HOME.guild_id, "Ladder")).text.splitlines()
     assert standing == [
@@ -537,3 +538,36 @@ async def test_a_swiss_drop_out_leaves_an_odd_field_and_someone_sits_out_on_a_by
         "3. Bob — 1 pts, 1 games",
         "4. Dee (left) — 0 pts, 1 games",
     ]
+
+
+async def test_results_of_a_whole_season_come_whole_with_places_as_people_say_them(league):
+    """No cut at 1,900 characters (the front end splits long messages), and a match reads
+    "1st Bob · 2nd Ada", not "Ada 2. / Bob 1."."""
+    service, organiser, _ = league
+    grand = [Caller(200 + i, f"Bartholomew Quintessential {n}") for i, n in enumerate("ABCDEF")]
+    await organiser.create(HOME, MOD, "Long", "skybridge", "round-robin")
+    for p in grand:
+        await organiser.join(HOME.guild_id, p, "Long")
+    posted = await organiser.start(HOME.guild_id, MOD, "Long")
+    rng = random.Random(5)
+    while games_in(posted):
+        for table in games_in(posted):
+            await finish(service, table, rng)
+        posted = await organiser.tick()
+    text = (await organiser.results(HOME.guild_id, "Long")).text
+    lines = text.splitlines()[1:]
+    assert len(text) > 1900 and len(lines) == 15, "five rounds of three matches, every one"
+    assert lines[-1].startswith("R5: ")
+    for line in lines:
+        assert re.fullmatch(
+            r"R\d: .* — (1st \S+ \S+ [A-F] · 2nd .*|=1st \S+ \S+ [A-F] · =1st .*)", line
+        ), line
+    assert any("=1st" in line for line in lines), "this season has a drawn game"
+
+
+def test_a_shared_place_is_marked_as_shared():
+    assert finishing_order(["Ada", "Bob", "Cy"], [2, 1, 2]) == "1st Bob · =2nd Ada · =2nd Cy"
+    assert finishing_order(["Ada", "Bob"], [1, 1]) == "=1st Ada · =1st Bob"
+    assert [ordinal(n) for n in (3, 4, 11, 12, 13, 21, 22)] == [
+        "3rd", "4th", "11th", "12th", "13th", "21st", "22nd",
+    ]  # fmt: skip

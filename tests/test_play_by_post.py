@@ -152,7 +152,8 @@ async def test_warning_then_a_random_legal_move_at_the_deadline(world, clock):
     await scheduler.tick()
     (warning,) = await outbox(service)
     assert warning[1] == "warning"
-    assert "due within 12 hours" in (await scheduler.deliveries())[0].text
+    due = int((T0 + timedelta(hours=48)).timestamp())
+    assert f"Your move is due <t:{due}:R>;" in (await scheduler.deliveries())[0].text
     clock.at(hours=48)
     before = len(await service.store.moves(1))
     posted, again = await scheduler.tick(), await scheduler.tick()
@@ -359,7 +360,8 @@ async def test_a_deadline_missed_while_the_bot_was_down_is_warned_before_it_is_p
     clock.at(hours=30)  # the bot was down across the warning and the deadline
     assert await scheduler.tick() == []
     (warning,) = await scheduler.deliveries()
-    assert warning.kind == "warning" and "due within 6 hours" in warning.text
+    given = int((T0 + timedelta(hours=36)).timestamp())  # six hours from the late warning
+    assert warning.kind == "warning" and f"due <t:{given}:R>" in warning.text
     clock.at(hours=35, minutes=59)
     assert await scheduler.tick() == []
     clock.at(hours=36)
@@ -478,3 +480,59 @@ async def test_a_notice_claimed_by_a_deliverer_that_died_is_handed_out_again(wor
     assert await service.store.delivery_failed(last) == "dropped"
     clock.at(hours=5)
     assert await scheduler.deliveries() == []
+
+
+async def test_a_warning_names_the_real_deadline_and_speaks_to_the_player(world, clock):
+    """14 minutes left is not "within 1 hours"; and it is *your* move the bot plays."""
+    service, scheduler = world
+    await start(service, Clocks(move_hours=1, policy="random", remind_hours=1000))
+    clock.at(minutes=46)
+    await scheduler.tick()
+    (warning,) = await scheduler.deliveries()
+    deadline = int((T0 + timedelta(hours=1)).timestamp())
+    assert warning.text == (
+        f"⏰ Your move is due <t:{deadline}:R>; after that the game plays a random legal move "
+        "for you."
+    )
+
+
+@pytest.mark.parametrize(
+    ("policy", "outcome"),
+    [("skip", "your turn is skipped."), ("forfeit", "you resign the game.")],
+)
+async def test_every_deadline_policy_is_told_in_the_second_person(world, clock, policy, outcome):
+    service, scheduler = world
+    await start(service, Clocks(move_hours=8, policy=policy, remind_hours=1000))
+    clock.at(hours=7)
+    await scheduler.tick()
+    (warning,) = await scheduler.deliveries()
+    assert warning.text.endswith(f"; after that {outcome}")
+    assert "them" not in warning.text
+
+
+async def test_a_reminder_counts_one_hour_as_one_hour(world, clock):
+    service, scheduler = world
+    await start(service, Clocks(remind_hours=1))
+    clock.at(hours=1)
+    await scheduler.tick()
+    (reminder,) = await scheduler.deliveries()
+    assert reminder.text == "Reminder: it has been your turn for 1 hour."
+
+
+async def test_a_snooze_clicked_by_another_player_says_whose_turn_it_is(world, clock):
+    service, scheduler = world
+    first = await start(service, Clocks(remind_hours=1))
+    other = BOB if first == ADA else ADA
+    clock.at(hours=1)
+    await scheduler.tick()
+    (reminder,) = await scheduler.deliveries()
+    game_id, since = reminder.game_id, reminder.turn_since
+    with pytest.raises(Refused) as refused:
+        await service.snooze_turn(game_id, other, since)
+    assert str(refused.value) == (
+        f"This isn't your turn to snooze: only {first.name} is waited for."
+    )
+    await service.snooze_turn(game_id, first, since)  # the awaited player may
+    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    with pytest.raises(Refused, match="That turn is over"):
+        await service.snooze_turn(game_id, first, since)
