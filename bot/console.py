@@ -14,16 +14,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
-from bot.service import (
-    Caller,
-    Refused,
-    Reply,
-    Service,
-    Table,
-    parse_hours,
-    parse_options,
-    player_count,
-)
+from bot.inputs import VACATION, parse_clocks, parse_hours, parse_options
+from bot.service import Caller, Refused, Reply, Service, Table, player_count
+from bot.store import Clocks
 
 LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
 TABLE = Table(channel_id=1, guild_id=1)  # a server of its own: players share the keyboard
@@ -31,6 +24,7 @@ HELP = """\
 Lines look like  <user>: /<command> <args>   (several users can take turns at one keyboard)
   ada: /new skybridge      open a game        bob: /join       take a seat
   ada: /new seven-bridges start=ii-2-3  a game with options (see /rules <game>)
+  ada: /new skybridge time_per_move=2d at_deadline=skip remind_every=12h  with a clock
   ada: /solo               Seven Bridges alone against Euler, started at once
   ada: /start              start it           ada: /legal      list your legal moves
   ada: /move red tall b2   play a move        ada: /board      draw the board
@@ -40,10 +34,29 @@ Lines look like  <user>: /<command> <args>   (several users can take turns at on
 Lines starting with # are comments. End with Ctrl-D."""
 
 
+#: `/new` options that set the game's clocks rather than the game's own rules
+CLOCK_OPTIONS = ("time_per_move", "at_deadline", "remind_every", "reaction_window")
+
+
 def _game_and_options(text: str) -> tuple[str, dict[str, str] | None]:
     """``seven-bridges start=ii-2-3`` as the game's key and its options."""
     game, _, options = text.strip().partition(" ")
     return game, parse_options(options) if options.strip() else None
+
+
+def _new_game(text: str) -> tuple[str, dict[str, str] | None, Clocks]:
+    """``skybridge time_per_move=2d at_deadline=skip``: the game, its options, its clocks
+    (the timing options `/game new` takes on Discord, written as name=value here)."""
+    game, options = _game_and_options(text)
+    timing = {name: (options or {}).pop(name, None) for name in CLOCK_OPTIONS}
+    return game, options or None, parse_clocks(**timing)
+
+
+def _vacation_days(text: str) -> float:
+    """``/vacation 3`` (days, as on Discord), ``3d`` or ``36h``; empty or 0 comes back."""
+    if text.strip() in ("", "0"):
+        return 0.0
+    return parse_hours(text, VACATION, bare=24.0) / 24
 
 
 def _move_number(text: str) -> int | None:
@@ -109,11 +122,15 @@ class Console:
         async def text(value: str) -> Reply:
             return Reply(text=value, private=True)
 
+        async def new() -> Reply:
+            game, options, clocks = _new_game(args)
+            return await s.create(TABLE, caller, game, options, clocks=clocks)
+
         games = "\n".join(
             f"  {g.key}: {g.name} ({player_count(g)}) — {g.summary}" for g in s.games()
         )
         return {
-            "new": lambda: s.create(TABLE, caller, *_game_and_options(args)),
+            "new": new,
             "solo": lambda: s.solo(TABLE, caller, *_game_and_options(args or "seven-bridges")),
             "join": lambda: s.join(TABLE, caller),
             "leave": lambda: s.leave(TABLE, caller),
@@ -123,7 +140,7 @@ class Console:
             "hand": lambda: s.hand(TABLE, caller),
             "board": lambda: s.board(TABLE, _move_number(args)),
             "snooze": lambda: s.snooze(TABLE, caller),
-            "vacation": lambda: s.vacation(caller, parse_hours(args or "0") / 24),
+            "vacation": lambda: s.vacation(caller, _vacation_days(args)),
             "status": lambda: s.status(TABLE),
             "history": lambda: s.history(TABLE),
             "undo": lambda: s.undo(TABLE, caller),
