@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
-from bot.inputs import VACATION, parse_clocks, parse_hours, parse_options
+from bot.inputs import MOVE_NUMBERS, VACATION, parse_clocks, parse_hours, parse_options, parse_whole
 from bot.service import Caller, Refused, Reply, Service, Table, player_count
 from bot.store import Clocks
 
@@ -62,9 +62,7 @@ def _vacation_days(text: str) -> float:
 def _move_number(text: str) -> int | None:
     if not text:
         return None
-    if not text.isdigit():
-        raise Refused(f"'{text[:20]}' is not a move number; see /history.")
-    return int(text)
+    return parse_whole(text, "move", MOVE_NUMBERS)
 
 
 class Console:

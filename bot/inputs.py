@@ -59,6 +59,7 @@ REMINDER_LIMIT = (0, 10)
 LEAGUE_ROUNDS = (1, 50)
 TABLE_SIZE = (2, 6)
 PLACE_POINTS = (0, 100)
+MOVE_NUMBERS = (0, 1_000_000)  # a position in a game's history
 
 _UNITS = {
     "w": 7 * DAY, "week": 7 * DAY, "weeks": 7 * DAY,
@@ -66,7 +67,7 @@ _UNITS = {
     "h": 1.0, "hr": 1.0, "hrs": 1.0, "hour": 1.0, "hours": 1.0,
     "m": MINUTE, "min": MINUTE, "mins": MINUTE, "minute": MINUTE, "minutes": MINUTE,
 }  # fmt: skip
-_NUMBER = r"(?:\d{1,6}(?:\.\d{1,6})?|\.\d{1,6})"
+_NUMBER = r"(?:[0-9]{1,6}(?:\.[0-9]{1,6})?|\.[0-9]{1,6})"  # ASCII: float() reads "٣" too
 _PART = re.compile(rf"({_NUMBER})\s*([a-z]+)")
 _PARTS = re.compile(rf"(?:{_NUMBER}\s*[a-z]+[\s,]*)+")
 _BARE = re.compile(_NUMBER)
@@ -168,6 +169,18 @@ def check_clocks(clocks: Clocks) -> None:
     check_hours(clocks.remind_hours, REMIND_EVERY)
     check_hours(clocks.reaction_hours, REACTION_WINDOW)
     check_count(clocks.reminder_limit, "reminder_limit", REMINDER_LIMIT)
+
+
+def parse_whole(text: str, option: str, bounds: tuple[int, int]) -> int:
+    """A whole number typed in ASCII digits (``str.isdigit`` also takes ``²``, which
+    ``int`` then rejects, and ``int`` refuses 5,000 digits with a ValueError)."""
+    clean = text.strip()
+    if not re.fullmatch(r"[0-9]{1,12}", clean):
+        low, high = bounds
+        raise Refused(
+            f"{option} must be a whole number from {low} to {high}; {shown(text)} is not."
+        )
+    return check_count(int(clean), option, bounds)
 
 
 def parse_start(text: str, now: datetime) -> datetime:

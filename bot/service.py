@@ -387,7 +387,7 @@ class Service:
     def _rules_of(self, game_key: str) -> Game:
         if game_key not in engine.GAMES:
             known = ", ".join(sorted(engine.GAMES))
-            raise Refused(f"There is no game called '{game_key}'. Games: {known}.")
+            raise Refused(f"There is no game called {shown(game_key)}. Games: {known}.")
         return engine.GAMES[game_key]
 
     async def create(

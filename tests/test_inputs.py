@@ -262,3 +262,13 @@ async def test_the_console_opens_games_with_a_clock_and_refuses_a_zero_one(world
     await console.handle("ada: /vacation 3")
     assert "paused for 3 days" in out.getvalue()
     assert console.refused == 1
+
+
+@pytest.mark.parametrize("typed", ["²", "9" * 5000, "-1", "1.5"])
+async def test_the_console_refuses_a_move_number_it_cannot_read(world, typed):
+    service, path = world
+    out = io.StringIO()
+    console = Console(service, path.parent / "images", out)
+    await console.handle(f"ada: /board {typed}")
+    assert "move must be a whole number from 0 to 1000000" in out.getvalue()
+    assert console.refused == 1
