@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import math
 import sqlite3
 import sys
 import tempfile
@@ -55,6 +56,7 @@ ODD = [
     "=", "==", "a=", "=b", "a=b=c", ",,,", "Europe/Berlin", "Mars/Olympus", "../../etc/passwd",
     "A" * 10_000, "2026-12-01 18:00", "9999-12-31", "0001-01-01", "ii-2-3", "on", "off",
     "red tall b2", "forfeit", "skip", "random", "pass", "resign", "🂡", "\u202e", "'", "`",
+    "²", "9" * 5000, "1" + "0" * 400,
 ]  # fmt: skip
 #: one character, many times over: far past any length a value may have
 LONG = st.builds(
@@ -83,34 +85,12 @@ OPTION_NAMES = st.one_of(
 OPTIONS = st.lists(st.tuples(OPTION_NAMES, WORDS), max_size=4).map(
     lambda pairs: " ".join(f"{k}={v}" for k, v in pairs)
 )
-COMMANDS = st.sampled_from(
-    [
-        "new",
-        "solo",
-        "join",
-        "leave",
-        "start",
-        "move",
-        "legal",
-        "hand",
-        "board",
-        "snooze",
-        "vacation",
-        "status",
-        "history",
-        "undo",
-        "resign",
-        "abandon",
-        "turns",
-        "rating",
-        "leaderboard",
-        "games",
-        "rules",
-        "help",
-        "game",
-        "nope",
-    ]
-)
+COMMAND_NAMES = [
+    *("new", "solo", "join", "leave", "start", "move", "legal", "hand", "board", "snooze"),
+    *("vacation", "status", "history", "undo", "resign", "abandon", "turns", "rating"),
+    *("leaderboard", "games", "rules", "help", "game", "nope"),
+]
+COMMANDS = st.sampled_from(COMMAND_NAMES)
 #: lines that really play, so the fuzzing meets lobbies, games in play and finished ones
 PLAY = st.sampled_from(
     [
@@ -131,7 +111,7 @@ LINES = st.one_of(
         st.one_of(st.sampled_from(GAME_KEYS), WORDS),
         st.one_of(OPTIONS, WORDS),
     ),
-    st.builds(lambda u, w: f"{u}: /move {w}", st.sampled_from(["ada", "bob"]), WORDS),
+    st.builds(lambda u, c, w: f"{u}: /{c} {w}", st.sampled_from(["ada", "bob"]), COMMANDS, WORDS),
     st.text(max_size=200),
 )
 
@@ -185,8 +165,45 @@ CALLS = st.one_of(
         ),
     ),
     st.tuples(st.just("board"), st.one_of(st.none(), st.integers())),
+    st.tuples(st.sampled_from(["join", "start"])),
 )
 INPUTS = st.one_of(LINES.map(lambda line: ("line", line)), CALLS)
+
+
+#: numbers a front end could hand the service, at and past every edge
+EDGES = (0, -1, 0.5, 1, 24, 1440, 1441, 10**30, 1e308, -1e308, math.inf, -math.inf, math.nan)
+CLOCK_FIELDS = ("move_hours", "remind_hours", "reaction_hours")
+TYPED_FIELDS = ("time_per_move", "at_deadline", "remind_every", "reaction_window")
+LEAGUE_FIELDS = ("round_time", "move_time", "starts", "points")
+
+
+def sweep() -> list[tuple]:
+    """Every odd value in every place it can be typed, once: what random picks may miss.
+
+    Starts a game with a clock on the service's table and one in the console, so that
+    ``/board``, ``/move``, ``extend`` and the like meet a game in play.
+    """
+    items: list[tuple] = [
+        ("create", TABLES[0], "skybridge", {}, Clocks(move_hours=24)),
+        ("join",),
+        ("start",),
+        *(("line", line) for line in ("ada: /new skybridge", "bob: /join", "ada: /start")),
+    ]
+    items += [("line", f"ada: /{command} {odd}") for command in COMMAND_NAMES for odd in ODD]
+    items += [("line", f"ada: /new skybridge {f}={odd}") for f in TYPED_FIELDS for odd in ODD]
+    items += [("settings", odd, None, None, None) for odd in ODD]
+    items += [
+        ("league", "Cup", "skybridge", "swiss", {field: odd})
+        for field in LEAGUE_FIELDS
+        for odd in ODD
+    ]
+    items += [(kind, edge) for kind in ("extend", "vacation") for edge in EDGES]
+    items += [
+        ("create", TABLES[1], "skybridge", {}, Clocks(**{field: edge}))
+        for field in CLOCK_FIELDS
+        for edge in EDGES
+    ]
+    return items
 
 
 def dump(path: Path) -> list[str]:
@@ -289,26 +306,23 @@ class Rig:
         elif kind == "league":
             name, game, fmt, options = args
             await self.organiser.create(table, MOD, name, game, fmt, **options)
+        elif kind == "join":
+            await s.join(table, BOB)
+        elif kind == "start":
+            await s.start(table, ADA)
         else:
             await s.board(table, args[0])
 
 
-def fuzz(count: int) -> Counter:
-    """Feed ``count`` generated inputs to a fresh rig, counting every outcome."""
+def fuzz(total: int) -> Counter:
+    """Feed the sweep, then random inputs up to ``total``, to a fresh rig; count outcomes."""
     tally: Counter = Counter()
     failures: list[str] = []
+    items = sweep()
     with tempfile.TemporaryDirectory() as folder:
         rig = Rig(Path(folder))
 
-        @settings(
-            max_examples=count,
-            database=None,
-            deadline=None,
-            phases=[Phase.generate],
-            suppress_health_check=list(HealthCheck),
-        )
-        @given(INPUTS)
-        def one(item: tuple) -> None:
+        def feed(item: tuple) -> None:
             tally["tried"] += 1
             try:
                 tally[rig.feed(item)] += 1
@@ -317,8 +331,21 @@ def fuzz(count: int) -> Counter:
                 if len(failures) < 5:
                     failures.append(f"{item!r:.300}\n{traceback.format_exc(limit=4)}")
 
+        @settings(
+            max_examples=max(1, total - len(items)),
+            database=None,
+            deadline=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(INPUTS)
+        def generate(item: tuple) -> None:
+            feed(item)
+
         try:
-            one()
+            for item in items:
+                feed(item)
+            generate()
         finally:
             rig.close()
     for failure in failures:
@@ -328,7 +355,7 @@ def fuzz(count: int) -> Counter:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--inputs", type=int, default=20_000, help="how many to try")
+    parser.add_argument("--inputs", type=int, default=20_000, help="how many to try in all")
     tally = fuzz(parser.parse_args(argv).inputs)
     print(
         f"fuzzed inputs: {tally['tried']} tried, {tally[REFUSED]} refused, "

@@ -10,11 +10,11 @@ range stored, or another fault reported as "this channel already has a game".
 from __future__ import annotations
 
 import pytest
-from fuzz_inputs import CALLS, LINES, Rig
+from fuzz_inputs import CALLS, LINES, Rig, sweep
 from hypothesis import HealthCheck, given, settings
 
 FUZZ = settings(
-    max_examples=700,
+    max_examples=500,
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
@@ -27,6 +27,12 @@ def rig(tmp_path_factory):
     made = Rig(tmp_path_factory.mktemp("fuzz"))
     yield made
     made.close()
+
+
+def test_every_odd_value_in_every_place_is_answered_or_refused(rig):
+    """The sweep first: each odd value once in each command and option (2,000 inputs)."""
+    for item in sweep():
+        rig.feed(item)
 
 
 @FUZZ
