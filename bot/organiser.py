@@ -26,11 +26,11 @@ from bot.inputs import (
     LEAGUE_ROUNDS,
     PLACE_POINTS,
     ROUND_TIME,
+    SHOWN,
     TABLE_SIZE,
     check_count,
     parse_hours,
     parse_start,
-    shown,
 )
 from bot.leagues.formats import (
     DOUBLE_ROUND_ROBIN,
@@ -153,7 +153,7 @@ class Organiser:
         if not await self._may_organise(table.guild_id, caller):
             raise Refused("Only a server manager or the league organiser role can create a league.")
         if game_key not in engine.GAMES:
-            raise Refused(f"There is no game called {shown(game_key)}.")
+            raise Refused(f"There is no game called '{game_key[:SHOWN]}'.")
         info = engine.get(game_key).info
         check_count(table_size, "table_size", TABLE_SIZE)
         if rounds is not None:
@@ -248,7 +248,7 @@ class Organiser:
     async def _league(self, guild_id: int | None, name: str) -> LeagueRow:
         league = await self.store.league(guild_id or 0, name.strip())
         if league is None:
-            raise Refused(f"There is no league called {shown(name)} in this server.")
+            raise Refused(f"There is no league called '{name[:SHOWN]}' in this server.")
         return league
 
     async def join(self, guild_id: int | None, caller: Caller, name: str) -> Reply:

@@ -23,6 +23,7 @@ import engine
 from bot.drawing import Drawers, DrawingFailed
 from bot.inputs import (  # Refused is re-exported: bot.service.Refused is the one to catch
     EXTEND_BY,
+    SHOWN,
     Refused,
     check_clocks,
     check_hours,
@@ -387,7 +388,7 @@ class Service:
     def _rules_of(self, game_key: str) -> Game:
         if game_key not in engine.GAMES:
             known = ", ".join(sorted(engine.GAMES))
-            raise Refused(f"There is no game called {shown(game_key)}. Games: {known}.")
+            raise Refused(f"There is no game called '{game_key[:SHOWN]}'. Games: {known}.")
         return engine.GAMES[game_key]
 
     async def create(
