@@ -5,7 +5,7 @@ counts, dates, time zones and ``name=value`` options with these functions, so a 
 is judged the same way wherever it comes from. A value that is not understood, or is
 out of range, raises :class:`Refused` with a sentence naming the option, the value (cut
 short if long) and what is allowed — before anything is stored. Each range is named
-once, below, so the README, the refusals and the checks cannot disagree.
+once, below, so a refusal always states the range that is checked.
 """
 
 from __future__ import annotations
@@ -54,12 +54,13 @@ LEAGUE_MOVE_TIME = Span("move_time", MINUTE, 60 * DAY)
 LEAGUE_STARTS = Span("starts", MINUTE, 365 * DAY)
 VACATION = Span("days", 1.0, 60 * DAY)
 
-#: how many reminders a wait may get, and how many rounds a league may have
+#: whole-number ranges, inclusive: reminders per wait, league rounds, seats per league
+#: table, league points for a place, and a position in a game's history
 REMINDER_LIMIT = (0, 10)
 LEAGUE_ROUNDS = (1, 50)
 TABLE_SIZE = (2, 6)
 PLACE_POINTS = (0, 100)
-MOVE_NUMBERS = (0, 1_000_000)  # a position in a game's history
+MOVE_NUMBERS = (0, 1_000_000)
 
 _UNITS = {
     "w": 7 * DAY, "week": 7 * DAY, "weeks": 7 * DAY,
