@@ -18,18 +18,18 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.daily import Daily
-from bot.organiser import Organiser
-from bot.scheduler import Posted
-from bot.service import (
-    Caller,
-    Refused,
-    Reply,
-    Service,
-    Table,
+from bot.inputs import (
+    EXTEND_BY,
+    MOVE_NUMBERS,
+    VACATION,
+    parse_clocks,
     parse_hours,
     parse_options,
-    player_count,
+    parse_whole,
 )
+from bot.organiser import Organiser
+from bot.scheduler import Posted
+from bot.service import Caller, Refused, Reply, Service, Table, player_count
 from bot.store import Clocks
 
 LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
@@ -44,6 +44,7 @@ Options are name=value, as on Discord; quote a value with spaces: name="Spring C
   ada: /new skybridge      open a game        bob: /join       take a seat
   ada: /new seven-bridges start=ii-2-3 time_per_move=3d at_deadline=skip rated=off
   ada: /solo [seven-bridges] [start=ii-2-3]   alone against Euler, started at once
+  ada: /new skybridge time_per_move=2d at_deadline=skip remind_every=12h  with a clock
   ada: /start              start it           ada: /legal      list your legal moves
   ada: /move red tall b2   play a move        ada: /board [move=N]  the board (after move N)
   /hand (what only you see)  /status  /history  /undo  /resign  /leave  /abandon  /archive
@@ -118,32 +119,25 @@ def _switch(name: str, value: str) -> bool:
 def clocks_of(options: dict[str, str]) -> tuple[Clocks, bool]:
     """Take ``/new``'s own options out of ``options``: its clocks, and whether it is rated."""
     given = {k: options.pop(k) for k in CLOCK_OPTIONS if k in options}
-    clocks = Clocks(
-        move_hours=parse_hours(given["time_per_move"]) if "time_per_move" in given else None,
-        policy=given.get("at_deadline", "random"),
-        remind_hours=parse_hours(given["remind_every"]) if "remind_every" in given else 24.0,
-        reaction_hours=(
-            parse_hours(given["reaction_window"]) if "reaction_window" in given else 12.0
-        ),
+    clocks = parse_clocks(
+        given.get("time_per_move"),
+        given.get("at_deadline"),
+        given.get("remind_every"),
+        given.get("reaction_window"),
     )
     return clocks, _switch("rated", given["rated"]) if "rated" in given else True
 
 
 def _number(name: str, value: str | None) -> int | None:
-    if value is None:
-        return None
-    if not re.fullmatch(r"[0-9]{1,9}", value):  # not str.isdigit: '²' is a digit to it
-        raise Refused(f"Option {name} is a whole number, not '{value[:20]}'.")
-    return int(value)
+    """An option typed as a whole number (the service checks its range for the option)."""
+    return None if value is None else parse_whole(value, name, (0, 10**9))
 
 
 def vacation_days(text: str) -> float:
     """``3`` (days, as Discord's ``days`` option), ``3d`` or ``1d 12h``."""
-    text = text.strip() or "0"
-    try:
-        return float(text)
-    except ValueError:
-        return parse_hours(text) / 24
+    if text.strip() in ("", "0"):
+        return 0.0
+    return parse_hours(text, VACATION, bare=24.0) / 24
 
 
 class Console:
@@ -241,13 +235,13 @@ class Console:
 
         async def board() -> Reply:
             move = named("board", args, ("move",), ("move",)).get("move")
-            return await s.board(table, _number("move", move))
+            return await s.board(table, parse_whole(move, "move", MOVE_NUMBERS) if move else None)
 
         async def extend() -> Reply:
             by = named("extend", args, ("by",), ("by",)).get("by")
             if by is None:
                 raise Refused("Say how much longer, e.g. `/extend by=1d`.")
-            return await s.extend(table, caller, parse_hours(by))
+            return await s.extend(table, caller, parse_hours(by, EXTEND_BY))
 
         async def replace() -> Reply:
             given = named("replace", args, ("player", "by"), ("player", "by"))

@@ -17,10 +17,21 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from fractions import Fraction
 
 import engine
+from bot.inputs import (
+    LEAGUE_MOVE_TIME,
+    LEAGUE_ROUNDS,
+    PLACE_POINTS,
+    ROUND_TIME,
+    SHOWN,
+    TABLE_SIZE,
+    check_count,
+    parse_hours,
+    parse_start,
+)
 from bot.leagues.formats import (
     DOUBLE_ROUND_ROBIN,
     ROUND_ROBIN,
@@ -40,7 +51,7 @@ from bot.leagues.standings import (
     standings,
 )
 from bot.scheduler import Posted
-from bot.service import Caller, Refused, Reply, Service, Table, parse_hours
+from bot.service import Caller, Refused, Reply, Service, Table
 from bot.store import Clocks, LeagueRow, Match, StaleGame, iso, parse_time
 from renders.standings import render_table
 
@@ -155,8 +166,11 @@ class Organiser:
         if not await self._may_organise(table.guild_id, caller):
             raise Refused("Only a server manager or the league organiser role can create a league.")
         if game_key not in engine.GAMES:
-            raise Refused(f"There is no game called '{game_key}'.")
+            raise Refused(f"There is no game called '{game_key[:SHOWN]}'.")
         info = engine.get(game_key).info
+        check_count(table_size, "table_size", TABLE_SIZE)
+        if rounds is not None:
+            check_count(rounds, "rounds", LEAGUE_ROUNDS)
         try:
             fmt = Format(format_name, info.min_players, info.max_players, table_size, rounds)
             scoring = self._parse_points(points, fmt, bye)
@@ -172,8 +186,8 @@ class Organiser:
             rounds=rounds,
             points=scoring.places,
             bye_points=scoring.bye,
-            round_hours=parse_hours(round_time),
-            move_hours=parse_hours(move_time) if move_time else None,
+            round_hours=parse_hours(round_time, ROUND_TIME),
+            move_hours=parse_hours(move_time, LEAGUE_MOVE_TIME) if move_time else None,
             seed=secrets.randbits(31),
             created_by=caller.user_id,
             starts_at=self._start_time(starts),
@@ -202,15 +216,7 @@ class Organiser:
         """``2026-12-01 18:00`` (UTC) or a delay such as ``3d``; None to start by hand."""
         if not text:
             return None
-        now = self.store.clock()
-        try:
-            moment = datetime.fromisoformat(text.strip().replace(" ", "T"))
-            moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-        except ValueError:
-            moment = now + timedelta(hours=parse_hours(text))
-        if moment <= now:
-            raise Refused("A league's start must be in the future.")
-        return iso(moment)
+        return iso(parse_start(text, self.store.clock()))
 
     async def _may_organise(self, guild_id: int | None, caller: Caller) -> bool:
         role = await self.store.organiser_role(guild_id or 0)
@@ -238,8 +244,14 @@ class Organiser:
                 places = tuple(int(p) for p in text.replace(",", "/").split("/"))
             except ValueError:
                 raise ValueError(
-                    f"'{text}' is not a list of points by place, like 6/4/2/0."
+                    f"'{text[:30]}' is not a list of points by place, like 6/4/2/0."
                 ) from None
+            low, high = PLACE_POINTS
+            if len(places) > TABLE_SIZE[1] or not all(low <= p <= high for p in places):
+                raise ValueError(
+                    f"points must be up to {TABLE_SIZE[1]} numbers from {low} to {high} by "
+                    f"place, like 6/4/2/0; '{text[:30]}' is not."
+                )
         if bye is None:
             bye = sum(places) // len(places)
         elif not 0 <= bye <= max(places):
@@ -249,7 +261,7 @@ class Organiser:
     async def _league(self, guild_id: int | None, name: str) -> LeagueRow:
         league = await self.store.league(guild_id or 0, name.strip())
         if league is None:
-            raise Refused(f"There is no league called '{name}' in this server.")
+            raise Refused(f"There is no league called '{name[:SHOWN]}' in this server.")
         return league
 
     async def join(self, guild_id: int | None, caller: Caller, name: str) -> Reply:

@@ -14,11 +14,13 @@ import random
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 
+from bot.inputs import REACTION_WINDOW, REMIND_EVERY, TIME_PER_MOVE, Span
 from bot.notify import routes
 from bot.service import POLICIES, Caller, Refused, Reply, Service, Table
 from bot.store import Notice, Wait, iso, parse_time
 
 WARN_AT_MOST = timedelta(hours=24)
+HOUR = timedelta(hours=1)
 log = logging.getLogger(__name__)
 
 
@@ -39,10 +41,29 @@ def on_vacation(wait: Wait, now: datetime) -> bool:
     return wait.vacation_until is not None and parse_time(wait.vacation_until) > now
 
 
+def within(hours: float, span: Span) -> timedelta:
+    """``hours`` as a timedelta, brought inside ``span``.
+
+    Values are checked before they are stored, but a database written by an older
+    version may hold a zero, a negative or a huge interval: a tick must never divide by
+    zero or overflow on one, or every game's timers would stall behind it.
+    """
+    if hours > span.high:
+        return timedelta(hours=span.high)
+    return timedelta(hours=hours if hours >= span.low else span.low)
+
+
+def remind_every(wait: Wait) -> timedelta:
+    return within(wait.clocks.remind_hours, REMIND_EVERY)
+
+
 def warning_window(wait: Wait) -> timedelta:
     """How long before this wait's deadline its warning comes."""
-    window = wait.clocks.reaction_hours if wait.reacting else wait.clocks.move_hours
-    return warn_before(window or 0)
+    if wait.reacting:
+        return warn_before(within(wait.clocks.reaction_hours, REACTION_WINDOW) / HOUR)
+    if wait.clocks.move_hours is None:
+        return timedelta(0)
+    return warn_before(within(wait.clocks.move_hours, TIME_PER_MOVE) / HOUR)
 
 
 def due(wait: Wait, now: datetime) -> str | None:
@@ -61,8 +82,7 @@ def due(wait: Wait, now: datetime) -> str | None:
             return "deadline"
     if wait.turn_since is None or wait.snoozed or wait.reminders >= wait.clocks.reminder_limit:
         return None
-    interval = timedelta(hours=wait.clocks.remind_hours)
-    if now >= parse_time(wait.turn_since) + interval * (wait.reminders + 1):
+    if now >= parse_time(wait.turn_since) + remind_every(wait) * (wait.reminders + 1):
         return "reminder"
     return None
 
@@ -137,7 +157,7 @@ class Scheduler:
                 f"Reminder: it has been your turn for {_waited(waited)}."
             )
             # after time away (the bot down, say) one reminder catches up: no burst
-            intervals = int(waited / timedelta(hours=wait.clocks.remind_hours))
+            intervals = int(waited / remind_every(wait))
             count = min(max(wait.reminders + 1, intervals), wait.clocks.reminder_limit)
         settings = await self.store.settings(wait.user_id)
         notices = [(via, text, iso(at)) for via, at in routes(settings, now)]

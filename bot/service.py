@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -18,10 +17,20 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
 from weakref import WeakValueDictionary
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 import engine
 from bot.drawing import Drawers, DrawingFailed
+from bot.inputs import (  # Refused is re-exported: bot.service.Refused is the one to catch
+    EXTEND_BY,
+    SHOWN,
+    Refused,
+    check_clocks,
+    check_hours,
+    format_hours,
+    parse_timezone,
+    shown,
+)
 from bot.notify import routes
 from bot.store import (
     Attempt,
@@ -62,35 +71,6 @@ LEGAL_LISTED = 1800
 #: said instead of the board when its drawing worker died (the move itself stands)
 BOARD_LOST = "The board could not be drawn this time; `/game board` shows it."
 
-_DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)\s*d)?\s*(?:(\d+(?:\.\d+)?)\s*h)?")
-
-
-def parse_hours(text: str) -> float:
-    """``3d``, ``12h``, ``1d 12h`` or a bare number of hours, as hours."""
-    clean = text.strip().lower()
-    try:
-        return float(clean)
-    except ValueError:
-        pass
-    m = _DURATION.fullmatch(clean)
-    if not clean or not m or not any(m.groups()):
-        raise Refused(f"'{text[:20]}' is not a duration; write e.g. `3d`, `12h` or `1d 12h`.")
-    return float(m.group(1) or 0) * 24 + float(m.group(2) or 0)
-
-
-def parse_options(text: str) -> dict[str, str]:
-    """``start=ii-2-3 advanced=on`` as a dict; the game itself judges names and values."""
-    options: dict[str, str] = {}
-    for token in text.replace(",", " ").split():
-        name, equals, value = token.partition("=")
-        if not equals or not name or not value:
-            raise Refused(
-                f"'{token[:30]}' is not an option: write name=value, e.g. `start=ii-2-3 "
-                "advanced=on` (each game's options are in `/game rules`)."
-            )
-        options[name.lower()] = value
-    return options
-
 
 def _solo_names() -> str:
     return ", ".join(g.info.name for g in engine.GAMES.values() if g.info.min_players == 1)
@@ -108,14 +88,6 @@ def player_count(info: engine.GameInfo) -> str:
     if info.min_players == info.max_players:
         return f"{info.min_players} players"
     return f"{info.min_players}–{info.max_players} players"
-
-
-def format_hours(hours: float) -> str:
-    return f"{hours / 24:g} days" if hours >= 48 and hours % 24 == 0 else f"{hours:g} hours"
-
-
-class Refused(Exception):
-    """A request that was not carried out; the message is for the asker only."""
 
 
 @dataclass(frozen=True)
@@ -451,7 +423,7 @@ class Service:
     def _rules_of(self, game_key: str) -> Game:
         if game_key not in engine.GAMES:
             known = ", ".join(sorted(engine.GAMES))
-            raise Refused(f"There is no game called '{game_key}'. Games: {known}.")
+            raise Refused(f"There is no game called '{game_key[:SHOWN]}'. Games: {known}.")
         return engine.GAMES[game_key]
 
     async def create(
@@ -466,9 +438,11 @@ class Service:
     ) -> Reply:
         rules = self._rules_of(game_key)
         clocks = clocks or Clocks()
+        check_clocks(clocks)
         if clocks.policy not in POLICIES:
             raise Refused(
-                f"'{clocks.policy}' is not a deadline policy; choose {', '.join(POLICIES)}."
+                f"at_deadline: {shown(clocks.policy)} is not a deadline policy; choose "
+                f"{', '.join(POLICIES)}."
             )
         if clocks.policy == "skip" and not rules.can_skip:
             raise Refused(
@@ -904,8 +878,7 @@ class Service:
                 "Nobody can extend their own clock, and this turn is yours: a server manager "
                 "(or the game's creator, if that is not you) can give you more time."
             )
-        if not 1 <= hours <= 24 * 60:
-            raise Refused("Extend by between 1 hour and 60 days.")
+        hours = check_hours(hours, EXTEND_BY)
         most = max((await self.store.clocks(game.row.id)).move_hours or 0, EXTEND_CAP_HOURS)
         try:
             extended = await self.store.extend_turn(game.row.id, game.row.version, hours, most)
@@ -919,7 +892,7 @@ class Service:
                 f"`by:{format_hours(hours)}` is too much: one turn can be given at most "
                 f"{format_hours(most)} more (its time per move, or "
                 f"{format_hours(EXTEND_CAP_HOURS)} if that is longer), and this turn has had "
-                f"{format_hours(given)} already."
+                + (f"{format_hours(given)} already." if given else "none yet.")
             )
         waiting = ", ".join(game.names[s] for s in game.rules.to_play(game.state))
         return Reply(
@@ -1004,7 +977,8 @@ class Service:
             )
         if not 0 < days <= settings.vacation_days:
             raise Refused(
-                f"You have {settings.vacation_days:g} vacation days left; ask for 1 to that many."
+                f"You have {settings.vacation_days:g} vacation days left: days must be from 0 "
+                f"(back early) to {settings.vacation_days:g}; {shown(days)} is not."
             )
         start = max(now, until) if until else now
         await self.store.put_settings(
@@ -1034,12 +1008,7 @@ class Service:
         if "notify" in given and given["notify"] not in NOTIFY:
             raise Refused(f"Notify must be one of {', '.join(NOTIFY)}.")
         if "timezone" in given:
-            try:
-                ZoneInfo(given["timezone"])
-            except (ZoneInfoNotFoundError, ValueError):
-                raise Refused(
-                    f"'{given['timezone']}' is not a time zone I know; try e.g. Europe/Berlin."
-                ) from None
+            given["timezone"] = parse_timezone(given["timezone"])
         for key in ("quiet_start", "quiet_end"):
             if key in given and not 0 <= given[key] <= 23:
                 raise Refused("Quiet hours are whole hours from 0 to 23.")

@@ -269,6 +269,15 @@ class StaleGame(Exception):
     """The game changed after it was read: the write was not made."""
 
 
+def _unique_failed(error: aiosqlite.IntegrityError, columns: str) -> bool:
+    """Whether ``error`` is the UNIQUE constraint on exactly ``columns`` failing.
+
+    Only that one means "already exists"; any other integrity error (a NOT NULL column
+    given a NaN, which SQLite stores as NULL, say) is a bug and must surface as one.
+    """
+    return str(error) == f"UNIQUE constraint failed: {columns}"
+
+
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, game_key, status, options, seed, state, version, "
     "creator_id, created_at, updated_at, status_message_id"
@@ -457,6 +466,8 @@ class Store:
                     (game_id, creator_id, creator_name),
                 )
         except aiosqlite.IntegrityError as exc:
+            if not _unique_failed(exc, "games.channel_id"):
+                raise
             raise StaleGame("this channel already has a live game") from exc
         return int(game_id)
 
@@ -1043,6 +1054,8 @@ class Store:
                     + (league.created_by, self.now(), league.starts_at),
                 )
         except aiosqlite.IntegrityError as exc:
+            if not _unique_failed(exc, "leagues.guild_id, leagues.name"):
+                raise
             raise StaleGame(f"a league called {league.name!r} exists") from exc
         return int(cur.lastrowid)
 

@@ -262,5 +262,5 @@ async def test_a_number_option_takes_ascii_digits_only(console):
     """'²' passes str.isdigit but is no number int() reads: refused, not a crash."""
     console, out = console
     said = await play(console, out, "ada: /settings quiet_start=²", "ada: /board move=²")
-    assert "Option quiet_start is a whole number, not '²'." in said
-    assert "Option move is a whole number, not '²'." in said
+    assert "quiet_start must be a whole number from 0 to 1000000000; `²` is not." in said
+    assert "move must be a whole number from 0 to 1000000; `²` is not." in said

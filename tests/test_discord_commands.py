@@ -918,7 +918,7 @@ async def test_clicks_and_moves_on_a_finished_game_are_refused(h):
 async def test_malformed_options_are_refused_with_what_was_wrong(h):
     assert_refused(
         await h.slash("game", "new", game="skybridge", time_per_move="soon", user=ADA),
-        "'soon' is not a duration",
+        "time_per_move: `soon` is not a duration",
     )
     assert_refused(
         await h.slash("game", "new", game="skybridge", remind_every="3 fortnights", user=ADA),
@@ -1335,7 +1335,10 @@ async def test_extend_vacation_and_settings_answer_privately_or_publicly_as_they
     await h.slash("game", "join", user=BOB)
     await h.slash("game", "start", user=ADA)
     before = await snapshot(h)
-    assert_refused(await h.slash("game", "extend", by="30m", user=ADA), "is not a duration")
+    assert_refused(
+        await h.slash("game", "extend", by="30m", user=ADA),
+        "by must be between 1 hour and 60 days; `30m` is not.",
+    )
     assert_refused(
         await h.slash("game", "extend", by="0.5h", user=MO), "between 1 hour and 60 days"
     )

@@ -161,7 +161,7 @@ async def test_one_turn_gets_at_most_seven_days_more_however_often_asked(service
             service.extend(TABLE, MOD, 24 * 60),
             "`by:60 days` is too much",
             "at most 7 days more",
-            "has had 0 hours already",
+            "this turn has had none yet",
         )
     for _ in range(7):
         await service.extend(TABLE, MOD, 24)

@@ -15,9 +15,9 @@ from discord import app_commands
 import engine
 from bot import permissions
 from bot.cogs.base import AnsweringCog, noted, permission_note
+from bot.inputs import EXTEND_BY, parse_clocks, parse_hours, parse_options
 from bot.picker import suggest
-from bot.service import NOTIFY, POLICIES, Caller, Refused, parse_hours, parse_options
-from bot.store import Clocks
+from bot.service import NOTIFY, POLICIES, Caller, Refused
 from bot.views import caller_of, refuse, send_reply, table_of
 
 if TYPE_CHECKING:
@@ -66,12 +66,8 @@ class Games(AnsweringCog):
         options: str | None = None,
     ) -> None:
         note = permission_note(interaction, permissions.GAME, "host a game")
-        clocks = Clocks(
-            move_hours=parse_hours(time_per_move) if time_per_move else None,
-            policy=at_deadline.value if at_deadline else "random",
-            remind_hours=parse_hours(remind_every) if remind_every else 24.0,
-            reaction_hours=parse_hours(reaction_window) if reaction_window else 12.0,
-        )
+        policy = at_deadline.value if at_deadline else None
+        clocks = parse_clocks(time_per_move, policy, remind_every, reaction_window)
         reply = await self.service.create(
             table_of(interaction),
             caller_of(interaction),
@@ -135,7 +131,7 @@ class Games(AnsweringCog):
     @app_commands.describe(by="e.g. 1d or 12h")
     async def extend(self, interaction: discord.Interaction, by: str) -> None:
         reply = await self.service.extend(
-            table_of(interaction), caller_of(interaction), parse_hours(by)
+            table_of(interaction), caller_of(interaction), parse_hours(by, EXTEND_BY)
         )
         await send_reply(interaction, reply)
 

@@ -1,0 +1,234 @@
+"""The values people type, parsed and range-checked in one place.
+
+Both front ends (the Discord cogs and the terminal) and the service parse durations,
+counts, dates, time zones and ``name=value`` options with these functions, so a value
+is judged the same way wherever it comes from. A value that is not understood, or is
+out of range, raises :class:`Refused` with a sentence naming the option, the value (cut
+short if long) and what is allowed — before anything is stored. Each range is named
+once, below, so a refusal always states the range that is checked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.store import Clocks
+
+#: a value longer than this is shown cut short in a refusal
+SHOWN = 30
+#: no duration, date or time zone anyone means is longer than this
+LONGEST_VALUE = 40
+
+
+class Refused(Exception):
+    """A request that was not carried out; the message is for the asker only.
+
+    It lives here, below the service, because the parsers raise it too; the service
+    re-exports it as ``bot.service.Refused``.
+    """
+
+
+@dataclass(frozen=True)
+class Span:
+    """The durations an option allows, in hours (the unit the store keeps)."""
+
+    option: str
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        return f"between {format_hours(self.low)} and {format_hours(self.high)}"
+
+
+MINUTE = 1 / 60
+DAY = 24.0
+TIME_PER_MOVE = Span("time_per_move", MINUTE, 60 * DAY)
+REMIND_EVERY = Span("remind_every", 1.0, 60 * DAY)
+REACTION_WINDOW = Span("reaction_window", 5 * MINUTE, 7 * DAY)
+EXTEND_BY = Span("by", 1.0, 60 * DAY)
+ROUND_TIME = Span("round_time", 1.0, 90 * DAY)
+LEAGUE_MOVE_TIME = Span("move_time", MINUTE, 60 * DAY)
+LEAGUE_STARTS = Span("starts", MINUTE, 365 * DAY)
+VACATION = Span("days", 1.0, 60 * DAY)
+
+#: whole-number ranges, inclusive: reminders per wait, league rounds, seats per league
+#: table, league points for a place, and a position in a game's history
+REMINDER_LIMIT = (0, 10)
+LEAGUE_ROUNDS = (1, 50)
+TABLE_SIZE = (2, 6)
+PLACE_POINTS = (0, 100)
+MOVE_NUMBERS = (0, 1_000_000)
+
+_UNITS = {
+    "w": 7 * DAY, "week": 7 * DAY, "weeks": 7 * DAY,
+    "d": DAY, "day": DAY, "days": DAY,
+    "h": 1.0, "hr": 1.0, "hrs": 1.0, "hour": 1.0, "hours": 1.0,
+    "m": MINUTE, "min": MINUTE, "mins": MINUTE, "minute": MINUTE, "minutes": MINUTE,
+}  # fmt: skip
+_NUMBER = r"(?:[0-9]{1,6}(?:\.[0-9]{1,6})?|\.[0-9]{1,6})"  # ASCII: float() reads "٣" too
+_PART = re.compile(rf"({_NUMBER})\s*([a-z]+)")
+_PARTS = re.compile(rf"(?:{_NUMBER}\s*[a-z]+[\s,]*)+")
+_BARE = re.compile(_NUMBER)
+
+
+def shown(value: object) -> str:
+    """``value`` fit to quote in a refusal: one line, short, no stray code marks."""
+    text = " ".join(str(value).split()).replace("`", "'")
+    return f"`{text[:SHOWN]}…`" if len(text) > SHOWN else f"`{text}`"
+
+
+def format_hours(hours: float) -> str:
+    """``90 minutes``, ``1 hour``, ``36 hours``, ``3 days``: as people say a duration."""
+    if hours < 1:
+        minutes = round(hours * 60)
+        return "1 minute" if minutes == 1 else f"{minutes:g} minutes"
+    if hours >= 48 and hours % 24 == 0:
+        return f"{hours / 24:g} days"
+    return "1 hour" if hours == 1 else f"{hours:g} hours"
+
+
+def parse_hours(text: str, span: Span, bare: float = 1.0) -> float:
+    """``3d``, ``12h``, ``90m``, ``1w``, ``2 days``, ``1d 12h``, ``1.5h`` as hours, in ``span``.
+
+    A bare number counts in ``bare`` hours (hours, unless the option is in days).
+    """
+    clean = text.strip().lower()
+    hours = _read_hours(clean, bare) if len(clean) <= LONGEST_VALUE else None
+    if hours is None:
+        raise Refused(
+            f"{span.option}: {shown(text)} is not a duration; write e.g. `3d`, `12h`, `90m` "
+            f"or `1w` ({span})."
+        )
+    return check_hours(hours, span, text)
+
+
+def _read_hours(clean: str, bare: float) -> float | None:
+    if _BARE.fullmatch(clean):
+        return float(clean) * bare
+    if not _PARTS.fullmatch(clean):
+        return None
+    parts = _PART.findall(clean)
+    if any(unit not in _UNITS for _, unit in parts):
+        return None
+    return sum(float(number) * _UNITS[unit] for number, unit in parts)
+
+
+def check_hours(hours: object, span: Span, typed: object = None) -> float:
+    """``hours`` itself if it is a finite number inside ``span``; else refused.
+
+    The service calls this on values that reach it from any front end, so a NaN or a
+    zero never gets as far as the database or the scheduler.
+    """
+    number = isinstance(hours, int | float) and not isinstance(hours, bool)
+    if not number or not span.low <= hours <= span.high:  # NaN compares false: refused too
+        shown_value = shown(hours if typed is None else typed)
+        raise Refused(f"{span.option} must be {span}; {shown_value} is not.")
+    return float(hours)
+
+
+def check_count(value: object, option: str, bounds: tuple[int, int]) -> int:
+    """A whole number inside ``bounds`` (inclusive), or refused naming ``option``."""
+    low, high = bounds
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Refused(
+            f"{option} must be a whole number from {low} to {high}; {shown(value)} is not."
+        )
+    return value
+
+
+def parse_clocks(
+    time_per_move: str | None,
+    at_deadline: str | None,
+    remind_every: str | None,
+    reaction_window: str | None,
+) -> Clocks:
+    """``/game new``'s timing options as typed (None: the default) as checked :class:`Clocks`."""
+    default = Clocks()
+    return Clocks(
+        move_hours=parse_hours(time_per_move, TIME_PER_MOVE) if time_per_move else None,
+        policy=at_deadline or default.policy,
+        remind_hours=_hours_or(remind_every, REMIND_EVERY, default.remind_hours),
+        reaction_hours=_hours_or(reaction_window, REACTION_WINDOW, default.reaction_hours),
+    )
+
+
+def _hours_or(text: str | None, span: Span, default: float) -> float:
+    return parse_hours(text, span) if text else default
+
+
+def check_clocks(clocks: Clocks) -> None:
+    """Refuse timing no front end should have let through (a NaN, a zero, a huge count).
+
+    The service calls this whatever the caller, so a bad value never reaches the store,
+    where SQLite would turn a NaN into NULL and the scheduler would divide by a zero.
+    """
+    if clocks.move_hours is not None:
+        check_hours(clocks.move_hours, TIME_PER_MOVE)
+    check_hours(clocks.remind_hours, REMIND_EVERY)
+    check_hours(clocks.reaction_hours, REACTION_WINDOW)
+    check_count(clocks.reminder_limit, "reminder_limit", REMINDER_LIMIT)
+
+
+def parse_whole(text: str, option: str, bounds: tuple[int, int]) -> int:
+    """A whole number typed in ASCII digits (``str.isdigit`` also takes ``²``, which
+    ``int`` then rejects, and ``int`` refuses 5,000 digits with a ValueError)."""
+    clean = text.strip()
+    if not re.fullmatch(r"[0-9]{1,12}", clean):
+        low, high = bounds
+        raise Refused(
+            f"{option} must be a whole number from {low} to {high}; {shown(text)} is not."
+        )
+    return check_count(int(clean), option, bounds)
+
+
+def parse_start(text: str, now: datetime) -> datetime:
+    """A league's start: ``2026-12-01 18:00`` (UTC unless a zone is given) or a delay (``3d``).
+
+    It must lie in the future and within :data:`LEAGUE_STARTS` of ``now``.
+    """
+    clean = text.strip()
+    try:
+        moment = datetime.fromisoformat(clean.replace(" ", "T")) if len(clean) <= 40 else None
+    except ValueError:
+        moment = None
+    if moment is None:
+        return now + timedelta(hours=parse_hours(clean, LEAGUE_STARTS))
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    if not now < moment <= now + timedelta(hours=LEAGUE_STARTS.high):
+        raise Refused(
+            f"starts must be in the future and at most {format_hours(LEAGUE_STARTS.high)} away "
+            f"(a date like `2026-12-01 18:00` UTC, or a delay like `3d`); {shown(text)} is not."
+        )
+    return moment
+
+
+def parse_timezone(text: str) -> str:
+    """An IANA time zone name such as ``Europe/Berlin``; nothing the system says escapes."""
+    name = text.strip()
+    try:
+        known = 0 < len(name) <= LONGEST_VALUE and ZoneInfo(name) is not None
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        known = False
+    if not known:
+        raise Refused(
+            f"timezone: {shown(text)} is not a time zone I know; write an IANA name such as "
+            "`Europe/Berlin`, `America/New_York` or `UTC`."
+        )
+    return name
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """``start=ii-2-3 advanced=on`` as a dict; the game itself judges names and values."""
+    options: dict[str, str] = {}
+    for token in text.replace(",", " ").split():
+        name, equals, value = token.partition("=")
+        if not equals or not name or not value:
+            raise Refused(
+                f"'{token[:SHOWN]}' is not an option: write name=value, e.g. `start=ii-2-3 "
+                "advanced=on` (each game's options are in `/game rules`)."
+            )
+        options[name.lower()] = value
+    return options
