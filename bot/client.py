@@ -53,7 +53,7 @@ class Bridgekeeper(commands.Bot):
 
     async def post(self, table: Table, reply: Reply) -> None:
         """A service reply posted in a channel or thread, outside any interaction."""
-        await post(table.channel_id, self, parts_of(reply, play_view(reply)))
+        await post(await self.channel_of(table.channel_id), parts_of(reply, play_view(reply)))
         await self.refresh_statuses(reply.changed)
 
     async def open_thread(self, league: LeagueRow, match_id: int, title: str) -> Table:

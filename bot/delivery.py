@@ -100,12 +100,13 @@ def split_text(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
 def parts_of(reply: Reply, view: discord.ui.View | None = None) -> list[Part]:
     """``reply`` (and the private follow-up it carries) as messages that fit Discord.
 
-    The board, its buttons and the mentions go with the last piece of the text, so the
-    picture sits under the words that explain it.
+    The board, its buttons and the mentions the text does not already hold go with the
+    last piece of the text, so the picture sits under the words that explain it.
     """
     text = reply.text
-    if reply.mentions:
-        text += "\n" + " ".join(f"<@{u}>" for u in reply.mentions)
+    unnamed = [u for u in reply.mentions if f"<@{u}>" not in text]  # not already in the text
+    if unnamed:
+        text += "\n" + " ".join(f"<@{u}>" for u in unnamed)
     image = reply.image
     if image is not None and len(image) > UPLOAD_LIMIT:
         log.warning("a board of %d bytes is over the upload limit", len(image))
@@ -224,9 +225,8 @@ async def _to_channel(
         )  # fmt: skip
 
 
-async def post(channel_id: int, client: discord.Client, parts: Sequence[Part]) -> None:
-    """Parts posted in a channel outside any interaction (timers, DMs, league rounds)."""
-    channel = _channel(client, channel_id)
+async def post(channel: discord.abc.Messageable, parts: Sequence[Part]) -> None:
+    """Parts posted outside any interaction (timers, DMs, league rounds)."""
     for part in parts:
         await channel.send(part.content, **part.kwargs())
 

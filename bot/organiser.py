@@ -57,6 +57,8 @@ from renders.standings import render_table
 
 log = logging.getLogger(__name__)
 
+LEAGUE_NAME = 60  # characters: it heads every match thread's title, which Discord cuts at 100
+
 #: where a match is played: (league, match id, title) -> a fresh channel or thread
 OpenTable = Callable[[LeagueRow, int, str], Awaitable[Table]]
 
@@ -168,6 +170,11 @@ class Organiser:
         if game_key not in engine.GAMES:
             raise Refused(f"There is no game called '{game_key[:SHOWN]}'.")
         info = engine.get(game_key).info
+        name = name.strip()
+        if not 1 <= len(name) <= LEAGUE_NAME:
+            raise Refused(
+                f"A league's name is 1 to {LEAGUE_NAME} characters; that one has {len(name)}."
+            )
         check_count(table_size, "table_size", TABLE_SIZE)
         if rounds is not None:
             check_count(rounds, "rounds", LEAGUE_ROUNDS)
@@ -179,7 +186,7 @@ class Organiser:
         league = LeagueRow(
             guild_id=table.guild_id,
             channel_id=table.channel_id,
-            name=name.strip()[:60],
+            name=name,
             game_key=game_key,
             format=format_name,
             table_size=table_size,

@@ -571,3 +571,14 @@ def test_a_shared_place_is_marked_as_shared():
     assert [ordinal(n) for n in (3, 4, 11, 12, 13, 21, 22)] == [
         "3rd", "4th", "11th", "12th", "13th", "21st", "22nd",
     ]  # fmt: skip
+
+
+async def test_a_league_name_too_long_is_refused_not_cut(league):
+    service, organiser, _ = league
+    with pytest.raises(Refused, match="1 to 60 characters; that one has 61"):
+        await organiser.create(HOME, MOD, "L" * 61, "skybridge", "swiss")
+    with pytest.raises(Refused, match="that one has 0"):
+        await organiser.create(HOME, MOD, "   ", "skybridge", "swiss")
+    assert await service.store.leagues(HOME.guild_id) == []
+    made = await organiser.create(HOME, MOD, "L" * 60, "skybridge", "swiss")
+    assert "L" * 60 in made.text

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands, tasks
 
+from bot.delivery import parts_of, post
 from bot.scheduler import Posted, Scheduler
-from bot.service import Table
+from bot.service import Reply, Table
 from bot.store import Notice
 from bot.views import SnoozeButton, jump_link
 
@@ -95,19 +96,14 @@ class Postal(commands.Cog):
 
     async def _deliver(self, notice: Notice) -> None:
         link = jump_link(Table(notice.channel_id, notice.guild_id))
-        view = discord.utils.MISSING
+        view = None
         if notice.kind == "reminder" and notice.turn_since is not None:
             view = discord.ui.View(timeout=None)
             view.add_item(SnoozeButton.of(notice.game_id, notice.turn_since))
         if notice.via == "dm":
             user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
-            await user.send(f"{notice.text}\n{link}", view=view)
+            await post(user, parts_of(Reply(f"{notice.text}\n{link}"), view))
             return
         channel = await self.bot.channel_of(notice.channel_id)
-        await channel.send(
-            f"<@{notice.user_id}> {notice.text}",
-            view=view,
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(notice.user_id)]
-            ),
-        )
+        addressed = Reply(f"<@{notice.user_id}> {notice.text}", mentions=(notice.user_id,))
+        await post(channel, parts_of(addressed, view))
