@@ -43,11 +43,11 @@ class Games(AnsweringCog):
     @game.command(name="new", description="Open a game in this channel")
     @app_commands.describe(
         game="Which game to play",
-        time_per_move="e.g. 3d or 12h; leave empty for no deadline",
+        time_per_move="e.g. 3d, 12h or 90m (1 minute to 60 days); empty: no deadline",
         at_deadline="What happens when a player runs out of time",
-        remind_every="Remind a waiting player this often (default 24h)",
+        remind_every="Remind a waiting player this often: 1 hour to 60 days (default 24h)",
         rated="Whether the result changes ratings (default: yes)",
-        reaction_window="How long out-of-turn answers may take before the bot passes (12h)",
+        reaction_window="Time for out-of-turn answers before the bot passes: 5m to 7d (12h)",
         options="The game's options as name=value, e.g. start=ii-2-3 advanced=on",
     )
     @app_commands.choices(
@@ -128,7 +128,9 @@ class Games(AnsweringCog):
         await send_reply(interaction, reply)
 
     @game.command(name="extend", description="Give the waiting player more time")
-    @app_commands.describe(by="e.g. 1d or 12h")
+    @app_commands.describe(
+        by="e.g. 1d or 12h; a turn gets at most 7 days more, or its time per move if longer"
+    )
     async def extend(self, interaction: discord.Interaction, by: str) -> None:
         reply = await self.service.extend(
             table_of(interaction), caller_of(interaction), parse_hours(by, EXTEND_BY)
@@ -172,7 +174,9 @@ class Games(AnsweringCog):
             interaction, await self.service.resign(table_of(interaction), caller_of(interaction))
         )
 
-    @game.command(name="abandon", description="Call the game off (its creator or a server manager)")
+    @game.command(
+        name="abandon", description="Call the game off (its creator early on, or a server manager)"
+    )
     async def abandon(self, interaction: discord.Interaction) -> None:
         reply = await self.service.abandon(table_of(interaction), caller_of(interaction))
         await send_reply(interaction, reply)
