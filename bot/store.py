@@ -317,7 +317,8 @@ class Store:
         try:
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute("PRAGMA synchronous = NORMAL")
+            # FULL syncs the WAL at every commit: an acknowledged move survives a power cut
+            await db.execute("PRAGMA synchronous = FULL")
             await db.execute("PRAGMA busy_timeout = 5000")
             store = cls(db, clock)
             await store.migrate(migrate_to)
