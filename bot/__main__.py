@@ -17,7 +17,7 @@ from pathlib import Path
 from bot.config import load_settings
 from bot.drawing import drawers
 from bot.service import Service, Table, player_count
-from bot.store import Store
+from bot.store import Damaged, Store, StoreFault
 
 NO_TOKEN = """\
 No Discord token found, so the bot cannot connect to Discord.
@@ -68,26 +68,20 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def _checked_store(db_path: Path) -> Store:
-    """Open the store, refusing to run on a database SQLite finds damaged."""
-    store = None
+    """Open the store, or stop saying what is wrong with the file and what to do about it:
+    a missing folder, a lock held elsewhere, a newer schema and damage each get their own."""
     try:
         store = await Store.open(db_path)
+    except StoreFault as exc:
+        raise SystemExit(str(exc)) from None
+    try:
         verdict = await store.integrity()
     except sqlite3.DatabaseError as exc:
         verdict = str(exc)
     if verdict != "ok":
-        if store is not None:
-            await store.close()
-        raise SystemExit(_damaged(db_path, verdict))
+        await store.close()
+        raise SystemExit(str(Damaged(db_path, verdict)))
     return store
-
-
-def _damaged(db_path: Path, detail: str) -> str:
-    detail = " ".join(detail.split())  # SQLite reports one problem a line: keep one line
-    return (
-        f"{db_path} failed SQLite's integrity check ({detail[:200]}). Restore a backup: "
-        "python -m bot restore BACKUP --force"
-    )
 
 
 async def _backup(db_path: Path, target: Path) -> int:
@@ -123,7 +117,7 @@ async def _restore(source: Path, db_path: Path, force: bool) -> int:
         except sqlite3.DatabaseError as exc:
             verdict = str(exc)
         if verdict != "ok":
-            raise SystemExit(_damaged(source, verdict))
+            raise SystemExit(str(Damaged(source, verdict)))
         for stale in (db_path, Path(f"{db_path}-wal"), Path(f"{db_path}-shm")):
             stale.unlink(missing_ok=True)
         with closing(sqlite3.connect(db_path)) as restored:

@@ -24,6 +24,7 @@ from bot.service import (
     parse_options,
     player_count,
 )
+from bot.store import CannotSave
 
 LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
 TABLE = Table(channel_id=1, guild_id=1)  # a server of its own: players share the keyboard
@@ -97,7 +98,7 @@ class Console:
             return
         try:
             reply = await action()
-        except Refused as exc:
+        except (Refused, CannotSave) as exc:  # a full disk is told like any refusal
             self.refused += 1
             self.say(f"  (only {caller.name} sees this) {exc}")
             return

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from importlib import resources
@@ -258,6 +260,137 @@ class StaleGame(Exception):
     """The game changed after it was read: the write was not made."""
 
 
+class CannotSave(Exception):
+    """A write failed for a reason outside the game (disk full, I/O error, read-only file,
+    another program holding the database): the transaction was rolled back, so nothing is
+    half-written. ``str()`` is the sentence to show the asker, privately; the game plays on
+    once the cause is gone."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(
+            f"I can't save anything right now ({reason}), so nothing you asked for was done; "
+            "please try again later."
+        )
+
+
+#: SQLite's primary result codes that mean "the disk or the file", not "this request"
+_WHY_NOT_SAVED = {
+    sqlite3.SQLITE_FULL: "the server's disk is full",
+    sqlite3.SQLITE_IOERR: "the server's disk reported an error",
+    sqlite3.SQLITE_READONLY: "the database has become read-only",
+    sqlite3.SQLITE_BUSY: "another program is holding the database",
+    sqlite3.SQLITE_LOCKED: "another program is holding the database",
+}
+
+
+def _primary_code(exc: BaseException | None) -> int | None:
+    """SQLite's primary result code of an error (extended codes carry it in the low byte)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def _cannot_save(exc: BaseException) -> BaseException:
+    """A write's error as :class:`CannotSave` when the disk or file is to blame, else as is."""
+    reason = _WHY_NOT_SAVED.get(_primary_code(exc) or 0)
+    return exc if reason is None else CannotSave(reason)
+
+
+class StoreFault(Exception):
+    """The database file cannot be used; ``str()`` names the file, the fault and the advice
+    that fits that fault (a locked or unreachable file must never be "restored" over)."""
+
+
+class CannotOpen(StoreFault):
+    """The file cannot be reached or written: a missing folder, a read-only place, a folder
+    where the file should be, or a file that is not SQLite at all."""
+
+
+class Locked(StoreFault):
+    """Another process held the database longer than the busy timeout."""
+
+
+class Damaged(StoreFault):
+    """SQLite reads the file but finds it corrupt: only here is restoring a backup right."""
+
+    def __init__(self, path: str | Path, detail: str) -> None:
+        detail = " ".join(detail.split())[:200]  # SQLite reports one problem a line
+        super().__init__(
+            f"{path} failed SQLite's integrity check ({detail}). Restore a backup: "
+            f"python -m bot restore BACKUP --db {path} --force"
+        )
+
+
+class SchemaTooNew(StoreFault):
+    """The file was migrated by a newer Bridgekeeper: writing to it with this one would put
+    rows the newer schema does not expect."""
+
+    def __init__(self, path: str | Path, found: int, known: int) -> None:
+        super().__init__(
+            f"{path} has schema version {found}, but this Bridgekeeper knows migrations only "
+            f"up to {known}: a newer Bridgekeeper wrote it. Run that newer version, or restore "
+            "a backup made by this one (python -m bot restore BACKUP --force). Nothing was "
+            "changed."
+        )
+
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_ELSEWHERE = "or point BRIDGEKEEPER_DB (or --db) at another file"
+
+
+def _unreachable(path: Path) -> str | None:
+    """Why the file or its folder cannot be used, from what the file system says."""
+    parent = path.parent
+    if not parent.exists():
+        return f"its folder {parent} does not exist: create it (mkdir -p {parent}) {_ELSEWHERE}"
+    if not parent.is_dir():
+        return f"{parent} is a file, not a folder: {_ELSEWHERE.removeprefix('or ')}"
+    if path.is_dir():
+        return f"it is a folder, not a database file: {_ELSEWHERE.removeprefix('or ')}"
+    if not os.access(path if path.exists() else parent, os.R_OK | os.W_OK):
+        return (
+            "it cannot be written here (no permission, or a read-only mount): fix the "
+            f"permissions or the mount, {_ELSEWHERE}"
+        )
+    return None
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            return file.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def open_fault(path: str | Path, exc: BaseException, busy_s: float = 5.0) -> StoreFault:
+    """What an error met while opening ``path`` means, as the fault with the right advice."""
+    path = Path(path)
+    code = _primary_code(exc)
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return Locked(
+            f"{path} is locked by another process (it held the database for more than "
+            f"{busy_s:g} s): stop the other process using it (another bot, a sqlite3 shell, "
+            "a restore) and start again. The file itself is fine; do not restore over it."
+        )
+    if code == sqlite3.SQLITE_CORRUPT or (code == sqlite3.SQLITE_NOTADB and _is_sqlite(path)):
+        return Damaged(path, str(exc))
+    if code == sqlite3.SQLITE_NOTADB:
+        return CannotOpen(
+            f"{path} is not a SQLite database: point BRIDGEKEEPER_DB (or --db) at the bot's "
+            "database file. Only if this file was it (and has been overwritten) restore a "
+            "backup over it: python -m bot restore BACKUP --force"
+        )
+    why = _unreachable(path)
+    if why is None and code == sqlite3.SQLITE_READONLY:
+        why = f"it is read-only: fix its permissions or mount, {_ELSEWHERE}"
+    if why is None and code in _WHY_NOT_SAVED:
+        why = f"{_WHY_NOT_SAVED[code]}: free space or fix the disk, then start again"
+    if why is None:
+        why = f"SQLite says: {exc}. Check the path and its permissions, {_ELSEWHERE}"
+    return CannotOpen(f"Cannot open the database {path}: {why}.")
+
+
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, game_key, status, options, seed, state, version, "
     "creator_id, created_at, updated_at, status_message_id"
@@ -311,17 +444,37 @@ class Store:
         *,
         clock: Callable[[], datetime] = utcnow,
         migrate_to: int | None = None,
+        busy_s: float = 5.0,
     ) -> Store:
-        """Open (creating if needed) the database and bring its schema up to date."""
-        db = await aiosqlite.connect(str(path), isolation_level=None)
+        """Open (creating if needed) the database and bring its schema up to date.
+
+        Raises a :class:`StoreFault` naming what is wrong with the file: a missing folder,
+        a lock held by another process and a damaged file each need different advice.
+        ``synchronous = FULL`` syncs the WAL at every commit, so an acknowledged move
+        survives a power cut too (``NORMAL`` can lose the last commits to one).
+        """
+        why = _unreachable(Path(path))
+        if why is not None:  # said before SQLite tries, in words that fit the cause
+            raise CannotOpen(f"Cannot open the database {path}: {why}.")
         try:
+            db = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as exc:
+            raise open_fault(path, exc, busy_s) from exc
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_s * 1000)}")
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA foreign_keys = ON")
-            # FULL syncs the WAL at every commit: an acknowledged move survives a power cut
             await db.execute("PRAGMA synchronous = FULL")
-            await db.execute("PRAGMA busy_timeout = 5000")
             store = cls(db, clock)
-            await store.migrate(migrate_to)
+            await store.migrate(migrate_to, path)
+        except CannotSave as exc:
+            await db.close()
+            raise open_fault(path, exc.__cause__ or exc, busy_s) from exc
+        except sqlite3.Error as exc:
+            await db.close()
+            if _primary_code(exc) == sqlite3.SQLITE_ERROR:  # a faulty migration: say it as is
+                raise
+            raise open_fault(path, exc, busy_s) from exc
         except BaseException:
             # aiosqlite's worker thread is not a daemon: a connection left open on a
             # damaged file keeps the process alive after it has said why it stops
@@ -340,15 +493,30 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back if the block raises."""
+        """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back if the block or the commit raises.
+
+        A full disk, an I/O error, a read-only file or a lock held too long raise
+        :class:`CannotSave`: the asker hears why, and nothing of the block is kept.
+        """
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise _cannot_save(exc) from exc
             try:
                 yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
+                await self._db.execute("COMMIT")
+            except BaseException as exc:
+                await self._rollback()
+                if isinstance(exc, sqlite3.Error):
+                    raise _cannot_save(exc) from exc
                 raise
-            await self._db.execute("COMMIT")
+
+    async def _rollback(self) -> None:
+        """Undo the open transaction, if SQLite has not already (it may, on a full disk)."""
+        if self._db.in_transaction:
+            with suppress(sqlite3.Error):  # the error that brought us here says more
+                await self._db.execute("ROLLBACK")
 
     async def _fetchall(self, sql: str, params: Iterable = ()) -> list[aiosqlite.Row]:
         async with self._lock:
@@ -369,8 +537,13 @@ class Store:
         row = await self._fetchone("SELECT COALESCE(MAX(number), 0) FROM schema_migrations")
         return int(row[0])
 
-    async def migrate(self, target: int | None = None) -> list[int]:
-        """Apply every pending migration up to ``target``, each in its own transaction."""
+    async def migrate(
+        self, target: int | None = None, path: str | Path = "the database"
+    ) -> list[int]:
+        """Apply every pending migration up to ``target``, each in its own transaction.
+
+        Raises :class:`SchemaTooNew`, changing nothing, when the file records a migration
+        above every one shipped here: a newer Bridgekeeper wrote it."""
         async with self._lock:
             await self._db.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
@@ -381,8 +554,12 @@ class Store:
         done = {
             number for (number,) in await self._fetchall("SELECT number FROM schema_migrations")
         }
+        shipped = migrations()
+        known = max((mig.number for mig in shipped), default=0)
+        if done and max(done) > known:
+            raise SchemaTooNew(path, max(done), known)
         applied = []
-        for mig in migrations():
+        for mig in shipped:
             if mig.number in done or (target is not None and mig.number > target):
                 continue
             async with self.transaction() as db:
