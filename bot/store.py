@@ -9,12 +9,13 @@ two processes) cannot both win. A later PostgreSQL store would offer the same me
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager, suppress
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from importlib import resources
@@ -334,6 +335,10 @@ class SchemaTooNew(StoreFault):
         )
 
 
+class InUse(StoreFault):
+    """Another Bridgekeeper process already runs on this database file."""
+
+
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _ELSEWHERE = "or point BRIDGEKEEPER_DB (or --db) at another file"
 
@@ -389,6 +394,40 @@ def open_fault(path: str | Path, exc: BaseException, busy_s: float = 5.0) -> Sto
     if why is None:
         why = f"SQLite says: {exc}. Check the path and its permissions, {_ELSEWHERE}"
     return CannotOpen(f"Cannot open the database {path}: {why}.")
+
+
+@contextmanager
+def sole_process(db_path: str | Path) -> Iterator[None]:
+    """Hold ``<db>.lock`` exclusively while the block runs, or raise :class:`InUse`.
+
+    Two bots on one file would both run the timers (every reminder twice, a deadline
+    forfeited twice over) and a restore under a running bot would swap the file beneath it.
+    ``flock`` is released by the kernel when the process dies, so a killed bot leaves no
+    stale lock; the file itself stays (removing it would let a third process lock a new one).
+    """
+    lock_path = Path(f"{db_path}.lock")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise CannotOpen(
+            f"Cannot create the lock file {lock_path}: "
+            f"{_unreachable(Path(db_path)) or exc.strerror}."
+        ) from exc
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            raise InUse(
+                f"Another Bridgekeeper process (pid {holder}) is using {db_path}: stop it "
+                "first. Only one bot may run on a database file unless the deployment is "
+                "sharded (BRIDGEKEEPER_SHARDED=1)."
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)
 
 
 _GAME_COLUMNS = (

@@ -10,11 +10,14 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
+from bot import __main__ as cli_main
+from bot.config import load_settings
 from bot.console import TABLE as CONSOLE_TABLE
 from bot.console import Console
 from bot.service import Caller, Service, Table
@@ -22,11 +25,13 @@ from bot.store import (
     CannotOpen,
     CannotSave,
     Damaged,
+    InUse,
     Locked,
     SchemaTooNew,
     Store,
     migrations,
     open_fault,
+    sole_process,
 )
 from tests.conftest import ADA, BOB, TABLE
 
@@ -300,3 +305,168 @@ async def test_the_console_shows_a_full_disk_as_a_refusal(tmp_path):
         assert console.refused == 1
     finally:
         await store.close()
+
+
+# -- one bot per database file -------------------------------------------------------------
+
+
+def test_a_second_holder_of_the_database_is_refused_until_the_first_lets_go(tmp_path):
+    path = tmp_path / "bk.db"
+    held_twice = pytest.raises(InUse, match=rf"\(pid {os.getpid()}\) is using .*bk.db: stop it")
+    with sole_process(path), held_twice, sole_process(path):
+        pass
+    with sole_process(path):  # released with its holder
+        pass
+
+
+def test_a_second_bot_and_a_restore_are_refused_while_a_bot_runs_but_backup_works(tmp_path):
+    path = tmp_path / "bk.db"
+    asyncio.run(_migrated(path))
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        second = run_bot(cwd=tmp_path, DISCORD_TOKEN="x", BRIDGEKEEPER_DB=str(path))
+        assert second.returncode != 0
+        assert f"Another Bridgekeeper process (pid {holder.pid}) is using" in second.stderr
+        assert "Traceback" not in second.stderr
+
+        backup = run_bot("backup", "copy.db", "--db", str(path), cwd=tmp_path)
+        assert backup.returncode == 0, backup.stderr
+        before = path.read_bytes()
+        restore = run_bot("restore", "copy.db", "--db", str(path), "--force", cwd=tmp_path)
+        assert restore.returncode != 0 and "Another Bridgekeeper process" in restore.stderr
+        assert path.read_bytes() == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["bk.db", "bk.db.lock", "copy.db"]
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+    restore = run_bot("restore", "copy.db", "--db", str(path), "--force", cwd=tmp_path)
+    assert restore.returncode == 0, restore.stderr
+
+
+HOLD = """
+import sys, time
+from bot.store import sole_process
+with sole_process(sys.argv[1]):
+    print("holding", flush=True)
+    time.sleep(120)
+"""
+
+
+async def test_a_sharded_deployment_takes_no_lock(tmp_path, monkeypatch):
+    served = []
+
+    async def serve(db_path: Path, token: str) -> None:
+        served.append(db_path)
+
+    monkeypatch.setattr(cli_main, "_serve", serve)
+    path = tmp_path / "bk.db"
+    assert load_settings({"BRIDGEKEEPER_SHARDED": "1"}, tmp_path / ".env").sharded
+    assert not load_settings({}, tmp_path / ".env").sharded
+    with sole_process(path):
+        with pytest.raises(SystemExit, match="Another Bridgekeeper process"):
+            await cli_main._run_bot(path, "token")
+        await cli_main._run_bot(path, "token", sharded=True)
+    assert served == [path]
+
+
+# -- restore is atomic ---------------------------------------------------------------------
+
+
+def games_in(path: Path) -> int:
+    """The games in the file at ``path`` now, without waiting for anyone's lock."""
+    with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=0)) as db:
+        return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+
+async def database_with_games(path: Path, games: int, padding: int = 0) -> None:
+    store = await Store.open(path)
+    try:
+        async with store.transaction() as db:
+            for n in range(games):
+                await db.execute(
+                    "INSERT INTO games (guild_id, channel_id, game_key, status, options, seed, "
+                    "creator_id, created_at, updated_at) "
+                    "VALUES (1, ?, 'skybridge', 'finished', ?, 1, 1, 'now', 'now')",
+                    (n + 1, '{"pad": "' + "x" * padding + '"}'),
+                )
+    finally:
+        await store.close()
+
+
+def test_restore_never_leaves_a_moment_without_a_whole_database(tmp_path):
+    live, backup = tmp_path / "live.db", tmp_path / "backup.db"
+    asyncio.run(database_with_games(live, 3))
+    asyncio.run(database_with_games(backup, 400, padding=40_000))  # ~16 MB to copy
+    seen: list[object] = []
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            try:
+                seen.append(games_in(live))
+            except sqlite3.Error as exc:
+                seen.append(f"{type(exc).__name__}: {exc}")
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        assert asyncio.run(cli_main._restore(backup, live, force=True)) == 0
+    finally:
+        stop.set()
+        watcher.join()
+    assert games_in(live) == 400
+    assert set(seen) <= {3, 400}, sorted({str(s) for s in seen})
+    assert not [p.name for p in tmp_path.iterdir() if ".restoring-" in p.name]
+
+
+def test_restore_does_not_replay_the_old_files_wal_into_the_backup(tmp_path):
+    live, backup = tmp_path / "live.db", tmp_path / "backup.db"
+    asyncio.run(database_with_games(backup, 2))
+    asyncio.run(database_with_games(live, 5))
+    # the old file killed mid-life: its last commits still in a WAL beside it
+    writer = sqlite3.connect(live, isolation_level=None)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("UPDATE games SET status = 'abandoned'")
+    wal = Path(f"{live}-wal").read_bytes()
+    writer.close()
+    Path(f"{live}-wal").write_bytes(wal)
+    assert asyncio.run(cli_main._restore(backup, live, force=True)) == 0
+    with closing(sqlite3.connect(live)) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT COUNT(*), MIN(status) FROM games").fetchone() == (2, "finished")
+
+
+def test_a_restore_that_fails_part_way_leaves_the_live_database_as_it_was(tmp_path, monkeypatch):
+    """The backup is copied and migrated beside the live file; only a whole, checked copy
+    is renamed over it. Here the copy's migration breaks, as a bug in one would."""
+    import bot.store
+
+    live, backup = tmp_path / "live.db", tmp_path / "backup.db"
+    asyncio.run(database_with_games(live, 5))
+    asyncio.run(database_with_games(backup, 2))
+    with closing(sqlite3.connect(backup)) as db, db:
+        db.execute("DELETE FROM schema_migrations WHERE number = ?", (KNOWN,))
+    broken = bot.store.Migration(KNOWN, "broken.sql", "INSERT INTO nowhere VALUES (1);")
+    monkeypatch.setattr(bot.store, "migrations", lambda: [*migrations()[:-1], broken])
+    before = live.read_bytes()
+    with pytest.raises(sqlite3.OperationalError, match="nowhere"):
+        asyncio.run(cli_main._restore(backup, live, force=True))
+    assert live.read_bytes() == before and games_in(live) == 5
+    assert not [p.name for p in tmp_path.iterdir() if ".restoring-" in p.name]
+
+
+def test_a_backup_from_a_newer_bridgekeeper_is_not_restored(tmp_path):
+    live, backup = tmp_path / "live.db", tmp_path / "backup.db"
+    asyncio.run(database_with_games(live, 5))
+    asyncio.run(database_with_games(backup, 2))
+    with closing(sqlite3.connect(backup)) as db, db:
+        db.execute("INSERT INTO schema_migrations VALUES (?, 'x.sql', 'now')", (KNOWN + 2,))
+    with pytest.raises(
+        SystemExit, match=f"backup.db has schema version {KNOWN + 2}.*up to {KNOWN}"
+    ):
+        asyncio.run(cli_main._restore(backup, live, force=True))
+    assert games_in(live) == 5
