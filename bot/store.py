@@ -330,8 +330,8 @@ class SchemaTooNew(StoreFault):
         super().__init__(
             f"{path} has schema version {found}, but this Bridgekeeper knows migrations only "
             f"up to {known}: a newer Bridgekeeper wrote it. Run that newer version, or restore "
-            "a backup made by this one (python -m bot restore BACKUP --force). Nothing was "
-            "changed."
+            f"a backup made by this one (python -m bot restore BACKUP --db {path} --force). "
+            "Nothing was changed."
         )
 
 
