@@ -91,6 +91,8 @@ async def _backup(db_path: Path, target: Path) -> int:
     store = await _checked_store(db_path)
     try:
         await store.backup(target)
+    except StoreFault as exc:
+        raise SystemExit(str(exc)) from None
     finally:
         await store.close()
     copy = await Store.open(target)

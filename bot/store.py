@@ -620,8 +620,12 @@ class Store:
         """A consistent copy of the live database, taken while the bot keeps running.
 
         SQLite's online backup copies page by page and restarts if a write lands meanwhile,
-        so the copy is always one committed state of the store.
+        so the copy is always one committed state of the store. Raises :class:`CannotOpen`
+        when ``target`` cannot be written (a missing folder, say), before copying anything.
         """
+        why = _unreachable(Path(target))
+        if why is not None:
+            raise CannotOpen(f"Cannot write the backup {target}: {why}.")
         async with self._lock, aiosqlite.connect(str(target)) as copy:
             await self._db.backup(copy)
 

@@ -192,6 +192,15 @@ async def test_a_damaged_file_is_the_one_fault_that_advises_a_restore(tmp_path):
         await Store.open(path)
 
 
+def test_a_backup_into_a_missing_folder_says_so(tmp_path):
+    asyncio.run(_migrated(tmp_path / "bk.db"))
+    done = run_bot("backup", "nowhere/copy.db", "--db", "bk.db", cwd=tmp_path)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "Cannot write the backup nowhere/copy.db: its folder nowhere does not exist" in (
+        done.stderr
+    )
+
+
 # -- a full disk, a read-only file and a held lock during play -----------------------------
 
 
