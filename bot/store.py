@@ -297,6 +297,12 @@ def _cannot_save(exc: BaseException) -> BaseException:
     return exc if reason is None else CannotSave(reason)
 
 
+def _seen(group: asyncio.Future[None]) -> None:
+    """Mark a group's failure as seen: its members may all have failed on their own."""
+    if not group.cancelled():
+        group.exception()
+
+
 class StoreFault(Exception):
     """The database file cannot be used; ``str()`` names the file, the fault and the advice
     that fits that fault (a locked or unreachable file must never be "restored" over)."""
@@ -475,6 +481,8 @@ class Store:
         self._clock = clock
         # one connection: statements of two transactions must never interleave on it
         self._lock = asyncio.Lock()
+        self._group: asyncio.Future[None] | None = None  # the open group commit's outcome
+        self._committer: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -522,6 +530,8 @@ class Store:
         return store
 
     async def close(self) -> None:
+        async with self._lock:
+            await self._commit_group()
         await self._db.close()
 
     def now(self) -> str:
@@ -532,24 +542,77 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back if the block or the commit raises.
+        """One all-or-nothing unit of writes, durable on disk before the block's caller
+        goes on: nothing is acknowledged that a power cut could take back.
 
-        A full disk, an I/O error, a read-only file or a lock held too long raise
+        Syncing every commit costs a disk flush (milliseconds), and one connection does
+        one at a time, so transactions are committed in groups: each runs in a savepoint
+        of the group's open ``BEGIN IMMEDIATE``, and every one queued while a flush runs
+        joins the next group, which one ``COMMIT`` makes durable. A block that raises is
+        rolled back to its savepoint and leaves the rest of its group alone. A full
+        disk, an I/O error, a read-only file or a lock held too long raise
         :class:`CannotSave`: the asker hears why, and nothing of the block is kept.
         """
         async with self._lock:
+            group = await self._join_group()
+            await self._db.execute("SAVEPOINT unit")
+            try:
+                yield self._db
+                await self._db.execute("RELEASE unit")
+            except BaseException as exc:
+                await self._undo_unit(exc)
+                if isinstance(exc, sqlite3.Error):
+                    raise _cannot_save(exc) from exc
+                raise
+        await asyncio.shield(group)
+
+    async def _join_group(self) -> asyncio.Future[None]:
+        """The open group, or a new one whose commit waits for the lock behind the
+        transactions queued so far (the lock serves its waiters in order)."""
+        if self._group is None:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
                 raise _cannot_save(exc) from exc
-            try:
-                yield self._db
-                await self._db.execute("COMMIT")
-            except BaseException as exc:
-                await self._rollback()
-                if isinstance(exc, sqlite3.Error):
-                    raise _cannot_save(exc) from exc
-                raise
+            loop = asyncio.get_running_loop()
+            self._group = loop.create_future()
+            self._group.add_done_callback(_seen)
+            self._committer = loop.create_task(self._commit_when_free())
+        return self._group
+
+    async def _commit_when_free(self) -> None:
+        async with self._lock:
+            await self._commit_group()
+
+    async def _commit_group(self) -> None:
+        """COMMIT the open group (the lock held) and tell its members how it went."""
+        group, self._group = self._group, None
+        if group is None:
+            return
+        try:
+            await self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            await self._rollback()
+            group.set_exception(_cannot_save(exc))
+        else:
+            group.set_result(None)
+
+    async def _undo_unit(self, exc: BaseException) -> None:
+        """Roll one failed block back to its savepoint. If SQLite has rolled the whole
+        group back (it may, on a full disk), the group's other members failed too."""
+        if self._db.in_transaction:
+            with suppress(sqlite3.Error):  # the error that brought us here says more
+                await self._db.execute("ROLLBACK TO unit")
+                await self._db.execute("RELEASE unit")
+            return
+        group, self._group = self._group, None
+        if group is not None:
+            failed = _cannot_save(exc)
+            group.set_exception(
+                failed
+                if isinstance(failed, CannotSave)
+                else CannotSave("the database gave up a write")
+            )
 
     async def _rollback(self) -> None:
         """Undo the open transaction, if SQLite has not already (it may, on a full disk)."""
@@ -627,6 +690,7 @@ class Store:
         if why is not None:
             raise CannotOpen(f"Cannot write the backup {target}: {why}.")
         async with self._lock, aiosqlite.connect(str(target)) as copy:
+            await self._commit_group()  # a copy of committed states only
             await self._db.backup(copy)
 
     # -- games --------------------------------------------------------------------------

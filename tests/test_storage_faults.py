@@ -479,3 +479,60 @@ def test_a_backup_from_a_newer_bridgekeeper_is_not_restored(tmp_path):
     ):
         asyncio.run(cli_main._restore(backup, live, force=True))
     assert games_in(live) == 5
+
+
+# -- durable commits, in groups ------------------------------------------------------------
+
+
+def on_disk(path: Path, user_id: int) -> bool:
+    """Whether another connection (another process, or the bot after a power cut) sees it."""
+    with closing(sqlite3.connect(path)) as other:
+        found = other.execute("SELECT 1 FROM user_settings WHERE user_id = ?", (user_id,))
+        return found.fetchone() is not None
+
+
+async def test_writes_at_once_are_each_on_disk_before_their_caller_goes_on(tmp_path, monkeypatch):
+    """Every commit is synced (synchronous = FULL), which costs a disk flush; writes that
+    arrive together share one flush, and none returns before its own is done."""
+    path = tmp_path / "busy.db"
+    store = await Store.open(path)
+    commits = []
+    execute = store._db.execute
+
+    def counting(sql: str, *args):
+        if sql == "COMMIT":
+            commits.append(sql)
+        return execute(sql, *args)
+
+    monkeypatch.setattr(store._db, "execute", counting)
+
+    async def write(user_id: int) -> bool:
+        async with store.transaction() as db:
+            await db.execute("INSERT INTO user_settings (user_id) VALUES (?)", (user_id,))
+        return on_disk(path, user_id)
+
+    try:
+        seen = await asyncio.gather(*(write(n) for n in range(1, 41)))
+        assert all(seen), "a write returned before it was committed"
+        assert len(commits) <= 4, f"{len(commits)} flushes for 40 writes"
+        assert await write(41), "and a lone write commits at once"
+    finally:
+        await store.close()
+
+
+async def test_a_failing_write_leaves_the_others_of_its_group_committed(tmp_path):
+    path = tmp_path / "group.db"
+    store = await Store.open(path)
+
+    async def write(user_id: int) -> None:
+        async with store.transaction() as db:
+            await db.execute("INSERT INTO user_settings (user_id) VALUES (?)", (user_id,))
+            if user_id == 2:
+                raise ValueError("the rules refused it")
+
+    try:
+        outcomes = await asyncio.gather(*(write(n) for n in (1, 2, 3)), return_exceptions=True)
+        assert [type(o).__name__ for o in outcomes] == ["NoneType", "ValueError", "NoneType"]
+    finally:
+        await store.close()
+    assert [on_disk(path, n) for n in (1, 2, 3)] == [True, False, True]
