@@ -13,13 +13,13 @@ import sqlite3
 import sys
 import tempfile
 import traceback
-from contextlib import closing
+from contextlib import ExitStack, closing, suppress
 from pathlib import Path
 
 from bot.config import load_settings
 from bot.drawing import drawers
 from bot.service import Service, Table, player_count
-from bot.store import Store
+from bot.store import Damaged, Store, StoreFault, sole_process
 
 NO_TOKEN = """\
 No Discord token found, so the bot cannot connect to Discord.
@@ -80,26 +80,20 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def _checked_store(db_path: Path) -> Store:
-    """Open the store, refusing to run on a database SQLite finds damaged."""
-    store = None
+    """Open the store, or stop saying what is wrong with the file and what to do about it:
+    a missing folder, a lock held elsewhere, a newer schema and damage each get their own."""
     try:
         store = await Store.open(db_path)
+    except StoreFault as exc:
+        raise SystemExit(str(exc)) from None
+    try:
         verdict = await store.integrity()
     except sqlite3.DatabaseError as exc:
         verdict = str(exc)
     if verdict != "ok":
-        if store is not None:
-            await store.close()
-        raise SystemExit(_damaged(db_path, verdict))
+        await store.close()
+        raise SystemExit(str(Damaged(db_path, verdict)))
     return store
-
-
-def _damaged(db_path: Path, detail: str) -> str:
-    detail = " ".join(detail.split())  # SQLite reports one problem a line: keep one line
-    return (
-        f"{db_path} failed SQLite's integrity check ({detail[:200]}). Restore a backup: "
-        "python -m bot restore BACKUP --force"
-    )
 
 
 async def _backup(db_path: Path, target: Path) -> int:
@@ -109,6 +103,8 @@ async def _backup(db_path: Path, target: Path) -> int:
     store = await _checked_store(db_path)
     try:
         await store.backup(target)
+    except StoreFault as exc:
+        raise SystemExit(str(exc)) from None
     finally:
         await store.close()
     copy = await Store.open(target)
@@ -121,32 +117,95 @@ async def _backup(db_path: Path, target: Path) -> int:
 
 
 async def _restore(source: Path, db_path: Path, force: bool) -> int:
+    """Put a backup in place of the database with one atomic rename, so the live file is
+    always either the old database or the whole restored one, never missing or half-copied."""
     if not source.is_file():
         print(f"no backup at {source}", file=sys.stderr)
         return 1
     if db_path.exists() and not force:
         print(f"{db_path} exists; stop the bot and add --force to replace it.", file=sys.stderr)
         return 1
-    # read the backup only (a check that opened it as a store would migrate it and turn
-    # it to WAL): a backup stays exactly as it was taken, to restore again later
+    with ExitStack() as stack:
+        _hold(stack, db_path)  # refused while a bot runs on the file
+        fd, name = tempfile.mkstemp(dir=db_path.parent, prefix=f".{db_path.name}.restoring-")
+        os.close(fd)
+        staged = Path(name)
+        stack.callback(_remove_with_journals, staged)  # gone by then, unless it failed
+        _copy_backup(source, staged)
+        games = await _migrated_games(staged, source)  # migrates a backup taken by an older version
+        _fsync(staged)
+        _settle_old(db_path)
+        os.replace(staged, db_path)
+        _fsync(db_path.parent)
+    print(f"restored {games} games from {source} to {db_path}")
+    return 0
+
+
+def _hold(stack: ExitStack, db_path: Path) -> None:
+    """Hold the database's one-process lock until ``stack`` closes, or stop, saying who has it."""
+    try:
+        stack.enter_context(sole_process(db_path))
+    except StoreFault as exc:
+        raise SystemExit(str(exc)) from None
+
+
+def _copy_backup(source: Path, staged: Path) -> None:
+    """Copy a checked backup into ``staged``. The backup is only read (a check that opened
+    it as a store would migrate it and turn it to WAL): it stays as taken, to restore again."""
     with closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as backup:
         try:
             verdict = backup.execute("PRAGMA integrity_check").fetchone()[0]
         except sqlite3.DatabaseError as exc:
             verdict = str(exc)
         if verdict != "ok":
-            raise SystemExit(_damaged(source, verdict))
-        for stale in (db_path, Path(f"{db_path}-wal"), Path(f"{db_path}-shm")):
-            stale.unlink(missing_ok=True)
-        with closing(sqlite3.connect(db_path)) as restored:
-            backup.backup(restored)
-    store = await _checked_store(db_path)  # migrates a backup taken by an older version
+            detail = " ".join(verdict.split())[:200]
+            raise SystemExit(
+                f"{source} failed SQLite's integrity check ({detail}), so it cannot be "
+                "restored; nothing was changed. Choose another backup."
+            )
+        with closing(sqlite3.connect(staged)) as copy:
+            backup.backup(copy)
+
+
+async def _migrated_games(staged: Path, source: Path) -> int:
+    """Bring the staged copy's schema up to date; its game count. Closing the last
+    connection checkpoints its WAL into the file, which is all that is renamed."""
     try:
-        games = await store.count_games()
+        store = await _checked_store(staged)
+    except SystemExit as exc:  # a fault of the backup's contents: name the backup
+        raise SystemExit(str(exc).replace(str(staged), str(source))) from None
+    try:
+        return await store.count_games()
     finally:
         await store.close()
-    print(f"restored {games} games from {source} to {db_path}")
-    return 0
+
+
+def _settle_old(db_path: Path) -> None:
+    """Fold the old database's WAL into it if SQLite can, then delete its -wal and -shm:
+    left beside the restored file, SQLite would replay the old frames into it."""
+    if db_path.is_file():
+        with suppress(sqlite3.Error), closing(sqlite3.connect(db_path)) as old:
+            old.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    _remove_journals(db_path)
+
+
+def _remove_journals(path: Path) -> None:
+    for journal in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+        journal.unlink(missing_ok=True)
+
+
+def _remove_with_journals(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    _remove_journals(path)
+
+
+def _fsync(path: Path) -> None:
+    """Make a file's data, or a folder's entries (a rename), durable before going on."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 async def _rebuild_ratings(db_path: Path) -> int:
@@ -173,7 +232,15 @@ def render_processes(environ: dict[str, str] | None = None) -> int:
     return cores if cores > 1 else 0
 
 
-async def _run_bot(db_path: Path, token: str) -> None:
+async def _run_bot(db_path: Path, token: str, sharded: bool = False) -> None:
+    """Run the bot; one process per database file unless the deployment is sharded."""
+    with ExitStack() as stack:
+        if not sharded:
+            _hold(stack, db_path)
+        await _serve(db_path, token)
+
+
+async def _serve(db_path: Path, token: str) -> None:
     from bot.client import Bridgekeeper
     from bot.views import jump_link
 
@@ -286,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         print(no_token_hint(), file=sys.stderr)
         return 2
-    asyncio.run(_run_bot(settings.db_path, settings.token))
+    asyncio.run(_run_bot(settings.db_path, settings.token, settings.sharded))
     return 0
 
 

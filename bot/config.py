@@ -14,6 +14,7 @@ DEFAULT_DB = "bridgekeeper.db"
 class Settings:
     token: str | None
     db_path: Path
+    sharded: bool = False  # several bot processes share the data: no one-process lock
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -36,4 +37,5 @@ def load_settings(env: Mapping[str, str] = os.environ, dotenv: Path = Path(".env
     return Settings(
         token=merged.get("DISCORD_TOKEN") or None,
         db_path=Path(merged.get("BRIDGEKEEPER_DB") or DEFAULT_DB),
+        sharded=merged.get("BRIDGEKEEPER_SHARDED", "").strip().lower() in ("1", "true", "yes"),
     )

@@ -30,7 +30,7 @@ from bot.inputs import (
 from bot.organiser import Organiser
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Service, Table, player_count
-from bot.store import Clocks
+from bot.store import CannotSave, Clocks
 
 LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
 TABLE = Table(channel_id=1, guild_id=1)  # a server of its own: players share the keyboard
@@ -194,7 +194,7 @@ class Console:
                 self.say(f"? Unknown command /{command}. /help lists them.")
                 return
             done = await action()
-        except Refused as exc:
+        except (Refused, CannotSave) as exc:  # a full disk is told like any refusal
             self.refused += 1
             self.say(f"  (only {caller.name} sees this) {exc}")
             return

@@ -9,10 +9,13 @@ two processes) cannot both win. A later PostgreSQL store would offer the same me
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
+import os
 import re
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from importlib import resources
@@ -278,6 +281,181 @@ def _unique_failed(error: aiosqlite.IntegrityError, columns: str) -> bool:
     return str(error) == f"UNIQUE constraint failed: {columns}"
 
 
+class CannotSave(Exception):
+    """A write failed for a reason outside the game (disk full, I/O error, read-only file,
+    another program holding the database): the transaction was rolled back, so nothing is
+    half-written. ``str()`` is the sentence to show the asker, privately; the game plays on
+    once the cause is gone."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(
+            f"I can't save anything right now ({reason}), so nothing you asked for was done; "
+            "please try again later."
+        )
+
+
+#: SQLite's primary result codes that mean "the disk or the file", not "this request"
+_WHY_NOT_SAVED = {
+    sqlite3.SQLITE_FULL: "the server's disk is full",
+    sqlite3.SQLITE_IOERR: "the server's disk reported an error",
+    sqlite3.SQLITE_READONLY: "the database has become read-only",
+    sqlite3.SQLITE_BUSY: "another program is holding the database",
+    sqlite3.SQLITE_LOCKED: "another program is holding the database",
+}
+
+
+def _primary_code(exc: BaseException | None) -> int | None:
+    """SQLite's primary result code of an error (extended codes carry it in the low byte)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def _cannot_save(exc: BaseException) -> BaseException:
+    """A write's error as :class:`CannotSave` when the disk or file is to blame, else as is."""
+    reason = _WHY_NOT_SAVED.get(_primary_code(exc) or 0)
+    return exc if reason is None else CannotSave(reason)
+
+
+def _seen(group: asyncio.Future[None]) -> None:
+    """Mark a group's failure as seen: its members may all have failed on their own."""
+    if not group.cancelled():
+        group.exception()
+
+
+class StoreFault(Exception):
+    """The database file cannot be used; ``str()`` names the file, the fault and the advice
+    that fits that fault (a locked or unreachable file must never be "restored" over)."""
+
+
+class CannotOpen(StoreFault):
+    """The file cannot be reached or written: a missing folder, a read-only place, a folder
+    where the file should be, or a file that is not SQLite at all."""
+
+
+class Locked(StoreFault):
+    """Another process held the database longer than the busy timeout."""
+
+
+class Damaged(StoreFault):
+    """SQLite reads the file but finds it corrupt: only here is restoring a backup right."""
+
+    def __init__(self, path: str | Path, detail: str) -> None:
+        detail = " ".join(detail.split())[:200]  # SQLite reports one problem a line
+        super().__init__(
+            f"{path} failed SQLite's integrity check ({detail}). Restore a backup: "
+            f"python -m bot restore BACKUP --db {path} --force"
+        )
+
+
+class SchemaTooNew(StoreFault):
+    """The file was migrated by a newer Bridgekeeper: writing to it with this one would put
+    rows the newer schema does not expect."""
+
+    def __init__(self, path: str | Path, found: int, known: int) -> None:
+        super().__init__(
+            f"{path} has schema version {found}, but this Bridgekeeper knows migrations only "
+            f"up to {known}: a newer Bridgekeeper wrote it. Run that newer version, or restore "
+            f"a backup made by this one (python -m bot restore BACKUP --db {path} --force). "
+            "Nothing was changed."
+        )
+
+
+class InUse(StoreFault):
+    """Another Bridgekeeper process already runs on this database file."""
+
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_ELSEWHERE = "or point BRIDGEKEEPER_DB (or --db) at another file"
+
+
+def _unreachable(path: Path) -> str | None:
+    """Why the file or its folder cannot be used, from what the file system says."""
+    parent = path.parent
+    if not parent.exists():
+        return f"its folder {parent} does not exist: create it (mkdir -p {parent}) {_ELSEWHERE}"
+    if not parent.is_dir():
+        return f"{parent} is a file, not a folder: {_ELSEWHERE.removeprefix('or ')}"
+    if path.is_dir():
+        return f"it is a folder, not a database file: {_ELSEWHERE.removeprefix('or ')}"
+    if not os.access(path if path.exists() else parent, os.R_OK | os.W_OK):
+        return (
+            "it cannot be written here (no permission, or a read-only mount): fix the "
+            f"permissions or the mount, {_ELSEWHERE}"
+        )
+    return None
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            return file.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def open_fault(path: str | Path, exc: BaseException, busy_s: float = 5.0) -> StoreFault:
+    """What an error met while opening ``path`` means, as the fault with the right advice."""
+    path = Path(path)
+    code = _primary_code(exc)
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return Locked(
+            f"{path} is locked by another process (it held the database for more than "
+            f"{busy_s:g} s): stop the other process using it (another bot, a sqlite3 shell, "
+            "a restore) and start again. The file itself is fine; do not restore over it."
+        )
+    if code == sqlite3.SQLITE_CORRUPT or (code == sqlite3.SQLITE_NOTADB and _is_sqlite(path)):
+        return Damaged(path, str(exc))
+    if code == sqlite3.SQLITE_NOTADB:
+        return CannotOpen(
+            f"{path} is not a SQLite database: point BRIDGEKEEPER_DB (or --db) at the bot's "
+            "database file. Only if this file was it (and has been overwritten) restore a "
+            "backup over it: python -m bot restore BACKUP --force"
+        )
+    why = _unreachable(path)
+    if why is None and code == sqlite3.SQLITE_READONLY:
+        why = f"it is read-only: fix its permissions or mount, {_ELSEWHERE}"
+    if why is None and code in _WHY_NOT_SAVED:
+        why = f"{_WHY_NOT_SAVED[code]}: free space or fix the disk, then start again"
+    if why is None:
+        why = f"SQLite says: {exc}. Check the path and its permissions, {_ELSEWHERE}"
+    return CannotOpen(f"Cannot open the database {path}: {why}.")
+
+
+@contextmanager
+def sole_process(db_path: str | Path) -> Iterator[None]:
+    """Hold ``<db>.lock`` exclusively while the block runs, or raise :class:`InUse`.
+
+    Two bots on one file would both run the timers (every reminder twice, a deadline
+    forfeited twice over) and a restore under a running bot would swap the file beneath it.
+    ``flock`` is released by the kernel when the process dies, so a killed bot leaves no
+    stale lock; the file itself stays (removing it would let a third process lock a new one).
+    """
+    lock_path = Path(f"{db_path}.lock")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise CannotOpen(
+            f"Cannot create the lock file {lock_path}: "
+            f"{_unreachable(Path(db_path)) or exc.strerror}."
+        ) from exc
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            raise InUse(
+                f"Another Bridgekeeper process (pid {holder}) is using {db_path}: stop it "
+                "first. Only one bot may run on a database file unless the deployment is "
+                "sharded (BRIDGEKEEPER_SHARDED=1)."
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, game_key, status, options, seed, state, version, "
     "creator_id, created_at, updated_at, status_message_id"
@@ -323,6 +501,8 @@ class Store:
         self._clock = clock
         # one connection: statements of two transactions must never interleave on it
         self._lock = asyncio.Lock()
+        self._group: asyncio.Future[None] | None = None  # the open group commit's outcome
+        self._committer: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -331,16 +511,37 @@ class Store:
         *,
         clock: Callable[[], datetime] = utcnow,
         migrate_to: int | None = None,
+        busy_s: float = 5.0,
     ) -> Store:
-        """Open (creating if needed) the database and bring its schema up to date."""
-        db = await aiosqlite.connect(str(path), isolation_level=None)
+        """Open (creating if needed) the database and bring its schema up to date.
+
+        Raises a :class:`StoreFault` naming what is wrong with the file: a missing folder,
+        a lock held by another process and a damaged file each need different advice.
+        ``synchronous = FULL`` syncs the WAL at every commit, so an acknowledged move
+        survives a power cut too (``NORMAL`` can lose the last commits to one).
+        """
+        why = _unreachable(Path(path))
+        if why is not None:  # said before SQLite tries, in words that fit the cause
+            raise CannotOpen(f"Cannot open the database {path}: {why}.")
         try:
+            db = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as exc:
+            raise open_fault(path, exc, busy_s) from exc
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_s * 1000)}")
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute("PRAGMA synchronous = NORMAL")
-            await db.execute("PRAGMA busy_timeout = 5000")
+            await db.execute("PRAGMA synchronous = FULL")
             store = cls(db, clock)
-            await store.migrate(migrate_to)
+            await store.migrate(migrate_to, path)
+        except CannotSave as exc:
+            await db.close()
+            raise open_fault(path, exc.__cause__ or exc, busy_s) from exc
+        except sqlite3.Error as exc:
+            await db.close()
+            if _primary_code(exc) == sqlite3.SQLITE_ERROR:  # a faulty migration: say it as is
+                raise
+            raise open_fault(path, exc, busy_s) from exc
         except BaseException:
             # aiosqlite's worker thread is not a daemon: a connection left open on a
             # damaged file keeps the process alive after it has said why it stops
@@ -349,6 +550,8 @@ class Store:
         return store
 
     async def close(self) -> None:
+        async with self._lock:
+            await self._commit_group()
         await self._db.close()
 
     def now(self) -> str:
@@ -359,15 +562,83 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back if the block raises."""
+        """One all-or-nothing unit of writes, durable on disk before the block's caller
+        goes on: nothing is acknowledged that a power cut could take back.
+
+        Syncing every commit costs a disk flush (milliseconds), and one connection does
+        one at a time, so transactions are committed in groups: each runs in a savepoint
+        of the group's open ``BEGIN IMMEDIATE``, and every one queued while a flush runs
+        joins the next group, which one ``COMMIT`` makes durable. A block that raises is
+        rolled back to its savepoint and leaves the rest of its group alone. A full
+        disk, an I/O error, a read-only file or a lock held too long raise
+        :class:`CannotSave`: the asker hears why, and nothing of the block is kept.
+        """
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            group = await self._join_group()
+            await self._db.execute("SAVEPOINT unit")
             try:
                 yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
+                await self._db.execute("RELEASE unit")
+            except BaseException as exc:
+                await self._undo_unit(exc)
+                if isinstance(exc, sqlite3.Error):
+                    raise _cannot_save(exc) from exc
                 raise
+        await asyncio.shield(group)
+
+    async def _join_group(self) -> asyncio.Future[None]:
+        """The open group, or a new one whose commit waits for the lock behind the
+        transactions queued so far (the lock serves its waiters in order)."""
+        if self._group is None:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise _cannot_save(exc) from exc
+            loop = asyncio.get_running_loop()
+            self._group = loop.create_future()
+            self._group.add_done_callback(_seen)
+            self._committer = loop.create_task(self._commit_when_free())
+        return self._group
+
+    async def _commit_when_free(self) -> None:
+        async with self._lock:
+            await self._commit_group()
+
+    async def _commit_group(self) -> None:
+        """COMMIT the open group (the lock held) and tell its members how it went."""
+        group, self._group = self._group, None
+        if group is None:
+            return
+        try:
             await self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            await self._rollback()
+            group.set_exception(_cannot_save(exc))
+        else:
+            group.set_result(None)
+
+    async def _undo_unit(self, exc: BaseException) -> None:
+        """Roll one failed block back to its savepoint. If SQLite has rolled the whole
+        group back (it may, on a full disk), the group's other members failed too."""
+        if self._db.in_transaction:
+            with suppress(sqlite3.Error):  # the error that brought us here says more
+                await self._db.execute("ROLLBACK TO unit")
+                await self._db.execute("RELEASE unit")
+            return
+        group, self._group = self._group, None
+        if group is not None:
+            failed = _cannot_save(exc)
+            group.set_exception(
+                failed
+                if isinstance(failed, CannotSave)
+                else CannotSave("the database gave up a write")
+            )
+
+    async def _rollback(self) -> None:
+        """Undo the open transaction, if SQLite has not already (it may, on a full disk)."""
+        if self._db.in_transaction:
+            with suppress(sqlite3.Error):  # the error that brought us here says more
+                await self._db.execute("ROLLBACK")
 
     async def _fetchall(self, sql: str, params: Iterable = ()) -> list[aiosqlite.Row]:
         async with self._lock:
@@ -388,8 +659,13 @@ class Store:
         row = await self._fetchone("SELECT COALESCE(MAX(number), 0) FROM schema_migrations")
         return int(row[0])
 
-    async def migrate(self, target: int | None = None) -> list[int]:
-        """Apply every pending migration up to ``target``, each in its own transaction."""
+    async def migrate(
+        self, target: int | None = None, path: str | Path = "the database"
+    ) -> list[int]:
+        """Apply every pending migration up to ``target``, each in its own transaction.
+
+        Raises :class:`SchemaTooNew`, changing nothing, when the file records a migration
+        above every one shipped here: a newer Bridgekeeper wrote it."""
         async with self._lock:
             await self._db.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
@@ -400,8 +676,12 @@ class Store:
         done = {
             number for (number,) in await self._fetchall("SELECT number FROM schema_migrations")
         }
+        shipped = migrations()
+        known = max((mig.number for mig in shipped), default=0)
+        if done and max(done) > known:
+            raise SchemaTooNew(path, max(done), known)
         applied = []
-        for mig in migrations():
+        for mig in shipped:
             if mig.number in done or (target is not None and mig.number > target):
                 continue
             async with self.transaction() as db:
@@ -423,9 +703,14 @@ class Store:
         """A consistent copy of the live database, taken while the bot keeps running.
 
         SQLite's online backup copies page by page and restarts if a write lands meanwhile,
-        so the copy is always one committed state of the store.
+        so the copy is always one committed state of the store. Raises :class:`CannotOpen`
+        when ``target`` cannot be written (a missing folder, say), before copying anything.
         """
+        why = _unreachable(Path(target))
+        if why is not None:
+            raise CannotOpen(f"Cannot write the backup {target}: {why}.")
         async with self._lock, aiosqlite.connect(str(target)) as copy:
+            await self._commit_group()  # a copy of committed states only
             await self._db.backup(copy)
 
     # -- games --------------------------------------------------------------------------

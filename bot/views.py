@@ -21,7 +21,7 @@ from bot.delivery import acknowledge, deliver, edit_original, parts_of
 from bot.permissions import EVERY, HOW, describe
 from bot.picker import StalePath, Step, page, walk
 from bot.service import Caller, Refused, Reply, Table
-from bot.store import iso, parse_time
+from bot.store import CannotSave, iso, parse_time
 
 if TYPE_CHECKING:
     from bot.client import Bridgekeeper
@@ -78,7 +78,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     A refusal is the user's to read; anything else is our bug: logged in full, and the
     user gets a private apology rather than Discord's "interaction failed".
     """
-    if isinstance(error, Refused):
+    if isinstance(error, Refused | CannotSave):  # the asker's to read: a full disk too
         await refuse(interaction, str(error))
         return
     if isinstance(error, discord.Forbidden):  # a permission the channel does not give us

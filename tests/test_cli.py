@@ -171,6 +171,7 @@ def test_bench_quick_prints_the_documented_metrics_as_json_lines(tmp_path):
     metrics = {row["metric"]: row for row in rows}
     for name in (
         "sqlite.commit_p50_ms",
+        "sqlite.commit_normal_p50_ms",
         "skybridge.move_p50_ms",
         "skybridge.move_p99_ms",
         "skybridge.render_p50_ms",

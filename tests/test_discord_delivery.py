@@ -151,3 +151,25 @@ async def test_move_suggestions_come_empty_rather_than_late(h, monkeypatch):
     monkeypatch.setattr(h.service, "legal_moves", legal)
     suggested = await h.autocomplete("move", "notation", "", user=mover)
     assert suggested.choices, "in time, the legal moves are offered"
+
+
+async def test_a_full_disk_is_told_privately_and_nothing_is_posted(h):
+    from test_storage_faults import fill_the_disk
+
+    board, mover, waiting = await started(h)
+    await fill_the_disk(h.store)
+    for _ in range(200):  # the last page's last bytes may still take a move or two
+        row = await h.store.latest_game(CHANNEL_ID)
+        game = await h.service._live(Table(CHANNEL_ID, GUILD_ID))
+        player = ADA if game.awaited_users()[0] == ADA.user_id else BOB
+        before = await moves_stored(h)
+        replies = await h.slash("move", notation=await a_legal_move(h, player), user=player)
+        if not replies.public:
+            break
+    else:
+        raise AssertionError("the capped file never filled up")
+    (refusal,) = replies.messages
+    assert refusal.ephemeral and "I can't save anything right now" in refusal.text
+    assert "disk is full" in refusal.text
+    assert await moves_stored(h) == before
+    assert (await h.store.latest_game(CHANNEL_ID)).version == row.version

@@ -109,6 +109,8 @@ async def test_wal_mode_and_foreign_keys_are_on(path):
     store = await Store.open(path)
     try:
         assert (await rows(store, "PRAGMA journal_mode"))[0][0].lower() == "wal"
+        # FULL syncs the WAL at each commit: an acknowledged move survives a power cut
+        assert (await rows(store, "PRAGMA synchronous"))[0][0] == 2
         assert (await rows(store, "PRAGMA foreign_keys"))[0][0] == 1
         # and they are enforced: no seat for a game that does not exist
         with pytest.raises(sqlite3.IntegrityError):
