@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -19,6 +20,20 @@ PLAYERS = (ADA, BOB, CY, DEE)
 TABLE = Table(channel_id=5001, guild_id=9001)
 
 _left_running: list[threading.Thread] = []
+
+
+class Clock:
+    """The store's clock in a test: time stands still until the test moves it."""
+
+    def __init__(self, start: datetime) -> None:
+        self.start = self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def at(self, **delta: float) -> None:
+        """Set the time to ``delta`` after the start, e.g. ``clock.at(hours=25)``."""
+        self.now = self.start + timedelta(**delta)
 
 
 def pytest_sessionfinish(session, exitstatus):

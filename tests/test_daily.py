@@ -15,24 +15,16 @@ from bot.service import Caller, Refused, Service, Table
 from bot.store import Store
 from engine.seven_bridges.map import CITY, parse_square
 
-from conftest import ADA, BOB
+from conftest import ADA, BOB, Clock
 
 SB = engine.get("seven-bridges")
 MONDAY = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 SERVER = Table(channel_id=600, guild_id=60)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = MONDAY
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 async def daily(tmp_path):
-    clock = Clock()
+    clock = Clock(MONDAY)
     store = await Store.open(tmp_path / "daily.db", clock=clock)
     service = Service(store, images=False)
     yield service, Daily(service), clock

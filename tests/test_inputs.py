@@ -31,23 +31,15 @@ from bot.scheduler import Scheduler
 from bot.service import Refused, Service
 from bot.store import Clocks, StaleGame, Store
 
-from conftest import ADA, BOB, TABLE
+from conftest import ADA, BOB, TABLE, Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 MOD = ADA.__class__(1, "Mod", manager=True)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(T0)
 
 
 @pytest.fixture

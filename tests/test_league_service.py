@@ -19,6 +19,8 @@ from bot.service import Caller, Refused, Service, Table
 from bot.store import Store
 from renders.standings import TOP, layout, render_table
 
+from conftest import Clock
+
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 HOME = Table(channel_id=4242, guild_id=77)
 MOD = Caller(1, "Mod", manager=True)
@@ -27,19 +29,11 @@ PLAYERS = [
 ]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 async def league(tmp_path, monkeypatch):
     """A service and organiser over a real file, repeatable: games and leagues are
     seeded in sequence rather than at random, so expected standings can be exact."""
-    clock = Clock()
+    clock = Clock(T0)
     store = await Store.open(tmp_path / "league.db", clock=clock)
     service = Service(store, images=False, seed=itertools.count(1).__next__)
     monkeypatch.setattr("bot.organiser.secrets.randbits", lambda bits: 2026)

@@ -14,26 +14,15 @@ from bot.service import Caller, Refused, Service, Table
 from bot.store import Clocks, Store
 from engine.core import IllegalMove
 
-from conftest import ADA, BOB, CY, DEE, TABLE
+from conftest import ADA, BOB, CY, DEE, TABLE, Clock
 
 SKY = engine.get("skybridge")
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)  # a Monday, noon UTC
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def at(self, **delta: float) -> None:
-        self.now = T0 + timedelta(**delta)
-
-
 @pytest.fixture
 def clock():
-    return Clock()
+    return Clock(T0)
 
 
 @pytest.fixture

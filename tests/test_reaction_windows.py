@@ -14,7 +14,7 @@ from bot.service import Service
 from bot.store import Clocks, Store
 from engine.core import Event, Game, GameInfo, IllegalMove, Result, seat_ref
 
-from conftest import ADA, BOB, CY, TABLE
+from conftest import ADA, BOB, CY, TABLE, Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 
@@ -87,18 +87,10 @@ class Raids(Game):
         return Raid(data["turn"], data["raids"], frozenset(data["window"]), data["blocked"])
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 async def world(tmp_path, monkeypatch):
     monkeypatch.setitem(engine.GAMES, "raids", Raids())
-    clock = Clock()
+    clock = Clock(T0)
     store = await Store.open(tmp_path / "raids.db", clock=clock)
     service = Service(store, images=False, seed=lambda: 1)
     yield service, Scheduler(service), clock

@@ -19,7 +19,7 @@ from bot.store import Clocks, Store
 from engine.seven_cities.cards import CARDS, name
 from renders import render
 
-from conftest import TABLE
+from conftest import TABLE, Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 g = engine.get("seven-cities")
@@ -28,17 +28,9 @@ CARD_NAMES = tuple(c.name for c in CARDS)
 PROMPTED = ("Defend City", "Sands of Time", "Metropolis")
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 async def world(tmp_path):
-    clock = Clock()
+    clock = Clock(T0)
     store = await Store.open(tmp_path / "cities.db", clock=clock)
     service = Service(store, images=False, seed=lambda: 4)
     yield service, Scheduler(service), clock
