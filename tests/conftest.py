@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import threading
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +22,26 @@ PLAYERS = (ADA, BOB, CY, DEE)
 TABLE = Table(channel_id=5001, guild_id=9001)
 
 _left_running: list[threading.Thread] = []
+
+
+def run_bot(
+    *args: str, cwd: Path, stdin: str = "", env: dict | None = None
+) -> subprocess.CompletedProcess:
+    """``python -m bot ARGS`` in a fresh process, as a host types it (no token, no
+    database set unless ``env`` sets them)."""
+    environment = {
+        k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "BRIDGEKEEPER_DB")
+    }
+    environment.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=120,
+    )
 
 
 class Clock:

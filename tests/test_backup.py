@@ -15,17 +15,7 @@ from bot.selfplay import play_random
 from bot.service import Service, Table
 from bot.store import Store
 
-
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "BRIDGEKEEPER_DB"}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
+from conftest import run_bot
 
 
 async def fill(path: Path, games: int) -> list[tuple]:
@@ -61,19 +51,19 @@ async def rows_of(path: Path) -> list[tuple]:
 def test_backup_then_restore_gives_back_every_game(tmp_path):
     live = tmp_path / "live.db"
     moves = asyncio.run(fill(live, 3))
-    done = cli("backup", "copy.db", "--db", "live.db", cwd=tmp_path)
+    done = run_bot("backup", "copy.db", "--db", "live.db", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "3 games, integrity ok" in done.stdout
     assert asyncio.run(rows_of(tmp_path / "copy.db")) == moves
 
-    again = cli("backup", "copy.db", "--db", "live.db", cwd=tmp_path)
+    again = run_bot("backup", "copy.db", "--db", "live.db", cwd=tmp_path)
     assert again.returncode == 1 and "already exists" in again.stderr
 
-    refused = cli("restore", "copy.db", "--db", "live.db", cwd=tmp_path)
+    refused = run_bot("restore", "copy.db", "--db", "live.db", cwd=tmp_path)
     assert refused.returncode == 1 and "--force" in refused.stderr
     live.write_bytes(b"not a database at all" * 100)
     taken = (tmp_path / "copy.db").read_bytes()
-    restored = cli("restore", "copy.db", "--db", "live.db", "--force", cwd=tmp_path)
+    restored = run_bot("restore", "copy.db", "--db", "live.db", "--force", cwd=tmp_path)
     assert restored.returncode == 0, restored.stderr
     assert "restored 3 games" in restored.stdout
     assert asyncio.run(rows_of(live)) == moves
@@ -84,7 +74,7 @@ def test_a_damaged_backup_is_not_restored_over_the_live_database(tmp_path):
     live = tmp_path / "live.db"
     moves = asyncio.run(fill(live, 1))
     (tmp_path / "bad.db").write_bytes(b"SQLite format 3\x00" + b"rubbish" * 500)
-    done = cli("restore", "bad.db", "--db", "live.db", "--force", cwd=tmp_path)
+    done = run_bot("restore", "bad.db", "--db", "live.db", "--force", cwd=tmp_path)
     assert done.returncode != 0
     assert "bad.db failed SQLite's integrity check" in done.stderr
     assert asyncio.run(rows_of(live)) == moves, "the live games are untouched"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,21 +12,7 @@ from PIL import Image
 import engine
 from bot.config import load_settings
 
-
-def run_bot(*args: str, cwd: Path, stdin: str = "", env: dict | None = None):
-    environment = {
-        k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "BRIDGEKEEPER_DB")
-    }
-    environment.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=120,
-    )
+from conftest import run_bot
 
 
 def test_without_a_token_the_bot_says_how_to_set_one_and_how_to_play_locally(tmp_path):

@@ -33,22 +33,10 @@ from bot.store import (
     open_fault,
     sole_process,
 )
-from tests.conftest import ADA, BOB, TABLE
+
+from conftest import ADA, BOB, TABLE, run_bot
 
 KNOWN = migrations()[-1].number
-
-
-def run_bot(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items() if k not in ("BRIDGEKEEPER_DB", "DISCORD_TOKEN")}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**base, **env},
-        input="",
-    )
 
 
 async def started_game(path: Path, table: Table = TABLE) -> tuple[Store, Service]:
@@ -336,7 +324,7 @@ def test_a_second_bot_and_a_restore_are_refused_while_a_bot_runs_but_backup_work
     )
     try:
         assert holder.stdout.readline().strip() == "holding"
-        second = run_bot(cwd=tmp_path, DISCORD_TOKEN="x", BRIDGEKEEPER_DB=str(path))
+        second = run_bot(cwd=tmp_path, env={"DISCORD_TOKEN": "x", "BRIDGEKEEPER_DB": str(path)})
         assert second.returncode != 0
         assert f"Another Bridgekeeper process (pid {holder.pid}) is using" in second.stderr
         assert "Traceback" not in second.stderr
