@@ -106,6 +106,8 @@ async def test_an_expired_command_still_posts_its_board_and_ping_in_the_channel(
     assert pings_of(h, posted_board) == {waiting.user_id}
     warned = [r for r in caplog.records if "could not be answered" in r.getMessage()]
     assert len(warned) == 1, "the failure is logged once"
+    (status,) = {h.messages[m]["content"] for m in h.pinned}
+    assert f"To play: {waiting.name}." in status, "the pinned status follows the move"
     # the game plays on from the posted board
     replies = await h.slash("move", notation=await a_legal_move(h, waiting), user=waiting)
     assert len(replies.public) == 1
