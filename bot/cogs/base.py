@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Awaitable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 import discord
 from discord import app_commands
@@ -13,6 +15,18 @@ from bot.delivery import acknowledge
 from bot.permissions import Need, check
 from bot.service import Refused, Reply
 from bot.views import answer_error
+
+T = TypeVar("T")
+AUTOCOMPLETE_SECONDS = 2.0  # of the 3 Discord waits for suggestions
+
+
+async def in_time(asking: Awaitable[T]) -> T | None:
+    """What ``asking`` returns, or None when it is refused or would miss Discord's deadline
+    for suggestions (an autocomplete cannot be deferred: late is the same as never)."""
+    try:
+        return await asyncio.wait_for(asking, AUTOCOMPLETE_SECONDS)
+    except (Refused, TimeoutError):
+        return None
 
 
 class AnsweringCog(commands.Cog):

@@ -6,7 +6,6 @@ everything the rules or the lobby refuse comes back as a private message.
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING
 
 import discord
@@ -14,7 +13,7 @@ from discord import app_commands
 
 import engine
 from bot import permissions
-from bot.cogs.base import AnsweringCog, noted, permission_note
+from bot.cogs.base import AnsweringCog, in_time, noted, permission_note
 from bot.inputs import EXTEND_BY, parse_clocks, parse_hours, parse_options
 from bot.picker import suggest
 from bot.service import NOTIFY, POLICIES, Caller, Refused
@@ -26,7 +25,6 @@ if TYPE_CHECKING:
 GAME_CHOICES = [app_commands.Choice(name=g.info.name, value=key) for key, g in engine.GAMES.items()]
 SOLO_CHOICES = [c for c in GAME_CHOICES if engine.GAMES[c.value].info.min_players == 1]
 MAX_NOTATION = 100
-AUTOCOMPLETE_SECONDS = 2.0  # of the 3 Discord waits for suggestions
 
 
 class Games(AnsweringCog):
@@ -219,10 +217,10 @@ class Games(AnsweringCog):
     ) -> list[app_commands.Choice[str]]:
         """Only legal moves, those containing what was typed first; none rather than
         late, since Discord drops suggestions that miss its 3 seconds."""
-        asking = self.service.legal_moves(table_of(interaction), caller_of(interaction))
-        try:
-            moves = await asyncio.wait_for(asking, AUTOCOMPLETE_SECONDS)
-        except (Refused, TimeoutError):
+        moves = await in_time(
+            self.service.legal_moves(table_of(interaction), caller_of(interaction))
+        )
+        if moves is None:
             return []
         return [app_commands.Choice(name=m, value=m) for m in suggest(moves, current)[:25]]
 

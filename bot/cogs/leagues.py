@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot import permissions
-from bot.cogs.base import AnsweringCog, noted, permission_note
+from bot.cogs.base import AnsweringCog, in_time, noted, permission_note
 from bot.cogs.games import GAME_CHOICES
 from bot.leagues.formats import FORMATS
 from bot.service import Reply
@@ -88,8 +88,8 @@ class Leagues(AnsweringCog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer this server's league names as the user types one."""
-        names = await self.organiser.league_names(interaction.guild_id, current)
-        return [app_commands.Choice(name=n, value=n) for n in names]
+        names = await in_time(self.organiser.league_names(interaction.guild_id, current))
+        return [app_commands.Choice(name=n, value=n) for n in names or []]
 
     @league.command(name="list", description="This server's leagues (only you see it)")
     async def list_leagues(self, interaction: discord.Interaction) -> None:
