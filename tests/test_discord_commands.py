@@ -1000,6 +1000,14 @@ async def test_daily_play_from_a_server_opens_the_game_in_dms(h):
     assert_refused(again, "still going")
 
 
+async def test_daily_play_for_a_player_who_takes_no_dms_says_so_and_where_the_game_is(h):
+    h.closed_dms.add(ADA.user_id)
+    told = assert_refused(await h.slash("daily", "play", user=ADA), "can't send you a direct")
+    assert "`/game board`" in told.text and "waiting in your DMs" not in told.text
+    board = (await h.slash("game", "board", user=ADA, channel=DM_CHANNEL_ID + ADA.user_id)).one
+    assert board.ephemeral and board.images, "the game is there to play in the DM"
+
+
 # -- Seven Bridges at the table ----------------------------------------------------------------
 
 SEVEN_BRIDGES = engine.get("seven-bridges")

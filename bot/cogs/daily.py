@@ -16,6 +16,13 @@ if TYPE_CHECKING:
     from bot.client import Bridgekeeper
 
 
+DMS_CLOSED = (
+    "I can't send you a direct message (your privacy settings block DMs from this "
+    "server's members), so today's challenge could not be delivered. It is waiting in our "
+    "DM all the same: open a DM with me and use `/game board` there to play it."
+)
+
+
 class DailyCog(AnsweringCog, name="Daily"):
     daily = app_commands.Group(name="daily", description="The daily solo challenge against Euler")
 
@@ -30,8 +37,12 @@ class DailyCog(AnsweringCog, name="Daily"):
         if interaction.guild_id is None:
             await send_reply(interaction, reply)
             return
+        try:
+            await self.bot.post(table, reply)
+        except discord.Forbidden:  # the player's privacy settings refuse the bot's DMs
+            await refuse(interaction, DMS_CLOSED)
+            return
         await refuse(interaction, "Today's challenge is waiting in your DMs. Good luck!")
-        await self.bot.post(table, reply)
 
     @daily.command(name="leaderboard", description="Today by margin, and all time")
     async def leaderboard(self, interaction: discord.Interaction) -> None:
