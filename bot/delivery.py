@@ -20,11 +20,13 @@ first and is posted as a follow-up of its own.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import aiohttp
 import discord
 
 from bot.service import Reply
@@ -34,11 +36,18 @@ log = logging.getLogger(__name__)
 CONTENT_LIMIT = 2000  # characters in one message's content
 UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes in a server without boosts: what every server allows
 FENCE = "```"
+OPENER = 20  # characters of a fence line kept to reopen its block after a cut ("```python")
+MIN_LIMIT = 2 * (len(FENCE) + OPENER + 2)  # room to close a block and reopen it
 PLACEHOLDER = "Posting…"
 TOO_LARGE = "The board is too large to upload here; `/game board` shows it."
 
 _EXPIRED = "bk.expired"  # interaction.extras: nothing more can be sent through it
 _LOADING = "bk.loading"  # interaction.extras: the "thinking…" placeholder awaits its answer
+#: Discord's answers that mean the interaction's token is gone: unknown interaction,
+#: unknown webhook, invalid webhook token
+_DEAD_CODES = {10062, 10015, 50027}
+#: what a send can raise: Discord's refusal, or no answer at all (a dropped connection)
+SEND_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 
 
 @dataclass(frozen=True)
@@ -69,19 +78,21 @@ def split_text(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
     """``text`` in pieces of at most ``limit`` characters, cut between lines where it can be.
 
     A code block open at a cut is closed there and reopened (with its language) in the
-    next piece, so each message renders on its own; a line longer than half a message
-    is cut inside the line.
+    next piece, so each message renders on its own. A line too long for any message is
+    cut at its last space that fits (inside a word only when it has none); a piece
+    holding nothing but white space is dropped (Discord refuses it as empty).
     """
     if len(text) <= limit:
         return [text]
+    if limit < MIN_LIMIT:
+        raise ValueError(f"messages of {limit} characters cannot hold a code block's fences")
     pieces: list[str] = []
     lines: list[str] = []
     opener: str | None = None  # the fence that opened the code block we are in, if any
-    width = limit // 2
     for whole in text.split("\n"):
-        for line in [whole[i : i + width] for i in range(0, len(whole), width)] or [""]:
+        for line in _cut_line(whole, limit - MIN_LIMIT // 2):
             fence = line.strip().startswith(FENCE)
-            after = (None if opener else line.strip()[:20]) if fence else opener
+            after = (None if opener else line.strip()[:OPENER]) if fence else opener
             if len("\n".join([*lines, line, *([FENCE] if after else [])])) <= limit:
                 lines.append(line)
                 opener = after
@@ -92,9 +103,18 @@ def split_text(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
             else:
                 lines = [opener, line] if opener else [line]
                 opener = after
-    if lines:
-        pieces.append("\n".join(lines))
-    return pieces
+    pieces.append("\n".join(lines))
+    return [p for p in pieces if p.strip()] or [text[:limit]]
+
+
+def _cut_line(line: str, width: int) -> list[str]:
+    """``line`` in pieces of at most ``width``, cut after a space where there is one."""
+    pieces = []
+    while len(line) > width:
+        cut = line.rfind(" ", width // 2, width) + 1 or width
+        pieces.append(line[:cut])
+        line = line[cut:]
+    return [*pieces, line]
 
 
 def parts_of(reply: Reply, view: discord.ui.View | None = None) -> list[Part]:
@@ -124,54 +144,109 @@ async def acknowledge(interaction: discord.Interaction, *, new_message: bool = T
 
     A command (or a button that opens something new) shows the asker alone a
     "thinking…" placeholder; a button that changes its own message (``new_message``
-    false) defers silently. If Discord no longer accepts the interaction, the answer
-    will go to the channel instead (see :func:`deliver`).
+    false) defers silently. If the deferral fails, nothing more is sent through the
+    interaction (it may or may not have been taken): the answer's public parts go to the
+    channel instead (see :func:`deliver`).
     """
     if interaction.response.is_done():
         return
     thinking = new_message or interaction.type is not discord.InteractionType.component
     try:
         await interaction.response.defer(ephemeral=thinking, thinking=thinking)
-    except discord.HTTPException as exc:
-        interaction.extras[_EXPIRED] = f"{exc.status} {exc.text or exc}"
+    except SEND_ERRORS as exc:
+        _dead(interaction, exc)
         return
     interaction.extras[_LOADING] = thinking
 
 
 async def deliver(interaction: discord.Interaction, parts: Sequence[Part]) -> None:
-    """Send ``parts`` as the answer to ``interaction``; public parts reach the channel
-    even when the interaction cannot carry them."""
+    """Send ``parts`` as the answer to ``interaction``.
+
+    Public parts always reach the channel: through the interaction while it takes
+    answers, else as ordinary messages (never both: a part goes one way only). A public
+    part never goes out while the private placeholder is unresolved, since the first
+    follow-up would become that placeholder, private and pinging nobody.
+    """
     todo = list(parts)
     placeholder = False
-    try:
-        if interaction.extras.get(_EXPIRED) is None:
-            if not interaction.response.is_done():
-                first = todo.pop(0)
-                await interaction.response.send_message(
-                    first.content, ephemeral=first.private, **first.kwargs()
-                )
-            elif interaction.extras.pop(_LOADING, False):
-                # the placeholder is private: it takes the first private part, or says
-                # "Posting…" until the public answer is out, and then goes
-                mine = next((p for p in todo if p.private), None)
-                if mine is None:
-                    placeholder = True
-                    await interaction.edit_original_response(content=PLACEHOLDER)
-                else:
-                    await _edit_original(interaction, mine)
-                    todo.remove(mine)
-            while todo:
-                part = todo[0]
+    if _alive(interaction) and not interaction.response.is_done():  # answered at once
+        first = todo[0]
+        try:
+            await interaction.response.send_message(
+                first.content, ephemeral=first.private, **first.kwargs()
+            )
+            todo.pop(0)
+        except SEND_ERRORS as exc:
+            _failed(interaction, exc)
+    elif _alive(interaction) and interaction.extras.get(_LOADING):
+        # the placeholder takes the first private part, or says "Posting…" until the
+        # public parts are out, and then goes
+        mine = next((p for p in todo if p.private), None)
+        try:
+            if mine is None:
+                await interaction.edit_original_response(content=PLACEHOLDER)
+                placeholder = True
+            else:
+                await _edit_original(interaction, mine)
+                todo.remove(mine)
+            interaction.extras[_LOADING] = False
+        except SEND_ERRORS as exc:
+            _failed(interaction, exc)
+    lost = 0
+    for part in todo:
+        public_blocked = not part.private and interaction.extras.get(_LOADING)
+        if _alive(interaction) and not public_blocked:
+            try:
                 await interaction.followup.send(
                     part.content, ephemeral=part.private, **part.kwargs()
                 )
-                todo.pop(0)
-            if placeholder:
-                await interaction.delete_original_response()
-            return
-    except discord.HTTPException as exc:
-        interaction.extras[_EXPIRED] = f"{exc.status} {exc.text or exc}"
-    await _to_channel(interaction, [p for p in todo if not p.private], len(todo))
+                if part.private:
+                    interaction.extras[_LOADING] = False  # a private follow-up resolves it
+                continue
+            except SEND_ERRORS as exc:
+                _failed(interaction, exc)
+        if part.private:
+            lost += 1
+        else:
+            await _to_channel(interaction, part)
+    if lost:
+        log.info("%s: %d private messages could not be delivered", _what(interaction), lost)
+    if placeholder and _alive(interaction):
+        try:
+            await interaction.delete_original_response()
+        except SEND_ERRORS as exc:
+            _failed(interaction, exc)
+
+
+def _alive(interaction: discord.Interaction) -> bool:
+    return interaction.extras.get(_EXPIRED) is None
+
+
+def _dead(interaction: discord.Interaction, exc: BaseException) -> None:
+    """Nothing more goes through ``interaction``; logged the first time only."""
+    if _alive(interaction):
+        interaction.extras[_EXPIRED] = _reason(exc)
+        log.warning(
+            "%s by user %d: Discord takes no more answers through it (%s); its public "
+            "messages go to channel %s instead",
+            _what(interaction), interaction.user.id, _reason(exc), interaction.channel_id,
+        )  # fmt: skip
+
+
+def _failed(interaction: discord.Interaction, exc: BaseException) -> None:
+    """One send failed: the interaction is dead if Discord says its token is, or if the
+    send may have half-happened (no answer came back); else only this part failed."""
+    code = getattr(exc, "code", None)
+    if code in _DEAD_CODES or not isinstance(exc, discord.HTTPException):
+        _dead(interaction, exc)
+    else:
+        log.warning("%s: Discord refused a reply (%s)", _what(interaction), _reason(exc))
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, discord.HTTPException):
+        return f"{exc.status} {exc.code}: {exc.text or exc}"
+    return f"{type(exc).__name__}: {exc}"
 
 
 async def _edit_original(interaction: discord.Interaction, part: Part) -> None:
@@ -191,44 +266,35 @@ async def edit_original(interaction: discord.Interaction, content: str, view=Non
     """Change the message a deferred button is on (a picker step): private, no pings.
     Through an interaction Discord no longer takes, nothing is changed; whatever the
     click then plays still reaches the channel through :func:`deliver`."""
-    if interaction.extras.get(_EXPIRED) is not None:
+    if not _alive(interaction):
         return
     try:
         await _edit_original(interaction, Part(content, private=True, view=view))
-    except discord.HTTPException as exc:
-        interaction.extras[_EXPIRED] = f"{exc.status} {exc.text or exc}"
-    interaction.extras.pop(_LOADING, None)
+        interaction.extras[_LOADING] = False
+    except SEND_ERRORS as exc:
+        _failed(interaction, exc)
 
 
-async def _to_channel(
-    interaction: discord.Interaction, public: Sequence[Part], undelivered: int
-) -> None:
-    """What the interaction could not carry: its public parts as ordinary messages."""
-    reason = interaction.extras.get(_EXPIRED)
-    what = _what(interaction)
-    posted = 0
-    failure = ""
-    channel = _channel(interaction.client, interaction.channel_id)
-    for part in public:
-        try:
-            await channel.send(part.content, **part.kwargs())
-            posted += 1
-        except discord.HTTPException as exc:
-            failure = f"; the channel refused too ({exc.status} {exc.text or exc})"
-            break
-    if undelivered:
+async def _to_channel(interaction: discord.Interaction, part: Part) -> None:
+    """A public part the interaction could not carry, as an ordinary message."""
+    try:
+        await _channel(interaction.client, interaction.channel_id).send(
+            part.content, **part.kwargs()
+        )
+    except SEND_ERRORS as exc:
         log.warning(
-            "%s by user %d could not be answered (%s): %d of %d public messages posted in "
-            "channel %s instead, %d private ones lost%s",
-            what, interaction.user.id, reason, posted, len(public), interaction.channel_id,
-            undelivered - len(public), failure,
+            "%s: its public message could not be posted in channel %s either (%s)",
+            _what(interaction), interaction.channel_id, _reason(exc),
         )  # fmt: skip
 
 
 async def post(channel: discord.abc.Messageable, parts: Sequence[Part]) -> None:
-    """Parts posted outside any interaction (timers, DMs, league rounds)."""
+    """Parts posted outside any interaction (timers, DMs, league rounds). Only public
+    parts: a private one (a player's own view after a move the timer made) has nobody
+    here to be shown to, and must never reach a channel."""
     for part in parts:
-        await channel.send(part.content, **part.kwargs())
+        if not part.private:
+            await channel.send(part.content, **part.kwargs())
 
 
 def _channel(client: discord.Client, channel_id: int | None) -> discord.abc.Messageable:

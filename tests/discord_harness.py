@@ -56,6 +56,7 @@ from discord.utils import time_snowflake
 from PIL import Image
 
 from bot.client import Bridgekeeper
+from bot.delivery import PLACEHOLDER
 from bot.service import Caller, Service
 from bot.store import Store
 from bot.views import jump_link
@@ -882,6 +883,8 @@ class Harness:
             assert not fed.loading, (
                 f"interaction {payload['data']} left its 'thinking…' placeholder unanswered"
             )
+            left = self.messages.get(fed.original_message_id or 0, {}).get("content")
+            assert left != PLACEHOLDER, f"interaction {payload['data']} left '{PLACEHOLDER}'"
         return fed.replies
 
     # -- the fake REST API ----------------------------------------------------------------
@@ -1090,7 +1093,7 @@ class Harness:
         for f in files:
             if len(f.data) > ATTACHMENT_LIMIT:
                 raise self._refuse(413, 40005, f"{f.filename} is too large", call)
-        if new and not (content or files or rows or data.get("embeds")):
+        if new and not (content.strip() or files or rows or data.get("embeds")):
             raise self._refuse(400, 50006, "Cannot send an empty message", call)
 
     def _create(self, call: Call, channel_id: int, data: dict, *, owner: int | None) -> dict:
@@ -1144,6 +1147,7 @@ class Harness:
             choices=data.get("choices"),
             message_id=int(message["id"]) if message else None,
             payload=data,
+            created=kind != "update",
         )
 
     # -- interaction endpoints ------------------------------------------------------------
@@ -1264,6 +1268,8 @@ class Harness:
             raise self._refuse(404, 10015, "Unknown Webhook: edit before acknowledging", call)
         self._check_followup_window(fed, call)
         mid = fed.original_message_id if which == "@original" else int(which)
+        if mid != fed.original_message_id and mid not in {r.message_id for r in fed.replies}:
+            raise self._refuse(404, 10008, f"message {which} is not this interaction's", call)
         if mid is None or mid not in self.messages:
             raise self._refuse(404, 10008, f"Unknown Message {which}", call)
         if call.method == "GET":

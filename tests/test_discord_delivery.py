@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from types import SimpleNamespace
 
+import discord
 import pytest
 
 import engine
@@ -104,7 +106,7 @@ async def test_an_expired_command_still_posts_its_board_and_ping_in_the_channel(
     (posted_board,) = channel_boards(h, posted)  # exactly one: nothing posted twice
     assert posted_board["components"], "with its Play button"
     assert pings_of(h, posted_board) == {waiting.user_id}
-    warned = [r for r in caplog.records if "could not be answered" in r.getMessage()]
+    warned = [r for r in caplog.records if "takes no more answers" in r.getMessage()]
     assert len(warned) == 1, "the failure is logged once"
     (status,) = {h.messages[m]["content"] for m in h.pinned}
     assert f"To play: {waiting.name}." in status, "the pinned status follows the move"
@@ -175,3 +177,43 @@ async def test_a_full_disk_is_told_privately_and_nothing_is_posted(h):
     assert "disk is full" in refusal.text
     assert await moves_stored(h) == before
     assert (await h.store.latest_game(CHANNEL_ID)).version == row.version
+
+
+async def test_a_move_made_at_a_deadline_posts_no_private_view(h):
+    """A timed-out player's own view (their dominoes) belongs to them: the timer's public
+    post of the move must not carry it."""
+    await h.slash("game", "new", game="bridges-and-boats", time_per_move="2d", user=ADA)
+    await h.slash("game", "join", user=BOB)
+    await h.slash("game", "start", user=ADA)
+    async with h.store.transaction() as db:  # the deadline long past, the warning given
+        await db.execute(
+            "UPDATE seats SET deadline = '2000-01-01T00:00:00.000000+00:00', warned = 1 "
+            "WHERE awaiting = 1"
+        )
+    posted = len(h.posted)
+    await h.bot.get_cog("Postal").run_once()
+    texts = [h.messages[m]["content"] for m in h.posted[posted:] if m in h.messages]
+    assert any("out of time" in t or "random" in t for t in texts), texts
+    assert not [t for t in texts if "Only you can see this" in t or "Your hand" in t], texts
+
+
+async def test_a_public_answer_discord_fails_to_take_still_reaches_the_channel_once(h, monkeypatch):
+    """A server error on the board's follow-up (the token still good): the board goes to
+    the channel instead, once, and no "Posting…" placeholder is left behind."""
+    await h.slash("game", "new", game="skybridge", user=ADA)
+    await h.slash("game", "join", user=BOB)
+    send = discord.Webhook.send
+    failed: list[int] = []
+
+    async def flaky(self, *args, **kwargs):
+        if not kwargs.get("ephemeral") and not failed:
+            failed.append(1)
+            raise discord.DiscordServerError(SimpleNamespace(status=503, reason="x"), "upstream")
+        return await send(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.Webhook, "send", flaky)
+    posted = len(h.posted)
+    await h.slash("game", "start", user=ADA)  # the harness fails on a placeholder left
+    assert failed
+    boards = channel_boards(h, posted)
+    assert len(boards) == 1 and "Seats:" in boards[0]["content"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Sequence
 from dataclasses import replace
 from typing import TypeVar
@@ -16,6 +17,7 @@ from bot.permissions import Need, check
 from bot.service import Refused, Reply
 from bot.views import answer_error
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 AUTOCOMPLETE_SECONDS = 2.0  # of the 3 Discord waits for suggestions
 
@@ -26,6 +28,9 @@ async def in_time(asking: Awaitable[T]) -> T | None:
     try:
         return await asyncio.wait_for(asking, AUTOCOMPLETE_SECONDS)
     except (Refused, TimeoutError):
+        return None
+    except Exception:  # a bug: logged, and the typing user still gets an (empty) answer
+        log.exception("suggestions failed")
         return None
 
 
