@@ -277,7 +277,7 @@ async def _console(db_path: Path, images: Path, seed: int | None, managers: list
 
 async def _selfplay(args: argparse.Namespace) -> int:
     import engine
-    from bot.selfplay import known_game, play_random
+    from bot.tools.selfplay import known_game, play_random
 
     rules = engine.get(known_game(args.game))
     info = rules.info
@@ -332,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(_restore(args.source, args.db or settings.db_path, args.force))
     if args.command == "bench":
         if args.load:
-            from bot import load
+            from bot.tools import load
 
             asyncio.run(
                 load.run(
@@ -343,8 +343,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
             return 0
-        from bot import bench
-        from bot.selfplay import known_game
+        from bot.tools import bench
+        from bot.tools.selfplay import known_game
 
         for key in args.game:
             known_game(key)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import _checked_store
-from bot.selfplay import play_random
 from bot.service import Service, Table
 from bot.store import Store
+from bot.tools.selfplay import play_random
 
 from conftest import run_bot
 

@@ -172,3 +172,14 @@ def test_bench_quick_prints_the_documented_metrics_as_json_lines(tmp_path):
         assert metrics[name]["unit"]
     assert metrics["skybridge.move_p50_ms"]["value"] <= metrics["skybridge.move_p99_ms"]["value"]
     assert {m.split(".")[0] for m in metrics} == {"sqlite", "skybridge", "seven-bridges"}
+
+
+def test_the_running_bot_imports_no_developer_tools():
+    """Benchmarks and self-play live in bot/tools: starting the bot must not load them."""
+    probe = (
+        "import sys, bot.client, bot.console, bot.__main__; "
+        "print(sorted(m for m in sys.modules if m.startswith('bot.tools')))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

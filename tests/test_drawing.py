@@ -13,9 +13,9 @@ import pytest
 
 import engine
 from bot.drawing import DrawingFailed, drawers
-from bot.selfplay import robots
 from bot.service import BOARD_LOST, Service, Table
 from bot.store import Store
+from bot.tools.selfplay import robots
 from renders import render
 
 GAME = engine.get("skybridge")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from bot import load
 from bot.__main__ import render_processes
 from bot.store import Store
+from bot.tools import load
 
 DOCUMENTED = (
     "load.startup_s",

@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.ratings import PROVISIONAL_GAMES, Rating, rate
-from bot.selfplay import play_random, robots
 from bot.service import Refused, Service, Table
 from bot.store import Store
+from bot.tools.selfplay import play_random, robots
 
 from conftest import ADA, BOB, TABLE
 

@@ -11,8 +11,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.selfplay import play_random
 from bot.service import Table
+from bot.tools.selfplay import play_random
 from engine.core import BadOptions, IllegalMove, Rng
 from engine.seven_bridges import euler
 from engine.seven_bridges.bonuses import RESERVED, USED, Bonuses

@@ -13,9 +13,9 @@ import pytest
 
 import engine
 from bot.scheduler import Scheduler
-from bot.selfplay import play_random, robots
 from bot.service import Service, Table
 from bot.store import Clocks, Store
+from bot.tools.selfplay import play_random, robots
 from engine.seven_cities.cards import CARDS, name
 from renders import render
 

@@ -20,11 +20,11 @@ from pathlib import Path
 import aiosqlite
 
 import engine
-from bot import bench_loops
-from bot.figures import Emit, metric, percentile
-from bot.selfplay import play_random
 from bot.service import Service, Table
 from bot.store import Store
+from bot.tools import bench_loops
+from bot.tools.figures import Emit, metric, percentile
+from bot.tools.selfplay import play_random
 from renders import has_renderer, render
 
 

@@ -46,10 +46,10 @@ from datetime import timedelta
 from pathlib import Path
 
 from bot.drawing import Drawers, drawers
-from bot.figures import Emit, metric, percentile
-from bot.selfplay import play_random, robots
 from bot.service import Service, Table
 from bot.store import Clocks, Store, iso
+from bot.tools.figures import Emit, metric, percentile
+from bot.tools.selfplay import play_random, robots
 
 STORED = 10_000
 LIVE_SHARE = 10  # one stored game in ten is still being played, on a clock
@@ -148,7 +148,7 @@ async def seed(path: Path, count: int = STORED) -> None:
 _STARTUP = """
 import asyncio, json, sys, time
 t0 = time.perf_counter()
-from bot.load import startup
+from bot.tools.load import startup
 print(json.dumps(asyncio.run(startup(sys.argv[1], t0))), flush=True)
 """
 

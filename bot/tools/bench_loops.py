@@ -6,14 +6,14 @@ Of all final and late-game networks, the densest (most independent loops) are ke
 each the exact :func:`best_loop` (cache bypassed) is timed against
 :func:`best_loop_reference` (every simple cycle enumerated in plain Python, no pruning), and
 the answers (score, corners, bridges) are checked equal. Emits, one JSON object per line
-like ``bot.bench``:
+like ``bot.tools.bench``:
 
 - ``seven-bridges.loop_p99_ms``: best-loop time, 99th percentile;
 - ``seven-bridges.loop_speedup``: total reference time / total best-loop time;
 - ``seven-bridges.legal_p50_ms``, ``seven-bridges.legal_p99_ms``: ``legal()`` for the roller
   just after the roll in rounds 3 to 5, with six different faces out: every placement of
   all six dice, plus re-roll and distribute when the roller has the bonus. This replaces
-  ``bot.bench``'s generic figure, which for this game would mostly time positions with
+  ``bot.tools.bench``'s generic figure, which for this game would mostly time positions with
   nothing to place (a roll to make, a bonus to choose).
 """
 
@@ -24,14 +24,14 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from bot.figures import Emit, metric, percentile
+from bot.tools.figures import Emit, metric, percentile
 from engine.seven_bridges.game import SevenBridges
 from engine.seven_bridges.loops import Loop, best_loop, best_loop_reference, links
 from engine.seven_bridges.notation import Bonus, Pick
 from engine.seven_bridges.state import State, roller
 
 RULES = SevenBridges()
-GAME = "seven-bridges"  # bot.bench leaves this game's legal-move figures to this module
+GAME = "seven-bridges"  # bot.tools.bench leaves this game's legal-move figures to this module
 
 
 def _links_count(drawn: int) -> int:
