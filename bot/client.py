@@ -38,14 +38,20 @@ class Bridgekeeper(commands.Bot):
         self.daily = Daily(service)
 
     async def setup_hook(self) -> None:
+        await self.install()
+        synced = await self.tree.sync()
+        log.info("synced %d application commands", len(synced))
+
+    async def install(self) -> None:
+        """Everything start-up does before it talks to Discord: the cogs (the play-by-post
+        loop waits for the connection) and the persistent buttons. The load bench times
+        exactly this."""
         await self.add_cog(Games(self))
         await self.add_cog(Leagues(self))
         await self.add_cog(DailyCog(self))
         await self.add_cog(Postal(self))
         # buttons posted before a restart keep working: they are matched by custom id
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        synced = await self.tree.sync()
-        log.info("synced %d application commands", len(synced))
 
     async def channel_of(self, channel_id: int) -> discord.abc.Messageable:
         """Somewhere to send to: the cached channel, or a partial one (no fetch needed)."""

@@ -160,38 +160,24 @@ async def startup(path: str, t0: float) -> dict[str, float]:
     play-by-post pass (timers, league rounds, the daily puzzle, due notices)."""
     from bot.__main__ import _checked_store
     from bot.client import Bridgekeeper
-    from bot.views import DYNAMIC_ITEMS, jump_link
+    from bot.views import jump_link
 
     phases = {"imports_s": time.perf_counter() - t0}
     store = await _checked_store(Path(path))
     phases["open_check_s"] = time.perf_counter() - t0 - sum(phases.values())
-    client = Bridgekeeper(Service(store, link=jump_link))
     try:
-        from bot.cogs.daily import DailyCog
-        from bot.cogs.games import Games
-        from bot.cogs.leagues import Leagues
-        from bot.cogs.postal import Postal
-
-        for cog in (Games, Leagues, DailyCog):
-            await client.add_cog(cog(client))
-        postal = Postal(client)
-        postal.cog_load = _no_loop  # the minute loop would wait for Discord's ready event
-        await client.add_cog(postal)
-        client.add_dynamic_items(*DYNAMIC_ITEMS)
-        phases["setup_s"] = time.perf_counter() - t0 - sum(phases.values())
-        due = await postal.scheduler.tick() + await client.organiser.tick()
-        due += await client.daily.settle() + await client.daily.rollover()
-        notices = await postal.scheduler.deliveries()
-        phases["first_tick_s"] = time.perf_counter() - t0 - sum(phases.values())
-        phases["due"] = len(due) + len(notices)
+        async with Bridgekeeper(Service(store, link=jump_link)) as client:
+            await client.install()  # the bot's own set-up, less the command sync
+            phases["setup_s"] = time.perf_counter() - t0 - sum(phases.values())
+            postal = client.get_cog("Postal")
+            due = await postal.scheduler.tick() + await client.organiser.tick()
+            due += await client.daily.settle() + await client.daily.rollover()
+            notices = await postal.scheduler.deliveries()
+            phases["first_tick_s"] = time.perf_counter() - t0 - sum(phases.values())
+            phases["due"] = len(due) + len(notices)
     finally:
-        await client.close()
         await store.close()
     return phases
-
-
-async def _no_loop() -> None:
-    return None
 
 
 def _time_startup(path: Path) -> tuple[float, dict[str, float]]:
