@@ -19,7 +19,7 @@ from pathlib import Path
 from bot.config import load_settings
 from bot.drawing import drawers
 from bot.service import Service, Table, player_count
-from bot.store import Damaged, Store, StoreFault, sole_process
+from bot.store import Store, StoreFault, sole_process
 
 NO_TOKEN = """\
 No Discord token found, so the bot cannot connect to Discord.
@@ -83,17 +83,9 @@ async def _checked_store(db_path: Path) -> Store:
     """Open the store, or stop saying what is wrong with the file and what to do about it:
     a missing folder, a lock held elsewhere, a newer schema and damage each get their own."""
     try:
-        store = await Store.open(db_path)
+        return await Store.open_checked(db_path)
     except StoreFault as exc:
         raise SystemExit(str(exc)) from None
-    try:
-        verdict = await store.integrity()
-    except sqlite3.DatabaseError as exc:
-        verdict = str(exc)
-    if verdict != "ok":
-        await store.close()
-        raise SystemExit(str(Damaged(db_path, verdict)))
-    return store
 
 
 async def _backup(db_path: Path, target: Path) -> int:

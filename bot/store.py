@@ -694,6 +694,20 @@ class Store:
             applied.append(mig.number)
         return applied
 
+    @classmethod
+    async def open_checked(cls, path: str | Path) -> Store:
+        """:meth:`open`, then SQLite's integrity check: a damaged file raises
+        :class:`Damaged` (the one fault whose advice is to restore) and is left closed."""
+        store = await cls.open(path)
+        try:
+            verdict = await store.integrity()
+        except sqlite3.DatabaseError as exc:
+            verdict = str(exc)
+        if verdict != "ok":
+            await store.close()
+            raise Damaged(path, verdict)
+        return store
+
     async def integrity(self) -> str:
         """SQLite's own check of every page and index: ``ok`` or what is broken."""
         rows = await self._fetchall("PRAGMA integrity_check")

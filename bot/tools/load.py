@@ -158,12 +158,11 @@ async def startup(path: str, t0: float) -> dict[str, float]:
     imports, open + migrations, integrity check, the client's setup_hook work (cogs,
     persistent buttons; not the command sync, which is a call to Discord), and the first
     play-by-post pass (timers, league rounds, the daily puzzle, due notices)."""
-    from bot.__main__ import _checked_store
     from bot.client import Bridgekeeper
     from bot.views import jump_link
 
     phases = {"imports_s": time.perf_counter() - t0}
-    store = await _checked_store(Path(path))
+    store = await Store.open_checked(Path(path))
     phases["open_check_s"] = time.perf_counter() - t0 - sum(phases.values())
     try:
         async with Bridgekeeper(Service(store, link=jump_link)) as client:
