@@ -13,18 +13,15 @@ import logging
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot.delivery import acknowledge, deliver, edit_original, parts_of
+from bot.host import Host
 from bot.permissions import EVERY, HOW, describe
 from bot.picker import StalePath, Step, page, walk
 from bot.service import Caller, Refused, Reply, Table
 from bot.store import CannotSave, iso, parse_time
-
-if TYPE_CHECKING:
-    from bot.client import Bridgekeeper
 
 BUTTONS_UP_TO = 10  # a step with more choices is a select menu: a phone shows it as a list
 SELECT_PAGE = 25  # Discord's limit of options in one select menu
@@ -106,7 +103,7 @@ class _GameButton:
         self.game_id = game_id
         self.version = version
 
-    async def legal(self, interaction: discord.Interaction, bot: Bridgekeeper) -> list[str]:
+    async def legal(self, interaction: discord.Interaction, bot: Host) -> list[str]:
         """The clicker's legal moves, refused if this button's position is gone."""
         expect = (self.game_id, self.version)
         return await bot.service.legal_moves(table_of(interaction), caller_of(interaction), expect)
@@ -115,18 +112,18 @@ class _GameButton:
     opens_message = False
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: Bridgekeeper = interaction.client  # type: ignore[assignment]
+        bot: Host = interaction.client  # type: ignore[assignment]
         try:
             await acknowledge(interaction, new_message=self.opens_message)
             await self.clicked(interaction, bot)
         except Exception as exc:  # answered and logged in one place
             await answer_error(interaction, exc, f"button {type(self).__name__}")
 
-    async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
+    async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
         raise NotImplementedError
 
     async def advance(
-        self, interaction: discord.Interaction, bot: Bridgekeeper, path: tuple[int, ...]
+        self, interaction: discord.Interaction, bot: Host, path: tuple[int, ...]
     ) -> None:
         """Show the choices after ``path``, or play the move it completes."""
         moves = await self.legal(interaction, bot)
@@ -175,7 +172,7 @@ class PlayButton(
     async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
         return cls(int(match["game"]), int(match["version"]))
 
-    async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
+    async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
         moves = await self.legal(interaction, bot)
         content, view = picker_message(self.game_id, self.version, moves, (), 0)
         await edit_original(interaction, content, view)
@@ -205,7 +202,7 @@ class PickButton(
     async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
         return cls(int(match["game"]), int(match["version"]), _path_of(match))
 
-    async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
+    async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
         await self.advance(interaction, bot, self.path)
 
 
@@ -239,7 +236,7 @@ class PickSelect(
     async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
         return cls(int(match["game"]), int(match["version"]), _path_of(match), int(match["page"]))
 
-    async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
+    async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
         values = self.item.values
         if len(values) != 1 or not values[0].isdigit():
             raise Refused("That choice is no longer offered; press Play again.")
@@ -275,7 +272,7 @@ class PageButton(
     async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
         return cls(int(match["game"]), int(match["version"]), _path_of(match), int(match["page"]))
 
-    async def clicked(self, interaction: discord.Interaction, bot: Bridgekeeper) -> None:
+    async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
         moves = await self.legal(interaction, bot)
         content, view = picker_message(self.game_id, self.version, moves, self.path, self.number)
         await edit_original(interaction, content, view)
@@ -372,7 +369,7 @@ class SnoozeButton(
         return cls(int(match["game"]), int(match["turn"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: Bridgekeeper = interaction.client  # type: ignore[assignment]
+        bot: Host = interaction.client  # type: ignore[assignment]
         turn_since = iso(_EPOCH + self.turn * _MICROSECOND)
         try:
             await acknowledge(interaction)

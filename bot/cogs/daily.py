@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 
 from bot import permissions
 from bot.cogs.base import AnsweringCog, noted, permission_note
+from bot.host import Host
 from bot.service import Table
 from bot.views import caller_of, refuse, send_reply, table_of
-
-if TYPE_CHECKING:
-    from bot.client import Bridgekeeper
-
 
 DMS_CLOSED = (
     "I can't send you a direct message (your privacy settings block DMs from this "
@@ -26,7 +21,7 @@ DMS_CLOSED = (
 class DailyCog(AnsweringCog, name="Daily"):
     daily = app_commands.Group(name="daily", description="The daily solo challenge against Euler")
 
-    def __init__(self, bot: Bridgekeeper) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @daily.command(name="play", description="Today's challenge, in your DMs")

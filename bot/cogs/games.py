@@ -6,21 +6,17 @@ everything the rules or the lobby refuse comes back as a private message.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 
 import engine
 from bot import permissions
 from bot.cogs.base import AnsweringCog, in_time, noted, permission_note
+from bot.host import Host
 from bot.inputs import EXTEND_BY, parse_clocks, parse_hours, parse_options
 from bot.picker import suggest
 from bot.service import NOTIFY, POLICIES, Caller, Refused
 from bot.views import caller_of, refuse, send_reply, table_of
-
-if TYPE_CHECKING:
-    from bot.client import Bridgekeeper
 
 GAME_CHOICES = [app_commands.Choice(name=g.info.name, value=key) for key, g in engine.GAMES.items()]
 SOLO_CHOICES = [c for c in GAME_CHOICES if engine.GAMES[c.value].info.min_players == 1]
@@ -34,7 +30,7 @@ class Games(AnsweringCog):
     # that nobody else could join
     game = app_commands.Group(name="game", description="Open, join and manage this channel's game")
 
-    def __init__(self, bot: Bridgekeeper) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.service = bot.service
 
@@ -296,7 +292,3 @@ class Games(AnsweringCog):
     @app_commands.command(name="turns", description="Every game, anywhere, waiting for your move")
     async def turns(self, interaction: discord.Interaction) -> None:
         await send_reply(interaction, await self.service.my_turns(caller_of(interaction)))
-
-
-async def setup(bot: Bridgekeeper) -> None:
-    await bot.add_cog(Games(bot))

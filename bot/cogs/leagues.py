@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 
 from bot import permissions
 from bot.cogs.base import AnsweringCog, in_time, noted, permission_note
 from bot.cogs.games import GAME_CHOICES
+from bot.host import Host
 from bot.leagues.formats import FORMATS
 from bot.service import Reply
 from bot.views import caller_of, send_reply, table_of
-
-if TYPE_CHECKING:
-    from bot.client import Bridgekeeper
 
 
 class Leagues(AnsweringCog):
@@ -23,7 +19,7 @@ class Leagues(AnsweringCog):
         name="league", description="Seasons of games with standings", guild_only=True
     )
 
-    def __init__(self, bot: Bridgekeeper) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.organiser = bot.organiser
 

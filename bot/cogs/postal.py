@@ -10,25 +10,22 @@ it); one Discord refuses is tried again a few times, a DM then becomes a mention
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands, tasks
 
 from bot.delivery import parts_of, post
+from bot.host import Host
 from bot.scheduler import Posted, Scheduler
 from bot.service import Reply, Table
 from bot.store import Notice
 from bot.views import SnoozeButton, jump_link
 
-if TYPE_CHECKING:
-    from bot.client import Bridgekeeper
-
 log = logging.getLogger(__name__)
 
 
 class Postal(commands.Cog):
-    def __init__(self, bot: Bridgekeeper) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.scheduler = Scheduler(bot.service)
 

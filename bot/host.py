@@ -1,0 +1,41 @@
+"""What the cogs and buttons need from the bot that runs them, as a type.
+
+The client adds the cogs, so a cog that named the client class would import the module
+that imports it. Typed against :class:`Host` instead, the cogs and views depend only on
+the service layer, and any bot offering these (a test double, a sharded client) runs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import discord
+
+from bot.daily import Daily
+from bot.organiser import Organiser
+from bot.service import Reply, Service, Table
+
+
+class Host(Protocol):
+    service: Service
+    organiser: Organiser
+    daily: Daily
+
+    @property
+    def user(self) -> discord.ClientUser | None: ...
+
+    async def post(self, table: Table, reply: Reply) -> None:
+        """A service reply posted in a channel or thread, outside any interaction."""
+
+    async def refresh_statuses(self, game_ids: Sequence[int]) -> list[str]:
+        """Bring these games' pinned status up to date; what the asker should know."""
+
+    async def channel_of(self, channel_id: int) -> discord.abc.Messageable:
+        """Somewhere to send to."""
+
+    def get_user(self, user_id: int, /) -> discord.User | None: ...
+
+    async def fetch_user(self, user_id: int, /) -> discord.User: ...
+
+    async def wait_until_ready(self) -> None: ...
