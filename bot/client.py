@@ -117,7 +117,7 @@ class Bridgekeeper(commands.Bot):
         except discord.HTTPException as exc:  # the channel is gone (a vacation touches many)
             log.warning("could not post the status of game %d: %s", game_id, exc)
             return
-        await self.service.store.set_status_message(game_id, message.id)
+        await self.service.status_posted(game_id, message.id)
         try:
             await message.pin(reason="Bridgekeeper game status")
         except discord.Forbidden:

@@ -204,6 +204,14 @@ class Scheduler:
         note = f"⏰ {wait.name} ran out of time: the game played {played}."
         return replace(reply, text=f"{note}\n{reply.text}")
 
+    async def sent(self, notice: Notice) -> None:
+        await self.store.mark_sent(notice.id)
+
+    async def undelivered(self, notice: Notice) -> str:
+        """Discord refused ``notice``: it is tried again later, or as a mention in the
+        game's channel once a DM has failed often enough; says which."""
+        return await self.store.delivery_failed(notice)
+
     async def deliveries(self) -> list[Notice]:
         """Queued notices now due (quiet hours over), claimed for this caller alone; mark
         each sent once delivered, or report it failed so it is tried again."""

@@ -1116,6 +1116,10 @@ class Service:
         row = game.row
         return StatusCard(row.channel_id, row.status_message_id, self._status_text(game))
 
+    async def status_posted(self, game_id: int, message_id: int) -> None:
+        """Remember where the game's status now is, so the next refresh edits it."""
+        await self.store.set_status_message(game_id, message_id)
+
     def _status_text(self, game: Loaded) -> str:
         row, info = game.row, game.rules.info
         if game.state is None:

@@ -79,17 +79,16 @@ class Postal(commands.Cog):
             log.exception("a post to channel %d failed", item.table.channel_id)
 
     async def _send(self, notice: Notice) -> None:
-        store = self.bot.service.store
         try:
             await self._deliver(notice)
         except discord.HTTPException as exc:  # closed DMs, deleted channels
-            outcome = await store.delivery_failed(notice)
+            outcome = await self.scheduler.undelivered(notice)
             log.warning(
                 "notice %d to user %d not delivered (%s next): %s",
                 notice.id, notice.user_id, outcome, exc,
             )  # fmt: skip
             return
-        await store.mark_sent(notice.id)
+        await self.scheduler.sent(notice)
 
     async def _deliver(self, notice: Notice) -> None:
         link = jump_link(Table(notice.channel_id, notice.guild_id))
