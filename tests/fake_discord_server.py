@@ -56,6 +56,7 @@ AUTOCOMPLETE_RESULT, MODAL = 8, 9
 
 # permissions: view channel, send messages, embed links, attach files, read history, use commands
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
+FOLLOWUP_WINDOW = 15 * 60.0  # seconds an interaction's token takes follow-ups and edits
 # + manage, create and send in threads, pin messages: what the invite asks for
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 34) | (1 << 35) | (1 << 38) | (1 << 51)
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
@@ -568,6 +569,8 @@ class FakeDiscord:
             raise Rejected(404, 10015, "Unknown Webhook")
         if found.callback is None:  # a follow-up before the acknowledgement
             raise Rejected(404, 10015, "Unknown Webhook")
+        if time.monotonic() - found.sent_at > FOLLOWUP_WINDOW:  # the token lives 15 minutes
+            raise Rejected(401, 50027, "Invalid Webhook Token")
         return found
 
     def _callback(self, r: Recorded, interaction_id: str, token: str) -> tuple[int, Any]:
@@ -663,10 +666,22 @@ class FakeDiscord:
         interaction = self._by_token(app, token)
         if message_id == "@original" and interaction.message is not None:
             message_id = interaction.message["id"]
+        self._owned(interaction, message_id)
         if self.messages.pop(message_id, None) is None:
             raise Rejected(404, 10008, "Unknown Message")
         interaction.shown = [m for m in interaction.shown if m["id"] != message_id]
-        interaction.loading = False
+        if interaction.message is not None and message_id == interaction.message["id"]:
+            interaction.loading = False
+
+    @staticmethod
+    def _owned(interaction: FakeInteraction, message_id: str) -> None:
+        """An interaction's token reaches its own messages only: the one it answers
+        (or was clicked on) and its follow-ups."""
+        own = {m["id"] for m in interaction.shown}
+        if interaction.message is not None:
+            own.add(interaction.message["id"])
+        if message_id not in own:
+            raise Rejected(404, 10008, "Unknown Message")
 
     def _edit_webhook_message(self, r: Recorded, app: str, token: str, message_id: str) -> dict:
         interaction = self._by_token(app, token)
@@ -676,6 +691,7 @@ class FakeDiscord:
             if interaction.message is None:
                 raise Rejected(404, 10008, "Unknown Message")
             message_id = interaction.message["id"]
+        self._owned(interaction, message_id)
         if message_id not in self.messages:
             raise Rejected(404, 10008, "Unknown Message")
         if interaction.loading and message_id == interaction.message["id"]:
