@@ -51,7 +51,7 @@ from bot.leagues.standings import (
     standings,
 )
 from bot.scheduler import Posted
-from bot.service import Caller, Refused, Reply, Service, Table
+from bot.service import Caller, Refused, Reply, Service, Table, ordinal
 from bot.store import Clocks, LeagueRow, Match, StaleGame, iso, parse_time
 from renders.standings import render_table
 
@@ -115,12 +115,6 @@ def _result(match: Match, scoring: Scoring) -> Result:
     if match.kind == "forfeit":
         return forfeit(match.round, match.players, match.forfeiting, scoring)
     return played(match.round, match.players, match.places, match.scores, scoring)
-
-
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st: a place as people say it."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def finishing_order(names: list[str], places: Sequence[int]) -> str:

@@ -239,8 +239,10 @@ def _hand_line(view: Any) -> str | None:
     return f"Your hand: {', '.join(str(item) for item in hand)}." if hand else "Your hand is empty."
 
 
-def _place(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st: a place as people say it."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def default_link(table: Table) -> str:
@@ -351,7 +353,7 @@ class Service:
 
     def _result_text(self, game: Loaded, result: Result) -> str:
         order = sorted(range(len(game.seats)), key=lambda s: (result.places[s], s))
-        lines = [f"{_place(result.places[s])} {game.names[s]} — {result.scores[s]}" for s in order]
+        lines = [f"{ordinal(result.places[s])} {game.names[s]} — {result.scores[s]}" for s in order]
         if result.detail:
             lines.append(result.detail)
         return "\n".join(lines)

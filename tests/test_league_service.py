@@ -13,9 +13,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from PIL import Image
 
-from bot.organiser import Organiser, finishing_order, numbered_tables, ordinal
+from bot.organiser import Organiser, finishing_order, numbered_tables
 from bot.ratings import Rating, rate
-from bot.service import Caller, Refused, Service, Table
+from bot.service import Caller, Refused, Service, Table, ordinal
 from bot.store import Store
 from renders.standings import TOP, layout, render_table
 
