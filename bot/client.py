@@ -14,7 +14,7 @@ from bot.cogs.games import Games
 from bot.cogs.leagues import Leagues
 from bot.cogs.postal import Postal
 from bot.daily import Daily
-from bot.delivery import parts_of, post
+from bot.delivery import channel_of, parts_of, post
 from bot.organiser import Organiser
 from bot.service import Refused, Reply, Service, Table
 from bot.store import LeagueRow
@@ -55,7 +55,7 @@ class Bridgekeeper(commands.Bot):
 
     async def channel_of(self, channel_id: int) -> discord.abc.Messageable:
         """Somewhere to send to: the cached channel, or a partial one (no fetch needed)."""
-        return self.get_channel(channel_id) or self.get_partial_messageable(channel_id)
+        return channel_of(self, channel_id)
 
     async def post(self, table: Table, reply: Reply) -> None:
         """A service reply posted in a channel or thread, outside any interaction."""

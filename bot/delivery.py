@@ -29,7 +29,9 @@ from dataclasses import dataclass
 import aiohttp
 import discord
 
-from bot.service import Reply
+from bot.permissions import EVERY, HOW, describe
+from bot.service import Refused, Reply
+from bot.store import CannotSave
 
 log = logging.getLogger(__name__)
 
@@ -275,10 +277,36 @@ async def edit_original(interaction: discord.Interaction, content: str, view=Non
         _failed(interaction, exc)
 
 
+async def refuse(interaction: discord.Interaction, message: str) -> None:
+    """A private, specific refusal: the asker alone sees it."""
+    await deliver(interaction, parts_of(Reply(message, private=True)))
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException, what: str) -> None:
+    """Every command and button ends here on failure, so the user always gets an answer.
+
+    A refusal is the user's to read; anything else is our bug: logged in full, and the
+    user gets a private apology rather than Discord's "interaction failed".
+    """
+    if isinstance(error, Refused | CannotSave):  # the asker's to read: a full disk too
+        await refuse(interaction, str(error))
+        return
+    if isinstance(error, discord.Forbidden):  # a permission the channel does not give us
+        log.warning("%s: Discord refused: %s", what, error.text)
+        await refuse(
+            interaction,
+            f"Discord would not let me do that here ({error.text or 'Missing Permissions'}). "
+            f"I need these in this channel: {describe(EVERY)}. {HOW}",
+        )
+        return
+    log.error("%s failed", what, exc_info=error)
+    await refuse(interaction, "Something went wrong on my side, sorry; it has been logged.")
+
+
 async def _to_channel(interaction: discord.Interaction, part: Part) -> None:
     """A public part the interaction could not carry, as an ordinary message."""
     try:
-        await _channel(interaction.client, interaction.channel_id).send(
+        await channel_of(interaction.client, interaction.channel_id).send(
             part.content, **part.kwargs()
         )
     except SEND_ERRORS as exc:
@@ -297,7 +325,7 @@ async def post(channel: discord.abc.Messageable, parts: Sequence[Part]) -> None:
             await channel.send(part.content, **part.kwargs())
 
 
-def _channel(client: discord.Client, channel_id: int | None) -> discord.abc.Messageable:
+def channel_of(client: discord.Client, channel_id: int | None) -> discord.abc.Messageable:
     """Somewhere to send to: the cached channel, or a partial one (no fetch needed)."""
     assert channel_id is not None
     return client.get_channel(channel_id) or client.get_partial_messageable(channel_id)

@@ -1,4 +1,5 @@
-"""Buttons for playing by post, and the one place a service reply becomes a Discord message.
+"""Buttons for playing by post, and the Play button a service reply gets (``send_reply``;
+``bot.delivery`` cuts and sends the messages).
 
 Every button is a :class:`discord.ui.DynamicItem`: its custom id carries the game id,
 the game's version and a picker path (the index chosen at each step, see
@@ -16,12 +17,11 @@ from datetime import UTC, datetime, timedelta
 
 import discord
 
-from bot.delivery import acknowledge, deliver, edit_original, parts_of
+from bot.delivery import acknowledge, answer_error, deliver, edit_original, parts_of, refuse
 from bot.host import Host
-from bot.permissions import EVERY, HOW, describe
 from bot.picker import StalePath, Step, page, walk
 from bot.service import Caller, Refused, Reply, Table
-from bot.store import CannotSave, iso, parse_time
+from bot.store import iso, parse_time
 
 BUTTONS_UP_TO = 10  # a step with more choices is a select menu: a phone shows it as a list
 SELECT_PAGE = 25  # Discord's limit of options in one select menu
@@ -62,32 +62,6 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
     await deliver(interaction, parts_of(reply, play_view(reply)))
     for note in await interaction.client.refresh_statuses(reply.changed):
         await refuse(interaction, note)
-
-
-async def refuse(interaction: discord.Interaction, message: str) -> None:
-    """A private, specific refusal: the asker alone sees it."""
-    await deliver(interaction, parts_of(Reply(message, private=True)))
-
-
-async def answer_error(interaction: discord.Interaction, error: BaseException, what: str) -> None:
-    """Every command and button ends here on failure, so the user always gets an answer.
-
-    A refusal is the user's to read; anything else is our bug: logged in full, and the
-    user gets a private apology rather than Discord's "interaction failed".
-    """
-    if isinstance(error, Refused | CannotSave):  # the asker's to read: a full disk too
-        await refuse(interaction, str(error))
-        return
-    if isinstance(error, discord.Forbidden):  # a permission the channel does not give us
-        log.warning("%s: Discord refused: %s", what, error.text)
-        await refuse(
-            interaction,
-            f"Discord would not let me do that here ({error.text or 'Missing Permissions'}). "
-            f"I need these in this channel: {describe(EVERY)}. {HOW}",
-        )
-        return
-    log.error("%s failed", what, exc_info=error)
-    await refuse(interaction, "Something went wrong on my side, sorry; it has been logged.")
 
 
 class _GameButton:

@@ -12,10 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.delivery import acknowledge
+from bot.delivery import acknowledge, answer_error
 from bot.permissions import Need, check
 from bot.service import Refused, Reply
-from bot.views import answer_error
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

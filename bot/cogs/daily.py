@@ -7,9 +7,10 @@ from discord import app_commands
 
 from bot import permissions
 from bot.cogs.base import AnsweringCog, noted, permission_note
+from bot.delivery import refuse
 from bot.host import Host
 from bot.service import Table
-from bot.views import caller_of, refuse, send_reply, table_of
+from bot.views import caller_of, send_reply, table_of
 
 DMS_CLOSED = (
     "I can't send you a direct message (your privacy settings block DMs from this "

@@ -12,11 +12,12 @@ from discord import app_commands
 import engine
 from bot import permissions
 from bot.cogs.base import AnsweringCog, in_time, noted, permission_note
+from bot.delivery import refuse
 from bot.host import Host
 from bot.inputs import EXTEND_BY, parse_clocks, parse_hours, parse_options
 from bot.picker import suggest
 from bot.service import NOTIFY, POLICIES, Caller, Refused
-from bot.views import caller_of, refuse, send_reply, table_of
+from bot.views import caller_of, send_reply, table_of
 
 GAME_CHOICES = [app_commands.Choice(name=g.info.name, value=key) for key, g in engine.GAMES.items()]
 SOLO_CHOICES = [c for c in GAME_CHOICES if engine.GAMES[c.value].info.min_players == 1]
