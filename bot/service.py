@@ -727,14 +727,16 @@ class Service:
 
     async def legal(self, table: Table, caller: Caller) -> Reply:
         moves = await self.legal_moves(table, caller)
-        shown: list[str] = []
+        listed: list[str] = []
+        used = 0  # characters so far, with each move's backquotes and comma
         for m in moves:  # one message's worth: the Play button walks through any number
-            if sum(len(x) + 4 for x in shown) + len(m) > LEGAL_LISTED:
+            if used + len(m) > LEGAL_LISTED:
                 break
-            shown.append(m)
-        listing = ", ".join(f"`{m}`" for m in shown)
-        if len(shown) < len(moves):
-            listing += f" and {len(moves) - len(shown)} more (the **Play** button offers them all)"
+            listed.append(m)
+            used += len(m) + 4
+        listing = ", ".join(f"`{m}`" for m in listed)
+        if len(listed) < len(moves):
+            listing += f" and {len(moves) - len(listed)} more (the **Play** button offers them all)"
         return Reply(text=f"Your {len(moves)} legal moves: {listing}", private=True)
 
     # -- undo -----------------------------------------------------------------------------

@@ -583,3 +583,27 @@ async def test_my_turns_lists_games_across_channels_oldest_first(tmp_path):
         assert f"channel {second_table.channel_id}" in (await service.my_turns(CY)).text
     finally:
         await store.close()
+
+
+async def test_a_long_list_of_legal_moves_says_how_many_more_the_play_button_offers(service):
+    """Bridge Wars offers thousands of characters of moves at times: /game legal lists one
+    message's worth, in order, and says how many it left out instead of cutting silently."""
+    await service.create(TABLE, ADA, "bridge-wars")
+    await service.join(TABLE, BOB)
+    await service.start(TABLE, ADA)
+    rng = random.Random(3)
+    by_id = {c.user_id: c for c in (ADA, BOB)}
+    for _ in range(60):
+        mover = by_id[(await service._live(TABLE)).awaited_users()[0]]
+        moves = await service.legal_moves(TABLE, mover)
+        if len(", ".join(f"`{m}`" for m in moves)) > 2000:
+            break
+        await service.move(TABLE, mover, rng.choice(moves))
+    else:
+        raise AssertionError("no position with a long list of moves")
+    said = (await service.legal(TABLE, mover)).text
+    assert said.startswith(f"Your {len(moves)} legal moves: `{moves[0]}`")
+    assert len(said) <= 2000
+    listed = said.count("`") // 2
+    assert said.endswith(f" and {len(moves) - listed} more (the **Play** button offers them all)")
+    assert f"`{moves[listed - 1]}`" in said and f"`{moves[listed]}`" not in said
