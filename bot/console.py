@@ -11,33 +11,30 @@ from __future__ import annotations
 
 import asyncio
 import re
-import shlex
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from bot.daily import Daily
-from bot.inputs import (
-    EXTEND_BY,
-    MOVE_NUMBERS,
-    VACATION,
-    parse_clocks,
-    parse_hours,
-    parse_options,
-    parse_whole,
+from bot.console_options import (
+    bare_or_named,
+    clocks_of,
+    game_and_options,
+    named,
+    number,
+    tokens,
+    vacation_days,
 )
+from bot.daily import Daily
+from bot.inputs import EXTEND_BY, MOVE_NUMBERS, parse_hours, parse_whole
 from bot.organiser import Organiser
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Service, Table, player_count
-from bot.store import CannotSave, Clocks
+from bot.store import CannotSave
 
 LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
 TABLE = Table(channel_id=1, guild_id=1)  # a server of its own: players share the keyboard
 DM = 1_000_000  # a user's direct messages with the bot are channel DM + their user id
-#: ``/new``'s own options; every other name=value is the game's (see ``/rules <game>``)
-CLOCK_OPTIONS = ("time_per_move", "at_deadline", "remind_every", "rated", "reaction_window")
-SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 HELP = """\
 Lines look like  <user>: /<command> <args>   (several users can take turns at one keyboard)
 Options are name=value, as on Discord; quote a value with spaces: name="Spring Cup".
@@ -58,86 +55,6 @@ While your daily or league game runs, your game commands (/move, /board …) go 
 Lines starting with # are comments. End with Ctrl-D."""
 
 Action = Callable[[], Awaitable["Reply | list[Posted]"]]
-
-
-def _tokens(text: str) -> list[str]:
-    try:
-        return shlex.split(text)
-    except ValueError as exc:  # an unclosed quote
-        raise Refused(f"Could not read '{text[:40]}': {exc}.") from None
-
-
-def named(
-    command: str, text: str, allowed: Sequence[str], positional: Sequence[str] = ()
-) -> dict[str, str]:
-    """``bob game=skybridge`` as options: bare words fill ``positional`` in order, and
-    every name=value must be one of ``allowed`` (the command's Discord options)."""
-    values: dict[str, str] = {}
-    free = list(positional)
-    for token in _tokens(text):
-        name, equals, value = token.partition("=")
-        if equals and name.lower() in allowed:
-            values[name.lower()] = value
-        elif equals:
-            raise Refused(
-                f"/{command} has no option '{name[:30]}'; its options: {', '.join(allowed)}."
-            )
-        elif free:
-            values[free.pop(0)] = token
-        else:
-            raise Refused(f"'{token[:30]}' is not an option of /{command}: write name=value.")
-    return values
-
-
-def game_and_options(text: str, default: str | None = None) -> tuple[str, dict[str, str]]:
-    """``seven-bridges start=ii-2-3`` as the game's key and its options; a first word
-    with ``=`` in it is already an option, of the ``default`` game. Discord's own names
-    work too: ``game=seven-bridges options="start=ii-2-3"``."""
-    first, _, rest = text.strip().partition(" ")
-    if "=" not in first and first:
-        text, default = rest, first
-    options = parse_options(" ".join(_tokens(text))) if text.strip() else {}
-    options.update(parse_options(options.pop("options", "")))
-    game = options.pop("game", default)
-    if game is None:
-        raise Refused("Name the game first, e.g. `/new skybridge`; `/games` lists them.")
-    return game, options
-
-
-def _value(name: str, text: str) -> str:
-    """A command's one option, typed bare or as ``name=value``."""
-    prefix = f"{name}="
-    return text[len(prefix) :].strip() if text.lower().startswith(prefix) else text
-
-
-def _switch(name: str, value: str) -> bool:
-    if value.lower() not in SWITCH:
-        raise Refused(f"Option {name} is on or off, not '{value[:20]}'.")
-    return SWITCH[value.lower()]
-
-
-def clocks_of(options: dict[str, str]) -> tuple[Clocks, bool]:
-    """Take ``/new``'s own options out of ``options``: its clocks, and whether it is rated."""
-    given = {k: options.pop(k) for k in CLOCK_OPTIONS if k in options}
-    clocks = parse_clocks(
-        given.get("time_per_move"),
-        given.get("at_deadline"),
-        given.get("remind_every"),
-        given.get("reaction_window"),
-    )
-    return clocks, _switch("rated", given["rated"]) if "rated" in given else True
-
-
-def _number(name: str, value: str | None) -> int | None:
-    """An option typed as a whole number (the service checks its range for the option)."""
-    return None if value is None else parse_whole(value, name, (0, 10**9))
-
-
-def vacation_days(text: str) -> float:
-    """``3`` (days, as Discord's ``days`` option), ``3d`` or ``1d 12h``."""
-    if text.strip() in ("", "0"):
-        return 0.0
-    return parse_hours(text, VACATION, bare=24.0) / 24
 
 
 class Console:
@@ -256,7 +173,7 @@ class Console:
             "join": lambda: s.join(table, caller),
             "leave": lambda: s.leave(table, caller),
             "start": lambda: s.start(table, caller),
-            "move": lambda: s.move(table, caller, _value("notation", args)),
+            "move": lambda: s.move(table, caller, bare_or_named("notation", args)),
             "legal": lambda: s.legal(table, caller),
             "hand": lambda: s.hand(table, caller),
             "board": board,
@@ -289,7 +206,7 @@ class Console:
             quiet = given.pop("quiet", None)
             if quiet is not None and quiet.lower() != "off":
                 raise Refused(f"Option quiet can only be off, not '{quiet[:20]}'.")
-            hours = {k: _number(k, given.pop(k, None)) for k in ("quiet_start", "quiet_end")}
+            hours = {k: number(k, given.pop(k, None)) for k in ("quiet_start", "quiet_end")}
             return await s.settings(caller, quiet_off=quiet is not None, **given, **hours)
 
         async def vacation() -> Reply:
@@ -304,9 +221,9 @@ class Console:
             "vacation": vacation,
             "settings": settings,
             "rating": rating,
-            "leaderboard": lambda: s.leaderboard(TABLE.guild_id, _value("game", args)),
+            "leaderboard": lambda: s.leaderboard(TABLE.guild_id, bare_or_named("game", args)),
             "games": lambda: text("Games:\n" + games),
-            "rules": lambda: text(s.rules_text(_value("game", args))),
+            "rules": lambda: text(s.rules_text(bare_or_named("game", args))),
         }
 
     def _daily(self, caller: Caller, args: str) -> Action:
@@ -340,7 +257,7 @@ class Console:
     def _league(self, caller: Caller, args: str) -> Action:
         o, guild = self.organiser, TABLE.guild_id
         sub, _, rest = args.strip().partition(" ")
-        name = " ".join(_tokens(rest)) if rest.strip() else ""
+        name = " ".join(tokens(rest)) if rest.strip() else ""
 
         async def create() -> Reply:
             allowed = (
@@ -354,7 +271,7 @@ class Console:
                     f"/league create needs {', '.join(missing)}, e.g. `/league create "
                     'name="Spring Cup" game=skybridge format=round-robin`.'
                 )
-            numbers = {k: _number(k, given.pop(k, None)) for k in ("table_size", "rounds", "bye")}
+            numbers = {k: number(k, given.pop(k, None)) for k in ("table_size", "rounds", "bye")}
             if numbers["table_size"] is None:
                 numbers["table_size"] = 2
             return await o.create(

@@ -1,0 +1,95 @@
+"""How the terminal reads a command's options: bare words and ``name=value`` pairs, with
+Discord's own option names, so a line reads like the slash command it stands for."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+
+from bot.inputs import VACATION, parse_clocks, parse_hours, parse_options, parse_whole
+from bot.service import Refused
+from bot.store import Clocks
+
+#: ``/new``'s own options; every other name=value is the game's (see ``/rules <game>``)
+CLOCK_OPTIONS = ("time_per_move", "at_deadline", "remind_every", "rated", "reaction_window")
+SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+
+
+def tokens(text: str) -> list[str]:
+    try:
+        return shlex.split(text)
+    except ValueError as exc:  # an unclosed quote
+        raise Refused(f"Could not read '{text[:40]}': {exc}.") from None
+
+
+def named(
+    command: str, text: str, allowed: Sequence[str], positional: Sequence[str] = ()
+) -> dict[str, str]:
+    """``bob game=skybridge`` as options: bare words fill ``positional`` in order, and
+    every name=value must be one of ``allowed`` (the command's Discord options)."""
+    values: dict[str, str] = {}
+    free = list(positional)
+    for token in tokens(text):
+        name, equals, value = token.partition("=")
+        if equals and name.lower() in allowed:
+            values[name.lower()] = value
+        elif equals:
+            raise Refused(
+                f"/{command} has no option '{name[:30]}'; its options: {', '.join(allowed)}."
+            )
+        elif free:
+            values[free.pop(0)] = token
+        else:
+            raise Refused(f"'{token[:30]}' is not an option of /{command}: write name=value.")
+    return values
+
+
+def game_and_options(text: str, default: str | None = None) -> tuple[str, dict[str, str]]:
+    """``seven-bridges start=ii-2-3`` as the game's key and its options; a first word
+    with ``=`` in it is already an option, of the ``default`` game. Discord's own names
+    work too: ``game=seven-bridges options="start=ii-2-3"``."""
+    first, _, rest = text.strip().partition(" ")
+    if "=" not in first and first:
+        text, default = rest, first
+    options = parse_options(" ".join(tokens(text))) if text.strip() else {}
+    options.update(parse_options(options.pop("options", "")))
+    game = options.pop("game", default)
+    if game is None:
+        raise Refused("Name the game first, e.g. `/new skybridge`; `/games` lists them.")
+    return game, options
+
+
+def bare_or_named(name: str, text: str) -> str:
+    """A command's one option, typed bare or as ``name=value``."""
+    prefix = f"{name}="
+    return text[len(prefix) :].strip() if text.lower().startswith(prefix) else text
+
+
+def switch(name: str, value: str) -> bool:
+    if value.lower() not in SWITCH:
+        raise Refused(f"Option {name} is on or off, not '{value[:20]}'.")
+    return SWITCH[value.lower()]
+
+
+def clocks_of(options: dict[str, str]) -> tuple[Clocks, bool]:
+    """Take ``/new``'s own options out of ``options``: its clocks, and whether it is rated."""
+    given = {k: options.pop(k) for k in CLOCK_OPTIONS if k in options}
+    clocks = parse_clocks(
+        given.get("time_per_move"),
+        given.get("at_deadline"),
+        given.get("remind_every"),
+        given.get("reaction_window"),
+    )
+    return clocks, switch("rated", given["rated"]) if "rated" in given else True
+
+
+def number(name: str, value: str | None) -> int | None:
+    """An option typed as a whole number (the service checks its range for the option)."""
+    return None if value is None else parse_whole(value, name, (0, 10**9))
+
+
+def vacation_days(text: str) -> float:
+    """``3`` (days, as Discord's ``days`` option), ``3d`` or ``1d 12h``."""
+    if text.strip() in ("", "0"):
+        return 0.0
+    return parse_hours(text, VACATION, bare=24.0) / 24
