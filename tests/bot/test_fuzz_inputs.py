@@ -1,0 +1,47 @@
+"""Property-based: whatever is typed into the console or handed to the service, the
+answer is a reply or a refusal, and a refusal leaves the database as it was.
+
+The inputs and the checks are those of ``fuzz_inputs.py`` (run it for 20,000 and more);
+here fewer run, so the suite stays quick. Every failure hypothesis finds is a bug:
+an exception other than ``Refused``, a refusal that changed a row, a value out of its
+range stored, or another fault reported as "this channel already has a game".
+"""
+
+from __future__ import annotations
+
+import pytest
+from tests.bot.fuzz_inputs import CALLS, LINES, Rig, sweep
+from hypothesis import HealthCheck, given, settings
+
+FUZZ = settings(
+    max_examples=500,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@pytest.fixture(scope="module")
+def rig(tmp_path_factory):
+    """One database for every example, so later inputs meet the games earlier ones made."""
+    made = Rig(tmp_path_factory.mktemp("fuzz"))
+    yield made
+    made.close()
+
+
+def test_every_odd_value_in_every_place_is_answered_or_refused(rig):
+    """The sweep first: each odd value once in each command and option (2,000 inputs)."""
+    for item in sweep():
+        rig.feed(item)
+
+
+@FUZZ
+@given(line=LINES)
+def test_any_console_line_is_answered_or_refused_without_a_trace(rig, line):
+    rig.feed(("line", line))
+
+
+@FUZZ
+@given(call=CALLS)
+def test_any_service_call_is_answered_or_refused_without_a_trace(rig, call):
+    rig.feed(call)

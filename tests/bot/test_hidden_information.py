@@ -1,0 +1,192 @@
+"""The service keeps each seat's secrets private, whatever the game.
+
+A tiny game with a secret per seat stands in for the real ones (Bridges and Boats,
+Battle for Seven Cities), so the plumbing is tested on its own: public replies and
+images use the spectator's view, the mover gets their own view privately, ``/hand``
+shows it on request, and a game without secrets says there is nothing to show.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw
+
+import engine
+import renders
+from bot.service import Refused
+from engine.core import Event, Game, GameInfo, IllegalMove, Result, Rng, seat_ref
+
+from tests.conftest import ADA, BOB, CY, TABLE
+
+
+@dataclass(frozen=True)
+class SecretState:
+    secrets: tuple[int, ...]
+    turn: int
+    picks: tuple[int, ...]
+    rng: Rng
+
+
+@dataclass(frozen=True)
+class SecretView:
+    seat: int | None
+    secrets: tuple[int | None, ...]
+    picks: tuple[int, ...]
+
+
+class Secrets(Game):
+    """Each seat draws a secret 100..999; on its turn it picks 1, 2 or 3. Three picks each."""
+
+    info = GameInfo("secrets", "Secrets", 2, 2, "test game", hidden_information=True)
+
+    def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> SecretState:
+        rng = Rng.from_seed(seed)
+        secrets = []
+        for _ in range(players):
+            value, rng = rng.below(900)
+            secrets.append(100 + value)
+        return SecretState(tuple(secrets), 0, (), rng)
+
+    def legal(self, state, seat):
+        return [] if self.is_over(state) or seat != state.turn else [1, 2, 3]
+
+    def apply(self, state, seat, action):
+        if seat != state.turn or self.is_over(state):
+            raise IllegalMove("It is not your turn.")
+        if action not in (1, 2, 3):
+            raise IllegalMove("Pick 1, 2 or 3.")
+        new = replace(state, picks=(*state.picks, action), turn=1 - state.turn)
+        return new, [
+            Event("pick", f"{seat_ref(seat)} picked {action}."),
+            Event("secret", f"Your secret is {state.secrets[seat]}.", seat=seat),
+        ]
+
+    def parse(self, text):
+        if text.strip() not in ("1", "2", "3"):
+            raise IllegalMove("Pick 1, 2 or 3.")
+        return int(text)
+
+    def format(self, action):
+        return str(action)
+
+    def view(self, state, seat):
+        return SecretView(
+            seat,
+            tuple(v if s == seat else None for s, v in enumerate(state.secrets)),
+            state.picks,
+        )
+
+    def to_play(self, state):
+        return () if self.is_over(state) else (state.turn,)
+
+    def is_over(self, state):
+        return len(state.picks) >= 6
+
+    def result(self, state):
+        scores = tuple(sum(state.picks[s::2]) for s in range(2))
+        return Result(scores, tuple(1 + (scores[s] < scores[1 - s]) for s in range(2)))
+
+    def state_to_dict(self, state):
+        return {
+            "secrets": list(state.secrets),
+            "turn": state.turn,
+            "picks": list(state.picks),
+            "rng": state.rng.state,
+        }
+
+    def state_from_dict(self, data):
+        return SecretState(
+            tuple(data["secrets"]), data["turn"], tuple(data["picks"]), Rng(data["rng"])
+        )
+
+
+def draw(view: SecretView, names) -> bytes:
+    """Writes every value the view holds into the picture, secrets included if present."""
+    image = Image.new("RGB", (300, 60), "white")
+    ImageDraw.Draw(image).text((5, 5), repr(view), fill="black")
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+@pytest.fixture
+def secrets_game(monkeypatch, service):
+    monkeypatch.setitem(engine.GAMES, "secrets", Secrets())
+    monkeypatch.setitem(renders.RENDERERS, "secrets", draw)
+    service.images = True
+    return service
+
+
+async def test_public_replies_use_the_spectator_view_and_the_mover_gets_their_own(secrets_game):
+    service = secrets_game
+    await service.create(TABLE, ADA, "secrets")
+    await service.join(TABLE, BOB)
+    start = await service.start(TABLE, ADA)
+    state = Secrets().new(2, None, 12345)
+    ada_secret, bob_secret = state.secrets
+    public_png = Image.open(io.BytesIO(start.image))
+    spectator = Image.open(io.BytesIO(draw(Secrets().view(state, None), [])))
+    assert public_png.tobytes() == spectator.tobytes(), "public image = spectator view"
+
+    moved = await service.move(TABLE, ADA, "2")
+    assert str(ada_secret) not in moved.text and str(bob_secret) not in moved.text
+    assert not moved.private
+    mine = moved.followup
+    assert mine is not None and mine.private
+    assert f"Your secret is {ada_secret}." in mine.text
+    own = Image.open(io.BytesIO(mine.image))
+    expected = Image.open(
+        io.BytesIO(draw(Secrets().view(replace(state, picks=(2,), turn=1), 0), []))
+    )
+    assert own.tobytes() == expected.tobytes(), "the follow-up is Ada's own view"
+
+    hand = await service.hand(TABLE, BOB)
+    assert hand.private and str(ada_secret) not in hand.text
+    bob_view = Image.open(io.BytesIO(hand.image))
+    assert bob_view.tobytes() != own.tobytes()
+
+    history = await service.history(TABLE)
+    assert str(ada_secret) not in history.text and str(bob_secret) not in history.text
+
+
+async def test_hand_is_refused_for_games_without_secrets_and_for_non_players(secrets_game):
+    service = secrets_game
+    await service.create(TABLE, ADA, "skybridge")
+    await service.join(TABLE, BOB)
+    await service.start(TABLE, ADA)
+    with pytest.raises(Refused, match="Nothing is hidden in Skybridge"):
+        await service.hand(TABLE, ADA)
+    await service.abandon(TABLE, ADA)
+    await service.create(TABLE, ADA, "secrets")
+    await service.join(TABLE, BOB)
+    await service.start(TABLE, ADA)
+    with pytest.raises(Refused, match="not playing"):
+        await service.hand(TABLE, CY)
+
+
+async def test_a_game_without_a_renderer_yet_is_played_without_images(secrets_game, monkeypatch):
+    monkeypatch.delitem(renders.RENDERERS, "secrets")
+    service = secrets_game
+    await service.create(TABLE, ADA, "secrets")
+    await service.join(TABLE, BOB)
+    start = await service.start(TABLE, ADA)
+    assert start.image is None and start.playable
+    moved = await service.move(TABLE, ADA, "1")
+    assert moved.image is None and moved.followup.image is None
+
+
+async def test_a_game_with_personal_sheets_sends_the_mover_theirs(service):
+    """Seven Bridges hides nothing, but each player draws on their own sheet: it comes
+    to the mover privately after each move and on request."""
+    await service.create(TABLE, ADA, "seven-bridges")
+    await service.join(TABLE, BOB)
+    start = await service.start(TABLE, ADA)
+    mover = ADA if start.awaiting == (ADA.user_id,) else BOB
+    moved = await service.move(TABLE, mover, (await service.legal_moves(TABLE, mover))[0])
+    assert moved.followup is not None and moved.followup.private
+    assert (await service.hand(TABLE, mover)).private

@@ -1,0 +1,122 @@
+"""Out-of-turn windows by post: the players who may react are pinged, and a window whose
+time runs out is closed by passing for whoever did not answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+import engine
+from bot.scheduler import Scheduler
+from bot.service import Service
+from bot.store import Clocks, Store
+from engine.core import Event, Game, GameInfo, IllegalMove, Result, seat_ref
+
+from tests.conftest import ADA, BOB, CY, TABLE, Clock
+
+T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Raid:
+    turn: int
+    raids: int
+    window: frozenset[int]  # seats still to answer the current raid
+    blocked: int
+
+
+class Raids(Game):
+    """On your turn, `raid`: everyone else may `block` or `pass` before play goes on."""
+
+    info = GameInfo("raids", "Raids", 3, 3, "test game")
+
+    def new(self, players, options, seed):
+        return Raid(0, 0, frozenset(), 0)
+
+    def legal(self, state, seat):
+        if seat in state.window:
+            return ["block", "pass"]
+        return ["raid"] if not state.window and seat == state.turn and state.raids < 4 else []
+
+    def apply(self, state, seat, action):
+        if action not in self.legal(state, seat):
+            raise IllegalMove("Not now.")
+        if action == "raid":
+            window = frozenset(s for s in range(3) if s != seat)
+            return replace(state, raids=state.raids + 1, window=window), []
+        left = state.window - {seat}
+        new = replace(state, window=left, blocked=state.blocked + (action == "block"))
+        if not left:
+            new = replace(new, turn=(state.turn + 1) % 3)
+        return new, [Event(action, f"{seat_ref(seat)}: {action}.")]
+
+    def parse(self, text):
+        return text.strip()
+
+    def format(self, action):
+        return action
+
+    def view(self, state, seat):
+        return state
+
+    def to_play(self, state):
+        if self.is_over(state):
+            return ()
+        return tuple(sorted(state.window)) if state.window else (state.turn,)
+
+    def reaction_open(self, state):
+        return bool(state.window)
+
+    def is_over(self, state):
+        return state.raids >= 4 and not state.window
+
+    def result(self, state):
+        return Result((0, 0, 0), (1, 1, 1))
+
+    def state_to_dict(self, state):
+        return {
+            "turn": state.turn,
+            "raids": state.raids,
+            "window": sorted(state.window),
+            "blocked": state.blocked,
+        }
+
+    def state_from_dict(self, data):
+        return Raid(data["turn"], data["raids"], frozenset(data["window"]), data["blocked"])
+
+
+@pytest.fixture
+async def world(tmp_path, monkeypatch):
+    monkeypatch.setitem(engine.GAMES, "raids", Raids())
+    clock = Clock(T0)
+    store = await Store.open(tmp_path / "raids.db", clock=clock)
+    service = Service(store, images=False, seed=lambda: 1)
+    yield service, Scheduler(service), clock
+    await store.close()
+
+
+async def test_a_window_pings_the_reacting_seats_and_times_out_into_passes(world):
+    service, scheduler, clock = world
+    await service.create(TABLE, ADA, "raids", clocks=Clocks(move_hours=72, reaction_hours=6))
+    await service.join(TABLE, BOB)
+    await service.join(TABLE, CY)
+    await service.start(TABLE, ADA)
+    raid = await service.move(TABLE, ADA, "raid")
+    assert set(raid.mentions) == {BOB.user_id, CY.user_id}, "both may react, both pinged"
+    blocked = await service.move(TABLE, BOB, "block")
+    assert blocked.mentions == (), "Cy is still thinking: nobody new to ping"
+    clock.now = T0 + timedelta(hours=5)
+    await scheduler.tick()
+    notices = await scheduler.deliveries()
+    assert [(n.user_id, n.kind) for n in notices] == [(CY.user_id, "warning")]
+    assert "or the bot passes for you" in notices[0].text
+    clock.now = T0 + timedelta(hours=6)
+    (posted,) = await scheduler.tick()
+    assert "Cy did not answer in time: the bot passed for them." in posted.reply.text
+    assert posted.reply.mentions == (BOB.user_id,), "the window closed: Bob's turn"
+    log = await service.store.moves(1)
+    assert [(m.user_id, m.action) for m in log][-1] == (CY.user_id, "pass")
+    clock.now = T0 + timedelta(hours=6 + 71)
+    assert await scheduler.tick() == [], "an ordinary turn has the time per move again"

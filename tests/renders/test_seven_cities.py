@@ -1,0 +1,99 @@
+"""The Battle for Seven Cities picture, checked by decoding the PNG: cities in their
+owner's colour where the engine put them, the last move ringed, both eras drawn tile
+for tile, the hand only in its owner's picture, and a public picture that is the same
+whatever the hands hold."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+from PIL import Image
+from tests.engine.seven_cities.test_rules import T, cities, g, play, table
+
+from engine.seven_cities.state import City
+from renders import render
+from renders.seven_cities import HIGHLIGHT, MIN_RADIUS, TERRAIN, centre, layout, swatch
+
+NAMES = ["Ada", "Bob", "Cy", "Dee", "Eve", "Fay"]
+
+
+def picture(state, seat=None) -> Image.Image:
+    png = render("seven-cities", g.view(state, seat), NAMES[: state.players])
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def near(pixel, colour, tolerance=14) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour, strict=True))
+
+
+def count(image: Image.Image, state, tile, colour, tolerance=14) -> int:
+    """Pixels of ``colour`` within the hex of ``tile``."""
+    plan = layout(g.view(state, None))
+    cx, cy = centre(plan, tile)
+    r = plan.radius
+    box = (round(cx - r * 0.8), round(cy - r * 0.8), round(cx + r * 0.8), round(cy + r * 0.8))
+    return sum(near(p, colour, tolerance) for p in image.crop(box).get_flattened_data())
+
+
+def test_cities_are_drawn_in_their_owners_colour_on_their_tile():
+    state = table(players=3, at="f3d", cities=cities(("f1a", 1), ("p2b", 2)))
+    image = picture(state)
+    blue, yellow = swatch(1).fill, swatch(2).fill
+    assert count(image, state, T("f1a"), blue) > 150
+    assert count(image, state, T("p1a"), blue) == 0, "the past twin is empty"
+    assert count(image, state, T("p2b"), yellow) > 150
+    assert count(image, state, T("f2b"), yellow) == 0
+
+
+def test_both_boards_show_every_tile_with_its_terrain():
+    state = table()
+    image = picture(state)
+    for name in ("p1c", "f1c", "p3b", "f3b", "f2c"):
+        tile = T(name)
+        terrain = g.view(state, None).tiles
+        kind = next(t.terrain for t in terrain if t.tile == tile)
+        assert count(image, state, tile, TERRAIN[kind][0]) > 400, name
+
+
+def test_the_last_move_is_ringed():
+    state = table(at="f1a", ap=1)
+    moved, _ = play(state, 0, "move f1b")
+    image = picture(moved)
+    assert count(image, moved, T("f1b"), HIGHLIGHT) > 80
+    assert count(image, moved, T("f3d"), HIGHLIGHT) == 0
+
+
+def test_the_hand_is_drawn_only_for_its_owner_and_the_public_picture_ignores_hands():
+    state = table(hands=[("burn", "defend"), ("sands",)])
+    other = replace(state, hands=(("points2", "wall"), ("metropolis",)))
+    public = picture(state)
+    assert public.tobytes() == picture(other).tobytes(), "hands change nothing in public"
+    own = picture(state, 0)
+    assert own.size[1] > public.size[1], "the owner's picture adds the hand"
+    assert picture(state, 0).tobytes() != picture(other, 0).tobytes()
+
+
+def test_a_growing_board_shrinks_its_hexes_but_keeps_them_readable():
+    state = table(at="f2d", hands=[("expedition",), ()])
+    small = layout(g.view(state, None)).radius
+    for text in ("play expedition", "place 4,0 r0", "found none"):
+        state, _ = play(state, 0, text)
+    for group in (5, 6, 7, 8, 9, 10, 11):
+        state = replace(state, placements=state.placements + ((group, 4 + 2 * (group - 4), 0, 0),))
+    big = layout(g.view(state, None))
+    assert big.radius < small and big.radius >= MIN_RADIUS
+    assert picture(state).size[0] == 1000
+
+
+def test_a_metropolis_shows_a_second_ring_and_a_shielded_tile_its_shield():
+    state = table(at="f3d", cities=(City(T("f1a"), 0, 2),), shields=((T("f1a"), 0),))
+    image = picture(state)
+    single = table(at="f3d", cities=(City(T("f1a"), 0),))
+    red = swatch(0).fill
+    assert count(image, state, T("f1a"), red) > count(picture(single), single, T("f1a"), red)
+    shield = (230, 230, 236)
+    assert (
+        count(image, state, T("f1a"), shield, 8)
+        > count(picture(single), single, T("f1a"), shield, 8) + 40
+    )
