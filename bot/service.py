@@ -44,7 +44,7 @@ from bot.store import (
     iso,
     parse_time,
 )
-from engine.core import BadOptions, Game, IllegalMove, Result, describe
+from engine.core import BadOptions, Game, IllegalMove, Result, Step, describe
 from renders import has_renderer, render
 
 log = logging.getLogger(__name__)
@@ -210,9 +210,9 @@ def rebuild(game: Loaded, log: Sequence[MoveRow]) -> Any:
     state = rules.new(len(game.seats), game.row.options, game.row.seed)
     for entry in effective_moves(log):
         if entry.kind == "skip":
-            state, _ = rules.skip(state, entry.seat)
+            state = rules.skip(state, entry.seat).state
         else:
-            state, _, _ = rules.play(state, entry.seat, entry.action)
+            state = rules.play(state, entry.seat, entry.action).state
     return state
 
 
@@ -624,15 +624,11 @@ class Service:
         async with self._turn(table):
             game = await self._active(table, expect)
             seat = self._seated(game, caller)
-            if seat not in game.rules.to_play(game.state):
-                waiting = ", ".join(game.names[s] for s in game.rules.to_play(game.state))
-                raise Refused(f"It is not your turn: waiting for {waiting}.")
             try:
-                action = game.rules.parse(text)
-                state, events = game.rules.apply(game.state, seat, action)
+                step = game.rules.play(game.state, seat, text)
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            return await self._commit(game, seat, caller, game.rules.format(action), state, events)
+            return await self._commit(game, seat, caller, game.rules.format(step.action), step)
 
     async def resign(
         self, table: Table, caller: Caller, expect: tuple[int, int] | None = None
@@ -641,10 +637,10 @@ class Service:
             game = await self._active(table, expect)
             seat = self._seated(game, caller)
             try:
-                state, events = game.rules.apply(game.state, seat, game.rules.parse("resign"))
+                step = game.rules.play(game.state, seat, "resign")
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            return await self._commit(game, seat, caller, "resign", state, events)
+            return await self._commit(game, seat, caller, "resign", step)
 
     async def skip_turn(self, table: Table, caller: Caller, expect: tuple[int, int]) -> Reply:
         """Pass a seat's turn because its time ran out (the ``skip`` deadline policy)."""
@@ -652,10 +648,10 @@ class Service:
             game = await self._active(table, expect)
             seat = self._seated(game, caller)
             try:
-                state, events = game.rules.skip(game.state, seat)
+                step = game.rules.skip(game.state, seat)
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            return await self._commit(game, seat, caller, "skip", state, events, kind="skip")
+            return await self._commit(game, seat, caller, "skip", step, kind="skip")
 
     async def _commit(
         self,
@@ -663,15 +659,14 @@ class Service:
         seat: int,
         caller: Caller,
         notation: str,
-        state: Any,
-        events: list,
+        step: Step,
         kind: str = "move",
     ) -> Reply:
+        """Store ``step`` as the game's next move, in one transaction, and answer it."""
         rules = game.rules
-        over = rules.is_over(state)
+        state, events, result = step.state, step.events, step.result
         results = None
-        if over:
-            result = rules.result(state)
+        if result is not None:
             results = list(zip(result.places, result.scores, strict=True))
         try:
             await self.store.record(
@@ -681,11 +676,11 @@ class Service:
                 user_id=caller.user_id,
                 action=notation,
                 state=_PARSED.stored(game.row.game_key, state),
-                awaiting=rules.to_play(state),
+                awaiting=tuple(step.awaited),
                 results=results,
                 kind=kind,
-                reacting=rules.reaction_open(state),
-                attempt=solo_attempt(game, state) if over else None,
+                reacting=step.reaction_open,
+                attempt=solo_attempt(game, state) if step.over else None,
             )
         except StaleGame:
             raise Refused(
@@ -762,8 +757,8 @@ class Service:
                 last = standing[-1]
                 if last.kind == "move":
                     before = rebuild(game, standing[:-1])
-                    after, _, events = game.rules.play(before, last.seat, last.action)
-                    if game.rules.revealed(before, after, events):
+                    step = game.rules.play(before, last.seat, last.action)
+                    if game.rules.revealed(before, step.state, step.events):
                         raise Refused(
                             f"`{last.action}` rolled or drew something you have now seen, "
                             "so it cannot be taken back."

@@ -24,7 +24,9 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 import engine
-from engine.skybridge import KINDS, SQUARES, STORIES, View, initial_stock, scoring_colours
+from engine.skybridge.board import KINDS, SQUARES, STORIES
+from engine.skybridge.state import initial_stock, scoring_colours
+from engine.skybridge.view import View
 from renders.common import PLAYER_COLOURS, RGB, Swatch, fit_text, font, text_width, to_png
 
 SCALE = 2  # supersampling factor for shapes
@@ -736,7 +738,7 @@ def palette() -> Image.Image:
             if rules.is_over(state):
                 break
             seat = rules.to_play(state)[0]
-            state, _ = rules.apply(state, seat, rng.choice(rules.legal(state, seat)))
+            state = rules.apply(state, seat, rng.choice(rules.legal(state, seat))).state
     named = [BACKGROUND, WOOD, WOOD_EDGE, WOOD_TEXT, CELL, CELL_LINE, PLATE, EMPTY_PLATE]
     named += [INK, MUTED, CARD, CARD_LINE, TURN, HIGHLIGHT, *MEDALS, (255, 255, 255)]
     for swatch in PLAYER_COLOURS:

@@ -17,7 +17,6 @@ import pytest
 
 import engine
 from bot.service import Caller, Table
-
 from tests.bot.discord_harness import CHANNEL_ID, GUILD_ID, Harness, Reply
 
 ADA = Caller(1001, "Ada")
@@ -158,7 +157,7 @@ async def test_move_suggestions_come_empty_rather_than_late(h, monkeypatch):
 
 
 async def test_a_full_disk_is_told_privately_and_nothing_is_posted(h):
-    from test_storage_faults import fill_the_disk
+    from tests.bot.test_storage_faults import fill_the_disk
 
     board, mover, waiting = await started(h)
     await fill_the_disk(h.store)

@@ -27,7 +27,7 @@ def positions(count: int) -> list:
     rng, state, views = random.Random(3), GAME.new(3, None, 3), []
     for _ in range(count):
         seat = GAME.to_play(state)[0]
-        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal(state, seat)))
+        state = GAME.apply(state, seat, rng.choice(GAME.legal(state, seat))).state
         views.append(GAME.view(state, None))
     return views
 

@@ -18,7 +18,6 @@ from bot.ratings import Rating, rate
 from bot.service import Caller, Refused, Service, Table, ordinal
 from bot.store import Store
 from renders.standings import TOP, layout, render_table
-
 from tests.conftest import Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)

@@ -14,7 +14,9 @@ import pytest
 
 import engine
 from engine.core import IllegalMove
-from engine.skybridge import KINDS, SQUARES, Piece, Place, Resign, State, slot
+from engine.skybridge.actions import Place, Resign
+from engine.skybridge.board import KINDS, SQUARES, Piece
+from engine.skybridge.state import State, slot
 
 g = engine.get("skybridge")
 
@@ -66,7 +68,8 @@ def stock_of(state: State, seat: int, colour: int, kind: str) -> int:
 
 
 def play(state: State, seat: int, text: str) -> State:
-    new_state, _events = g.apply(state, seat, g.parse(text))
+    step = g.apply(state, seat, g.parse(text))
+    new_state, _events = step.state, step.events
     return new_state
 
 
@@ -260,7 +263,7 @@ def test_lowest_tower_rule_first_nine_blocks_fill_the_nine_foundations():
             block_moves = [a for a in moves if a.kind in ("tall", "cube")]
             empty = {i for i, s in enumerate(state.board) if not s}
             assert {a.squares[0] for a in block_moves} <= empty
-            state, _ = g.apply(state, seat, rnd.choice(block_moves or moves))
+            state = g.apply(state, seat, rnd.choice(block_moves or moves)).state
             blocks += bool(block_moves)
         assert all(state.board), "the first nine blocks must cover every foundation"
 
@@ -428,7 +431,8 @@ def test_a_seat_that_cannot_place_is_out_and_skipped_for_good():
     state = g.new(4, None, 1)
     state = replace(state, turn=RED)
     state = with_stock(state, BLUE, blue_bridge=1)  # blue can only lay a bridge
-    state, events = g.apply(state, RED, g.parse("red tall a1"))
+    step = g.apply(state, RED, g.parse("red tall a1"))
+    state, events = step.state, step.events
     assert g.to_play(state) == (YELLOW,), "blue has no bridge spot and must be skipped"
     assert BLUE in state.out
     assert any(e.kind == "out" and "{seat1}" in e.text for e in events)
@@ -445,7 +449,8 @@ def test_game_ends_when_nobody_can_place():
     state = position(2, turn=0, a1="BT")
     state = with_stock(state, 0, red_roof=1, yellow_bridge=1)
     state = with_stock(state, 1, blue_roof=1)
-    state, events = g.apply(state, 0, g.parse("red roof a1"))
+    step = g.apply(state, 0, g.parse("red roof a1"))
+    state, events = step.state, step.events
     assert g.is_over(state)
     assert g.to_play(state) == ()
     assert any(e.kind == "end" for e in events)
@@ -602,7 +607,8 @@ def test_2p_one_piece_of_either_colour_per_turn():
 
 def test_resign_any_time_and_finish_last():
     state = position(4, turn=RED, a1="BT YT GR", b1="RT")  # green leads with 6
-    state, events = g.apply(state, GREEN, Resign())  # not green's turn
+    step = g.apply(state, GREEN, Resign())  # not green's turn
+    state, events = step.state, step.events
     assert any(e.kind == "resign" for e in events)
     assert g.to_play(state) == (RED,)
     assert GREEN in state.resigned
@@ -715,7 +721,7 @@ def test_apply_never_mutates_its_input_even_on_refusal():
             except IllegalMove:
                 tried += 1
             assert g.to_json(state) == before
-        new_state, _ = g.apply(state, seat, rnd.choice(g.legal(state, seat)))
+        new_state = g.apply(state, seat, rnd.choice(g.legal(state, seat))).state
         assert g.to_json(state) == before
         assert new_state is not state
         state = new_state
@@ -795,7 +801,7 @@ def test_random_games_keep_every_invariant(players):
                 target = state.board[action.squares[0]]
                 assert sum(STORY[p.kind] for p in target) == min(allowed), "lowest-tower rule"
             out_before = state.out
-            state, _ = g.apply(state, seat, action)
+            state = g.apply(state, seat, action).state
             steps += 1
             assert out_before <= state.out, "a seat that is out stays out"
             for skipped in state.out - out_before:
