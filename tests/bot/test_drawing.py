@@ -91,11 +91,17 @@ async def test_a_move_whose_board_is_lost_still_stands(tmp_path, caplog) -> None
             await service.join(table, bea)
             started = await service.start(table, ada)
             assert started.image and started.image.startswith(b"\x89PNG")
-            os.kill(workers.pids[0], signal.SIGKILL)
             first = started.awaiting[0]
             mover = ada if first == ada.user_id else bea
             move = (await service.legal_moves(table, mover))[0]
-            reply = await service.move(table, mover, move)
+            # the worker dies while it holds the move's board: stopped first, so neither
+            # its death nor an answer can come before the board is handed to it
+            os.kill(workers.pids[0], signal.SIGSTOP)
+            moving = asyncio.create_task(service.move(table, mover, move))
+            while not any(worker.boards for worker in workers._workers):
+                await asyncio.sleep(0.01)
+            os.kill(workers.pids[0], signal.SIGKILL)
+            reply = await moving
             again = await service.board(table)  # what the notice tells them to do
         assert reply.image is None
         assert BOARD_LOST in reply.text
