@@ -11,6 +11,14 @@ from bot.service.replies import Caller, Reply, StatusCard, Table, player_count
 class Looking(ServiceBase):
     """Looking at a game: its board (now or after any move), status, history, and your turns."""
 
+    async def is_live(self, table: Table) -> bool:
+        """Whether a game is open or being played at ``table``."""
+        return await self.store.live_game(table.channel_id) is not None
+
+    async def players(self, game_id: int) -> list[Caller]:
+        """Who sits at a game, in seat order."""
+        return [Caller(s.user_id, s.name) for s in await self.store.seats(game_id)]
+
     async def board(self, table: Table, move: int | None = None) -> Reply:
         """The public board now, or as it stood after entry ``move`` of the history."""
         game = await self._latest(table)

@@ -35,7 +35,7 @@ async def league(tmp_path, monkeypatch):
     clock = Clock(T0)
     store = await Store.open(tmp_path / "league.db", clock=clock)
     service = Service(store, images=False, seed=itertools.count(1).__next__)
-    monkeypatch.setattr("bot.organiser.secrets.randbits", lambda bits: 2026)
+    monkeypatch.setattr("bot.organiser.signup.secrets.randbits", lambda bits: 2026)
     yield service, Organiser(service), clock
     await store.close()
 
@@ -217,7 +217,7 @@ async def test_standings_come_as_an_image_too_and_round_robins_show_their_schedu
         drawn.append(args)
         return render_table(*args)
 
-    monkeypatch.setattr("bot.organiser.render_table", spy)
+    monkeypatch.setattr("bot.organiser.looking.render_table", spy)
     await organiser.create(HOME, MOD, "RR", "skybridge", "round-robin")
     early = await organiser.schedule(HOME.guild_id, "RR")
     assert "drawn when the league starts" in early.text
