@@ -12,9 +12,10 @@ from discord import app_commands
 import engine
 from bot import permissions
 from bot.cogs.base import AnsweringCog, in_time, noted, permission_note
+from bot.cogs.options import Duration, GameOptions
 from bot.delivery import refuse
 from bot.host import Host
-from bot.inputs import EXTEND_BY, parse_clocks, parse_hours, parse_options
+from bot.inputs import EXTEND_BY, REACTION_WINDOW, REMIND_EVERY, TIME_PER_MOVE, clocks_of
 from bot.picker import suggest
 from bot.service import NOTIFY, POLICIES, Caller, Refused
 from bot.views import caller_of, send_reply, table_of
@@ -53,21 +54,21 @@ class Games(AnsweringCog):
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
-        time_per_move: str | None = None,
+        time_per_move: app_commands.Transform[float, Duration(TIME_PER_MOVE)] | None = None,
         at_deadline: app_commands.Choice[str] | None = None,
-        remind_every: str | None = None,
+        remind_every: app_commands.Transform[float, Duration(REMIND_EVERY)] | None = None,
         rated: bool = True,
-        reaction_window: str | None = None,
-        options: str | None = None,
+        reaction_window: app_commands.Transform[float, Duration(REACTION_WINDOW)] | None = None,
+        options: app_commands.Transform[dict[str, str], GameOptions] | None = None,
     ) -> None:
         note = permission_note(interaction, permissions.GAME, "host a game")
         policy = at_deadline.value if at_deadline else None
-        clocks = parse_clocks(time_per_move, policy, remind_every, reaction_window)
+        clocks = clocks_of(time_per_move, policy, remind_every, reaction_window)
         reply = await self.service.create(
             table_of(interaction),
             caller_of(interaction),
             game.value,
-            parse_options(options) if options else None,
+            options,
             clocks=clocks,
             rated=rated,
         )
@@ -83,14 +84,14 @@ class Games(AnsweringCog):
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str] | None = None,
-        options: str | None = None,
+        options: app_commands.Transform[dict[str, str], GameOptions] | None = None,
     ) -> None:
         note = permission_note(interaction, permissions.GAME, "host a game")
         reply = await self.service.solo(
             table_of(interaction),
             caller_of(interaction),
             game.value if game else SOLO_CHOICES[0].value,
-            parse_options(options) if options else None,
+            options,
         )
         await send_reply(interaction, noted(reply, note))
 
@@ -126,10 +127,12 @@ class Games(AnsweringCog):
     @app_commands.describe(
         by="e.g. 1d or 12h; a turn gets at most 7 days more, or its time per move if longer"
     )
-    async def extend(self, interaction: discord.Interaction, by: str) -> None:
-        reply = await self.service.extend(
-            table_of(interaction), caller_of(interaction), parse_hours(by, EXTEND_BY)
-        )
+    async def extend(
+        self,
+        interaction: discord.Interaction,
+        by: app_commands.Transform[float, Duration(EXTEND_BY)],
+    ) -> None:
+        reply = await self.service.extend(table_of(interaction), caller_of(interaction), by)
         await send_reply(interaction, reply)
 
     @game.command(name="replace", description="Hand a player's seat to someone else")
