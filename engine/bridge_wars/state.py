@@ -73,7 +73,6 @@ def rods(state: State) -> int:
 class Landing:
     """Where a block comes to rest: its level, the holes it rests on, those it bridges."""
 
-    cells: tuple[int, ...]
     level: int
     resting: tuple[int, ...]
     bridged: tuple[int, ...]
@@ -84,7 +83,7 @@ def drop(state: State, cells: tuple[int, ...]) -> Landing:
     top = max(state.tops[c] for c in cells)
     resting = tuple(c for c in cells if state.tops[c] == top and top > 0)
     bridged = tuple(c for c in cells if state.tops[c] < top)
-    return Landing(cells, top + 1, resting, bridged)
+    return Landing(top + 1, resting, bridged)
 
 
 def put(state: State, seat: int, action: Place) -> tuple[State, Placed]:

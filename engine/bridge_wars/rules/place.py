@@ -119,10 +119,8 @@ def refusal(state: State, seat: int, action: Place) -> str | None:
 
 def effect(state: State, seat: int, action: Place) -> tuple[State, list[Event]]:
     """The block drops in; the event names the colours it bridges over, if any."""
-    cells = cells_at(action.block, action.orient, action.anchor)
-    assert cells is not None, "refusal let only blocks on the board through"
-    bridged = drop(state, cells).bridged
     placed, block = put(state, seat, action)
+    bridged = [c for c in block.cells if state.tops[c] < block.level - 1]
     text = f"{seat_ref(seat)} put {actions.format(action)} into play at level {block.level}"
     if bridged:
         under = {state.owner[c] for c in bridged if state.owner[c] >= 0}
