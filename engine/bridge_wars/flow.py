@@ -50,6 +50,7 @@ def after(before: State, state: State, seat: int, action: Action, events: list[E
         return _setup_goes_on(state, seat, events)
     if isinstance(action, Place):
         return _pass_on(_last_round(state, seat, events), seat, events)
+    # a resignation: one player left ends the game; on the seat's own turn, it passes on
     if len(active(state)) < 2:
         return _end(state, "resign", events)
     if before.turn != seat:
