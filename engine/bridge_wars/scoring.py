@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.bridge_wars.blocks import COLOURS
 from engine.bridge_wars.board import BRASS, HOLES
 from engine.bridge_wars.state import State
-from engine.core import Result
+from engine.core import Result, ranked
 
 
 def rod_value(hole: int) -> int:
@@ -47,15 +47,6 @@ def result(state: State) -> Result:
         )
         for seat in range(state.players)
     ]
-    places = tuple(1 + sum(other > mine for other in keys) for mine in keys)
-    broken = any(
-        keys[a][:2] == keys[b][:2] and keys[a] != keys[b]
-        for a in range(state.players)
-        for b in range(a)
+    return ranked(
+        points, keys, "Ties on points broken by the brass rod, then by rods held at the top layer."
     )
-    detail = (
-        "Ties on points broken by the brass rod, then by rods held at the top layer."
-        if broken
-        else ""
-    )
-    return Result(scores=points, places=places, detail=detail)
