@@ -1,4 +1,5 @@
-"""What people type into options, read before a command runs (discord.py Transformers).
+"""Options: the games to choose from, and what people type, read before a command runs
+(discord.py Transformers).
 
 A command then receives hours or a dict, never text to parse. A value that cannot be
 read stops the command with the same refusal the terminal gives (``bot.inputs``), which
@@ -11,7 +12,11 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+import engine
 from bot.inputs import Span, parse_hours, parse_options
+
+GAME_CHOICES = [app_commands.Choice(name=g.info.name, value=key) for key, g in engine.GAMES.items()]
+SOLO_CHOICES = [c for c in GAME_CHOICES if engine.GAMES[c.value].info.min_players == 1]
 
 
 class Duration(app_commands.Transformer):
