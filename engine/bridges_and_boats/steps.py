@@ -21,8 +21,6 @@ REROLL = Stage(
         "(`reroll <number>`) or `keep` them."
     ),
 )
-ATTACKER_ONLY = "Only the attacker moves soldiers and boats; you bomb and fire."
-DEFENDER_ONLY = "Only the defender fires cannons and flies planes."
 
 
 def role_refusal(seat: int, role: int) -> str | None:
@@ -30,7 +28,9 @@ def role_refusal(seat: int, role: int) -> str | None:
     other."""
     if seat == role:
         return None
-    return ATTACKER_ONLY if role == ATTACKER else DEFENDER_ONLY
+    if role == ATTACKER:
+        return "Only the attacker moves soldiers and boats; you bomb and fire."
+    return "Only the defender fires cannons and flies planes."
 
 
 def order_refusal(state: State, step: int) -> str | None:

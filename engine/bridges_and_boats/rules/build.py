@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from engine.bridges_and_boats.actions import Build
 from engine.bridges_and_boats.board import next_gap
+from engine.bridges_and_boats.dominoes import Domino
 from engine.bridges_and_boats.state import ATTACKER, BUILD, DEFENDER, Boat, State, set_at
 from engine.bridges_and_boats.steps import order_refusal
 from engine.core import Event, Rule, seat_ref
@@ -50,37 +51,45 @@ def refusal(state: State, seat: int, action: Build) -> str | None:
 def effect(state: State, seat: int, action: Build) -> tuple[State, list[Event]]:
     hand = state.hands[seat]
     domino = hand[action.slot]
-    state = replace(
-        state,
-        hands=set_at(state.hands, seat, hand[: action.slot] + hand[action.slot + 1 :]),
-        stage=BUILD,
-    )
-    who = seat_ref(seat)
-    if action.kind == "bridge":
-        section = next_gap(state.bridge)
-        assert section is not None
-        verb = "repaired" if section in state.bombed else "built"
-        text = f"{who} {verb} bridge section {section + 1}, face down."
-        bridge = set_at(state.bridge, section, domino)
-        return replace(state, bridge=bridge, bombed=state.bombed - {section}), [
-            Event("bridge", text)
-        ]
-    if action.kind == "boat":
-        number = state.boats_built + 1
-        text = f"{who} built boat b{number}, face down on their bank."
-        boats = state.boats + (Boat(number, domino),)
-        return replace(state, boats=boats, boats_built=number), [Event("boat", text)]
-    if action.kind == "plane":
-        kind = ""
-        if domino.is_ghost:
-            kind = ": the ghost pilot, who never bombs but lends one re-roll"
-        elif domino.is_ace:
-            kind = ": the ace, who always hits"
-        text = f"{who} built plane {domino}{kind}."
-        return replace(state, planes=state.planes + (domino,)), [Event("plane", text)]
+    rest = hand[: action.slot] + hand[action.slot + 1 :]
+    state = replace(state, hands=set_at(state.hands, seat, rest), stage=BUILD)
+    built, text = _BUILDERS[action.kind](state, domino)
+    return built, [Event(action.kind, f"{seat_ref(seat)} {text}")]
+
+
+def _bridge(state: State, domino: Domino) -> tuple[State, str]:
+    """The lowest section missing, whether never built or bombed out."""
+    section = next_gap(state.bridge)
+    assert section is not None
+    verb = "repaired" if section in state.bombed else "built"
+    bridge = set_at(state.bridge, section, domino)
+    built = replace(state, bridge=bridge, bombed=state.bombed - {section})
+    return built, f"{verb} bridge section {section + 1}, face down."
+
+
+def _boat(state: State, domino: Domino) -> tuple[State, str]:
+    number = state.boats_built + 1
+    boats = state.boats + (Boat(number, domino),)
+    built = replace(state, boats=boats, boats_built=number)
+    return built, f"built boat b{number}, face down on their bank."
+
+
+def _plane(state: State, domino: Domino) -> tuple[State, str]:
+    """Face up: the ghost and the ace are told as what they are."""
+    kind = ""
+    if domino.is_ghost:
+        kind = ": the ghost pilot, who never bombs but lends one re-roll"
+    elif domino.is_ace:
+        kind = ": the ace, who always hits"
+    return replace(state, planes=state.planes + (domino,)), f"built plane {domino}{kind}."
+
+
+def _cannon(state: State, domino: Domino) -> tuple[State, str]:
     cannons = state.cannons + (domino,)
-    text = f"{who} built cannon {len(cannons)}, face down."
-    return replace(state, cannons=cannons), [Event("cannon", text)]
+    return replace(state, cannons=cannons), f"built cannon {len(cannons)}, face down."
+
+
+_BUILDERS = {"bridge": _bridge, "boat": _boat, "plane": _plane, "cannon": _cannon}
 
 
 RULE = Rule(Build, refusal, effect, targets)

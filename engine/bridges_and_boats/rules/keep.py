@@ -15,7 +15,7 @@ def targets(state: State, seat: int) -> list[Keep]:
 
 
 def refusal(state: State, seat: int, action: Keep) -> str | None:
-    return None
+    return None  # a waiting roll may always be kept: the REROLL stage is the only condition
 
 
 def effect(state: State, seat: int, action: Keep) -> tuple[State, list[Event]]:
