@@ -6,10 +6,7 @@ import pytest
 
 from engine.bridges_and_boats.actions import Advance, Board, Build, End, Fly, Reroll
 from engine.core import IllegalMove
-from tests.engine.bridges_and_boats.conftest import (
-    dom,
-    g,
-)
+from tests.engine.bridges_and_boats.conftest import dom, g
 
 
 def test_notation_reads_back_and_accepts_short_forms():

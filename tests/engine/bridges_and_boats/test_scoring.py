@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.bridges_and_boats.conftest import (
-    dom,
-    g,
-    play,
-    position,
-)
+from tests.engine.bridges_and_boats.conftest import dom, g, play, position
 
 
 @pytest.mark.parametrize(

@@ -6,13 +6,7 @@ import pytest
 
 from engine.bridges_and_boats.dominoes import DOUBLE_SIX
 from engine.core import BadOptions
-from tests.engine.bridges_and_boats.conftest import (
-    A,
-    airfield,
-    g,
-    play,
-    rolling,
-)
+from tests.engine.bridges_and_boats.conftest import A, airfield, g, play, rolling
 
 
 def test_the_pool_is_a_shuffled_double_six_set_and_players_start_with_nothing():

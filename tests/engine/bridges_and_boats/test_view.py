@@ -8,13 +8,7 @@ import re
 
 from engine.bridges_and_boats.dominoes import DOUBLE_SIX, Domino
 from tests.conftest import ADA, BOB, TABLE
-from tests.engine.bridges_and_boats.conftest import (
-    A,
-    D,
-    g,
-    public,
-    random_game,
-)
+from tests.engine.bridges_and_boats.conftest import A, D, g, public, random_game
 
 
 def _names(domino: Domino) -> list[str]:

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from tests.engine.bridges_and_boats.conftest import (
-    airfield,
-    dom,
-    play,
-    rolling,
-)
+from tests.engine.bridges_and_boats.conftest import airfield, dom, play, rolling
 
 
 def test_keeping_saves_the_reroll_for_a_later_roll():

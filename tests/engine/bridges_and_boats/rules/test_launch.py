@@ -3,14 +3,7 @@
 from __future__ import annotations
 
 from engine.bridges_and_boats.state import Boat
-from tests.engine.bridges_and_boats.conftest import (
-    A,
-    dom,
-    legal,
-    play,
-    position,
-    refusal,
-)
+from tests.engine.bridges_and_boats.conftest import A, dom, legal, play, position, refusal
 
 
 def test_boats_may_not_go_forth_empty():

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from tests.engine.bridges_and_boats.conftest import (
-    D,
-    g,
-    public,
-)
+from tests.engine.bridges_and_boats.conftest import D, g, public
 
 
 def test_a_resigning_side_loses_and_may_resign_out_of_turn():
