@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.seven_bridges.board import SQUARES, format_square
 from engine.seven_bridges.dice import ARM_COUNT, ROTATIONS, face_name, rotation_name
 from engine.seven_bridges.lines import (
     ALL_ARMS,
@@ -33,7 +34,6 @@ from engine.seven_bridges.lines import (
     segment,
     step,
 )
-from engine.seven_bridges.map import SQUARES, format_square
 
 WORDS = ("north", "east", "south", "west")
 

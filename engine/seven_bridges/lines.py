@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.seven_bridges.map import CITY, DIRS, SIZE, SQUARES, format_square
+from engine.seven_bridges.board import CITY, DIRS, SIZE, SQUARES, format_square
 
 SPAN = 2 * SIZE + 1  # lattice points per row and per column
 DELTA = ((-1, 0), (0, 1), (1, 0), (0, -1))  # (dy, dx) for N, E, S, W

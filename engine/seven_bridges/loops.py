@@ -36,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from engine.seven_bridges.board import CITY, SIZE, SQUARES
 from engine.seven_bridges.lines import (
     ARM_CENTRE,
     ARM_DIR,
@@ -46,7 +47,6 @@ from engine.seven_bridges.lines import (
     bits,
     is_centre,
 )
-from engine.seven_bridges.map import CITY, SIZE, SQUARES
 
 BRIDGE_SQUARES = frozenset(b.square for b in CITY.bridges)
 BRIDGE_ARMS = tuple(sum(1 << a for a in SQUARE_ARM[b.square] if a >= 0) for b in CITY.bridges)

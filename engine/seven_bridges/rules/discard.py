@@ -1,0 +1,56 @@
+"""Discard: nothing fits, not even the horse that is out [P] (RULINGS §1.8).
+
+Downgrading is barred while a horse is available, yet a horse may not fit either: then
+the seat takes any die and draws nothing, and the die is wasted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.core import Event, Rule, seat_ref
+from engine.seven_bridges.actions import Discard
+from engine.seven_bridges.dice import HORSE, KINDS, die_token
+from engine.seven_bridges.state import (
+    STUCK,
+    State,
+    available,
+    dice_text,
+    distinct,
+    matching,
+    with_seat,
+)
+
+
+def targets(state: State, seat: int) -> list[Discard]:
+    mine = available(state, seat)
+    if not any(state.dice[d] == HORSE for d in mine):
+        return []
+    return [Discard(KINDS[d], state.dice[d]) for d in distinct(state, mine)]
+
+
+def refusal(state: State, seat: int, action: Discard) -> str | None:
+    mine = available(state, seat)
+    if matching(state, mine, action.kind, action.value) is None:
+        token = die_token(action.kind, action.value) if action.value in range(1, 7) else "?"
+        return f"There is no {token} among your dice: {dice_text(state, mine)}."
+    if not any(state.dice[d] == HORSE for d in mine):
+        return (
+            "Downgrade: nothing fits and no horse is out, so you downgrade the lowest "
+            "die instead of discarding."
+        )
+    return None
+
+
+def effect(state: State, seat: int, action: Discard) -> tuple[State, list[Event]]:
+    die = matching(state, available(state, seat), action.kind, action.value)
+    dice = list(state.dice)
+    dice[die] = 0
+    token = die_token(action.kind, action.value)
+    events = [Event("waste", f"{seat_ref(seat)} can draw nothing and discards {token}.")]
+    player = state.seats[seat]
+    state = replace(state, dice=tuple(dice), slot=state.slot + 1)
+    return with_seat(state, seat, replace(player, wasted=player.wasted + 1)), events
+
+
+RULE = Rule(Discard, refusal, effect, targets, stages=frozenset({STUCK}))
