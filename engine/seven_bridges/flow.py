@@ -32,7 +32,6 @@ from engine.seven_bridges.state import (
     STUCK,
     State,
     available,
-    awaited_seats,
     dice_text,
     is_euler,
     owner,
@@ -57,12 +56,16 @@ def awaited(state: State) -> dict[int, Stage]:
     """Each awaited seat and what it is asked for: an item or a bonus to choose (every seat
     with one, all at once), else the next pick's owner to roll, draw the die it just
     downgraded, draft a die that fits, or, stuck, downgrade or discard one."""
-    seats = awaited_seats(state)
-    if any(p.pending or p.pending_items for p in state.seats):
-        return {s: CHOOSE_ITEM if state.seats[s].pending_items else CHOOSE_BONUS for s in seats}
-    if not seats:
+    if state.round >= ROUNDS:
         return {}
-    seat = seats[0]
+    choosing = {
+        s: CHOOSE_ITEM if p.pending_items else CHOOSE_BONUS
+        for s, p in enumerate(state.seats)
+        if p.pending or p.pending_items
+    }
+    if choosing:
+        return choosing
+    seat = owner(state, state.slot)
     if state.rolling:
         return {seat: ROLL_DICE}
     if state.committed >= 0:
@@ -72,26 +75,39 @@ def awaited(state: State) -> dict[int, Stage]:
 
 def _drafting(state: State, seat: int) -> Stage:
     """The seat drafts a die it can draw; the prompt says why anything else is refused."""
-    die = fitting_die(state, seat)
-    if die is not None:
-        return Stage(
-            PICK,
-            f"The dice are already rolled, and the {dice_text(state, (die,))} fits on "
-            f"your map: draft a die you can draw.",
-        )
     mine = available(state, seat)
-    if any(state.dice[d] == HORSE for d in mine):
-        return Stage(
-            STUCK,
-            "None of your dice fits on your map, not even the horse: discard one of them "
-            "(`discard ...`).",
-        )
-    low = min(mine, key=lambda d: (state.dice[d], KINDS[d]))
-    token = die_token(KINDS[low], state.dice[low])
-    return Stage(
-        STUCK,
-        f"None of your dice fits on your map: downgrade the lowest (`downgrade {token}`).",
+    die = fitting_die(state, seat, mine)
+    if die is not None:
+        return _DRAFT[KINDS[die], state.dice[die]]
+    value, kind = min((state.dice[d], KINDS[d]) for d in mine)
+    if max(state.dice[d] for d in mine) == HORSE:
+        return _DISCARD
+    return _DOWNGRADE[kind, value]
+
+
+# the stages of a seat to draft, by the die that fits or the lowest one: built once, as
+# every check of a pick asks for one
+_FACES = [(kind, value) for kind in (2, 3) for value in range(1, 7)]
+_DRAFT = {
+    face: Stage(
+        PICK,
+        f"The dice are already rolled, and the {die_token(*face)} fits on your map: draft a "
+        f"die you can draw.",
     )
+    for face in _FACES
+}
+_DOWNGRADE = {
+    face: Stage(
+        STUCK,
+        f"None of your dice fits on your map: downgrade the lowest (`downgrade "
+        f"{die_token(*face)}`).",
+    )
+    for face in _FACES
+}
+_DISCARD = Stage(
+    STUCK,
+    "None of your dice fits on your map, not even the horse: discard one of them (`discard ...`).",
+)
 
 
 def after(before: State, state: State, seat: int, action: Action, events: list[Event]) -> State:

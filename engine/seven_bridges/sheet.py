@@ -54,7 +54,6 @@ def fits(player: Player, value: int, kind: int | None) -> bool:
 def placement_refusal(player: Player, value: int, kind: int | None, where: Placement) -> str | None:
     """Why the face may not be drawn at ``where``, naming the rule; ``None`` if it may."""
     walk = player.bonuses.may_walk_footpaths
-    name = face_name(value)
     if value == HORSE:
         if not isinstance(where, Line):
             return (
@@ -66,8 +65,8 @@ def placement_refusal(player: Player, value: int, kind: int | None, where: Place
         )
     if isinstance(where, Line):
         return (
-            f"Exclusivity: the lines of a {name} go into one square; only a horse may draw a "
-            f"line across squares."
+            f"Exclusivity: the lines of a {face_name(value)} go into one square; only a horse "
+            f"may draw a line across squares."
         )
     if not isinstance(where, Shape) or value not in ROTATIONS:
         return "That is not a placement."

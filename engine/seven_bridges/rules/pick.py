@@ -26,17 +26,13 @@ from engine.seven_bridges.state import (
 )
 
 
-def fitting_die(state: State, seat: int) -> int | None:
-    """The first die the seat may draft that fits somewhere on its map, if any: without
-    one the seat is stuck and must downgrade or discard."""
+def fitting_die(state: State, seat: int, dice: tuple[int, ...]) -> int | None:
+    """The first of ``dice`` (those the seat may draft) that fits somewhere on its map, if
+    any: without one the seat is stuck and must downgrade or discard."""
     player = state.seats[seat]
-    tried = set()
-    for d in available(state, seat):
-        face = (KINDS[d], state.dice[d])
-        if face not in tried:
-            tried.add(face)
-            if fits(player, state.dice[d], KINDS[d]):
-                return d
+    for d in dice:
+        if fits(player, state.dice[d], KINDS[d]):
+            return d
     return None
 
 

@@ -8,6 +8,7 @@ moves go through the engine's public parse/apply.
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -16,12 +17,22 @@ from engine.seven_bridges.board import SQUARES
 from engine.seven_bridges.bonuses import RESERVED, USED
 from engine.seven_bridges.dice import FACES, KINDS, ROTATIONS, die_token, horse_reach
 from engine.seven_bridges.drawing import (
+    line_fits,
     line_placements,
     line_refusal,
+    shape_fits,
     shape_placements,
     shape_refusal,
 )
-from engine.seven_bridges.lines import SPAN, SQUARE_ARM, is_lattice_point
+from engine.seven_bridges.lines import (
+    ALL_ARMS,
+    PRINTED,
+    SPAN,
+    SQUARE_ARM,
+    anchors,
+    is_anchor,
+    is_lattice_point,
+)
 from tests.engine.seven_bridges.conftest import START, arms, play, position, refusal, sq, with_seat
 
 # -- dice ----------------------------------------------------------------------------------
@@ -195,3 +206,34 @@ def test_listed_horse_lines_are_exactly_those_the_rules_allow(drawn, reach):
     }
     assert set(line_placements(drawn, True, reach)) == allowed
     assert allowed, "every network here has somewhere to ride"
+
+
+def random_networks(count: int = 60) -> list[int]:
+    """Random subsets of the printed arms, from a few lines to nearly all of them, and
+    two ends: nothing drawn beyond one arm, and everything drawn."""
+    rnd = random.Random(18)
+    nets = [arms("r2c8:N"), ALL_ARMS]
+    for k in range(count):
+        density = (0.02, 0.1, 0.3, 0.6, 0.9)[k % 5]
+        nets.append(sum(1 << a for a in PRINTED if rnd.random() < density))
+    return nets
+
+
+def test_fits_is_exactly_whether_any_placement_is_listed():
+    answers = set()
+    for drawn in random_networks():
+        for walk in (False, True):
+            for value in ROTATIONS:
+                fits = shape_fits(drawn, walk, value)
+                assert fits == bool(shape_placements(drawn, walk, value)), (hex(drawn), value)
+                answers.add(fits)
+            fits = line_fits(drawn, walk, 4)
+            assert fits == bool(line_placements(drawn, walk, 4)), hex(drawn)
+            answers.add(fits)
+    assert answers == {False, True}
+
+
+def test_an_anchor_is_found_from_the_arms_at_its_point_alone():
+    for drawn in random_networks(20):
+        found = {p for p in range(SPAN * SPAN) if is_lattice_point(p) and is_anchor(drawn, p)}
+        assert found == set(anchors(drawn)), hex(drawn)
