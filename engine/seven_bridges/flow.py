@@ -16,7 +16,7 @@ from dataclasses import replace
 from engine.core import Event, Stage, seat_ref
 from engine.seven_bridges import euler
 from engine.seven_bridges.actions import Action, format
-from engine.seven_bridges.dice import DICE, HORSE, KINDS, die_token
+from engine.seven_bridges.dice import DICE, KINDS, die_token
 from engine.seven_bridges.rules.bonus import can_draw
 from engine.seven_bridges.rules.pick import fitting_die
 from engine.seven_bridges.rules.reserve import can_reserve
@@ -33,6 +33,7 @@ from engine.seven_bridges.state import (
     State,
     available,
     dice_text,
+    horse_out,
     is_euler,
     owner,
     positions,
@@ -79,9 +80,9 @@ def _drafting(state: State, seat: int) -> Stage:
     die = fitting_die(state, seat, mine)
     if die is not None:
         return _DRAFT[KINDS[die], state.dice[die]]
-    value, kind = min((state.dice[d], KINDS[d]) for d in mine)
-    if max(state.dice[d] for d in mine) == HORSE:
+    if horse_out(state, mine):
         return _DISCARD
+    value, kind = min((state.dice[d], KINDS[d]) for d in mine)
     return _DOWNGRADE[kind, value]
 
 

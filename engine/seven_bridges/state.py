@@ -16,7 +16,7 @@ from engine.core import BadOptions, Rng, seat_ref
 from engine.seven_bridges import euler
 from engine.seven_bridges.board import CITY, format_square, parse_square
 from engine.seven_bridges.bonuses import NOT_TAKEN, USED, Bonuses
-from engine.seven_bridges.dice import DICE, KINDS, die_token
+from engine.seven_bridges.dice import DICE, HORSE, KINDS, die_token
 from engine.seven_bridges.legend import crossed, visited
 from engine.seven_bridges.lines import FOOTPATHS, PRINTED, SQUARE_ARM, arm_name, bits
 
@@ -114,6 +114,19 @@ def distinct(state: State, dice: tuple[int, ...]) -> list[int]:
 def matching(state: State, dice: tuple[int, ...], kind: int, value: int) -> int | None:
     """The first of ``dice`` of type ``kind`` showing ``value``, if any."""
     return next((d for d in dice if (KINDS[d], state.dice[d]) == (kind, value)), None)
+
+
+def not_among(state: State, dice: tuple[int, ...], kind: int, value: int) -> str | None:
+    """The refusal for naming a die that is not among a stuck seat's ``dice``, if it is not."""
+    if matching(state, dice, kind, value) is not None:
+        return None
+    token = die_token(kind, value) if value in range(1, 7) else "?"
+    return f"There is no {token} among your dice: {dice_text(state, dice)}."
+
+
+def horse_out(state: State, dice: tuple[int, ...]) -> bool:
+    """Whether a horse shows among ``dice``: a stuck seat then discards, never downgrades."""
+    return any(state.dice[d] == HORSE for d in dice)
 
 
 def name_of(state: State, position: int) -> str:

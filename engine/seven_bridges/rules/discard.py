@@ -10,31 +10,32 @@ from dataclasses import replace
 
 from engine.core import Event, Rule, seat_ref
 from engine.seven_bridges.actions import Discard
-from engine.seven_bridges.dice import HORSE, KINDS, die_token
+from engine.seven_bridges.dice import KINDS, die_token
 from engine.seven_bridges.state import (
     STUCK,
     State,
     available,
-    dice_text,
     distinct,
+    horse_out,
     matching,
+    not_among,
     with_seat,
 )
 
 
 def targets(state: State, seat: int) -> list[Discard]:
     mine = available(state, seat)
-    if not any(state.dice[d] == HORSE for d in mine):
+    if not horse_out(state, mine):
         return []
     return [Discard(KINDS[d], state.dice[d]) for d in distinct(state, mine)]
 
 
 def refusal(state: State, seat: int, action: Discard) -> str | None:
     mine = available(state, seat)
-    if matching(state, mine, action.kind, action.value) is None:
-        token = die_token(action.kind, action.value) if action.value in range(1, 7) else "?"
-        return f"There is no {token} among your dice: {dice_text(state, mine)}."
-    if not any(state.dice[d] == HORSE for d in mine):
+    missing = not_among(state, mine, action.kind, action.value)
+    if missing:
+        return missing
+    if not horse_out(state, mine):
         return (
             "Downgrade: nothing fits and no horse is out, so you downgrade the lowest "
             "die instead of discarding."

@@ -11,22 +11,23 @@ from dataclasses import replace
 
 from engine.core import Event, Rule, seat_ref
 from engine.seven_bridges.actions import Downgrade
-from engine.seven_bridges.dice import HORSE, KINDS, die_token, face_name
+from engine.seven_bridges.dice import KINDS, die_token, face_name
 from engine.seven_bridges.sheet import fits
 from engine.seven_bridges.state import (
     STUCK,
     State,
     available,
-    dice_text,
     distinct,
+    horse_out,
     matching,
+    not_among,
     with_seat,
 )
 
 
 def targets(state: State, seat: int) -> list[Downgrade]:
     mine = available(state, seat)
-    if any(state.dice[d] == HORSE for d in mine):
+    if horse_out(state, mine):
         return []
     low = min(state.dice[d] for d in mine)
     return [Downgrade(KINDS[d], low) for d in distinct(state, mine) if state.dice[d] == low]
@@ -34,10 +35,10 @@ def targets(state: State, seat: int) -> list[Downgrade]:
 
 def refusal(state: State, seat: int, action: Downgrade) -> str | None:
     mine = available(state, seat)
-    if matching(state, mine, action.kind, action.value) is None:
-        token = die_token(action.kind, action.value) if action.value in range(1, 7) else "?"
-        return f"There is no {token} among your dice: {dice_text(state, mine)}."
-    if any(state.dice[d] == HORSE for d in mine):
+    missing = not_among(state, mine, action.kind, action.value)
+    if missing:
+        return missing
+    if horse_out(state, mine):
         return "Downgrade: you cannot downgrade while a horse die is available."
     low = min(state.dice[d] for d in mine)
     if action.value != low:
