@@ -18,7 +18,11 @@ loop is a cycle in a small graph whose nodes are squares. :func:`best_loop` then
    partial loop can still gain is at most, at each junction not yet passed, the best two
    half-chains there plus a turn if they leave it on different axes (rounded down to an
    even number of corners, as every closed rectilinear loop has); the partial loop is
-   dropped when that cannot beat the best so far, and so is a whole starting junction.
+   dropped when that cannot beat the best so far, and so is a whole starting junction;
+5. but a block with more than :data:`SEARCHED` junctions, which no real game has come
+   near, is left to a search row by row over the squares (:func:`_row_by_row`), whose
+   work is bounded by the map itself rather than exponential in junctions: the whole map
+   drawn takes it under 50 ms, where the branch and bound would take minutes.
 
 The networks players reach are small (a handful of independent loops), so most of the
 time goes on fixed costs rather than on the search: hence tables and flat lists indexed
@@ -26,9 +30,9 @@ by square or junction number rather than objects, and the bounds that let the se
 most starting junctions. Which of several equally good loops is returned depends only on
 the order the search meets them, which the pruning does not change.
 
-:func:`best_loop_reference` is the plain method kept as the check: it enumerates every
-simple cycle of the raw graph of arms and lattice points and keeps the best. Both must
-agree (tests and ``python -m bot bench``).
+:func:`~engine.seven_bridges.loops_reference.best_loop_reference` is the plain method
+kept as the check: it enumerates every simple cycle of the raw graph of arms and lattice
+points and keeps the best. Both must agree (tests and ``python -m bot bench``).
 """
 
 from __future__ import annotations
@@ -38,14 +42,9 @@ from functools import lru_cache
 
 from engine.seven_bridges.board import CITY, SIZE, SQUARES
 from engine.seven_bridges.lines import (
-    ARM_CENTRE,
-    ARM_DIR,
-    ARM_MID,
     OPPOSITE,
     SQUARE_ARM,
-    VERTICAL,
     bits,
-    is_centre,
 )
 
 BRIDGE_SQUARES = frozenset(b.square for b in CITY.bridges)
@@ -438,61 +437,106 @@ def best_loop(drawn: int) -> Loop:
         loops += _rings(_masks(east, south), junctions)
     best = max(loops, key=lambda loop: loop.score, default=NO_LOOP)
     n = len(junctions)
+    blocks = [_merge_through(block, n) for block in _blocks(n, chains)]
+    if any(len({end for chain in block for end in chain[:2]}) > SEARCHED for block in blocks):
+        found = _row_by_row(east, south)
+        return Loop(*found) if found[3] else NO_LOOP
     found = (best.score, 0, 0, 0)
-    for block in _blocks(n, chains):
-        result = _search(_merge_through(block, n), n, found[0])
+    for block in blocks:
+        result = _search(block, n, found[0])
         if result[3]:
             found = result
     return Loop(*found) if found[3] else best
 
 
-def best_loop_reference(drawn: int) -> Loop:
-    """The plain method: every simple cycle of the graph of arms, the best one kept.
+# A block with more junctions than this is left to the row-by-row search: the branch and
+# bound is exponential in junctions (real games peak at 11; every street of rows 1-6 drawn
+# makes 30 and takes half a second), the row-by-row search is not.
+SEARCHED = 12
 
-    Nodes are lattice points, edges are drawn arms; a cycle is found from its lowest
-    point and kept in one direction. No pruning, no contraction: slow but obviously right.
+
+def _row_by_row(east: int, south: int) -> tuple[int, int, int, int]:
+    """The best loop's score, corners, bridges and arms, by a frontier search: squares are
+    taken in reading order, and for every way a loop under construction can cross the line
+    between squares done and squares to do (its *plugs*), only the most corners for each
+    count of bridges is kept.
+
+    Plugs are 2 bits per position 0..SIZE: before square (r, c), position c holds the line
+    coming in from the left and c + 1 the line coming down from above; after it, c holds
+    the line going down and c + 1 the line going right. A plug is 1 where a path of the
+    loop opens and 2 where it closes, as brackets, which is enough to join paths
+    correctly: lines in the plane do not cross. The work at each square is bounded by the
+    plugs the map allows, so every drawing costs at most what the whole map costs (under
+    50 ms), whatever its junctions.
     """
-    adj: dict[int, list[tuple[int, int]]] = {}
-    for a in bits(drawn):
-        adj.setdefault(ARM_CENTRE[a], []).append((a, ARM_MID[a]))
-        adj.setdefault(ARM_MID[a], []).append((a, ARM_CENTRE[a]))
-    best = NO_LOOP
-    for s in sorted(adj):
-        best = _cycles_from(adj, s, s, {s}, [], best)
+    joined = east | south  # a square joined east or south: the loop's last row is below
+    first, last = (joined & -joined).bit_length() // _ROW, joined.bit_length() // _ROW
+    states: dict[tuple[int, int], tuple[int, int]] = {(0, 0): (0, 0)}
+    best = (0, 0, 0, 0)
+    for r in range(first, min(last + 2, SIZE)):
+        for c in range(SIZE):
+            states, closed = _square(states, r * SIZE + c, 2 * c, east, south)
+            if closed[0] > best[0]:
+                best = closed
+        # the row ends with no line going right; the next starts with none from the left
+        states = {(plugs << 2, b): v for (plugs, b), v in states.items() if not plugs >> 2 * SIZE}
     return best
 
 
-def _cycles_from(
-    adj: dict[int, list[tuple[int, int]]],
-    s: int,
-    u: int,
-    visited: set[int],
-    path: list[int],
-    best: Loop,
-) -> Loop:
-    """Extend the simple path ``path`` (arms from ``s`` to ``u``) in every way."""
-    for a, v in adj[u]:
-        if v == s and len(path) >= 3:
-            if path[0] < a:  # the same cycle walked the other way ends with path[0]
-                loop = _score_arms([*path, a])
-                if loop.score > best.score:
-                    best = loop
-        elif v > s and v not in visited:
-            visited.add(v)
-            path.append(a)
-            best = _cycles_from(adj, s, v, visited, path, best)
-            path.pop()
-            visited.discard(v)
-    return best
+def _square(
+    states: dict[tuple[int, int], tuple[int, int]], sq: int, at: int, east: int, south: int
+) -> tuple[dict[tuple[int, int], tuple[int, int]], tuple[int, int, int, int]]:
+    """The plugs after square ``sq`` (at bit ``at``), and the best loop it closes."""
+    e = east >> 4 * sq & 1
+    s = south >> 4 * sq & 1
+    bridge = _IS_BRIDGE[sq]
+    arms_e = _LINK_ARMS[4 * sq + 1] if e else 0
+    arms_s = _LINK_ARMS[4 * sq + 2] if s else 0
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    closed = (0, 0, 0, 0)
+
+    def keep(key: tuple[int, int], corners: int, arms: int) -> None:
+        old = out.get(key)
+        if old is None or old[0] < corners:
+            out[key] = (corners, arms)
+
+    for (plugs, b), (corners, arms) in states.items():
+        left = plugs >> at & 3
+        up = plugs >> at + 2 & 3
+        rest = plugs & ~(15 << at)
+        if not left and not up:
+            keep((plugs, b), corners, arms)  # the square stays out of the loop
+            if e and s:  # a path starts here, turning
+                keep(
+                    (rest | 1 << at | 2 << at + 2, b + bridge), corners + 1, arms | arms_e | arms_s
+                )
+        elif not left or not up:  # a path goes through: it turns if it changes axis
+            plug = left or up
+            if s:
+                keep((rest | plug << at, b + bridge), corners + (not up), arms | arms_s)
+            if e:
+                keep((rest | plug << at + 2, b + bridge), corners + (not left), arms | arms_e)
+        elif left == 1 and up == 2:  # the two ends of one path meet, turning: a loop
+            k, bridges = corners + 1, b + bridge
+            if not rest and value(k, bridges) > closed[0]:
+                closed = (value(k, bridges), k, bridges, arms)
+        else:  # two paths join, turning; if both open or both close, a far end turns over
+            joined = _rebracket(rest, left, at) if left == up else rest
+            keep((joined, b + bridge), corners + 1, arms)
+    return out, closed
 
 
-def _score_arms(cycle: list[int]) -> Loop:
-    """Corners and bridges of a cycle given as its arms."""
-    at: dict[int, list[int]] = {}
-    arms = 0
-    for a in cycle:
-        at.setdefault(ARM_CENTRE[a], []).append(ARM_DIR[a])
-        arms |= 1 << a
-    corners = sum(1 for p, ds in at.items() if is_centre(p) and VERTICAL[ds[0]] != VERTICAL[ds[1]])
-    bridges = sum(1 for m in BRIDGE_ARMS if arms & m == m)
-    return Loop(value(corners, bridges), corners, bridges, arms)
+def _rebracket(plugs: int, side: int, at: int) -> int:
+    """Two openings (``side`` 1) or two closings (2) joined at ``at``: the partner of the
+    one above, further right, now opens; or of the one on the left, further left, closes."""
+    positions = range(at + 4, 2 * SIZE + 2, 2) if side == 1 else range(at - 2, -1, -2)
+    depth = 0
+    for j in positions:
+        p = plugs >> j & 3
+        if p == side:
+            depth += 1
+        elif p:
+            if not depth:
+                return plugs ^ 3 << j
+            depth -= 1
+    raise AssertionError("a plug without its partner")

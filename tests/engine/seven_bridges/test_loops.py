@@ -7,11 +7,13 @@ networks from real random games and random subsets of the map.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
-from engine.seven_bridges.lines import ARM_CENTRE, ARM_MID, PRINTED, SQUARE_ARM, bits
-from engine.seven_bridges.loops import NO_LOOP, _score_arms, best_loop, best_loop_reference
+from engine.seven_bridges.lines import ALL_ARMS, ARM_CENTRE, ARM_MID, PRINTED, SQUARE_ARM, bits
+from engine.seven_bridges.loops import NO_LOOP, Loop, _row_by_row, best_loop, core, joins
+from engine.seven_bridges.loops_reference import best_loop_reference, score_arms
 from tests.engine.seven_bridges.conftest import BIG, NORTH, SOUTH, UNIT, ZIGZAG, g, sq
 
 
@@ -111,5 +113,36 @@ def test_fast_search_agrees_with_every_simple_cycle_on_random_networks(density):
             with_loops += 1
             # equal scores may come from different loops: check the one given is real
             assert fast.arms & ~drawn == 0 and a_simple_cycle(fast.arms), hex(drawn)
-            assert _score_arms(bits(fast.arms)) == fast, hex(drawn)
+            assert score_arms(bits(fast.arms)) == fast, hex(drawn)
     assert with_loops >= 10, "many of these networks hold a loop to check"
+
+
+@pytest.mark.parametrize("density", [0.7, 0.85, 1.0])
+def test_the_row_by_row_search_agrees_with_the_branch_and_bound(density):
+    # the row-by-row search takes over only from SEARCHED junctions on, where the branch
+    # and bound gets slow: here both are run on the same networks and must agree
+    rnd = random.Random(int(density * 100) + 1)
+    with_loops = 0
+    for _ in range(30):
+        top = rnd.randrange(12)
+        rows = range(top, min(12, top + rnd.randrange(2, 6)))
+        drawn = sum(1 << a for a in PRINTED if a // 48 in rows and rnd.random() < density)
+        east, south, _ = core(*joins(drawn))
+        score, corners, bridges, arms = _row_by_row(east, south)
+        searched = best_loop.__wrapped__(drawn)
+        assert score == searched.score, hex(drawn)
+        if score:
+            with_loops += 1
+            assert arms & ~drawn == 0 and a_simple_cycle(arms), hex(drawn)
+            assert score_arms(bits(arms)) == Loop(score, corners, bridges, arms), hex(drawn)
+    assert with_loops >= 5
+
+
+def test_the_whole_map_drawn_is_scored_at_once():
+    # every street drawn: 30 junctions in rows 1-6 alone, where the branch and bound
+    # would take minutes; the row-by-row search is bounded by the map
+    started = time.perf_counter()
+    loop = best_loop.__wrapped__(ALL_ARMS)
+    assert time.perf_counter() - started < 1.0
+    assert (loop.score, loop.corners, loop.bridges) == (260, 52, 5)
+    assert a_simple_cycle(loop.arms) and score_arms(bits(loop.arms)) == loop
