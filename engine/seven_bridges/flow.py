@@ -32,6 +32,7 @@ from engine.seven_bridges.state import (
     STUCK,
     State,
     available,
+    awaited_seats,
     dice_text,
     horse_out,
     is_euler,
@@ -57,16 +58,12 @@ def awaited(state: State) -> dict[int, Stage]:
     """Each awaited seat and what it is asked for: an item or a bonus to choose (every seat
     with one, all at once), else the next pick's owner to roll, draw the die it just
     downgraded, draft a die that fits, or, stuck, downgrade or discard one."""
-    if state.round >= ROUNDS:
+    seats = awaited_seats(state)
+    if not seats:
         return {}
-    choosing = {
-        s: CHOOSE_ITEM if p.pending_items else CHOOSE_BONUS
-        for s, p in enumerate(state.seats)
-        if p.pending or p.pending_items
-    }
-    if choosing:
-        return choosing
-    seat = owner(state, state.slot)
+    seat, players = seats[0], state.seats
+    if players[seat].pending or players[seat].pending_items:
+        return {s: CHOOSE_ITEM if players[s].pending_items else CHOOSE_BONUS for s in seats}
     if state.rolling:
         return {seat: ROLL_DICE}
     if state.committed >= 0:

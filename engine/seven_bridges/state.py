@@ -124,6 +124,16 @@ def not_among(state: State, dice: tuple[int, ...], kind: int, value: int) -> str
     return f"There is no {token} among your dice: {dice_text(state, dice)}."
 
 
+def wasted(state: State, seat: int, die: int) -> State:
+    """``die`` taken and drawn nowhere: its pick is made, and the seat's count of wasted
+    dice goes up."""
+    dice = list(state.dice)
+    dice[die] = 0
+    player = state.seats[seat]
+    state = replace(state, dice=tuple(dice), slot=state.slot + 1)
+    return with_seat(state, seat, replace(player, wasted=player.wasted + 1))
+
+
 def horse_out(state: State, dice: tuple[int, ...]) -> bool:
     """Whether a horse shows among ``dice``: a stuck seat then discards, never downgrades."""
     return any(state.dice[d] == HORSE for d in dice)

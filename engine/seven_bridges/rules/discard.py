@@ -6,8 +6,6 @@ the seat takes any die and draws nothing, and the die is wasted.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.core import Event, Rule, seat_ref
 from engine.seven_bridges.actions import Discard
 from engine.seven_bridges.dice import KINDS, die_token
@@ -19,7 +17,7 @@ from engine.seven_bridges.state import (
     horse_out,
     matching,
     not_among,
-    with_seat,
+    wasted,
 )
 
 
@@ -45,13 +43,9 @@ def refusal(state: State, seat: int, action: Discard) -> str | None:
 
 def effect(state: State, seat: int, action: Discard) -> tuple[State, list[Event]]:
     die = matching(state, available(state, seat), action.kind, action.value)
-    dice = list(state.dice)
-    dice[die] = 0
     token = die_token(action.kind, action.value)
     events = [Event("waste", f"{seat_ref(seat)} can draw nothing and discards {token}.")]
-    player = state.seats[seat]
-    state = replace(state, dice=tuple(dice), slot=state.slot + 1)
-    return with_seat(state, seat, replace(player, wasted=player.wasted + 1)), events
+    return wasted(state, seat, die), events
 
 
 RULE = Rule(Discard, refusal, effect, targets, stages=frozenset({STUCK}))

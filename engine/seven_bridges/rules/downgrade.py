@@ -21,7 +21,7 @@ from engine.seven_bridges.state import (
     horse_out,
     matching,
     not_among,
-    with_seat,
+    wasted,
 )
 
 
@@ -58,10 +58,8 @@ def effect(state: State, seat: int, action: Downgrade) -> tuple[State, list[Even
             turned = die_token(action.kind, value)
             events = [Event("downgrade", f"{seat_ref(seat)} downgrades {token} to {turned}.")]
             return replace(state, dice=tuple(dice), committed=die), events
-    dice[die] = 0
     events = [Event("waste", f"{seat_ref(seat)} downgrades {token} but nothing fits: wasted.")]
-    state = replace(state, dice=tuple(dice), slot=state.slot + 1)
-    return with_seat(state, seat, replace(player, wasted=player.wasted + 1)), events
+    return wasted(state, seat, die), events
 
 
 RULE = Rule(Downgrade, refusal, effect, targets, stages=frozenset({STUCK}))

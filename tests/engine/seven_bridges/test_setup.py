@@ -29,18 +29,22 @@ def test_options_start_square_and_advanced():
         g.new(7, None, 5)
 
 
+def faces(seed: int):
+    """The game's generator from ``seed``, as die faces 0-5 (one less than their value)."""
+    rng = Rng.from_seed(seed)
+    while True:
+        face, rng = rng.below(6)
+        yield face
+
+
 def test_rolled_start_quadrant_row_column_and_a_neighbour_for_an_empty_square():
     blanks_seen = streets_seen = 0
     for seed in range(400):
-        rng = Rng.from_seed(seed)
         # the same three rolls by hand: quadrant (re-roll 5 and 6), row, column
-        while True:
-            q, rng = rng.below(6)
-            if q < 4:
-                break
-        r, rng = rng.below(6)
-        c, rng = rng.below(6)
-        rolled = (6 * (q // 2) + r) * 12 + 6 * (q % 2) + c
+        rolls = faces(seed)
+        quadrant = next(face for face in rolls if face < 4)
+        row, col = next(rolls) + 1, next(rolls) + 1
+        rolled = sq(f"{('i', 'ii', 'iii', 'iv')[quadrant]}-{row}-{col}")
         square, _ = roll_start(Rng.from_seed(seed))
         assert CITY.arms[square]
         if CITY.arms[rolled]:
