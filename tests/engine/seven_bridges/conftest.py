@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine.core import Event, IllegalMove, Rng
+from engine.core import IllegalMove, Rng
 from engine.seven_bridges import SevenBridges
 from engine.seven_bridges.board import parse_square
 from engine.seven_bridges.bonuses import NOT_TAKEN, Bonuses
@@ -95,11 +95,6 @@ def position(
 
 def play(state: State, seat: int, text: str) -> State:
     return g.play(state, seat, text).state
-
-
-def events(state: State, seat: int, text: str) -> tuple[State, tuple[Event, ...]]:
-    step = g.play(state, seat, text)
-    return step.state, step.events
 
 
 def refusal(state: State, seat: int, text: str) -> str:
