@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from engine.seven_bridges.board import CITY, SIZE
 from engine.seven_bridges.bonuses import Bonuses
 from engine.seven_bridges.lines import OPPOSITE, SQUARE_ARM, arm
-from engine.seven_bridges.loops import BRIDGE_ARMS, Loop, best_loop
+from engine.seven_bridges.loops import best_loop
+from engine.seven_bridges.network import BRIDGE_ARMS, Loop
 
 ITEMS = ("loop", "bridges", "landmarks", "buildings", "trees", "grid", "drafting")
 LANDMARK_ARMS = tuple(1 << arm(*lm.arm) for lm in CITY.landmarks)

@@ -8,7 +8,7 @@ compare the two.
 from __future__ import annotations
 
 from engine.seven_bridges.lines import ARM_CENTRE, ARM_DIR, ARM_MID, VERTICAL, bits, is_centre
-from engine.seven_bridges.loops import BRIDGE_ARMS, NO_LOOP, Loop, value
+from engine.seven_bridges.network import BRIDGE_ARMS, NO_LOOP, Loop, value
 
 
 def best_loop_reference(drawn: int) -> Loop:

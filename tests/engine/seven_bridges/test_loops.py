@@ -12,8 +12,10 @@ import time
 import pytest
 
 from engine.seven_bridges.lines import ALL_ARMS, ARM_CENTRE, ARM_MID, PRINTED, SQUARE_ARM, bits
-from engine.seven_bridges.loops import NO_LOOP, Loop, _row_by_row, best_loop, core, joins
+from engine.seven_bridges.loop_rows import best_by_rows
+from engine.seven_bridges.loops import best_loop
 from engine.seven_bridges.loops_reference import best_loop_reference, score_arms
+from engine.seven_bridges.network import NO_LOOP, Loop, core, joins
 from tests.engine.seven_bridges.conftest import BIG, NORTH, SOUTH, UNIT, ZIGZAG, g, sq
 
 
@@ -128,7 +130,7 @@ def test_the_row_by_row_search_agrees_with_the_branch_and_bound(density):
         rows = range(top, min(12, top + rnd.randrange(2, 6)))
         drawn = sum(1 << a for a in PRINTED if a // 48 in rows and rnd.random() < density)
         east, south, _ = core(*joins(drawn))
-        score, corners, bridges, arms = _row_by_row(east, south)
+        score, corners, bridges, arms = best_by_rows(east, south)
         searched = best_loop.__wrapped__(drawn)
         assert score == searched.score, hex(drawn)
         if score:

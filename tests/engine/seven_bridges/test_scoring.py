@@ -17,7 +17,7 @@ from engine.seven_bridges.legend import (
     total_from_items,
 )
 from engine.seven_bridges.lines import PRINTED, SQUARE_ARM
-from engine.seven_bridges.loops import BRIDGE_ARMS, NO_LOOP
+from engine.seven_bridges.network import BRIDGE_ARMS, NO_LOOP
 from engine.seven_bridges.scoring import cards, rank_key
 from tests.engine.seven_bridges.conftest import NORTH, g, sq
 
