@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.seven_bridges.board import CITY, QUADRANTS, SIZE
+from engine.seven_bridges.legend import HIDDEN_RING, crossed, visited
 from engine.seven_bridges.lines import SQUARE_ARM, bits
-from engine.seven_bridges.map import CITY, QUADRANTS, SIZE
-from engine.seven_bridges.scoring import HIDDEN_RING, crossed, visited
-from engine.seven_bridges.state import View
+from engine.seven_bridges.view import View
 from renders.common import RGB, Swatch
 from renders.seven_bridges.pen import HIGHLIGHT, INK, MUTED, WHITE, Box, Pen, Point, box_centre
 from renders.seven_bridges.pieces import DELTA

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from PIL import Image
 
+from engine.seven_bridges.board import CITY, SIZE
 from engine.seven_bridges.bonuses import (
     FOOTPATHS_VALUE,
     IMMEDIATE_VALUES,
@@ -22,9 +23,9 @@ from engine.seven_bridges.bonuses import (
     USED,
     Bonuses,
 )
-from engine.seven_bridges.map import CITY, SIZE
-from engine.seven_bridges.scoring import ITEMS, TOTAL_BUILDINGS, TOTAL_GRID, TOTAL_TREES, crossed
-from engine.seven_bridges.state import PICKS, View
+from engine.seven_bridges.legend import ITEMS, TOTAL_BUILDINGS, TOTAL_GRID, TOTAL_TREES, crossed
+from engine.seven_bridges.state import PICKS
+from engine.seven_bridges.view import View
 from renders.common import RGB, Swatch, fit_text, font
 from renders.seven_bridges import city
 from renders.seven_bridges.city import CELL, GUTTER

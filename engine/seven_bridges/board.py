@@ -1,4 +1,5 @@
-"""The map of Königsberg: squares, streets, bridges, landmarks, buildings, trees, exits.
+"""The board: the map of Königsberg, its squares, streets, bridges, landmarks, buildings,
+trees and exits.
 
 The facts come from ``map.json`` beside this module (RULINGS §1.6: our reconstruction,
 not the published map), read once at import. This module only *names* things: squares,

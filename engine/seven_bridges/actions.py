@@ -1,4 +1,5 @@
-"""Moves and their notation: tokens from general to specific, so a picker can step through.
+"""The actions and their one notation: tokens from general to specific, so a picker can
+step through them.
 
     roll                   the roller rolls the six dice to start a turn
     tee3 ii-2-3 nes        draft the tee on a 3-horse die; draw it in ii-2-3, arms N, E, S
@@ -23,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from engine.core import IllegalMove
+from engine.seven_bridges.board import DIRS, format_square, parse_square
 from engine.seven_bridges.dice import (
     FACES,
     die_token,
@@ -31,9 +33,8 @@ from engine.seven_bridges.dice import (
     parse_rotation,
     rotation_name,
 )
+from engine.seven_bridges.legend import ITEMS
 from engine.seven_bridges.lines import centre, format_point, midpoint
-from engine.seven_bridges.map import DIRS, format_square, parse_square
-from engine.seven_bridges.scoring import ITEMS
 
 
 @dataclass(frozen=True, order=True)
@@ -75,6 +76,8 @@ class Bonus:
 
 @dataclass(frozen=True)
 class Reserve:
+    """Take a landmark's bonus from the RESERVED USE column, to use later."""
+
     what: str  # "reroll" or "footpaths"
 
 
@@ -85,7 +88,7 @@ class Roll:
 
 @dataclass(frozen=True)
 class Reroll:
-    pass
+    """Use a reserved re-roll/distribute bonus to re-roll the dice still available."""
 
 
 @dataclass(frozen=True)
@@ -97,12 +100,16 @@ class Distribute:
 
 @dataclass(frozen=True)
 class Downgrade:
+    """Nothing fits and no horse is out: turn the lowest die up until it fits."""
+
     kind: int
     value: int
 
 
 @dataclass(frozen=True)
 class Discard:
+    """Nothing fits, not even the horse that is out: take a die and draw nothing."""
+
     kind: int
     value: int
 
@@ -132,7 +139,8 @@ def format_placement(where: Placement) -> str:
     return text if len(where.dirs) == 4 else f"{text} {rotation_name(where.dirs)}"
 
 
-def format_action(action: Action) -> str:
+def format(action: Action) -> str:
+    """The canonical notation of ``action``: what the move log stores and buttons carry."""
     if isinstance(action, Pick):
         return f"{die_token(action.kind, action.value)} {format_placement(action.where)}"
     if isinstance(action, Bonus):
@@ -202,7 +210,8 @@ def _placement(tokens: list[str]) -> Placement:
     raise IllegalMove(f"I expected a square and a rotation, or a start and a direction. {HOWTO}")
 
 
-def parse_action(text: str) -> Action:
+def parse(text: str) -> Action:
+    """Read an action in the notation above; raises :class:`IllegalMove` if unreadable."""
     tokens = text.lower().split()
     if not tokens:
         raise IllegalMove(f"Nothing to read. {HOWTO}")

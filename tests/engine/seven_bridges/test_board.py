@@ -1,4 +1,5 @@
-"""The Seven Bridges map (RULINGS §1.5–1.7): the project's data file keeps the shared facts.
+"""The Seven Bridges board, the map of Königsberg (RULINGS §1.5–1.7): the project's data
+file keeps the shared facts.
 
 Checked against the facts the rulings state, not against the shared JSON file, so the
 project's own map stands on its own: counts, totals, where bridges and landmarks are, and
@@ -12,9 +13,7 @@ from importlib import resources
 
 import pytest
 
-from engine.seven_bridges.bonuses import total_bonus_value
-from engine.seven_bridges.lines import ALL_ARMS, FOOTPATHS, OPPOSITE, SQUARE_ARM, bits
-from engine.seven_bridges.map import (
+from engine.seven_bridges.board import (
     CITY,
     SQUARES,
     format_square,
@@ -23,15 +22,12 @@ from engine.seven_bridges.map import (
     row_col,
     square_of,
 )
-from engine.seven_bridges.scoring import HIDDEN_RING, TOTAL_GRID, TOTAL_TREES
+from engine.seven_bridges.bonuses import total_bonus_value
+from engine.seven_bridges.legend import HIDDEN_RING, TOTAL_GRID, TOTAL_TREES
+from engine.seven_bridges.lines import ALL_ARMS, FOOTPATHS, OPPOSITE, SQUARE_ARM, bits
+from tests.engine.seven_bridges.conftest import sq
 
 STEP = {0: -12, 1: 1, 2: 12, 3: -1}
-
-
-def sq(name: str) -> int:
-    square = parse_square(name)
-    assert square is not None, name
-    return square
 
 
 def test_the_map_file_ships_inside_the_package():
