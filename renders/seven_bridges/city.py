@@ -1,6 +1,6 @@
 """The map of Königsberg on a player's sheet: the printed map, then the player's marks.
 
-The map data (engine.seven_bridges.map) says which arms every building and tree is seen
+The map data (engine.seven_bridges.board) says which arms every building and tree is seen
 from, not where it stands; here each gets a place in one of the four quarters of its
 square beside that arm (a corner building between its two arms), four places a quarter,
 and each landmark letter a whole quarter beside its arm. Geometry is in output pixels
