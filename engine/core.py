@@ -263,8 +263,9 @@ class Game(ABC, Generic[S, A]):
     # -- what each game says ----------------------------------------------------------
 
     @abstractmethod
-    def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> S:
-        """A fresh game; raises :class:`BadOptions` for options that cannot be played."""
+    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> S:
+        """A fresh game, for a number of players the game allows and only options it has
+        (:meth:`new` checked both); raises :class:`BadOptions` for a value it cannot play."""
 
     @abstractmethod
     def awaited(self, state: S) -> Mapping[int, Stage]:
@@ -309,6 +310,28 @@ class Game(ABC, Generic[S, A]):
         raise IllegalMove(f"{self.info.name} has no way to skip a turn.")
 
     # -- what the core does for every game --------------------------------------------
+
+    def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> S:
+        """A fresh game; raises :class:`BadOptions` for a number of players or an option
+        the game does not have (the game's :meth:`setup` judges the options' values)."""
+        info = self.info
+        if not info.min_players <= players <= info.max_players:
+            allowed = (
+                f"exactly {info.min_players}"
+                if info.min_players == info.max_players
+                else f"{info.min_players} to {info.max_players}"
+            )
+            raise BadOptions(f"{info.name} is for {allowed} players, not {players}.")
+        given = dict(options or {})
+        unknown = sorted(set(given) - set(info.options))
+        if unknown and not info.options:
+            raise BadOptions(f"{info.name} has no options (got {', '.join(unknown)}).")
+        if unknown:
+            known = ", ".join(info.options)
+            raise BadOptions(
+                f"{info.name} has no option {', '.join(unknown)} (its options: {known})."
+            )
+        return self.setup(players, given, seed)
 
     def to_play(self, state: S) -> tuple[int, ...]:
         """The seats whose input is awaited now (empty once the game is over)."""

@@ -20,7 +20,7 @@ from engine.bridge_wars.actions import Action
 from engine.bridge_wars.rules import RULES
 from engine.bridge_wars.state import State, height_option
 from engine.bridge_wars.view import View
-from engine.core import BadOptions, Game, GameInfo
+from engine.core import Game, GameInfo
 
 __all__ = ["BridgeWars", "View"]
 
@@ -67,9 +67,7 @@ class BridgeWars(Game[State, Action]):
     state_to_dict = staticmethod(state.to_dict)
     state_from_dict = staticmethod(state.from_dict)
 
-    def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
-        if not self.info.min_players <= players <= self.info.max_players:
-            raise BadOptions(f"Bridge Wars is for 2 to 4 players, not {players}.")
+    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return state.new(players, height_option(options), seed)
 
     def is_over(self, state: State) -> bool:

@@ -112,10 +112,6 @@ def put(state: State, seat: int, action: Place) -> tuple[State, Placed]:
 
 def height_option(options: Mapping[str, Any] | None) -> int:
     """The rod height the options ask for (RULINGS §2.3 [P]), or :class:`BadOptions`."""
-    options = dict(options or {})
-    unknown = sorted(set(options) - {"height"})
-    if unknown:
-        raise BadOptions(f"Bridge Wars has no option {', '.join(unknown)} (it has: height).")
     value = options.get("height", DEFAULT_HEIGHT)
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)

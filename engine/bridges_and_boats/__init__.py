@@ -21,7 +21,7 @@ from engine.bridges_and_boats import actions, flow, scoring, state, view
 from engine.bridges_and_boats.actions import Action
 from engine.bridges_and_boats.rules import RULES
 from engine.bridges_and_boats.state import ATTACKER, DEFENDER, ROLES, State
-from engine.core import BadOptions, Game, GameInfo
+from engine.core import Game, GameInfo
 
 HELP = (
     "**Bridges and Boats** — 2 players: attacker (seat 1, moves first) against defender.\n"
@@ -73,13 +73,7 @@ class BridgesAndBoats(Game[State, Action]):
     state_to_dict = staticmethod(state.to_dict)
     state_from_dict = staticmethod(state.from_dict)
 
-    def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
-        if players != 2:
-            raise BadOptions(f"Bridges and Boats is for exactly 2 players, not {players}.")
-        if options:
-            raise BadOptions(
-                f"Bridges and Boats has no options (got {', '.join(sorted(options))})."
-            )
+    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return state.new(seed)
 
     def is_over(self, state: State) -> bool:

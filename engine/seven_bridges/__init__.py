@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import BadOptions, Game, GameInfo
+from engine.core import Game, GameInfo
 from engine.seven_bridges import actions, flow, scoring, state, view
 from engine.seven_bridges.actions import Action
 from engine.seven_bridges.rules import RULES
@@ -65,9 +65,7 @@ class SevenBridges(Game[State, Action]):
     state_to_dict = staticmethod(state.to_dict)
     state_from_dict = staticmethod(state.from_dict)
 
-    def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
-        if not self.info.min_players <= players <= self.info.max_players:
-            raise BadOptions(f"Seven Bridges is for 1 to 6 players, not {players}.")
+    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return flow.begin(state.new(players, options, seed))
 
     def is_over(self, state: State) -> bool:

@@ -159,12 +159,6 @@ def with_seat(state: State, seat: int, player: Player) -> State:
 def new(players: int, options: Mapping[str, Any] | None, seed: int) -> State:
     """Everyone's map with the starting square drawn, before any bonus or roll; raises
     :class:`BadOptions` for options that cannot be played."""
-    options = dict(options or {})
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise BadOptions(
-            f"Seven Bridges has no option {', '.join(unknown)} (options: {', '.join(OPTIONS)})."
-        )
     advanced = _truthy(options.get("advanced", False), "advanced")
     rng = Rng.from_seed(seed)
     start_text = str(options.get("start", "roll")).strip().lower()

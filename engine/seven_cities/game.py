@@ -156,7 +156,7 @@ class SevenCities(Game[State, Action]):
 
     # -- setting up ---------------------------------------------------------------------
 
-    def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
+    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         if not 2 <= players <= 6:
             raise BadOptions(f"Battle for Seven Cities is for 2 to 6 players, not {players}.")
         clock = _clock_option(options or {})

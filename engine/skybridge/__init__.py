@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import BadOptions, Game, GameInfo
+from engine.core import Game, GameInfo
 from engine.skybridge import actions, flow, scoring, state, view
 from engine.skybridge.actions import Action
 from engine.skybridge.board import COLOURS
@@ -58,11 +58,7 @@ class Skybridge(Game[State, Action]):
     state_to_dict = staticmethod(state.to_dict)
     state_from_dict = staticmethod(state.from_dict)
 
-    def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> State:
-        if not self.info.min_players <= players <= self.info.max_players:
-            raise BadOptions(f"Skybridge is for 2 to 4 players, not {players}.")
-        if options:
-            raise BadOptions(f"Skybridge has no options (got {', '.join(sorted(options))}).")
+    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return state.new(players, seed)
 
     def is_over(self, state: State) -> bool:

@@ -116,7 +116,7 @@ def test_the_clock_cards_pick_the_nearest_time_not_after_the_start():
     assert g.new(4, None, 3).clock == g.new(4, None, 3).clock, "the default comes from the seed"
     with pytest.raises(BadOptions, match="HH:MM"):
         g.new(2, {"clock": "25:99"}, 1)
-    with pytest.raises(BadOptions, match="one option"):
+    with pytest.raises(BadOptions, match=r"no option colour \(its options: clock\)"):
         g.new(2, {"colour": "red"}, 1)
 
 
