@@ -9,6 +9,7 @@ reads on the picture, and the same for both eras but for the first letter.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -106,6 +107,11 @@ class Board:
             return None
         return ("pf".index(name[0]), coord[0], coord[1])
 
+    def sorted_names(self, tiles: Iterable[Tile]) -> list[str]:
+        """The names of ``tiles`` in canonical order: by name (``f`` before ``p``), then
+        group number, then cell."""
+        return [self.name(t) for t in sorted(tiles, key=lambda t: (-t[0], *self.cell_of[t[1:]]))]
+
     def tiles(self, era: int) -> tuple[Tile, ...]:
         return tuple((era, q, r) for q, r in self.order)
 
@@ -164,6 +170,11 @@ def _placements_touching(
                     continue
                 found.append((q, r, rotation))
     return tuple(sorted(found))
+
+
+def twin(tile: Tile) -> Tile:
+    """The matching tile in the other era."""
+    return (PAST if tile[0] == FUTURE else FUTURE, tile[1], tile[2])
 
 
 def build_cost(era: int, terrain: str) -> int | None:

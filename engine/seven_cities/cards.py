@@ -62,6 +62,17 @@ def sort_hand(cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=RANK.__getitem__))
 
 
+def without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``hand`` less one copy of ``card``, still in canonical order."""
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def count(n: int) -> str:
+    """``n`` cards, in words: "1 card", "3 cards"."""
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
 def name(slug: str) -> str:
     return BY_SLUG[slug].name
 
