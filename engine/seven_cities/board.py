@@ -112,6 +112,12 @@ class Board:
         group number, then cell."""
         return [self.name(t) for t in sorted(tiles, key=lambda t: (-t[0], *self.cell_of[t[1:]]))]
 
+    def tile(self, name: str) -> Tile:
+        """The tile named ``name``, known to be on the board (a move already checked)."""
+        tile = self.tile_named(name)
+        assert tile is not None, name
+        return tile
+
     def tiles(self, era: int) -> tuple[Tile, ...]:
         return tuple((era, q, r) for q, r in self.order)
 

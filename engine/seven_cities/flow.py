@@ -34,7 +34,6 @@ from engine.seven_cities.state import (
     TURN,
     State,
     active,
-    to_play,
 )
 from engine.seven_cities.tokens import shielded
 
@@ -43,9 +42,14 @@ ATTACKS = {"burn": burn.strike, "takeover": takeover.strike}
 
 
 def awaited(state: State) -> dict[int, Stage]:
-    """The open window's seats, out of turn; else the seat to play, in its stage."""
-    stage = STAGES[state.windows[0].kind if state.windows else state.stage]
-    return dict.fromkeys(to_play(state), stage)
+    """The open window's seats, out of turn; else the seat to play, in its stage (as
+    ``state.to_play`` says, written out: every refusal asks it)."""
+    if state.over is not None:
+        return {}
+    if state.windows:
+        window = state.windows[0]
+        return dict.fromkeys(window.waiting, STAGES[window.kind])
+    return {state.turn: STAGES[state.stage]}
 
 
 def after(before: State, state: State, seat: int, action: Action, events: list[Event]) -> State:

@@ -21,8 +21,10 @@ def railed(state: State) -> frozenset[Tile]:
 
 def entry_cost(state: State, tile: Tile) -> int | None:
     """Action points to step onto ``tile``: its travel cost, 0 on a railway, None behind a wall."""
-    if any(tile in wall for wall in state.walls):
-        return None
-    if any(tile in rail for rail in state.railways):
-        return 0
+    for wall in state.walls:
+        if tile in wall:
+            return None
+    for rail in state.railways:
+        if tile in rail:
+            return 0
     return travel_cost(tile[0], state.geo.terrain(tile))

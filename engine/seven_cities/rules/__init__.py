@@ -9,13 +9,13 @@ from engine.seven_cities.rules import (
     move,
     pass_,
     place,
+    play,
     points,
     recall,
     resign,
     start,
     time,
 )
-from engine.seven_cities.rules import play as play_
 
 RULES = (
     start.RULE,
@@ -23,7 +23,7 @@ RULES = (
     move.RULE,
     time.RULE,
     build.RULE,
-    play_.RULE,
+    play.RULE,
     place.RULE,
     found.RULE,
     recall.RULE,

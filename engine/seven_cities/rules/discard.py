@@ -7,9 +7,8 @@ from dataclasses import replace
 
 from engine.core import Event, Rule, seat_ref
 from engine.seven_cities.actions import Discard
-from engine.seven_cities.cards import name, sort_hand
+from engine.seven_cities.cards import name, not_held, sort_hand
 from engine.seven_cities.piles import to_blue
-from engine.seven_cities.rules.points import held
 from engine.seven_cities.state import DISCARD, State
 
 
@@ -18,7 +17,7 @@ def targets(state: State, seat: int) -> list[Discard]:
 
 
 def refusal(state: State, seat: int, action: Discard) -> str | None:
-    return held(state, seat, action.card)
+    return not_held(state.hands[seat], action.card)
 
 
 def effect(state: State, seat: int, action: Discard) -> tuple[State, list[Event]]:

@@ -55,8 +55,7 @@ def effect(state: State, seat: int, action: Found) -> tuple[State, list[Event]]:
         return replace(state, marks=()), [
             Event("found", f"{who} founds no city on the new tile group.")
         ]
-    tile = state.geo.tile_named(action.tile)
-    assert tile is not None
+    tile = state.geo.tile(action.tile)
     events = [Event("found", f"{who} founds a city on {action.tile} for free.")]
     state = replace(state, marks=(tile,))
     return built(state, seat, tile, events, direct=False), events

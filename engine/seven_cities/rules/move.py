@@ -29,7 +29,7 @@ def refusal(state: State, seat: int, action: Move) -> str | None:
         return f"There is no tile {action.tile} on the board."
     pos = state.positions[seat]
     assert pos is not None
-    if tile not in geo.neighbours(pos):
+    if tile[0] != pos[0] or tile[1:] not in geo.adjacent[pos[1:]]:
         return f"{action.tile} is not next to {geo.name(pos)}: travel one tile at a time."
     cost = entry_cost(state, tile)
     if cost is None:
@@ -40,8 +40,7 @@ def refusal(state: State, seat: int, action: Move) -> str | None:
 
 
 def effect(state: State, seat: int, action: Move) -> tuple[State, list[Event]]:
-    tile = state.geo.tile_named(action.tile)
-    assert tile is not None
+    tile = state.geo.tile(action.tile)
     cost = entry_cost(state, tile)
     assert cost is not None
     state = replace(

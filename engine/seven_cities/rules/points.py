@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from engine.core import Event, Rule, seat_ref
 from engine.seven_cities.actions import Points
-from engine.seven_cities.cards import BY_SLUG, name, sort_hand
+from engine.seven_cities.cards import BY_SLUG, name, not_held, sort_hand
 from engine.seven_cities.piles import to_blue
 from engine.seven_cities.state import TURN, State
 
@@ -15,17 +15,8 @@ def targets(state: State, seat: int) -> list[Points]:
     return [Points(c) for c in sort_hand(set(state.hands[seat]))]
 
 
-def held(state: State, seat: int, card: str) -> str | None:
-    """Why ``seat`` cannot give up ``card``: it is no card, or not in the seat's hand."""
-    if card not in BY_SLUG:
-        return f"'{card}' is not a card."
-    if card not in state.hands[seat]:
-        return f"You hold no {name(card)} card."
-    return None
-
-
 def refusal(state: State, seat: int, action: Points) -> str | None:
-    return held(state, seat, action.card)
+    return not_held(state.hands[seat], action.card)
 
 
 def effect(state: State, seat: int, action: Points) -> tuple[State, list[Event]]:

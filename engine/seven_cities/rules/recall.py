@@ -32,8 +32,7 @@ def refusal(state: State, seat: int, action: Recall) -> str | None:
 
 
 def effect(state: State, seat: int, action: Recall) -> tuple[State, list[Event]]:
-    tile = state.geo.tile_named(action.tile)
-    assert tile is not None
+    tile = state.geo.tile(action.tile)
     text = f"{seat_ref(seat)} is out of city tokens and destroys their city on {action.tile}."
     return replace(remove_city(state, tile), marks=(tile,)), [Event("recall", text)]
 

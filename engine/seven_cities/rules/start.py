@@ -26,8 +26,7 @@ def refusal(state: State, seat: int, action: Start) -> str | None:
 
 def effect(state: State, seat: int, action: Start) -> tuple[State, list[Event]]:
     """The token goes down; ``flow`` then asks the next seat, or begins round 1."""
-    tile = state.geo.tile_named(action.tile)
-    assert tile is not None
+    tile = state.geo.tile(action.tile)
     state = replace(state, positions=replace_at(state.positions, seat, tile), marks=(tile,))
     return state, [Event("start", f"{seat_ref(seat)} starts on {action.tile}.")]
 

@@ -14,7 +14,7 @@ from types import ModuleType
 
 from engine.core import Event, Rule
 from engine.seven_cities.actions import ARGUMENTS, Play, is_tile_name, played_as, tile_key
-from engine.seven_cities.cards import BY_SLUG, name, sort_hand
+from engine.seven_cities.cards import BY_SLUG, name, not_held, sort_hand
 from engine.seven_cities.rules.play import (
     army,
     atlantis,
@@ -84,8 +84,9 @@ def refusal(state: State, seat: int, play: Play) -> str | None:
         return wrong
     if state.windows and play.card != state.windows[0].kind:
         return STAGES[state.windows[0].kind].prompt
-    if play.card not in state.hands[seat]:
-        return f"You hold no {name(play.card)} card."
+    held = not_held(state.hands[seat], play.card)
+    if held:
+        return held
     missing = [t for t in play.tiles if state.geo.tile_named(t) is None]
     if missing:
         return f"There is no tile {missing[0]} on the board."

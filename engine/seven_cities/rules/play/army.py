@@ -32,15 +32,14 @@ def refusal(state: State, seat: int, play: Play) -> str | None:
     spent = _spent(state, seat)
     if spent:
         return spent
-    tile = state.geo.tile_named(play.tiles[0])
+    tile = state.geo.tile(play.tiles[0])
     if tile not in state.here or tile in shielded(state):
         return f"Standing Army shields a city with no shield yet, and {play.tiles[0]} is not one."
     return None
 
 
 def effect(state: State, seat: int, play: Play) -> tuple[State, list[Event]]:
-    tile = state.geo.tile_named(play.tiles[0])
-    assert tile is not None
+    tile = state.geo.tile(play.tiles[0])
     text = f"{seat_ref(seat)} plays Standing Army: a shield on {play.tiles[0]}."
     state = to_red(state, seat, play.card)
     return replace(state, shields=state.shields + ((tile, seat),), marks=(tile,)), [

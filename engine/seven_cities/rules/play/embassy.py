@@ -20,7 +20,7 @@ def targets(state: State, seat: int, card: str) -> list[Play]:
 
 
 def refusal(state: State, seat: int, play: Play) -> str | None:
-    city = state.here.get(state.geo.tile_named(play.tiles[0]))  # type: ignore[arg-type]
+    city = state.here.get(state.geo.tile(play.tiles[0]))
     playing = active(state)
     if city is None or city.owner != seat or any(s == seat or s not in playing for s in play.seats):
         return "Embassy sends one or two other players to a tile with your city."
@@ -28,8 +28,7 @@ def refusal(state: State, seat: int, play: Play) -> str | None:
 
 
 def effect(state: State, seat: int, play: Play) -> tuple[State, list[Event]]:
-    tile = state.geo.tile_named(play.tiles[0])
-    assert tile is not None
+    tile = state.geo.tile(play.tiles[0])
     moved = " and ".join(seat_ref(s) for s in play.seats)
     text = f"{seat_ref(seat)} plays Embassy: {moved} move to {play.tiles[0]}."
     positions = state.positions

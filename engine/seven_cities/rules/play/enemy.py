@@ -14,8 +14,8 @@ from engine.seven_cities.state import State, active
 from engine.seven_cities.tokens import shielded
 
 
-def _rival(state: State, seat: int, tile: Tile | None, guarded: frozenset[Tile]) -> bool:
-    city = state.here.get(tile)  # type: ignore[arg-type]
+def _rival(state: State, seat: int, tile: Tile, guarded: frozenset[Tile]) -> bool:
+    city = state.here.get(tile)
     return city is not None and city.owner != seat and tile not in guarded
 
 
@@ -28,7 +28,7 @@ def targets(state: State, seat: int, card: str) -> list[Play]:
     rivals = [t for t in state.here if _rival(state, seat, t, guarded)]
     moves = []
     for name in state.geo.sorted_names(rivals):
-        owner = state.here[state.geo.tile_named(name)].owner  # type: ignore[index]
+        owner = state.here[state.geo.tile(name)].owner
         for third in sorted(active(state)):
             if _third(state, seat, owner, third):
                 moves.append(Play(card, (name,), (third,)))
@@ -36,20 +36,15 @@ def targets(state: State, seat: int, card: str) -> list[Play]:
 
 
 def refusal(state: State, seat: int, play: Play) -> str | None:
-    tile = state.geo.tile_named(play.tiles[0])
-    if _rival(state, seat, tile, shielded(state)) and _third(
-        state,
-        seat,
-        state.here[tile].owner,
-        play.seats[0],  # type: ignore[index]
-    ):
+    tile = state.geo.tile(play.tiles[0])
+    rival = _rival(state, seat, tile, shielded(state))
+    if rival and _third(state, seat, state.here[tile].owner, play.seats[0]):
         return None
     return "The Enemy of my Enemy names an unshielded rival city and a third player."
 
 
 def effect(state: State, seat: int, play: Play) -> tuple[State, list[Event]]:
-    tile = state.geo.tile_named(play.tiles[0])
-    assert tile is not None
+    tile = state.geo.tile(play.tiles[0])
     third = play.seats[0]
     text = (
         f"{seat_ref(seat)} plays The Enemy of my Enemy: {seat_ref(state.here[tile].owner)}'s "

@@ -40,8 +40,7 @@ def targets(state: State, seat: int, card: str) -> list[Play]:
 
 
 def refusal(state: State, seat: int, play: Play) -> str | None:
-    tile = state.geo.tile_named(play.tiles[0])
-    assert tile is not None
+    tile = state.geo.tile(play.tiles[0])
     if _grows(state, seat, tile):
         return None
     if supply(state, seat) == 0:
@@ -64,15 +63,14 @@ def answers(state: State, seat: int) -> list[Play]:
 
 
 def answer(state: State, seat: int, play: Play) -> str | None:
-    tile = state.geo.tile_named(play.tiles[0])
-    if (seat, tile) in state.windows[0].offers and tile is not None and _grows(state, seat, tile):
+    tile = state.geo.tile(play.tiles[0])
+    if (seat, tile) in state.windows[0].offers and _grows(state, seat, tile):
         return None
     return STAGES[METROPOLIS].prompt
 
 
 def effect(state: State, seat: int, play: Play) -> tuple[State, list[Event]]:
-    tile = state.geo.tile_named(play.tiles[0])
-    assert tile is not None
+    tile = state.geo.tile(play.tiles[0])
     text = (
         f"{seat_ref(seat)} plays Metropolis: their city on {play.tiles[0]} "
         "becomes a Metropolis (2 cities)."

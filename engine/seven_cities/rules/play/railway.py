@@ -45,14 +45,14 @@ def targets(state: State, seat: int, card: str) -> list[Play]:
 
 def refusal(state: State, seat: int, play: Play) -> str | None:
     geo = state.geo
-    tiles = [geo.tile_named(t) for t in play.tiles]
+    tiles = [geo.tile(t) for t in play.tiles]
     moving, blocked = _blocked(state, play.card)
-    a, b, c = ((t[1], t[2]) for t in tiles if t is not None)
+    a, b, c = (t[1:] for t in tiles)
     joined = geo.adjacent
     connected = any(
         y in joined[x] and z in joined[x] for x, y, z in ((a, b, c), (b, a, c), (c, a, b))
     )
-    one_era = len({t[0] for t in tiles if t is not None}) == 1
+    one_era = len({t[0] for t in tiles}) == 1
     if (
         connected
         and one_era
@@ -66,7 +66,7 @@ def refusal(state: State, seat: int, play: Play) -> str | None:
 
 def effect(state: State, seat: int, play: Play) -> tuple[State, list[Event]]:
     geo = state.geo
-    tiles = tuple(t for t in (geo.tile_named(n) for n in play.tiles) if t is not None)
+    tiles = tuple(geo.tile(n) for n in play.tiles)
     placed, full = _laid(state, play.card)
     kept = placed[1:] if full else placed
     text = (

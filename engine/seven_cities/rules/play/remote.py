@@ -30,15 +30,14 @@ def refusal(state: State, seat: int, play: Play) -> str | None:
             "Remote Construction cannot be played now: your token must be in the future, "
             "next to an empty tile, with a token left."
         )
-    tile = state.geo.tile_named(play.tiles[0])
+    tile = state.geo.tile(play.tiles[0])
     if tile in state.here or tile not in state.geo.neighbours(pos):
         return "Remote Construction builds on an empty future tile next to your token."
     return None
 
 
 def effect(state: State, seat: int, play: Play) -> tuple[State, list[Event]]:
-    tile = state.geo.tile_named(play.tiles[0])
-    assert tile is not None
+    tile = state.geo.tile(play.tiles[0])
     events = [
         Event("play", f"{seat_ref(seat)} plays Remote Construction: a city on {play.tiles[0]}.")
     ]

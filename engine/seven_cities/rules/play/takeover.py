@@ -36,8 +36,7 @@ def targets(state: State, seat: int, card: str) -> list[Play]:
 def refusal(state: State, seat: int, play: Play) -> str | None:
     if supply(state, seat) == 0:
         return "Hostile Takeover cannot be played now: you have no city token left."
-    tile = state.geo.tile_named(play.tiles[0])
-    assert tile is not None
+    tile = state.geo.tile(play.tiles[0])
     guarded = shielded(state)
     if tile in guarded and tile in state.here:
         return f"A shield protects {play.tiles[0]}."
@@ -47,8 +46,7 @@ def refusal(state: State, seat: int, play: Play) -> str | None:
 
 
 def effect(state: State, seat: int, play: Play) -> tuple[State, list[Event]]:
-    tile = state.geo.tile_named(play.tiles[0])
-    assert tile is not None
+    tile = state.geo.tile(play.tiles[0])
     return attack(state, seat, play.card, tile)
 
 
