@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-from tests.engine.seven_cities.conftest import (
-    T,
-    cities,
-    g,
-    owner,
-    play,
-    public,
-    refused,
-    table,
-)
+from tests.engine.seven_cities.conftest import T, cities, g, owner, play, public, refused, table
 
 
 def test_terrain_costs_for_building_in_both_eras():

@@ -6,16 +6,7 @@ from dataclasses import replace
 
 from engine.seven_cities.board import board
 from engine.seven_cities.state import PLACE
-from tests.engine.seven_cities.conftest import (
-    T,
-    cities,
-    g,
-    owner,
-    play,
-    public,
-    refused,
-    table,
-)
+from tests.engine.seven_cities.conftest import T, cities, g, owner, play, public, refused, table
 
 
 def test_expedition_lays_the_next_past_group_and_its_future_twin_and_a_free_city():

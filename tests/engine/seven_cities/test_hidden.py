@@ -5,10 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.seven_cities.cards import deck_for
-from tests.engine.seven_cities.conftest import (
-    g,
-    table,
-)
+from tests.engine.seven_cities.conftest import g, table
 
 
 def test_the_public_view_holds_counts_only():

@@ -5,11 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalMove
-from tests.engine.seven_cities.conftest import (
-    g,
-    refused,
-    table,
-)
+from tests.engine.seven_cities.conftest import g, refused, table
 
 
 def test_refusals_name_the_rule_and_the_place():

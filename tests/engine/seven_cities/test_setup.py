@@ -6,10 +6,7 @@ import pytest
 
 from engine.core import BadOptions
 from engine.seven_cities.cards import deck_for
-from tests.engine.seven_cities.conftest import (
-    g,
-    play,
-)
+from tests.engine.seven_cities.conftest import g, play
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 45), (3, 52), (4, 57), (5, 62), (6, 67)])

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tests.engine.seven_cities.conftest import (
-    T,
-    play,
-    public,
-    refused,
-    table,
-)
+from tests.engine.seven_cities.conftest import T, play, public, refused, table
 
 
 def test_travel_pays_the_entered_tiles_cost_and_time_travel_costs_one():

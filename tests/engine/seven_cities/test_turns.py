@@ -6,16 +6,7 @@ from dataclasses import replace
 
 from engine.seven_cities.cards import sort_hand
 from engine.seven_cities.state import DISCARD, ROUND_CAP, TURN, City
-from tests.engine.seven_cities.conftest import (
-    T,
-    cities,
-    g,
-    owner,
-    play,
-    public,
-    refused,
-    table,
-)
+from tests.engine.seven_cities.conftest import T, cities, g, owner, play, public, refused, table
 
 
 def test_discard_down_to_two_at_the_end_of_the_turn():

@@ -2,10 +2,11 @@
 
 What every card shares is here: the card must be in hand and the move written as the
 card wants it; during a reaction window only the card that window asks for may be
-played. Each card's module answers the rest, for its card: ``targets(state, seat,
-card)`` on the seat's own turn, ``refusal(state, seat, play)`` and ``effect(state, seat,
-play)``; a card that answers a window (Defend City, Sands of Time, Metropolis) adds
-``answers(state, seat)`` and ``answer(state, seat, play)``.
+played. Each card's module answers the rest for its card: ``refusal(state, seat,
+play)`` and ``effect(state, seat, play)``, and ``targets(state, seat, card)`` when the
+card names tiles or seats (one that names nothing is listed when its refusal allows
+it). Defend City and Sands of Time are played only to answer their window, with the
+card alone; Metropolis, which may also answer one, adds ``answers`` and ``answer``.
 """
 
 from __future__ import annotations
@@ -49,15 +50,23 @@ CARDS: dict[str, ModuleType] = {
 }
 
 
+def _listed(state: State, seat: int, card: str) -> list[Play]:
+    """Every way ``seat`` may play ``card`` for its special action on its own turn."""
+    if BY_SLUG[card].reaction_only:
+        return []
+    if ARGUMENTS[card] == (0, 0, 0):
+        return [Play(card)] if CARDS[card].refusal(state, seat, Play(card)) is None else []
+    return CARDS[card].targets(state, seat, card)
+
+
 def targets(state: State, seat: int) -> list[Play]:
     if state.windows:
-        return CARDS[state.windows[0].kind].answers(state, seat)
-    return [
-        play
-        for card in sort_hand(set(state.hands[seat]))
-        if card in CARDS
-        for play in CARDS[card].targets(state, seat, card)
-    ]
+        card = state.windows[0].kind
+        if card not in state.hands[seat]:
+            return []
+        return [Play(card)] if BY_SLUG[card].reaction_only else CARDS[card].answers(state, seat)
+    hand = sort_hand(set(state.hands[seat]))
+    return [play for card in hand if card in CARDS for play in _listed(state, seat, card)]
 
 
 def _unwritten(play: Play) -> str | None:
@@ -92,6 +101,13 @@ def refusal(state: State, seat: int, play: Play) -> str | None:
         return f"There is no tile {missing[0]} on the board."
     if any(not 0 <= s < state.players for s in play.seats):
         return f"There are {state.players} seats in this game."
+    if BY_SLUG[play.card].reaction_only:
+        if state.windows:
+            return None
+        return (
+            f"{name(play.card)} is played only when a reaction window asks you; "
+            f"or use `ap {play.card}`."
+        )
     card = CARDS[play.card]
     return card.answer(state, seat, play) if state.windows else card.refusal(state, seat, play)
 

@@ -13,28 +13,16 @@ from engine.seven_cities.piles import to_red
 from engine.seven_cities.state import State
 
 
-def _afloat(state: State, seat: int) -> bool:
+def refusal(state: State, seat: int, play: Play) -> str | None:
     pos = state.positions[seat]
     assert pos is not None
-    return (
-        supply(state, seat) > 0
-        and pos[0] == PAST
-        and state.geo.terrain(pos) == LIGHT
-        and pos not in state.here
-    )
-
-
-def targets(state: State, seat: int, card: str) -> list[Play]:
-    return [Play(card)] if _afloat(state, seat) else []
-
-
-def refusal(state: State, seat: int, play: Play) -> str | None:
-    if _afloat(state, seat):
-        return None
-    return (
-        "Build Atlantis cannot be played now: your token must be on an empty past light sea "
-        "tile, with a token left."
-    )
+    if pos[0] != PAST or state.geo.terrain(pos) != LIGHT:
+        return "Build Atlantis needs your token on a past light sea tile."
+    if pos in state.here:
+        return f"{state.geo.name(pos)} already has a city."
+    if supply(state, seat) == 0:
+        return "You have no city token left: `recall` one of your cities first."
+    return None
 
 
 def effect(state: State, seat: int, play: Play) -> tuple[State, list[Event]]:

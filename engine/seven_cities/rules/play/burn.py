@@ -31,10 +31,6 @@ def _burnable(state: State, seat: int) -> bool:
     )
 
 
-def targets(state: State, seat: int, card: str) -> list[Play]:
-    return [Play(card)] if _burnable(state, seat) else []
-
-
 def refusal(state: State, seat: int, play: Play) -> str | None:
     return None if _burnable(state, seat) else WHY
 

@@ -36,22 +36,6 @@ def attack(state: State, seat: int, card: str, tile: Tile) -> tuple[State, list[
     return state, [Event("window", text)]
 
 
-def targets(state: State, seat: int, card: str) -> list[Play]:
-    return []
-
-
-def refusal(state: State, seat: int, play: Play) -> str | None:
-    return "Defend City is played only when a reaction window asks you; or use `ap defend`."
-
-
-def answers(state: State, seat: int) -> list[Play]:
-    return [Play(DEFEND)] if DEFEND in state.hands[seat] else []
-
-
-def answer(state: State, seat: int, play: Play) -> str | None:
-    return None
-
-
 def effect(state: State, seat: int, play: Play) -> tuple[State, list[Event]]:
     """The card stays in hand until the window closes: only the first defender uses it."""
     window = state.windows[0]

@@ -12,23 +12,14 @@ from engine.seven_cities.piles import to_red
 from engine.seven_cities.state import PLACE, State
 
 
-def _room(state: State, seat: int) -> bool:
+def refusal(state: State, seat: int, play: Play) -> str | None:
     pos = state.positions[seat]
     assert pos is not None
-    return bool(state.past_deck) and bool(state.geo.placements_touching((pos[1], pos[2])))
-
-
-def targets(state: State, seat: int, card: str) -> list[Play]:
-    return [Play(card)] if _room(state, seat) else []
-
-
-def refusal(state: State, seat: int, play: Play) -> str | None:
-    if _room(state, seat):
-        return None
-    return (
-        "Expedition cannot be played now: the past tile deck is empty or no group fits "
-        "next to your place."
-    )
+    if not state.past_deck:
+        return "Expedition cannot be played now: the past tile deck is empty."
+    if not state.geo.placements_touching((pos[1], pos[2])):
+        return "Expedition cannot be played now: no tile group fits next to your place."
+    return None
 
 
 def effect(state: State, seat: int, play: Play) -> tuple[State, list[Event]]:

@@ -52,8 +52,7 @@ def refusal(state: State, seat: int, play: Play) -> str | None:
 
 
 def answers(state: State, seat: int) -> list[Play]:
-    if METROPOLIS not in state.hands[seat]:
-        return []
+    """The offers the open window makes ``seat`` that still stand (the card is held)."""
     geo = state.geo
     return [
         Play(METROPOLIS, (geo.name(tile),))

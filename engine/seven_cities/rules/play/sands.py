@@ -12,22 +12,6 @@ from engine.seven_cities.piles import to_red
 from engine.seven_cities.state import SANDS, State, answered
 
 
-def targets(state: State, seat: int, card: str) -> list[Play]:
-    return []
-
-
-def refusal(state: State, seat: int, play: Play) -> str | None:
-    return "Sands of Time is played only when a reaction window asks you; or use `ap sands`."
-
-
-def answers(state: State, seat: int) -> list[Play]:
-    return [Play(SANDS)] if SANDS in state.hands[seat] else []
-
-
-def answer(state: State, seat: int, play: Play) -> str | None:
-    return None
-
-
 def effect(state: State, seat: int, play: Play) -> tuple[State, list[Event]]:
     window = state.windows[0]
     assert window.tile is not None
