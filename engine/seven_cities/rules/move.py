@@ -29,7 +29,7 @@ def refusal(state: State, seat: int, action: Move) -> str | None:
         return f"There is no tile {action.tile} on the board."
     pos = state.positions[seat]
     assert pos is not None
-    if tile[0] != pos[0] or tile[1:] not in geo.adjacent[pos[1:]]:
+    if tile not in geo.near[pos]:
         return f"{action.tile} is not next to {geo.name(pos)}: travel one tile at a time."
     cost = entry_cost(state, tile)
     if cost is None:

@@ -9,8 +9,8 @@ from dataclasses import replace
 from engine.core import Event, seat_ref
 from engine.seven_cities.actions import Play
 from engine.seven_cities.board import Tile
-from engine.seven_cities.cards import name, without
-from engine.seven_cities.piles import take
+from engine.seven_cities.cards import name
+from engine.seven_cities.piles import take, to_red
 from engine.seven_cities.state import (
     DEFEND,
     State,
@@ -18,7 +18,6 @@ from engine.seven_cities.state import (
     active,
     answered,
     in_turn_order,
-    replace_at,
 )
 
 
@@ -56,9 +55,5 @@ def negate(state: State, window: Window, events: list[Event]) -> State:
             f"{state.geo.name(window.tile)} stands.",
         )
     )
-    return replace(
-        state,
-        hands=replace_at(state.hands, winner, without(state.hands[winner], DEFEND)),
-        red=state.red + (DEFEND,),
-        blue=state.blue + (window.card,),
-    )
+    state = to_red(state, winner, DEFEND)
+    return replace(state, blue=state.blue + (window.card,))
