@@ -232,10 +232,12 @@ def parse(text: str) -> Action:
 
 
 def is_tile_name(text: str) -> bool:
+    """Whether ``text`` is written like a tile (``f7b``), on the board or not."""
     return _TILE.fullmatch(text) is not None
 
 
 def format(action: Action) -> str:
+    """The one canonical notation of ``action``, as ``parse`` reads it back."""
     match action:
         case Start(tile):
             return f"start {tile}"

@@ -93,6 +93,7 @@ class Board:
     name_of: dict[Tile, str]  # "f7b"
     tile_of: dict[str, Tile]
     terrain_of: dict[Tile, str]
+    travel_of: dict[Tile, int]  # what stepping onto the tile costs, tokens aside
     near: dict[Tile, tuple[Tile, ...]]  # neighbours of the same era, canonical order
 
     def terrain(self, tile: Tile) -> str:
@@ -148,6 +149,7 @@ def board(placements: tuple[Placement, ...]) -> Board:
             triples.add(tuple(sorted((c, x, y), key=rank.__getitem__)))  # type: ignore[arg-type]
     tiles = [(era, q, r) for era in (PAST, FUTURE) for q, r in order]
     name_of = {t: "pf"[t[0]] + label_of[t[1:]] for t in tiles}
+    terrain_of = {t: GROUPS[cell_of[t[1:]][0]][t[0]][cell_of[t[1:]][1]] for t in tiles}
     return Board(
         placements=placements,
         cell_of=cell_of,
@@ -156,8 +158,9 @@ def board(placements: tuple[Placement, ...]) -> Board:
         triples=tuple(sorted(triples, key=lambda t: tuple(rank[c] for c in t))),
         name_of=name_of,
         tile_of={name: t for t, name in name_of.items()},
-        terrain_of={t: GROUPS[cell_of[t[1:]][0]][t[0]][cell_of[t[1:]][1]] for t in tiles},
+        terrain_of=terrain_of,
         near={t: tuple((t[0], *c) for c in adjacent[t[1:]]) for t in tiles},
+        travel_of={t: travel_cost(t[0], terrain_of[t]) for t in tiles},
     )
 
 

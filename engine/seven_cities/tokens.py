@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.seven_cities.board import Tile, travel_cost
+from engine.seven_cities.board import Tile
 from engine.seven_cities.state import State
 
 
@@ -27,4 +27,4 @@ def entry_cost(state: State, tile: Tile) -> int | None:
     for rail in state.railways:
         if tile in rail:
             return 0
-    return travel_cost(tile[0], state.geo.terrain(tile))
+    return state.geo.travel_of[tile]

@@ -24,7 +24,7 @@ def targets(state: State, seat: int) -> list[Move]:
 
 def refusal(state: State, seat: int, action: Move) -> str | None:
     geo = state.geo
-    tile = geo.tile_named(action.tile)
+    tile = geo.tile_of.get(action.tile)
     if tile is None:
         return f"There is no tile {action.tile} on the board."
     pos = state.positions[seat]
