@@ -14,7 +14,9 @@ move a future city that newly has three neighbours offers its owner a Metropolis
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from types import MappingProxyType
 
 from engine.core import Event, Stage, seat_ref
 from engine.seven_cities import actions
@@ -34,6 +36,7 @@ from engine.seven_cities.state import (
     TURN,
     State,
     active,
+    per_state,
 )
 from engine.seven_cities.tokens import shielded
 
@@ -41,15 +44,16 @@ from engine.seven_cities.tokens import shielded
 ATTACKS = {"burn": burn.strike, "takeover": takeover.strike}
 
 
-def awaited(state: State) -> dict[int, Stage]:
-    """The open window's seats, out of turn; else the seat to play, in its stage (as
-    ``state.to_play`` says, written out: every refusal asks it)."""
+@per_state
+def awaited(state: State) -> Mapping[int, Stage]:
+    """The open window's seats, out of turn; else the seat to play, in its stage. Every
+    refusal and every move list asks, so it is kept with the state, read-only."""
     if state.over is not None:
-        return {}
+        return MappingProxyType({})
     if state.windows:
         window = state.windows[0]
-        return dict.fromkeys(window.waiting, STAGES[window.kind])
-    return {state.turn: STAGES[state.stage]}
+        return MappingProxyType(dict.fromkeys(window.waiting, STAGES[window.kind]))
+    return MappingProxyType({state.turn: STAGES[state.stage]})
 
 
 def after(before: State, state: State, seat: int, action: Action, events: list[Event]) -> State:

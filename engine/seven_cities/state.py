@@ -8,14 +8,16 @@ Here too: the stages a seat can be asked for, seat order, and the starting posit
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from functools import cached_property
-from typing import Any
+from functools import cached_property, wraps
+from typing import Any, TypeVar
 
 from engine.core import BadOptions, Rng, Stage
 from engine.seven_cities.board import GROUPS, START_ANCHORS, Board, Placement, Tile, board
 from engine.seven_cities.cards import CLOCKS, DIAL, deck_for, first_player
+
+T = TypeVar("T")
 
 CITY_TOKENS = 14
 SHIELDS = 4
@@ -123,6 +125,21 @@ class State:
     def here(self) -> dict[Tile, City]:
         """Every city by its tile."""
         return {c.tile: c for c in self.cities}
+
+
+def per_state(question: Callable[[State], T]) -> Callable[[State], T]:
+    """``question(state)`` worked out once per state and kept with it, as ``State.geo``
+    is: for what every refusal and every move list asks again (a state never changes)."""
+    key = f"_{question.__module__}.{question.__name__}"
+
+    @wraps(question)
+    def once(state: State) -> T:
+        kept = state.__dict__
+        if key not in kept:
+            kept[key] = question(state)
+        return kept[key]
+
+    return once
 
 
 def replace_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
