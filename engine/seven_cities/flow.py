@@ -37,6 +37,7 @@ from engine.seven_cities.state import (
     State,
     active,
     per_state,
+    to_play,
 )
 from engine.seven_cities.tokens import shielded
 
@@ -48,12 +49,8 @@ ATTACKS = {"burn": burn.strike, "takeover": takeover.strike}
 def awaited(state: State) -> Mapping[int, Stage]:
     """The open window's seats, out of turn; else the seat to play, in its stage. Every
     refusal and every move list asks, so it is kept with the state, read-only."""
-    if state.over is not None:
-        return MappingProxyType({})
-    if state.windows:
-        window = state.windows[0]
-        return MappingProxyType(dict.fromkeys(window.waiting, STAGES[window.kind]))
-    return MappingProxyType({state.turn: STAGES[state.stage]})
+    stage = STAGES[state.windows[0].kind if state.windows else state.stage]
+    return MappingProxyType(dict.fromkeys(to_play(state), stage))
 
 
 def after(before: State, state: State, seat: int, action: Action, events: list[Event]) -> State:
