@@ -134,10 +134,11 @@ def per_state(question: Callable[[State], T]) -> Callable[[State], T]:
 
     @wraps(question)
     def once(state: State) -> T:
-        kept = state.__dict__
-        if key not in kept:
-            kept[key] = question(state)
-        return kept[key]
+        try:
+            return state.__dict__[key]
+        except KeyError:
+            answer = state.__dict__[key] = question(state)
+            return answer
 
     return once
 

@@ -16,7 +16,8 @@ def targets(state: State, seat: int) -> list[Points]:
 
 
 def refusal(state: State, seat: int, action: Points) -> str | None:
-    return not_held(state.hands[seat], action.card)
+    hand = state.hands[seat]
+    return None if action.card in hand else not_held(hand, action.card)
 
 
 def effect(state: State, seat: int, action: Points) -> tuple[State, list[Event]]:
