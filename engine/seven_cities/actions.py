@@ -188,13 +188,14 @@ def _play(words: list[str]) -> Play:
             raise IllegalMove(f"'{word}' is not a seat: name players as `seat2`.")
         seats.append(int(m.group(1)) - 1)
     if len(tiles) != tiles_wanted or not fewest <= len(seats) <= most:
-        raise IllegalMove(f"{BY_SLUG[card].name} is played as `{_shape(card)}`.")
+        raise IllegalMove(f"{BY_SLUG[card].name} is played as `{played_as(card)}`.")
     if len(set(tiles)) != len(tiles) or len(set(seats)) != len(seats):
         raise IllegalMove("Name each tile and each seat once.")
     return Play(card, tiles, tuple(sorted(seats)))
 
 
-def _shape(card: str) -> str:
+def played_as(card: str) -> str:
+    """How a card's special action is written, e.g. `play embassy f7b [seat2]`."""
     tiles, fewest, most = ARGUMENTS[card]
     words = ["play", card] + ["f7b"] * tiles + ["seat2", "seat3"][:most]
     if most > fewest:
@@ -230,7 +231,13 @@ def parse(text: str) -> Action:
     raise IllegalMove(f"I can't read '{text.strip()[:40]}' as a Seven Cities move. {HOWTO}")
 
 
-def format_action(action: Action) -> str:
+def is_tile_name(text: str) -> bool:
+    """Whether ``text`` is written like a tile (``f7b``), on the board or not."""
+    return _TILE.fullmatch(text) is not None
+
+
+def format(action: Action) -> str:
+    """The one canonical notation of ``action``, as ``parse`` reads it back."""
     match action:
         case Start(tile):
             return f"start {tile}"

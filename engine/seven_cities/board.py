@@ -9,6 +9,7 @@ reads on the picture, and the same for both eras but for the first letter.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -87,31 +88,40 @@ class Board:
     cell_of: dict[Coord, tuple[int, int]]  # coord -> (group, cell index)
     order: tuple[Coord, ...]  # canonical order: by group, then cell
     adjacent: dict[Coord, tuple[Coord, ...]]  # neighbours on the board, canonical order
-    label_of: dict[Coord, str]  # "7b"
-    coord_of: dict[str, Coord]
     triples: tuple[tuple[Coord, Coord, Coord], ...]  # connected 3-tile sets, canonical
+    # every tile of both eras looked up directly: refusals ask these for one tile
+    name_of: dict[Tile, str]  # "f7b"
+    tile_of: dict[str, Tile]
+    terrain_of: dict[Tile, str]
+    travel_of: dict[Tile, int]  # what stepping onto the tile costs, tokens aside
+    near: dict[Tile, tuple[Tile, ...]]  # neighbours of the same era, canonical order
 
     def terrain(self, tile: Tile) -> str:
-        era, q, r = tile
-        group, cell = self.cell_of[(q, r)]
-        return GROUPS[group][era][cell]
+        return self.terrain_of[tile]
 
     def name(self, tile: Tile) -> str:
-        return "pf"[tile[0]] + self.label_of[(tile[1], tile[2])]
+        return self.name_of[tile]
 
     def tile_named(self, name: str) -> Tile | None:
         """The tile a player names ``f7b``, or None if the board has no such tile."""
-        coord = self.coord_of.get(name[1:])
-        if coord is None or name[:1] not in ("p", "f"):
-            return None
-        return ("pf".index(name[0]), coord[0], coord[1])
+        return self.tile_of.get(name)
+
+    def sorted_names(self, tiles: Iterable[Tile]) -> list[str]:
+        """The names of ``tiles`` in canonical order: by name (``f`` before ``p``), then
+        group number, then cell."""
+        return [self.name(t) for t in sorted(tiles, key=lambda t: (-t[0], *self.cell_of[t[1:]]))]
+
+    def tile(self, name: str) -> Tile:
+        """The tile named ``name``, known to be on the board (a move already checked)."""
+        tile = self.tile_named(name)
+        assert tile is not None, name
+        return tile
 
     def tiles(self, era: int) -> tuple[Tile, ...]:
         return tuple((era, q, r) for q, r in self.order)
 
     def neighbours(self, tile: Tile) -> tuple[Tile, ...]:
-        era, q, r = tile
-        return tuple((era, nq, nr) for nq, nr in self.adjacent[(q, r)])
+        return self.near[tile]
 
     def placements_touching(self, coord: Coord) -> tuple[tuple[int, int, int], ...]:
         """Every (q, r, rotation) where a new group overlaps nothing and touches ``coord``."""
@@ -137,14 +147,20 @@ def board(placements: tuple[Placement, ...]) -> Board:
         for x, y in combinations(adjacent[c], 2):
             # c joined to both x and y: a line, a bend or a triangle
             triples.add(tuple(sorted((c, x, y), key=rank.__getitem__)))  # type: ignore[arg-type]
+    tiles = [(era, q, r) for era in (PAST, FUTURE) for q, r in order]
+    name_of = {t: "pf"[t[0]] + label_of[t[1:]] for t in tiles}
+    terrain_of = {t: GROUPS[cell_of[t[1:]][0]][t[0]][cell_of[t[1:]][1]] for t in tiles}
     return Board(
         placements=placements,
         cell_of=cell_of,
         order=order,
         adjacent=adjacent,
-        label_of=label_of,
-        coord_of={v: k for k, v in label_of.items()},
         triples=tuple(sorted(triples, key=lambda t: tuple(rank[c] for c in t))),
+        name_of=name_of,
+        tile_of={name: t for t, name in name_of.items()},
+        terrain_of=terrain_of,
+        near={t: tuple((t[0], *c) for c in adjacent[t[1:]]) for t in tiles},
+        travel_of={t: travel_cost(t[0], terrain_of[t]) for t in tiles},
     )
 
 
@@ -164,6 +180,11 @@ def _placements_touching(
                     continue
                 found.append((q, r, rotation))
     return tuple(sorted(found))
+
+
+def twin(tile: Tile) -> Tile:
+    """The matching tile in the other era."""
+    return (PAST if tile[0] == FUTURE else FUTURE, tile[1], tile[2])
 
 
 def build_cost(era: int, terrain: str) -> int | None:

@@ -62,6 +62,26 @@ def sort_hand(cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=RANK.__getitem__))
 
 
+def not_held(hand: tuple[str, ...], card: str) -> str | None:
+    """Why ``card`` cannot leave ``hand``: it is no card, or not in the hand."""
+    if card not in BY_SLUG:
+        return f"'{card}' is not a card."
+    if card not in hand:
+        return f"You hold no {BY_SLUG[card].name} card."
+    return None
+
+
+def without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``hand`` less one copy of ``card``, still in canonical order."""
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def count(n: int) -> str:
+    """``n`` cards, in words: "1 card", "3 cards"."""
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
 def name(slug: str) -> str:
     return BY_SLUG[slug].name
 

@@ -2,16 +2,22 @@
 
 Only the service holds a state; players see it through ``view``, which leaves out
 every hand but the viewer's, the order of the draw pile and of the past tile deck.
+Here too: the stages a seat can be asked for, seat order, and the starting position.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from functools import cached_property, wraps
+from typing import Any, TypeVar
 
-from engine.core import Rng
-from engine.seven_cities.board import Placement, Tile
+from engine.core import BadOptions, Rng, Stage
+from engine.seven_cities.board import GROUPS, START_ANCHORS, Board, Placement, Tile, board
+from engine.seven_cities.cards import CLOCKS, DIAL, deck_for, first_player
+
+T = TypeVar("T")
 
 CITY_TOKENS = 14
 SHIELDS = 4
@@ -24,8 +30,32 @@ GOAL = 7
 #: RULINGS §4 [P]: a safety stop so that every game ends, scored as if someone had won
 ROUND_CAP = 25
 
-# stages of the seat to play
+# stages of the seat to play (``State.stage``); a reaction window's stage is its kind
 START, TURN, PLACE, FOUND, DISCARD = "start", "turn", "place", "found", "discard"
+DEFEND, SANDS, METROPOLIS = "defend", "sands", "metropolis"
+#: what each stage asks for, said to a seat that tries something else
+STAGES: dict[str, Stage] = {
+    START: Stage(START, "Choose your starting future tile first (`start f7b`)."),
+    TURN: Stage(TURN),
+    PLACE: Stage(PLACE, "Lay the Expedition's tile group first (`place q,r rN`)."),
+    FOUND: Stage(
+        FOUND, "Say where Expedition's free city goes first (`found p7b` or `found none`)."
+    ),
+    DISCARD: Stage(DISCARD, "Discard down to 2 cards first (`discard <card>`)."),
+    DEFEND: Stage(
+        DEFEND, "A reaction window is open: answer with Defend City or `pass`.", out_of_turn=True
+    ),
+    SANDS: Stage(
+        SANDS, "A reaction window is open: answer with Sands of Time or `pass`.", out_of_turn=True
+    ),
+    METROPOLIS: Stage(
+        METROPOLIS,
+        "Answer the Metropolis chance first: `play metropolis <tile>` or `pass`.",
+        out_of_turn=True,
+    ),
+}
+#: every stage a reaction window can be
+WINDOWS = frozenset({DEFEND, SANDS, METROPOLIS})
 
 
 @dataclass(frozen=True)
@@ -83,6 +113,123 @@ class State:
     last: tuple[int, str] | None
     marks: tuple[Tile, ...]  # tiles the last move touched, for the picture
     rng: Rng
+
+    # Worked out once per state: a refusal or a move list asks them again and again.
+
+    @cached_property
+    def geo(self) -> Board:
+        """The board these placements make."""
+        return board(self.placements)
+
+    @cached_property
+    def here(self) -> dict[Tile, City]:
+        """Every city by its tile."""
+        return {c.tile: c for c in self.cities}
+
+
+def per_state(question: Callable[[State], T]) -> Callable[[State], T]:
+    """``question(state)`` worked out once per state and kept with it, as ``State.geo``
+    is: for what every refusal and every move list asks again (a state never changes)."""
+    key = f"_{question.__module__}.{question.__name__}"
+
+    @wraps(question)
+    def once(state: State) -> T:
+        try:
+            return state.__dict__[key]
+        except KeyError:
+            answer = state.__dict__[key] = question(state)
+            return answer
+
+    return once
+
+
+def replace_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """``values`` with the one at ``index`` replaced: a seat's hand, a seat's position."""
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def to_play(state: State) -> tuple[int, ...]:
+    """The seats whose input is awaited: the open window's, else the seat to play."""
+    if state.over is not None:
+        return ()
+    if state.windows:
+        return state.windows[0].waiting
+    return (state.turn,)
+
+
+def answered(state: State, seat: int) -> State:
+    """``seat`` no longer holds up the open window (``flow`` closes it once nobody does)."""
+    window = state.windows[0]
+    window = replace(window, waiting=tuple(s for s in window.waiting if s != seat))
+    return replace(state, windows=(window,) + state.windows[1:])
+
+
+def active(state: State) -> tuple[int, ...]:
+    """Seats still playing, in turn order from the Time-Shift holder."""
+    n = state.players
+    return tuple(s for s in ((state.first + i) % n for i in range(n)) if s not in state.resigned)
+
+
+def in_turn_order(state: State, seats: list[int] | set[int], after: int) -> tuple[int, ...]:
+    """``seats`` clockwise from the one after ``after``."""
+    n = state.players
+    return tuple(sorted(seats, key=lambda s: (s - after - 1) % n))
+
+
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})")
+
+
+def clock_option(options: Mapping[str, Any]) -> int | None:
+    """The ``clock=HH:MM`` option (the game's start time) in minutes on the 12-hour dial."""
+    if "clock" not in options:
+        return None
+    m = _CLOCK.fullmatch(str(options["clock"]).strip())
+    if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
+        raise BadOptions("clock is the time the game starts, as HH:MM, e.g. clock=19:05.")
+    return (int(m.group(1)) * 60 + int(m.group(2))) % DIAL
+
+
+def new(players: int, clock: int | None, seed: int) -> State:
+    """Three tile groups laid, the deck shuffled, the first player drawn by the clock
+    cards; then each seat chooses a starting tile (without a ``clock``, the seed picks one)."""
+    rng = Rng.from_seed(seed)
+    if clock is None:
+        clock, rng = rng.below(DIAL)
+    clocks, rng = rng.shuffled(CLOCKS)
+    clocks = clocks[:players]
+    groups, rng = rng.shuffled(sorted(GROUPS))
+    deck, rng = rng.shuffled(deck_for(players))
+    first = first_player(clocks, clock)
+    return State(
+        players=players,
+        clock=clock,
+        clocks=clocks,
+        first=first,
+        turn=first,
+        stage=START,
+        round=0,
+        placements=tuple((g, *a, 0) for g, a in zip(groups, START_ANCHORS, strict=False)),
+        past_deck=groups[len(START_ANCHORS) :],
+        deck=deck,
+        blue=(),
+        red=(),
+        hands=((),) * players,
+        positions=(None,) * players,
+        cities=(),
+        shields=(),
+        walls=(),
+        railways=(),
+        ap=0,
+        land_builds=0,
+        expedition=None,
+        windows=(),
+        offered=frozenset(),
+        resigned=frozenset(),
+        over=None,
+        last=None,
+        marks=(),
+        rng=rng,
+    )
 
 
 def _tile(value: list[int] | None) -> Tile | None:

@@ -11,13 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.seven_cities.board import FUTURE, PAST, Coord, Placement, Tile
-from engine.seven_cities.rules import (
-    all_cities,
-    future_cities,
-    geometry,
-    supply,
-)
-from engine.seven_cities.state import GOAL, ROUND_CAP, City, State
+from engine.seven_cities.cities import all_cities, future_cities, supply
+from engine.seven_cities.scoring import result
+from engine.seven_cities.state import GOAL, PLACE, ROUND_CAP, City, State, to_play
 
 
 @dataclass(frozen=True)
@@ -78,10 +74,8 @@ class View:
     places: tuple[int, ...] | None
 
 
-def make_view(
-    state: State, seat: int | None, to_play: tuple[int, ...], places: tuple[int, ...] | None
-) -> View:
-    geo = geometry(state)
+def view(state: State, seat: int | None) -> View:
+    geo = state.geo
     tiles = tuple(
         TileView(
             tile=t,
@@ -92,7 +86,7 @@ def make_view(
         for t in geo.tiles(PAST) + geo.tiles(FUTURE)
     )
     anchors: tuple[Coord, ...] = ()
-    if state.expedition is not None and state.stage == "place":
+    if state.expedition is not None and state.stage == PLACE:
         pos = state.positions[state.turn]
         assert pos is not None
         anchors = tuple(sorted({(q, r) for q, r, _ in geo.placements_touching(pos[1:])}))
@@ -110,7 +104,7 @@ def make_view(
         stage=state.stage,
         turn=state.turn,
         first=state.first,
-        to_play=to_play,
+        to_play=to_play(state),
         ap=state.ap,
         hand=None if seat is None else state.hands[seat],
         hand_counts=tuple(len(h) for h in state.hands),
@@ -138,5 +132,5 @@ def make_view(
         marks=state.marks,
         over=state.over is not None,
         reason=state.over,
-        places=places,
+        places=None if state.over is None else result(state).places,
     )

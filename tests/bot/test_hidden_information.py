@@ -60,7 +60,7 @@ class Secrets(Game):
         ),
     )
 
-    def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> SecretState:
+    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> SecretState:
         rng = Rng.from_seed(seed)
         secrets = []
         for _ in range(players):

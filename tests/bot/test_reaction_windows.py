@@ -70,7 +70,7 @@ class Raids(Game):
         ),
     )
 
-    def new(self, players, options, seed):
+    def setup(self, players, options, seed):
         return Raid(0, 0, frozenset(), 0)
 
     def awaited(self, state):
