@@ -9,37 +9,33 @@ of its top block, with coordinates, thick lines between different blocks, the br
 ringed in gold. Bottom right: one card per player (colour, corner, score, blocks left,
 whose turn), then a legend. The last block is outlined in magenta in both views.
 
-Shapes are drawn at :data:`SCALE` times the size and reduced, since Pillow does not
-anti-alias polygons. In the 3D view letters are drawn in depth order with the boxes
-(nearer boxes must hide them); elsewhere text is drawn after the reduction, at 1x.
+Drawn with :class:`renders.pen.Pen`. In the 3D view letters are drawn in depth order
+with the boxes (nearer boxes must hide them); elsewhere text is drawn last.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-
-from PIL import Image, ImageDraw
 
 from engine.bridge_wars import View
 from engine.bridge_wars.blocks import NAMES, STARTER
 from engine.bridge_wars.board import BRASS, COLUMNS, HOLES, SIZE, col_row, name
 from engine.bridge_wars.rules import COLOURS, Placed
-from renders.common import (
-    BACKGROUND,
+from renders.common import fit_text, font, text_width, to_png
+from renders.palette import (
+    CARD,
+    CARD_LINE,
+    HIGHLIGHT,
+    INK,
+    MEDALS,
+    MUTED,
     PLAYER_COLOURS,
     RGB,
-    SCALE,
-    Pen,
-    fit_text,
-    font,
-    text_width,
-    to_png,
+    TURN,
+    WOOD_EDGE,
 )
-
-Box = tuple[float, float, float, float]
-Point = tuple[float, float]
+from renders.pen import Box, Pen, Point
 
 WIDTH = 1000
 MARGIN = 16
@@ -57,9 +53,9 @@ GUTTER = 30
 CARD_GAP = 10
 CARD_H = 114
 
-WOOD: RGB = (196, 160, 116)
-WOOD_SIDE: RGB = (150, 112, 72)
-WOOD_EDGE: RGB = (112, 80, 48)
+#: the board seen from above is lighter than Skybridge's frame: it carries 121 holes
+BOARD_TOP: RGB = (196, 160, 116)
+BOARD_SIDE: RGB = (150, 112, 72)
 HOLE: RGB = (92, 70, 48)
 ROD = (96, 118, 138, 150)  # acrylic: blocks behind a rod show through it
 ROD_TIP: RGB = (96, 118, 138)
@@ -67,18 +63,9 @@ SHADOW = (40, 30, 20, 90)
 MAP_ROD: RGB = (150, 166, 180)
 BRASS_ROD: RGB = (196, 150, 30)
 BRASS_EDGE: RGB = (120, 88, 10)
-INK: RGB = (34, 34, 34)
-MUTED: RGB = (120, 116, 110)
 NO_ROD: RGB = (226, 220, 210)
 EMPTY_ROD: RGB = (255, 255, 255)
 GRID: RGB = (200, 192, 180)
-BLOCK_LINE: RGB = (40, 40, 40)
-CARD: RGB = (255, 255, 255)
-CARD_LINE: RGB = (214, 206, 194)
-TURN: RGB = (34, 34, 34)
-#: the last block's outline: a magenta unlike any player colour
-HIGHLIGHT: RGB = (226, 0, 122)
-MEDALS: tuple[RGB, ...] = ((222, 170, 20), (168, 170, 180), (184, 115, 60))
 
 
 @dataclass(frozen=True)
@@ -137,62 +124,6 @@ def _shade(rgb: RGB, factor: float) -> RGB:
     return (round(rgb[0] * factor), round(rgb[1] * factor), round(rgb[2] * factor))
 
 
-class _Pen(Pen):
-    """The shared pen, plus see-through strokes and text stamped in depth order (3D view)."""
-
-    def __init__(self, width: int, height: int) -> None:
-        super().__init__(Image.new("RGB", (width * SCALE, height * SCALE), BACKGROUND))
-        self.glass = ImageDraw.Draw(self.image, "RGBA")  # blends, slowly: rods, shadows
-
-    def glass_line(
-        self, points: Sequence[Point], colour: tuple[int, int, int, int], width: float
-    ) -> None:
-        """A see-through line: what lies behind shows through it."""
-        self.glass.line(
-            [(x * SCALE, y * SCALE) for x, y in points], fill=colour, width=round(width * SCALE)
-        )
-
-    def glass_polygon(self, points: Sequence[Point], fill: tuple[int, int, int, int]) -> None:
-        """A see-through polygon: what lies under it shows through."""
-        self.glass.polygon([(x * SCALE, y * SCALE) for x, y in points], fill=fill)
-
-    def ellipse(self, centre: Point, rx: float, ry: float, fill: RGB, edge: RGB | None) -> None:
-        x, y = centre
-        box = [round(v * SCALE) for v in (x - rx, y - ry, x + rx, y + ry)]
-        self.draw.ellipse(box, fill=fill, outline=edge, width=SCALE)
-
-    def text_now(self, xy: Point, text: str, size: int, fill: RGB) -> None:
-        """Text drawn at once, in depth order with the shapes (the 3D view)."""
-        _stamp(self.image, (xy[0] * SCALE, xy[1] * SCALE), text, size * SCALE, fill, "mm", True)
-
-    def finish(self) -> Image.Image:
-        image = self.image.reduce(SCALE)
-        for xy, text, size, fill, anchor, bold in self.texts:
-            _stamp(image, xy, text, size, fill, anchor, bold)
-        return image
-
-
-@lru_cache(maxsize=1024)
-def _text_mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
-    """``text`` rendered once as a coverage mask, with its offset from the anchor point.
-
-    The map repeats a few short labels (a letter, a level) over a hundred times, and
-    FreeType rendering is most of the cost of text, so each label is rendered once.
-    """
-    face = font(size, bold)
-    left, top, right, bottom = face.getbbox(text, anchor=anchor)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
-    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
-    return mask, left, top
-
-
-def _stamp(
-    image: Image.Image, xy: Point, text: str, size: int, fill: RGB, anchor: str, bold: bool
-) -> None:
-    mask, left, top = _text_mask(text, size, anchor, bold)
-    image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
-
-
 # -- the 3D view ------------------------------------------------------------------------
 
 
@@ -205,13 +136,13 @@ def _occupancy(view: View) -> dict[tuple[int, int], int]:
     return filled
 
 
-def _draw_board(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_board(pen: Pen, view: View, plan: Layout) -> None:
     """The wooden board with its thickness, its holes, and coordinates by its front edges."""
     corners = [project(plan, x, y, 0) for x, y in ((0, 0), (SIZE, 0), (SIZE, SIZE), (0, SIZE))]
     front, right, _, left = corners
     below = [(x, y + BOARD_EDGE) for x, y in (right, front, left)]
-    pen.polygon([left, front, right, *below], WOOD_SIDE)
-    pen.polygon(corners, WOOD, WOOD_EDGE)
+    pen.polygon([left, front, right, *below], BOARD_SIDE)
+    pen.polygon(corners, BOARD_TOP, WOOD_EDGE)
     for hole in range(HOLES):
         if not view.rods[hole]:
             pen.ellipse(top_face_centre(plan, hole, 0), 6, 3, HOLE, None)
@@ -223,7 +154,7 @@ def _draw_board(pen: _Pen, view: View, plan: Layout) -> None:
         pen.text((x - 6, y + BOARD_EDGE + 8), str(row + 1), 20, WOOD_EDGE)
 
 
-def _draw_rod(pen: _Pen, plan: Layout, hole: int, low: int, high: int, tip: bool) -> None:
+def _draw_rod(pen: Pen, plan: Layout, hole: int, low: int, high: int, tip: bool) -> None:
     """The part of a rod between levels ``low`` and ``high``; ``tip`` caps its top."""
     base = top_face_centre(plan, hole, low)
     end = top_face_centre(plan, hole, high)
@@ -233,7 +164,7 @@ def _draw_rod(pen: _Pen, plan: Layout, hole: int, low: int, high: int, tip: bool
         if tip:
             pen.ellipse(end, 5, 2.5, BRASS_ROD, BRASS_EDGE)
         return
-    pen.glass_line([base, end], ROD, 3)
+    pen.line(base, end, ROD, 3)
     if tip:
         pen.ellipse(end, 3, 1.5, ROD_TIP, None)
 
@@ -250,7 +181,7 @@ def _same_block(
 
 
 def _draw_box(
-    pen: _Pen,
+    pen: Pen,
     view: View,
     plan: Layout,
     filled: dict[tuple[int, int], int],
@@ -302,7 +233,7 @@ def _draw_box(
         pen.text_now(top_face_centre(plan, hole, level), swatch.letter, 17, swatch.ink)
 
 
-def _draw_iso(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_iso(pen: Pen, view: View, plan: Layout) -> None:
     """Back to front, and bottom to top on each rod: boxes, and rods where no box is."""
     _draw_board(pen, view, plan)
     filled = _occupancy(view)
@@ -325,15 +256,15 @@ def _draw_iso(pen: _Pen, view: View, plan: Layout) -> None:
         _draw_pin(pen, plan, view.last)
 
 
-def _draw_shadow(pen: _Pen, plan: Layout, hole: int, level: int) -> None:
+def _draw_shadow(pen: Pen, plan: Layout, hole: int, level: int) -> None:
     """The shadow a bridging block casts straight down, on whatever is under the gap: how
     far it is from the block shows the gap's height."""
     col, row = col_row(hole)
     corners = [project(plan, col + x, row + y, level) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]
-    pen.glass_polygon(corners, SHADOW)
+    pen.polygon(corners, SHADOW)
 
 
-def _draw_pin(pen: _Pen, plan: Layout, block: Placed) -> None:
+def _draw_pin(pen: Pen, plan: Layout, block: Placed) -> None:
     """A magenta arrow pointing down at the last block, findable at a glance."""
     points = [top_face_centre(plan, c, block.level) for c in block.cells]
     x = sum(p[0] for p in points) / len(points)
@@ -354,7 +285,7 @@ def _top_block(view: View) -> list[int]:
     return tops
 
 
-def _draw_map(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_map(pen: Pen, view: View, plan: Layout) -> None:
     """Each rod's top colour and level; thick lines where one top block meets another."""
     tops = _top_block(view)
     for hole in range(HOLES):
@@ -376,10 +307,10 @@ def _draw_map(pen: _Pen, view: View, plan: Layout) -> None:
         col, row = col_row(hole)
         x0, y0, x1, y1 = cell_box(plan, hole)
         if col + 1 < SIZE and tops[hole] != tops[hole + 1]:
-            pen.line((x1, y0), (x1, y1), BLOCK_LINE, 3)
+            pen.line((x1, y0), (x1, y1), INK, 3)
         if row + 1 < SIZE and tops[hole] != tops[hole + SIZE]:
-            pen.line((x0, y0), (x1, y0), BLOCK_LINE, 3)
-    pen.rect(plan.map, None, BLOCK_LINE, 3)
+            pen.line((x0, y0), (x1, y0), INK, 3)
+    pen.rect(plan.map, None, INK, 3)
     brass = cell_box(plan, BRASS)
     pen.rect((brass[0] + 3, brass[1] + 3, brass[2] - 3, brass[3] - 3), None, BRASS_ROD, 4, 4)
     if view.owner[BRASS] < 0:
@@ -440,7 +371,7 @@ def caption(view: View, names: Sequence[str]) -> tuple[str, str]:
     return left, f"{names[view.turn]} to play"
 
 
-def _draw_caption(pen: _Pen, view: View, names: Sequence[str], plan: Layout) -> None:
+def _draw_caption(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> None:
     left, _ = caption(view, names)
     x0, x1 = MARGIN, WIDTH - MARGIN
     y = CAPTION_H / 2
@@ -466,7 +397,7 @@ def _wrap(text: str, size: int, width: float) -> list[str]:
     return lines
 
 
-def _draw_card(pen: _Pen, view: View, seat: int, name_: str, box: Box) -> None:
+def _draw_card(pen: Pen, view: View, seat: int, name_: str, box: Box) -> None:
     """Colour, name, score; corner and blocks left; which blocks; the turn or the place."""
     to_play = view.turn == seat and not view.over
     pen.rect(box, CARD, TURN if to_play else CARD_LINE, 4 if to_play else 2, radius=12)
@@ -530,7 +461,7 @@ def legend_lines(view: View, width: float) -> list[str]:
     return [line for text in texts for line in _wrap(text, 18, width)]
 
 
-def _draw_legend(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_legend(pen: Pen, view: View, plan: Layout) -> None:
     x, y = plan.legend[0] + 4, plan.legend[1] + 12
     for line in legend_lines(view, plan.legend[2] - x):
         pen.text((x, y), line, 18, INK, "lm", bold=False)
@@ -543,7 +474,7 @@ def _draw_legend(pen: _Pen, view: View, plan: Layout) -> None:
 def render(view: View, names: Sequence[str]) -> bytes:
     """The picture for ``view`` as PNG bytes; ``names[seat]`` labels each player."""
     plan = layout(view)
-    pen = _Pen(plan.width, plan.height)
+    pen = Pen.blank(plan.width, plan.height)
     _draw_caption(pen, view, names, plan)
     _draw_iso(pen, view, plan)
     _draw_map(pen, view, plan)

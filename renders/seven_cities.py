@@ -34,7 +34,21 @@ from engine.seven_cities.board import (
 )
 from engine.seven_cities.cards import BY_SLUG, clock_text
 from engine.seven_cities.view import View
-from renders.common import RGB, SIX_COLOURS, Box, Pen, Point, Swatch, fit_text, font, to_png
+from renders.common import fit_text, font, to_png
+from renders.palette import (
+    BACKGROUND,
+    CARD,
+    CARD_LINE,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    RGB,
+    SIX_COLOURS,
+    WAITING,
+    WHITE,
+    Swatch,
+)
+from renders.pen import Box, Pen, Point
 
 WIDTH = 1000
 MARGIN = 14
@@ -44,25 +58,18 @@ BOARD_GAP = 16
 MAX_RADIUS = 50
 MIN_RADIUS = 22
 ROW_H = 34
-INK: RGB = (34, 34, 34)
-MUTED: RGB = (100, 96, 90)
-PANEL: RGB = (255, 255, 255)
-PANEL_LINE: RGB = (214, 206, 194)
-HIGHLIGHT: RGB = (226, 0, 122)
-GROUP_LINE: RGB = (40, 36, 32)
 WALL: RGB = (150, 40, 20)
-RAIL: RGB = (30, 30, 30)
 SHIELD: RGB = (230, 230, 236)
 GHOST: RGB = (235, 232, 226)
 
 #: terrain -> (fill, letter, letter colour); fills differ in lightness as well as hue
 TERRAIN: dict[str, tuple[RGB, str, RGB]] = {
     SOIL: ((222, 200, 140), "S", INK),
-    FOREST: ((92, 140, 80), "F", (255, 255, 255)),
+    FOREST: ((92, 140, 80), "F", WHITE),
     MOUNTAIN: ((158, 150, 140), "M", INK),
     LIGHT: ((170, 214, 240), "L", INK),
-    DEEP: ((40, 90, 160), "D", (255, 255, 255)),
-    VOLCANO: ((120, 50, 40), "V", (255, 255, 255)),
+    DEEP: ((40, 90, 160), "D", WHITE),
+    VOLCANO: ((120, 50, 40), "V", WHITE),
 }
 ERA_TITLES = ("PAST", "FUTURE")
 STAGES = {
@@ -184,7 +191,7 @@ def _draw_tiles(pen: Pen, view: View, plan: Layout) -> None:
     for t in view.tiles:
         c = centre(plan, t.tile)
         fill, letter, ink = TERRAIN[t.terrain]
-        pen.polygon(_corners(c, r - 1), fill, (250, 248, 244))
+        pen.polygon(_corners(c, r - 1), fill, BACKGROUND)
         pen.text((c[0], c[1] - r * 0.6), letter, max(12, round(r * 0.34)), ink)
         pen.text((c[0], c[1] + r * 0.56), t.name[1:], max(14, round(r * 0.44)), ink)
     for t in view.tiles:
@@ -193,7 +200,7 @@ def _draw_tiles(pen: Pen, view: View, plan: Layout) -> None:
         q, rr = t.tile[1], t.tile[2]
         for k, (dq, dr) in enumerate(_EDGE_DIRECTION):
             if group_of.get((q + dq, rr + dr)) != t.group:
-                pen.line(corners[k], corners[(k + 1) % 6], GROUP_LINE, 3.2)
+                pen.line(corners[k], corners[(k + 1) % 6], INK, 3.2)
 
 
 def _draw_anchors(pen: Pen, view: View, plan: Layout) -> None:
@@ -228,11 +235,11 @@ def _draw_rail(pen: Pen, points: list[Point], tiles: tuple[Tile, ...], r: float)
             for k in range(1, 6):
                 mx, my = p[0] + ux * length * k / 6, p[1] + uy * length * k / 6
                 pen.line((mx - uy * r * 0.22, my + ux * r * 0.22),
-                                 (mx + uy * r * 0.22, my - ux * r * 0.22), RAIL, 2.5)  # fmt: skip
+                                 (mx + uy * r * 0.22, my - ux * r * 0.22), INK, 2.5)  # fmt: skip
             for side in (-1, 1):
                 off = side * r * 0.12
                 pen.line((p[0] - uy * off, p[1] + ux * off),
-                                 (s[0] - uy * off, s[1] + ux * off), RAIL, 2)  # fmt: skip
+                                 (s[0] - uy * off, s[1] + ux * off), INK, 2)  # fmt: skip
 
 
 def _shield(pen: Pen, c: Point, r: float) -> None:
@@ -338,7 +345,7 @@ def _draw_caption(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> N
 
 
 def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> None:
-    pen.rect(plan.panel, PANEL, PANEL_LINE, 2, 8)
+    pen.rect(plan.panel, CARD, CARD_LINE, 2, 8)
     x0, y0, x1, _ = plan.panel
     head = (
         f"Draw pile {view.deck} · blue {view.blue} · red {view.red} · "
@@ -353,7 +360,7 @@ def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> Non
         colour = swatch(seat)
         cy = (row[1] + row[3]) / 2
         if seat in view.to_play and not view.over:
-            pen.rect((row[0] - 4, row[1] + 1, row[2] + 4, row[3] - 1), (255, 236, 190), None, 0, 6)
+            pen.rect((row[0] - 4, row[1] + 1, row[2] + 4, row[3] - 1), WAITING, None, 0, 6)
         pen.circle((row[0] + 16, cy), 13, colour.fill, colour.edge, 2)
         pen.text((row[0] + 16, cy), colour.letter, 15, colour.ink)
         label = f"{seat + 1} {names[seat]}"

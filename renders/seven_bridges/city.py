@@ -15,8 +15,8 @@ from engine.seven_bridges.lines import SQUARE_ARM, bits
 from engine.seven_bridges.map import CITY, QUADRANTS, SIZE
 from engine.seven_bridges.scoring import HIDDEN_RING, crossed, visited
 from engine.seven_bridges.state import View
-from renders.common import RGB, Swatch
-from renders.seven_bridges.pen import HIGHLIGHT, INK, MUTED, WHITE, Box, Pen, Point, box_centre
+from renders.palette import HIGHLIGHT, INK, MUTED, RGB, WHITE, Swatch
+from renders.pen import Box, Pen, Point, box_centre
 from renders.seven_bridges.pieces import DELTA
 
 GUTTER = 28  # the coordinates round the map

@@ -21,18 +21,13 @@ import renders
 from engine.bridge_wars.board import BRASS, parse_hole
 from engine.bridge_wars.rules import Place, State, put
 from renders.bridge_wars import (
-    BACKGROUND,
+    BOARD_TOP,
     BRASS_ROD,
-    CARD,
-    CARD_LINE,
     EMPTY_ROD,
-    HIGHLIGHT,
     HOLE,
     ISO_A,
     ISO_C,
     NO_ROD,
-    TURN,
-    WOOD,
     Box,
     caption,
     cell_box,
@@ -42,7 +37,7 @@ from renders.bridge_wars import (
     stock_line,
     top_face_centre,
 )
-from renders.common import PLAYER_COLOURS, RGB
+from renders.palette import BACKGROUND, CARD, CARD_LINE, HIGHLIGHT, PLAYER_COLOURS, RGB, TURN
 
 g = engine.get("bridge-wars")
 NAMES = ("Ada", "Bob", "Cy", "Dee")
@@ -156,7 +151,7 @@ def test_blocks_show_their_colour_in_3d():
         assert near(probe(image, state, where, 1), fill(RED)), where
     for where in ("j10", "k10", "j11", "k11"):
         assert near(probe(image, state, where, 1), fill(BLUE)), where
-    assert near(probe(image, state, "f6", 0), WOOD), "nothing stands on f6"
+    assert near(probe(image, state, "f6", 0), BOARD_TOP), "nothing stands on f6"
 
 
 def test_a_stack_is_drawn_layer_on_layer():
@@ -174,8 +169,8 @@ def test_a_bridged_gap_shows_through_with_a_shadow_under_it():
         gap = probe(image, state, where, 1.5)
         assert not red_colours(gap), f"{where}: the gap under the bridge is open"
     board = probe(image, state, "d3", 0)
-    assert sum(board) < sum(WOOD) - 60, "the bridge casts a shadow on the board"
-    assert near(probe(image, state, "f3", 0), WOOD), "no shadow where nothing bridges"
+    assert sum(board) < sum(BOARD_TOP) - 60, "the bridge casts a shadow on the board"
+    assert near(probe(image, state, "f3", 0), BOARD_TOP), "no shadow where nothing bridges"
 
 
 def test_unclaimed_corners_show_empty_holes():
@@ -186,7 +181,7 @@ def test_unclaimed_corners_show_empty_holes():
         x, y = top_face_centre(plan, h(where), 0)
         assert near(image.getpixel((round(x), round(y))), HOLE), where
     x, y = top_face_centre(plan, h("e1"), 0.5)  # a claimed corner's rod rises here
-    assert not near(image.getpixel((round(x), round(y))), WOOD)
+    assert not near(image.getpixel((round(x), round(y))), BOARD_TOP)
 
 
 def test_the_last_block_has_an_arrow_over_it_in_3d():

@@ -24,7 +24,8 @@ from engine.seven_bridges.map import CITY, parse_square
 from engine.seven_bridges.notation import Pick, Shape
 from engine.seven_bridges.scoring import LANDMARK_ARMS
 from engine.seven_bridges.state import State, View
-from renders.common import PLAYER_COLOURS, RGB
+from renders.palette import HIGHLIGHT, INK, PLAYER_COLOURS, RGB, WHITE
+from renders.pen import Box
 from renders.seven_bridges import render
 from renders.seven_bridges.city import (
     BUILDING_SPOTS,
@@ -41,11 +42,9 @@ from renders.seven_bridges.city import (
     spot_centre,
     square_box,
 )
-from renders.seven_bridges.pen import EULER, HIGHLIGHT, INK, USED_CELL, WHITE, Box
-from renders.seven_bridges.pieces import DELTA, caption
+from renders.seven_bridges.pieces import DELTA, EULER, USED_CELL, caption
 from renders.seven_bridges.public import progress, public_layout
 from renders.seven_bridges.sheet import bonus_states, sheet_layout
-
 from tests.conftest import ADA, BOB, TABLE
 
 GAME = engine.get("seven-bridges")

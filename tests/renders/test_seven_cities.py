@@ -9,11 +9,18 @@ import io
 from dataclasses import replace
 
 from PIL import Image
-from tests.engine.seven_cities.test_rules import T, cities, g, play, table
 
 from engine.seven_cities.state import City
 from renders import render
-from renders.seven_cities import HIGHLIGHT, MIN_RADIUS, TERRAIN, centre, layout, swatch
+from renders.palette import HIGHLIGHT
+from renders.seven_cities import (
+    MIN_RADIUS,
+    TERRAIN,
+    centre,
+    layout,
+    swatch,
+)
+from tests.engine.seven_cities.test_rules import T, cities, g, play, table
 
 NAMES = ["Ada", "Bob", "Cy", "Dee", "Eve", "Fay"]
 

@@ -16,14 +16,9 @@ from PIL import Image
 import engine
 import renders
 from engine.skybridge import COLOURS, SQUARES, Place, State
-from renders.common import PLAYER_COLOURS, RGB
+from renders.palette import BACKGROUND, CARD_LINE, HIGHLIGHT, MEDALS, PLAYER_COLOURS, RGB, TURN
 from renders.skybridge import (
-    BACKGROUND,
-    CARD_LINE,
     CELL,
-    HIGHLIGHT,
-    MEDALS,
-    TURN,
     Box,
     caption,
     layout,
