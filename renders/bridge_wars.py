@@ -24,6 +24,7 @@ from engine.bridge_wars.board import BRASS, COLUMNS, HOLES, SIZE, col_row, name
 from engine.bridge_wars.rules import COLOURS, Placed
 from renders.common import fit_text, font, text_width, to_png
 from renders.palette import (
+    BACKGROUND,
     CARD,
     CARD_LINE,
     HIGHLIGHT,
@@ -32,8 +33,10 @@ from renders.palette import (
     MUTED,
     PLAYER_COLOURS,
     RGB,
+    SHARED,
     TURN,
     WOOD_EDGE,
+    fixed_palette,
 )
 from renders.pen import Box, Pen, Point
 
@@ -66,6 +69,34 @@ BRASS_EDGE: RGB = (120, 88, 10)
 NO_ROD: RGB = (226, 220, 210)
 EMPTY_ROD: RGB = (255, 255, 255)
 GRID: RGB = (200, 192, 180)
+
+
+def _shade(rgb: RGB, factor: float) -> RGB:
+    return (round(rgb[0] * factor), round(rgb[1] * factor), round(rgb[2] * factor))
+
+
+def _through(glass: tuple[int, int, int, int], below: RGB) -> RGB:
+    """What a see-through colour over ``below`` shows."""
+    share = glass[3] / 255
+    return tuple(round(b + (g - b) * share) for g, b in zip(glass[:3], below, strict=False))
+
+
+#: every colour a board names, for its fixed palette: the blocks' lit and shaded faces,
+#: and the rods and shadows over the board
+NAMED: tuple[RGB, ...] = (
+    *SHARED,
+    BOARD_TOP,
+    BOARD_SIDE,
+    HOLE,
+    ROD_TIP,
+    MAP_ROD,
+    BRASS_ROD,
+    BRASS_EDGE,
+    NO_ROD,
+    GRID,
+    *(_shade(s.fill, f) for s in PLAYER_COLOURS for f in (0.78, 0.6)),
+    *(_through(glass, below) for glass in (ROD, SHADOW) for below in (BOARD_TOP, BACKGROUND)),
+)
 
 
 @dataclass(frozen=True)
@@ -118,10 +149,6 @@ def top_face_centre(plan: Layout, hole: int, level: float) -> Point:
     """Where the top of the block at ``level`` on ``hole`` is drawn in the 3D view."""
     col, row = col_row(hole)
     return project(plan, col + 0.5, row + 0.5, level)
-
-
-def _shade(rgb: RGB, factor: float) -> RGB:
-    return (round(rgb[0] * factor), round(rgb[1] * factor), round(rgb[2] * factor))
 
 
 # -- the 3D view ------------------------------------------------------------------------
@@ -481,4 +508,4 @@ def render(view: View, names: Sequence[str]) -> bytes:
     for seat, box in enumerate(plan.cards):
         _draw_card(pen, view, seat, names[seat], box)
     _draw_legend(pen, view, plan)
-    return to_png(pen.finish())
+    return to_png(pen.finish(), fixed_palette(NAMED))

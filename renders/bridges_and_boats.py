@@ -37,12 +37,14 @@ from renders.palette import (
     MUTED,
     PLAYER_COLOURS,
     RGB,
+    SHARED,
     TURN,
     WAITING,
     WHITE,
     WOOD,
     WOOD_EDGE,
     Swatch,
+    fixed_palette,
 )
 from renders.pen import Box, Pen, Point
 
@@ -84,6 +86,24 @@ BACK_LINE: RGB = (140, 146, 170)
 BACK_TEXT: RGB = (200, 206, 226)
 COIN: RGB = (230, 159, 0)  # Okabe–Ito orange
 COIN_EDGE: RGB = (150, 100, 0)
+#: every colour a table names, for its fixed palette
+NAMED: tuple[RGB, ...] = (
+    *SHARED,
+    WATER,
+    WATER_LINE,
+    LAND,
+    LAND_EDGE,
+    RUBBLE,
+    RUBBLE_MARK,
+    GAP_LINE,
+    IVORY,
+    DOMINO_EDGE,
+    BACK,
+    BACK_LINE,
+    BACK_TEXT,
+    COIN,
+    COIN_EDGE,
+)
 
 
 def _side(seat: int, letter: str) -> Swatch:
@@ -659,4 +679,4 @@ def render(view: View, names: Sequence[str]) -> bytes:
     _draw_defender(pen, view, plan)
     _draw_footer(pen, view, plan)
     _draw_last(pen, view, plan)
-    return to_png(pen.finish())
+    return to_png(pen.finish(), fixed_palette(NAMED))

@@ -43,10 +43,12 @@ from renders.palette import (
     INK,
     MUTED,
     RGB,
+    SHARED,
     SIX_COLOURS,
     WAITING,
     WHITE,
     Swatch,
+    fixed_palette,
 )
 from renders.pen import Box, Pen, Point
 
@@ -71,6 +73,14 @@ TERRAIN: dict[str, tuple[RGB, str, RGB]] = {
     DEEP: ((40, 90, 160), "D", WHITE),
     VOLCANO: ((120, 50, 40), "V", WHITE),
 }
+#: every colour a table names, for its fixed palette
+NAMED: tuple[RGB, ...] = (
+    *SHARED,
+    WALL,
+    SHIELD,
+    GHOST,
+    *(c for fill, _, ink in TERRAIN.values() for c in (fill, ink)),
+)
 ERA_TITLES = ("PAST", "FUTURE")
 STAGES = {
     "start": "choosing a starting tile",
@@ -437,4 +447,4 @@ def render(view: View, names: Sequence[str]) -> bytes:
     _draw_players(pen, view, plan)
     _draw_marks(pen, view, plan)
     _draw_panel(pen, view, names, plan)
-    return to_png(pen.finish())
+    return to_png(pen.finish(), fixed_palette(NAMED))

@@ -14,7 +14,6 @@ numbers are big.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,11 +33,13 @@ from renders.palette import (
     MUTED,
     PLAYER_COLOURS,
     RGB,
+    SHARED,
     TURN,
     WHITE,
     WOOD,
     WOOD_EDGE,
     Swatch,
+    fixed_palette,
 )
 from renders.pen import SCALE, Box, Pen, Point
 
@@ -511,42 +512,20 @@ def draw(view: View, names: Sequence[str]) -> Image.Image:
     return pen.finish()
 
 
-@lru_cache(maxsize=1)
+#: every colour a board names, for its fixed palette
+NAMED: tuple[RGB, ...] = (
+    *SHARED,
+    WOOD_TEXT,
+    CELL,
+    CELL_LINE,
+    PLATE,
+    EMPTY_PLATE,
+)
+
+
 def palette() -> Image.Image:
-    """One palette for every Skybridge board: each colour the renderer names, exactly,
-    plus the anti-aliased shades between them, taken from boards of 2, 3 and 4 players
-    (mid-game and finished, with bridges, roofs and medals). Mapping each board onto a
-    fixed palette costs a quarter of working one out per board, and looks the same."""
-    rules = engine.get("skybridge")
-    rng = random.Random(3)
-    boards = []
-    for players in (2, 3, 4):
-        state = rules.new(players, None, players)
-        names = [f"Player {i + 1}" for i in range(players)]
-        for moves in range(10_000):
-            if rules.is_over(state) or moves == 30:
-                boards.append(draw(rules.view(state, None), names))
-            if rules.is_over(state):
-                break
-            seat = rules.to_play(state)[0]
-            state, _ = rules.apply(state, seat, rng.choice(rules.legal(state, seat)))
-    named = [BACKGROUND, WOOD, WOOD_EDGE, WOOD_TEXT, CELL, CELL_LINE, PLATE, EMPTY_PLATE]
-    named += [INK, MUTED, CARD, CARD_LINE, TURN, HIGHLIGHT, *MEDALS, WHITE]
-    for swatch in PLAYER_COLOURS:
-        named += [swatch.fill, swatch.ink, swatch.edge]
-    named = list(dict.fromkeys(named))
-    sheet = Image.new("RGB", (boards[0].width, sum(b.height for b in boards)))
-    y = 0
-    for board in boards:
-        sheet.paste(board, (0, y))
-        y += board.height
-    shades = sheet.quantize(256 - len(named), method=Image.Quantize.FASTOCTREE)
-    colours = named + [
-        tuple(shades.getpalette()[i : i + 3]) for i in range(0, 3 * (256 - len(named)), 3)
-    ]
-    fixed = Image.new("P", (1, 1))
-    fixed.putpalette([c for rgb in colours for c in rgb])
-    return fixed
+    """The palette every Skybridge board is mapped onto (see :func:`fixed_palette`)."""
+    return fixed_palette(NAMED)
 
 
 def render(view: View, names: Sequence[str]) -> bytes:

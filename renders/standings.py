@@ -18,7 +18,7 @@ from functools import lru_cache
 from PIL import ImageFont
 
 from renders.common import fit_text, font, to_png
-from renders.palette import INK, MUTED, PLAYER_COLOURS, RGB, WHITE
+from renders.palette import INK, MUTED, PLAYER_COLOURS, RGB, SHARED, WHITE, fixed_palette
 from renders.pen import Pen
 
 WIDTH = 900
@@ -153,7 +153,7 @@ def render_table(
         if i % 2:
             pen.rect((16, y, WIDTH - 16, y + ROW), STRIPE)
         _row(pen, y, row, plan.widths, plan.cell_size, False, INK)
-    return to_png(pen.finish())
+    return to_png(pen.finish(), fixed_palette((*SHARED, STRIPE)))
 
 
 def _row(

@@ -44,6 +44,24 @@ TREE: RGB = (214, 234, 208)
 TREE_EDGE: RGB = (84, 140, 84)
 TREE_SEEN: RGB = (36, 112, 56)
 START: RGB = INK
+#: the map's own colours, for the sheet's fixed palette
+NAMED: tuple[RGB, ...] = (
+    PAPER,
+    WATER,
+    WAVE,
+    FIELD,
+    GRID,
+    QUADRANT_LINE,
+    STREET,
+    DECK,
+    PARAPET,
+    HOUSE,
+    HOUSE_EDGE,
+    HOUSE_SEEN,
+    TREE,
+    TREE_EDGE,
+    TREE_SEEN,
+)
 
 # A square's quarters between its arms, as (x sign, y sign): NE, SE, SW, NW.
 QUARTERS = ((1, -1), (1, 1), (-1, 1), (-1, -1))

@@ -91,11 +91,19 @@ async def test_a_move_whose_board_is_lost_still_stands(tmp_path, caplog) -> None
             await service.join(table, bea)
             started = await service.start(table, ada)
             assert started.image and started.image.startswith(b"\x89PNG")
-            os.kill(workers.pids[0], signal.SIGKILL)
             first = started.awaiting[0]
             mover = ada if first == ada.user_id else bea
             move = (await service.legal_moves(table, mover))[0]
-            reply = await service.move(table, mover, move)
+            # the worker dies holding the move's board: stopped, it takes the board
+            # and never answers; killed once it holds it. (Killed before the move, it
+            # could be replaced before the board is handed out, and the board drawn.)
+            pid = workers.pids[0]
+            os.kill(pid, signal.SIGSTOP)
+            moving = asyncio.create_task(service.move(table, mover, move))
+            while not workers._workers[0].boards:
+                await asyncio.sleep(0.005)
+            os.kill(pid, signal.SIGKILL)
+            reply = await moving
             again = await service.board(table)  # what the notice tells them to do
         assert reply.image is None
         assert BOARD_LOST in reply.text
