@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image
 
 from engine.bridge_wars import View
 from engine.bridge_wars.blocks import NAMES, STARTER
@@ -38,7 +41,7 @@ from renders.palette import (
     WOOD_EDGE,
     fixed_palette,
 )
-from renders.pen import Box, Pen, Point
+from renders.pen import Box, Pen, Point, Sketch, box_centre, glyph
 
 WIDTH = 1000
 MARGIN = 16
@@ -112,13 +115,21 @@ class Layout:
     legend: Box
 
 
-def layout(view: View) -> Layout:
-    """The geometry of the picture for ``view``; taller rods make a taller 3D view."""
-    iso_h = ISO_PAD + view.height * ISO_C + 2 * SIZE * ISO_B + BOARD_EDGE + ISO_LABELS
+def _boards(height: int) -> tuple[Box, Point, Box]:
+    """The 3D view's area, its origin and the map's box: they depend on the rods' height
+    only, so boards of one height share them (and :func:`_backdrop`)."""
+    iso_h = ISO_PAD + height * ISO_C + 2 * SIZE * ISO_B + BOARD_EDGE + ISO_LABELS
     iso = (MARGIN, CAPTION_H, WIDTH - MARGIN, CAPTION_H + iso_h)
     origin = (WIDTH / 2, iso[3] - ISO_LABELS - BOARD_EDGE)
     top = iso[3] + 10
     map_box = (MARGIN + GUTTER, top, MARGIN + GUTTER + SIZE * CELL, top + SIZE * CELL)
+    return iso, origin, map_box
+
+
+def layout(view: View) -> Layout:
+    """The geometry of the picture for ``view``; taller rods make a taller 3D view."""
+    iso, origin, map_box = _boards(view.height)
+    top = map_box[1]
     x0 = map_box[2] + 22
     cards = tuple(
         (x0, top + i * (CARD_H + CARD_GAP), WIDTH - MARGIN, top + i * (CARD_H + CARD_GAP) + CARD_H)
@@ -163,16 +174,46 @@ def _occupancy(view: View) -> dict[tuple[int, int], int]:
     return filled
 
 
-def _draw_board(pen: Pen, view: View, plan: Layout) -> None:
-    """The wooden board with its thickness, its holes, and coordinates by its front edges."""
+@lru_cache(maxsize=8)
+def _backdrop(height: int, rods: tuple[bool, ...]) -> Image.Image:
+    """What every board of a game shares, drawn once per process: the wooden board with
+    its holes, the rods' feet and the coordinates; the map's empty cells, its frame, the
+    brass ring and its coordinates. It is the picture down to the map's coordinates."""
+    iso, origin, map_box = _boards(height)
+    plan = Layout(WIDTH, round(map_box[3] + GUTTER), iso, origin, map_box, (), iso)
+    pen = Pen.blank(plan.width, plan.height)
+    _draw_board(pen, rods, plan)
+    for hole in range(HOLES):
+        box = cell_box(plan, hole)
+        if not rods[hole]:
+            pen.rect(box, NO_ROD, GRID, 1)
+            continue
+        pen.rect(box, EMPTY_ROD, GRID, 1)
+        pen.ellipse(box_centre(box), 5, 5, MAP_ROD, None)
+    pen.rect(plan.map, None, INK, 3)
+    _draw_brass(pen, plan)
+    brass = cell_box(plan, BRASS)
+    pen.text(((brass[0] + brass[2]) / 2, (brass[1] + brass[3]) / 2 + 14), "5", 16, BRASS_EDGE)
+    for col in range(SIZE):
+        x = plan.map[0] + (col + 0.5) * CELL
+        pen.text((x, plan.map[3] + GUTTER / 2 + 1), COLUMNS[col], 20, INK)
+    for row in range(SIZE):
+        y = plan.map[3] - (row + 0.5) * CELL
+        pen.text((plan.map[0] - GUTTER / 2, y), str(row + 1), 18, INK)
+    return pen.finish()
+
+
+def _draw_board(pen: Pen, rods: tuple[bool, ...], plan: Layout) -> None:
+    """The wooden board with its thickness, its holes, the rods' feet, and coordinates by
+    its front edges: nothing is ever drawn under these, so they go in the backdrop."""
     corners = [project(plan, x, y, 0) for x, y in ((0, 0), (SIZE, 0), (SIZE, SIZE), (0, SIZE))]
     front, right, _, left = corners
     below = [(x, y + BOARD_EDGE) for x, y in (right, front, left)]
     pen.polygon([left, front, right, *below], BOARD_SIDE)
     pen.polygon(corners, BOARD_TOP, WOOD_EDGE)
     for hole in range(HOLES):
-        if not view.rods[hole]:
-            pen.ellipse(top_face_centre(plan, hole, 0), 6, 3, HOLE, None)
+        colour = ROD_TIP if rods[hole] else HOLE
+        pen.ellipse(top_face_centre(plan, hole, 0), 6, 3, colour, None)
     for col in range(SIZE):
         x, y = project(plan, col + 0.5, -0.55, 0)
         pen.text((x + 6, y + BOARD_EDGE + 8), COLUMNS[col], 20, WOOD_EDGE)
@@ -215,60 +256,73 @@ def _draw_box(
     hole: int,
     level: int,
 ) -> None:
-    """One block cell: top and the two front faces, outlined only where the block ends,
-    so a block reads as one piece; its colour letter on top where nothing covers it."""
+    """One block cell, as one stamp (:func:`_block_glyph`)."""
     index = filled[(hole, level)]
-    block = view.placed[index]
-    swatch = PLAYER_COLOURS[block.colour]
-    col, row = col_row(hole)
-
-    def p(x: float, y: float, h: float) -> Point:
-        return project(plan, col + x, row + y, h)
-
-    lo, hi = level - 1, level
-    top = [p(0, 0, hi), p(1, 0, hi), p(1, 1, hi), p(0, 1, hi)]
-    west = [p(0, 0, lo), p(0, 1, lo), p(0, 1, hi), p(0, 0, hi)]
-    south = [p(0, 0, lo), p(1, 0, lo), p(1, 0, hi), p(0, 0, hi)]
-    pen.polygon(west, _shade(swatch.fill, 0.78))
-    pen.polygon(south, _shade(swatch.fill, 0.6))
-    pen.polygon(top, swatch.fill)
+    joins = tuple(
+        _same_block(filled, hole, level, dx, dy) == index
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
+    )
     last = view.last is not None and index == len(view.placed) - 1
+    stamp = _block_glyph(view.placed[index].colour, joins, last, view.tops[hole] == level)
+    col, row = col_row(hole)
+    x, y = project(plan, col, row, level - 1)
+    pen.paste(stamp, (round(x) + _BOX_LEFT, round(y) + _BOX_TOP))
+
+
+#: a block cell's stamp, from its front corner at its bottom: room for the 4 px outline
+_BOX_PAD = 3
+_BOX_LEFT = round(-ISO_A) - _BOX_PAD
+_BOX_TOP = round(-2 * ISO_B - ISO_C) - _BOX_PAD
+
+
+@lru_cache(maxsize=512)
+def _block_glyph(
+    colour: int, joins: tuple[bool, bool, bool, bool], last: bool, letter: bool
+) -> Image.Image:
+    """One block cell: top and the two front faces, outlined only where the block ends
+    (``joins``: whether the same block goes on towards -y, +x, +y, -x), so a block reads
+    as one piece; its colour letter on top where nothing covers it. Every cell of a
+    colour and outline is the same picture, so each is drawn once per process."""
+    swatch = PLAYER_COLOURS[colour]
+
+    def p(x: int, y: int, h: int) -> Point:
+        return (x - y) * ISO_A - _BOX_LEFT, -(x + y) * ISO_B - h * ISO_C - _BOX_TOP
+
+    top = (p(0, 0, 1), p(1, 0, 1), p(1, 1, 1), p(0, 1, 1))
+    west = (p(0, 0, 0), p(0, 1, 0), p(0, 1, 1), p(0, 0, 1))
+    south = (p(0, 0, 0), p(1, 0, 0), p(1, 0, 1), p(0, 0, 1))
+    sketches: list[Sketch] = [
+        ("polygon", west, _shade(swatch.fill, 0.78), None, 0.5),
+        ("polygon", south, _shade(swatch.fill, 0.6), None, 0.5),
+        ("polygon", top, swatch.fill, None, 0.5),
+    ]
     edge, width = (HIGHLIGHT, 4) if last else (swatch.edge, 2)
-
-    def joined(dx: int, dy: int) -> bool:
-        return _same_block(filled, hole, level, dx, dy) == index
-
-    # outline each face along the block's border; a neighbour of the same block hides it
-    for (a, b), (dx, dy) in zip(
-        ((top[0], top[1]), (top[1], top[2]), (top[2], top[3]), (top[3], top[0])),
-        ((0, -1), (1, 0), (0, 1), (-1, 0)),
-        strict=True,
-    ):
-        if not joined(dx, dy):
-            pen.line(a, b, edge, width)
-    if not joined(0, -1):
-        pen.line(south[0], south[1], edge, width)
-        if not joined(1, 0):
-            pen.line(south[1], south[2], edge, width)
-    if not joined(-1, 0):
-        pen.line(west[0], west[1], edge, width)
-        if not joined(0, 1):
-            pen.line(west[1], west[2], edge, width)
-    if not joined(0, -1) or not joined(-1, 0):
-        pen.line(south[0], south[3], edge, width)
-    if view.tops[hole] == level:
-        pen.text_now(top_face_centre(plan, hole, level), swatch.letter, 17, swatch.ink)
+    toward_y, toward_x, back_y, back_x = joins
+    rims = zip(top, top[1:] + top[:1], strict=True)
+    lines = [pair for pair, joined in zip(rims, joins, strict=True) if not joined]
+    if not toward_y:
+        lines.append((south[0], south[1]))
+        if not toward_x:
+            lines.append((south[1], south[2]))
+    if not back_x:
+        lines.append((west[0], west[1]))
+        if not back_y:
+            lines.append((west[1], west[2]))
+    if not toward_y or not back_x:
+        lines.append((south[0], south[3]))
+    sketches += [("line", pair, edge, None, width) for pair in lines]
+    centre = (p(0, 0, 1)[0], (p(0, 0, 1)[1] + p(1, 1, 1)[1]) / 2)
+    texts = [(centre, swatch.letter, 17, swatch.ink)]
+    size = (1 - 2 * _BOX_LEFT, 1 - _BOX_TOP + _BOX_PAD)
+    return glyph(size, sketches, texts if letter else ())
 
 
 def _draw_iso(pen: Pen, view: View, plan: Layout) -> None:
     """Back to front, and bottom to top on each rod: boxes, and rods where no box is."""
-    _draw_board(pen, view, plan)
     filled = _occupancy(view)
-    order = sorted(range(HOLES), key=lambda h: -sum(col_row(h)))
-    for hole in order:
+    for hole in _DEPTH_ORDER:
         if not view.rods[hole]:
             continue
-        pen.ellipse(top_face_centre(plan, hole, 0), 6, 3, ROD_TIP, None)
         run = 0  # the level the rod is drawn up to so far
         for level in range(1, view.height + 1):
             if (hole, level) in filled:
@@ -281,6 +335,10 @@ def _draw_iso(pen: Pen, view: View, plan: Layout) -> None:
             _draw_rod(pen, plan, hole, run, view.height, tip=True)
     if view.last is not None:
         _draw_pin(pen, plan, view.last)
+
+
+#: the holes from the back of the board to the front
+_DEPTH_ORDER = sorted(range(HOLES), key=lambda h: -sum(col_row(h)))
 
 
 def _draw_shadow(pen: Pen, plan: Layout, hole: int, level: int) -> None:
@@ -316,42 +374,42 @@ def _draw_map(pen: Pen, view: View, plan: Layout) -> None:
     """Each rod's top colour and level; thick lines where one top block meets another."""
     tops = _top_block(view)
     for hole in range(HOLES):
-        box = cell_box(plan, hole)
-        if not view.rods[hole]:
-            pen.rect(box, NO_ROD, GRID, 1)
-            continue
-        owner = view.owner[hole]
-        if owner < 0:
-            pen.rect(box, EMPTY_ROD, GRID, 1)
-            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-            pen.ellipse((cx, cy), 5, 5, MAP_ROD, None)
-            continue
-        swatch = PLAYER_COLOURS[owner]
-        pen.rect(box, swatch.fill, GRID, 1)
-        pen.text((box[0] + 5, box[1] + 3), swatch.letter, 17, swatch.ink, "lt")
-        pen.text((box[2] - 5, box[3] - 4), str(view.tops[hole]), 28, swatch.ink, "rs")
+        if view.owner[hole] >= 0:
+            x0, y0, _, _ = cell_box(plan, hole)
+            pen.paste(_cell_glyph(view.owner[hole], view.tops[hole]), (round(x0), round(y0)))
     for hole in range(HOLES):
         col, row = col_row(hole)
         x0, y0, x1, y1 = cell_box(plan, hole)
         if col + 1 < SIZE and tops[hole] != tops[hole + 1]:
-            pen.line((x1, y0), (x1, y1), INK, 3)
+            pen.bar((x1, y0), (x1, y1), 3, INK)
         if row + 1 < SIZE and tops[hole] != tops[hole + SIZE]:
-            pen.line((x0, y0), (x1, y0), INK, 3)
-    pen.rect(plan.map, None, INK, 3)
-    brass = cell_box(plan, BRASS)
-    pen.rect((brass[0] + 3, brass[1] + 3, brass[2] - 3, brass[3] - 3), None, BRASS_ROD, 4, 4)
-    if view.owner[BRASS] < 0:
-        pen.text(((brass[0] + brass[2]) / 2, (brass[1] + brass[3]) / 2 + 14), "5", 16, BRASS_EDGE)
+            pen.bar((x0, y0), (x1, y0), 3, INK)
+    if any(owner >= 0 for owner in view.owner):  # a cell drawn over the frame's inner edge
+        pen.rect(plan.map, None, INK, 3)
+    if view.owner[BRASS] >= 0:
+        _draw_brass(pen, plan)
     if view.last is not None:
         for c in view.last.cells:
             x0, y0, x1, y1 = cell_box(plan, c)
             pen.rect((x0 + 2, y0 + 2, x1 - 2, y1 - 2), None, HIGHLIGHT, 4, 3)
-    for col in range(SIZE):
-        x = plan.map[0] + (col + 0.5) * CELL
-        pen.text((x, plan.map[3] + GUTTER / 2 + 1), COLUMNS[col], 20, INK)
-    for row in range(SIZE):
-        y = plan.map[3] - (row + 0.5) * CELL
-        pen.text((plan.map[0] - GUTTER / 2, y), str(row + 1), 18, INK)
+
+
+def _draw_brass(pen: Pen, plan: Layout) -> None:
+    """The brass rod's cell ringed in gold."""
+    brass = cell_box(plan, BRASS)
+    pen.rect((brass[0] + 3, brass[1] + 3, brass[2] - 3, brass[3] - 3), None, BRASS_ROD, 4, 4)
+
+
+@lru_cache(maxsize=128)
+def _cell_glyph(owner: int, level: int) -> Image.Image:
+    """A map cell in its top block's colour, lettered with the colour and the level."""
+    swatch = PLAYER_COLOURS[owner]
+    sketch: Sketch = ("rect", ((0, 0), (CELL, CELL)), swatch.fill, GRID, 1)
+    texts = [
+        ((5, 3), swatch.letter, 17, swatch.ink, "lt"),
+        ((CELL - 5, CELL - 4), str(level), 28, swatch.ink, "rs"),
+    ]
+    return glyph((CELL + 1, CELL + 1), [sketch], texts)
 
 
 # -- players ----------------------------------------------------------------------------
@@ -502,6 +560,7 @@ def render(view: View, names: Sequence[str]) -> bytes:
     """The picture for ``view`` as PNG bytes; ``names[seat]`` labels each player."""
     plan = layout(view)
     pen = Pen.blank(plan.width, plan.height)
+    pen.paste(_backdrop(view.height, view.rods), (0, 0))
     _draw_caption(pen, view, names, plan)
     _draw_iso(pen, view, plan)
     _draw_map(pen, view, plan)

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
+from PIL.Image import core
 
 from renders.common import font
 from renders.palette import BACKGROUND, RGB
@@ -56,6 +57,10 @@ class Pen:
 
     def __init__(self, image: Image.Image) -> None:
         self.image = image
+        image.load()
+        # pastes go straight to Pillow's core: a board makes hundreds, and the checks
+        # Image.paste makes on each cost twice the paste itself
+        self._core = image.im
         self.texts: list[tuple[Point, str, int, RGB, str, bool]] = []
 
     @classmethod
@@ -166,10 +171,10 @@ class Pen:
             for x0, x1, cx in xs:
                 share = cx * cy
                 if share >= SCALE * SCALE:
-                    self.image.paste(colour, (x0, y0, x1, y1))
+                    self._core.paste(colour, (x0, y0, x1, y1))
                 elif share:
                     alpha = _constant_mask(x1 - x0, y1 - y0, round(255 * share / SCALE**2))
-                    self.image.paste(colour, (x0, y0, x1, y1), alpha)
+                    self._core.paste(colour, (x0, y0, x1, y1), alpha)
 
     # -- other shapes --------------------------------------------------------------------
 
@@ -240,7 +245,17 @@ class Pen:
         draw = _shape if size[0] * size[1] <= SMALL_SHAPE else _shape.__wrapped__
         stroke, corner = round(width * SCALE), round(radius * SCALE)
         shape = draw(kind, at, size, fill, edge, stroke, corner, angles)
-        self.image.paste(shape, (ox, oy), shape)
+        self._core.paste(shape, (ox, oy, canvas[2], canvas[3]), shape)
+
+    def paste(self, stamp: Image.Image, at: tuple[int, int]) -> None:
+        """A prepared stamp (see :func:`glyph`) through its alpha, or a picture without one
+        (a blank board drawn once), its corner at ``at``."""
+        x, y = at
+        box = (x, y, x + stamp.width, y + stamp.height)
+        if stamp.mode == "RGBA":
+            self._core.paste(stamp.im, box, stamp.im)
+        else:
+            self._core.paste(stamp.im, box)
 
     # -- text ----------------------------------------------------------------------------
 
@@ -255,7 +270,8 @@ class Pen:
     ) -> None:
         """Text drawn at once, so that shapes drawn later (nearer ones) can hide it."""
         mask, (dx, dy) = _lettering(text, size, bold, anchor)
-        self.image.paste(fill, (round(xy[0]) + dx, round(xy[1]) + dy), mask)
+        x, y = round(xy[0]) + dx, round(xy[1]) + dy
+        self._core.paste(fill, (x, y, x + mask.size[0], y + mask.size[1]), mask)
 
     def finish(self) -> Image.Image:
         """The picture, with the text drawn over the shapes."""
@@ -268,7 +284,7 @@ class Pen:
 @lru_cache(maxsize=4096)
 def _lettering(
     text: str, size: int, bold: bool, anchor: str
-) -> tuple[Image.Image, tuple[int, int]]:
+) -> tuple[core.ImagingCore, tuple[int, int]]:
     """``text`` as FreeType draws it anchored at a whole pixel: the anti-aliased mask,
     and where its corner sits from that pixel. Text goes to the nearest whole pixel, so
     the letters, numbers and words a board repeats are each rasterised once per process
@@ -278,7 +294,7 @@ def _lettering(
     dx, dy = math.floor(left) - 1, math.floor(top) - 1
     mask = Image.new("L", (math.ceil(right) - dx + 2, math.ceil(bottom) - dy + 2), 0)
     ImageDraw.Draw(mask).text((-dx, -dy), text, font=face, fill=255, anchor=anchor)
-    return mask, (dx, dy)
+    return mask.im, (dx, dy)
 
 
 def _coverage(first: int, last: int) -> list[tuple[int, int, int]]:
@@ -305,8 +321,8 @@ def _coverage(first: int, last: int) -> list[tuple[int, int, int]]:
 
 
 @lru_cache(maxsize=512)
-def _constant_mask(width: int, height: int, value: int) -> Image.Image:
-    return Image.new("L", (width, height), value)
+def _constant_mask(width: int, height: int, value: int) -> core.ImagingCore:
+    return Image.new("L", (width, height), value).im
 
 
 @lru_cache(maxsize=2048)
@@ -319,7 +335,7 @@ def _shape(
     width: int,
     radius: int,
     angles: tuple[float, float],
-) -> Image.Image:
+) -> core.ImagingCore:
     """One shape on a ``size`` canvas (``points`` at :data:`SCALE`), reduced, with how
     much of each pixel it covers as alpha. Drawn on black, the reduced colours are
     already weighted by coverage (premultiplied), which Pillow's "RGBa" mode undoes; a
@@ -329,22 +345,67 @@ def _shape(
     opacity = 255 if fill is None or len(fill) == 3 else fill[3]
     solid = None if fill is None else fill[:3]
     for image, inside, rim in ((colour, solid, edge), (cover, fill and 255, edge and 255)):
-        draw = ImageDraw.Draw(image)
-        if kind == "rect":
-            draw.rounded_rectangle(points, radius=radius, fill=inside, outline=rim, width=width)
-        elif kind == "ellipse":
-            draw.ellipse(points, fill=inside, outline=rim, width=width)
-        elif kind == "polygon":
-            draw.polygon(points, fill=inside, outline=rim, width=width)
-        elif kind == "line":
-            draw.line(points, fill=inside, width=width)
-        elif kind == "outline":
-            draw.line([*points, points[0], points[1]], fill=inside, width=width, joint="curve")
-        else:  # arc
-            draw.arc(points, *angles, fill=inside, width=width)
+        _sketch(ImageDraw.Draw(image), kind, points, inside, rim, width, radius, angles)
     alpha = cover.reduce(SCALE)
     if opacity < 255:
         colour = Image.blend(Image.new("RGB", big), colour, opacity / 255)
         alpha = alpha.point(lambda v: v * opacity // 255)
     bands = (*colour.reduce(SCALE).split(), alpha)
-    return Image.merge("RGBa", bands).convert("RGBA")
+    return Image.merge("RGBa", bands).convert("RGBA").im
+
+
+def _sketch(
+    draw: ImageDraw.ImageDraw,
+    kind: str,
+    points: Sequence[tuple[float, float]],
+    inside: RGB | int | None,
+    rim: RGB | int | None,
+    width: int,
+    radius: int = 0,
+    angles: tuple[float, float] = (0, 0),
+) -> None:
+    """One shape, in supersampled pixels, with Pillow."""
+    if kind == "rect":
+        draw.rounded_rectangle(points, radius=radius, fill=inside, outline=rim, width=width)
+    elif kind == "ellipse":
+        draw.ellipse(points, fill=inside, outline=rim, width=width)
+    elif kind == "polygon":
+        draw.polygon(points, fill=inside, outline=rim, width=width)
+    elif kind == "line":
+        draw.line(points, fill=inside, width=width)
+    elif kind == "outline":
+        draw.line([*points, points[0], points[1]], fill=inside, width=width, joint="curve")
+    else:  # arc
+        draw.arc(points, *angles, fill=inside, width=width)
+
+
+#: a shape for :func:`glyph`: kind ("polygon", "line", "rect", "ellipse", "outline"),
+#: points in output pixels from the glyph's corner, fill, edge, stroke width
+Sketch = tuple[str, tuple[Point, ...], RGB | None, RGB | None, float]
+
+
+def glyph(
+    size: tuple[int, int],
+    sketches: Sequence[Sketch],
+    texts: Sequence[tuple[Point, str, int, RGB] | tuple[Point, str, int, RGB, str]] = (),
+) -> Image.Image:
+    """Several opaque shapes, in order, then bold text (centred, unless an anchor follows
+    its colour), as one RGBA stamp for
+    :meth:`Pen.paste`: what a board repeats by the dozen (a block's three faces, its
+    edges and its letter) costs one paste instead of a dozen. Renderers keep the glyphs
+    they make (``lru_cache``), keyed by what tells them apart."""
+    big = (size[0] * SCALE, size[1] * SCALE)
+    colour, cover = Image.new("RGB", big), Image.new("L", big)
+    paint, mask = ImageDraw.Draw(colour), ImageDraw.Draw(cover)
+    for kind, points, fill, edge, width in sketches:
+        at = [(x * SCALE, y * SCALE) for x, y in points]
+        stroke = round(width * SCALE)
+        _sketch(paint, kind, at, fill, edge, stroke)
+        _sketch(mask, kind, at, fill and 255, edge and 255, stroke)
+    bands = (*colour.reduce(SCALE).split(), cover.reduce(SCALE))
+    stamp = Image.merge("RGBa", bands).convert("RGBA")
+    for (x, y), text, size_, fill, *anchor in texts:
+        letters, (dx, dy) = _lettering(text, size_, True, anchor[0] if anchor else "mm")
+        at = (round(x) + dx, round(y) + dy)
+        stamp.im.paste(fill, (*at, at[0] + letters.size[0], at[1] + letters.size[1]), letters)
+    return stamp
