@@ -43,21 +43,25 @@ from renders.palette import (
 )
 from renders.pen import Box, Pen, Point, Sketch, box_centre, glyph
 
-WIDTH = 1000
-MARGIN = 16
-CAPTION_H = 58
-# the 3D view: half a hole's width and depth on screen, and one layer's height
-ISO_A = 42.0
-ISO_B = 19.0  # a little flatter than true isometric: more of the stacks' sides shows
-ISO_C = 14.0
-ISO_PAD = 14
-BOARD_EDGE = 10  # the board's thickness, seen along its front edges
-ISO_LABELS = 30  # room under the front edges for the coordinates
+#: 800 px wide: Discord shows it ~400 px wide on a phone, so every size here is what a
+#: player sees doubled; a wider picture looks no bigger there, and costs more to
+#: draw, encode and upload (1.6 times the pixels at 1000 px)
+WIDTH = 800
+MARGIN = 13
+CAPTION_H = 46
+# the 3D view: half a hole's width and depth on screen, and one layer's height, in
+# whole pixels so that every block cell's corners fall on whole pixels
+ISO_A = 34
+ISO_B = 15  # a little flatter than true isometric: more of the stacks' sides shows
+ISO_C = 11
+ISO_PAD = 11
+BOARD_EDGE = 8  # the board's thickness, seen along its front edges
+ISO_LABELS = 24  # room under the front edges for the coordinates
 # the map from above
-CELL = 56
-GUTTER = 30
-CARD_GAP = 10
-CARD_H = 114
+CELL = 45
+GUTTER = 24
+CARD_GAP = 8
+CARD_H = 92
 
 #: the board seen from above is lighter than Skybridge's frame: it carries 121 holes
 BOARD_TOP: RGB = (196, 160, 116)
@@ -121,7 +125,7 @@ def _boards(height: int) -> tuple[Box, Point, Box]:
     iso_h = ISO_PAD + height * ISO_C + 2 * SIZE * ISO_B + BOARD_EDGE + ISO_LABELS
     iso = (MARGIN, CAPTION_H, WIDTH - MARGIN, CAPTION_H + iso_h)
     origin = (WIDTH / 2, iso[3] - ISO_LABELS - BOARD_EDGE)
-    top = iso[3] + 10
+    top = iso[3] + 8
     map_box = (MARGIN + GUTTER, top, MARGIN + GUTTER + SIZE * CELL, top + SIZE * CELL)
     return iso, origin, map_box
 
@@ -130,13 +134,13 @@ def layout(view: View) -> Layout:
     """The geometry of the picture for ``view``; taller rods make a taller 3D view."""
     iso, origin, map_box = _boards(view.height)
     top = map_box[1]
-    x0 = map_box[2] + 22
+    x0 = map_box[2] + 14
     cards = tuple(
         (x0, top + i * (CARD_H + CARD_GAP), WIDTH - MARGIN, top + i * (CARD_H + CARD_GAP) + CARD_H)
         for i in range(view.players)
     )
-    lines = len(legend_lines(view, WIDTH - MARGIN - x0 - 4)) + (view.last is not None)
-    legend = (x0, cards[-1][3] + CARD_GAP, WIDTH - MARGIN, cards[-1][3] + CARD_GAP + 24 * lines)
+    lines = len(legend_lines(view, WIDTH - MARGIN - x0 - 3)) + (view.last is not None)
+    legend = (x0, cards[-1][3] + CARD_GAP, WIDTH - MARGIN, cards[-1][3] + CARD_GAP + 19 * lines)
     height = round(max(map_box[3] + GUTTER, legend[3]) + MARGIN)
     return Layout(WIDTH, height, iso, origin, map_box, cards, legend)
 
@@ -189,17 +193,17 @@ def _backdrop(height: int, rods: tuple[bool, ...]) -> Image.Image:
             pen.rect(box, NO_ROD, GRID, 1)
             continue
         pen.rect(box, EMPTY_ROD, GRID, 1)
-        pen.ellipse(box_centre(box), 5, 5, MAP_ROD, None)
-    pen.rect(plan.map, None, INK, 3)
+        pen.ellipse(box_centre(box), 4, 4, MAP_ROD, None)
+    pen.rect(plan.map, None, INK, 2.5)
     _draw_brass(pen, plan)
     brass = cell_box(plan, BRASS)
-    pen.text(((brass[0] + brass[2]) / 2, (brass[1] + brass[3]) / 2 + 14), "5", 16, BRASS_EDGE)
+    pen.text(((brass[0] + brass[2]) / 2, (brass[1] + brass[3]) / 2 + 11), "5", 13, BRASS_EDGE)
     for col in range(SIZE):
         x = plan.map[0] + (col + 0.5) * CELL
-        pen.text((x, plan.map[3] + GUTTER / 2 + 1), COLUMNS[col], 20, INK)
+        pen.text((x, plan.map[3] + GUTTER / 2 + 1), COLUMNS[col], 16, INK)
     for row in range(SIZE):
         y = plan.map[3] - (row + 0.5) * CELL
-        pen.text((plan.map[0] - GUTTER / 2, y), str(row + 1), 18, INK)
+        pen.text((plan.map[0] - GUTTER / 2, y), str(row + 1), 15, INK)
     return pen.finish()
 
 
@@ -213,13 +217,13 @@ def _draw_board(pen: Pen, rods: tuple[bool, ...], plan: Layout) -> None:
     pen.polygon(corners, BOARD_TOP, WOOD_EDGE)
     for hole in range(HOLES):
         colour = ROD_TIP if rods[hole] else HOLE
-        pen.ellipse(top_face_centre(plan, hole, 0), 6, 3, colour, None)
+        pen.ellipse(top_face_centre(plan, hole, 0), 5, 2.5, colour, None)
     for col in range(SIZE):
         x, y = project(plan, col + 0.5, -0.55, 0)
-        pen.text((x + 6, y + BOARD_EDGE + 8), COLUMNS[col], 20, WOOD_EDGE)
+        pen.text((x + 5, y + BOARD_EDGE + 6), COLUMNS[col], 16, WOOD_EDGE)
     for row in range(SIZE):
         x, y = project(plan, -0.55, row + 0.5, 0)
-        pen.text((x - 6, y + BOARD_EDGE + 8), str(row + 1), 20, WOOD_EDGE)
+        pen.text((x - 5, y + BOARD_EDGE + 6), str(row + 1), 16, WOOD_EDGE)
 
 
 def _draw_rod(pen: Pen, plan: Layout, hole: int, low: int, high: int, tip: bool) -> None:
@@ -227,14 +231,14 @@ def _draw_rod(pen: Pen, plan: Layout, hole: int, low: int, high: int, tip: bool)
     base = top_face_centre(plan, hole, low)
     end = top_face_centre(plan, hole, high)
     if hole == BRASS:
-        pen.line(base, end, BRASS_EDGE, 8)
-        pen.line(base, end, BRASS_ROD, 5)
+        pen.line(base, end, BRASS_EDGE, 6.5)
+        pen.line(base, end, BRASS_ROD, 4)
         if tip:
-            pen.ellipse(end, 5, 2.5, BRASS_ROD, BRASS_EDGE)
+            pen.ellipse(end, 4, 2, BRASS_ROD, BRASS_EDGE)
         return
-    pen.line(base, end, ROD, 3)
+    pen.line(base, end, ROD, 2.5)
     if tip:
-        pen.ellipse(end, 3, 1.5, ROD_TIP, None)
+        pen.ellipse(end, 2.5, 1.25, ROD_TIP, None)
 
 
 def _same_block(
@@ -271,8 +275,8 @@ def _draw_box(
 
 #: a block cell's stamp, from its front corner at its bottom: room for the 4 px outline
 _BOX_PAD = 3
-_BOX_LEFT = round(-ISO_A) - _BOX_PAD
-_BOX_TOP = round(-2 * ISO_B - ISO_C) - _BOX_PAD
+_BOX_LEFT = -ISO_A - _BOX_PAD
+_BOX_TOP = -2 * ISO_B - ISO_C - _BOX_PAD
 
 
 @lru_cache(maxsize=512)
@@ -296,7 +300,7 @@ def _block_glyph(
         ("polygon", south, _shade(swatch.fill, 0.6), None, 0.5),
         ("polygon", top, swatch.fill, None, 0.5),
     ]
-    edge, width = (HIGHLIGHT, 4) if last else (swatch.edge, 2)
+    edge, width = (HIGHLIGHT, 3.2) if last else (swatch.edge, 1.6)
     toward_y, toward_x, back_y, back_x = joins
     rims = zip(top, top[1:] + top[:1], strict=True)
     lines = [pair for pair, joined in zip(rims, joins, strict=True) if not joined]
@@ -312,7 +316,7 @@ def _block_glyph(
         lines.append((south[0], south[3]))
     sketches += [("line", pair, edge, None, width) for pair in lines]
     centre = (p(0, 0, 1)[0], (p(0, 0, 1)[1] + p(1, 1, 1)[1]) / 2)
-    texts = [(centre, swatch.letter, 17, swatch.ink)]
+    texts = [(centre, swatch.letter, 14, swatch.ink)]
     size = (1 - 2 * _BOX_LEFT, 1 - _BOX_TOP + _BOX_PAD)
     return glyph(size, sketches, texts if letter else ())
 
@@ -353,8 +357,8 @@ def _draw_pin(pen: Pen, plan: Layout, block: Placed) -> None:
     """A magenta arrow pointing down at the last block, findable at a glance."""
     points = [top_face_centre(plan, c, block.level) for c in block.cells]
     x = sum(p[0] for p in points) / len(points)
-    y = min(p[1] for p in points) - 6
-    arrow = [(x - 13, y - 30), (x + 13, y - 30), (x, y)]
+    y = min(p[1] for p in points) - 5
+    arrow = [(x - 10.5, y - 24), (x + 10.5, y - 24), (x, y)]
     pen.polygon(arrow, HIGHLIGHT, CARD)
 
 
@@ -381,23 +385,23 @@ def _draw_map(pen: Pen, view: View, plan: Layout) -> None:
         col, row = col_row(hole)
         x0, y0, x1, y1 = cell_box(plan, hole)
         if col + 1 < SIZE and tops[hole] != tops[hole + 1]:
-            pen.bar((x1, y0), (x1, y1), 3, INK)
+            pen.bar((x1, y0), (x1, y1), 2.5, INK)
         if row + 1 < SIZE and tops[hole] != tops[hole + SIZE]:
-            pen.bar((x0, y0), (x1, y0), 3, INK)
+            pen.bar((x0, y0), (x1, y0), 2.5, INK)
     if any(owner >= 0 for owner in view.owner):  # a cell drawn over the frame's inner edge
-        pen.rect(plan.map, None, INK, 3)
+        pen.rect(plan.map, None, INK, 2.5)
     if view.owner[BRASS] >= 0:
         _draw_brass(pen, plan)
     if view.last is not None:
         for c in view.last.cells:
             x0, y0, x1, y1 = cell_box(plan, c)
-            pen.rect((x0 + 2, y0 + 2, x1 - 2, y1 - 2), None, HIGHLIGHT, 4, 3)
+            pen.rect((x0 + 2, y0 + 2, x1 - 2, y1 - 2), None, HIGHLIGHT, 3, 3)
 
 
 def _draw_brass(pen: Pen, plan: Layout) -> None:
     """The brass rod's cell ringed in gold."""
     brass = cell_box(plan, BRASS)
-    pen.rect((brass[0] + 3, brass[1] + 3, brass[2] - 3, brass[3] - 3), None, BRASS_ROD, 4, 4)
+    pen.rect((brass[0] + 2, brass[1] + 2, brass[2] - 2, brass[3] - 2), None, BRASS_ROD, 3, 3)
 
 
 @lru_cache(maxsize=128)
@@ -406,8 +410,8 @@ def _cell_glyph(owner: int, level: int) -> Image.Image:
     swatch = PLAYER_COLOURS[owner]
     sketch: Sketch = ("rect", ((0, 0), (CELL, CELL)), swatch.fill, GRID, 1)
     texts = [
-        ((5, 3), swatch.letter, 17, swatch.ink, "lt"),
-        ((CELL - 5, CELL - 4), str(level), 28, swatch.ink, "rs"),
+        ((4, 2), swatch.letter, 14, swatch.ink, "lt"),
+        ((CELL - 4, CELL - 3), str(level), 22, swatch.ink, "rs"),
     ]
     return glyph((CELL + 1, CELL + 1), [sketch], texts)
 
@@ -440,10 +444,10 @@ def caption(view: View, names: Sequence[str]) -> tuple[str, str]:
     if last is None:
         left = "New game: choose colours and corners"
     elif last.block == STARTER:
-        who = fit_text(names[last.seat], font(25, True), 300)
+        who = fit_text(names[last.seat], font(20, True), 240)
         left = f"{who} took {COLOURS[last.colour]}, {view.corners[last.seat].upper()}"
     else:
-        who = fit_text(names[last.seat], font(25, True), 200)
+        who = fit_text(names[last.seat], font(20, True), 160)
         left = f"{who}: {last.block} {last.orient} {name(last.anchor)}, level {last.level}"
     if view.over:
         assert view.places is not None
@@ -461,14 +465,14 @@ def _draw_caption(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> N
     x0, x1 = MARGIN, WIDTH - MARGIN
     y = CAPTION_H / 2
     if view.last is not None:
-        pen.rect((x0, y - 11, x0 + 22, y + 11), None, HIGHLIGHT, 5, radius=4)
-        x0 += 32
-    pen.text((x0, y), left, 25, INK, "lm")
-    room = x1 - x0 - text_width(left, 25) - 30
+        pen.rect((x0, y - 9, x0 + 18, y + 9), None, HIGHLIGHT, 4, radius=3)
+        x0 += 26
+    pen.text((x0, y), left, 20, INK, "lm")
+    room = x1 - x0 - text_width(left, 20) - 24
     named = 1 if view.places is None else view.places.count(1)
-    share = (room - text_width(caption(view, [""] * view.players)[1], 25)) / named
-    short = [fit_text(n, font(25, True), max(share, 20)) for n in names]
-    pen.text((x1, y), caption(view, short)[1], 25, INK, "rm")
+    share = (room - text_width(caption(view, [""] * view.players)[1], 20)) / named
+    short = [fit_text(n, font(20, True), max(share, 16)) for n in names]
+    pen.text((x1, y), caption(view, short)[1], 20, INK, "rm")
 
 
 def _wrap(text: str, size: int, width: float) -> list[str]:
@@ -485,42 +489,42 @@ def _wrap(text: str, size: int, width: float) -> list[str]:
 def _draw_card(pen: Pen, view: View, seat: int, name_: str, box: Box) -> None:
     """Colour, name, score; corner and blocks left; which blocks; the turn or the place."""
     to_play = view.turn == seat and not view.over
-    pen.rect(box, CARD, TURN if to_play else CARD_LINE, 4 if to_play else 2, radius=12)
-    x, y = box[0] + 12, box[1] + 28
+    pen.rect(box, CARD, TURN if to_play else CARD_LINE, 3 if to_play else 2, radius=10)
+    x, y = box[0] + 10, box[1] + 22
     colour = view.colours[seat]
     if colour >= 0:
         swatch = PLAYER_COLOURS[colour]
-        pen.rect((x, y - 18, x + 36, y + 18), swatch.fill, swatch.edge, 2, radius=6)
-        pen.text((x + 18, y), swatch.letter, 24, swatch.ink)
+        pen.rect((x, y - 14, x + 29, y + 14), swatch.fill, swatch.edge, 2, radius=5)
+        pen.text((x + 14.5, y), swatch.letter, 19, swatch.ink)
     else:
-        pen.rect((x, y - 18, x + 36, y + 18), CARD, CARD_LINE, 2, radius=6)
-        pen.text((x + 18, y), "?", 24, MUTED)
-    x += 46
+        pen.rect((x, y - 14, x + 29, y + 14), CARD, CARD_LINE, 2, radius=5)
+        pen.text((x + 14.5, y), "?", 19, MUTED)
+    x += 37
     if view.places is not None:
         place = view.places[seat]
         medal = MEDALS[place - 1] if place <= len(MEDALS) else CARD_LINE
-        pen.rect((x, y - 15, x + 50, y + 15), medal, None, 0, radius=15)
-        pen.text((x + 25, y), _ordinal(place), 18, INK)
-        x += 58
+        pen.rect((x, y - 12, x + 40, y + 12), medal, None, 0, radius=12)
+        pen.text((x + 20, y), _ordinal(place), 15, INK)
+        x += 46
     elif to_play:
-        pen.polygon([(x, y - 13), (x + 18, y), (x, y + 13)], TURN, TURN)
-        x += 26
+        pen.polygon([(x, y - 10), (x + 14, y), (x, y + 10)], TURN, TURN)
+        x += 21
     score = str(view.scores[seat])
-    right = box[2] - 12
-    pen.text((right, y), score, 34, INK, "rm")
-    shown = fit_text(name_, font(24, True), right - text_width(score, 34) - 12 - x)
-    pen.text((x, y), shown, 24, MUTED if seat in view.resigned else INK, "lm")
-    y = box[1] + 58
+    right = box[2] - 10
+    pen.text((right, y), score, 27, INK, "rm")
+    shown = fit_text(name_, font(19, True), right - text_width(score, 27) - 10 - x)
+    pen.text((x, y), shown, 19, MUTED if seat in view.resigned else INK, "lm")
+    y = box[1] + 46
     text, tag = status(view, seat)
-    pen.text((box[0] + 12, y), text, 19, INK, "lm", bold=False)
+    pen.text((box[0] + 10, y), text, 15, INK, "lm", bold=False)
     if tag:
-        w = text_width(tag, 15) + 14
-        pen.rect((right - w, y - 12, right, y + 12), TURN, None, 0, radius=12)
-        pen.text((right - w / 2, y), tag, 15, CARD)
+        w = text_width(tag, 12) + 11
+        pen.rect((right - w, y - 10, right, y + 10), TURN, None, 0, radius=10)
+        pen.text((right - w / 2, y), tag, 12, CARD)
     if view.colours[seat] >= 0:
-        for i, line in enumerate(_wrap(stock_line(view, seat), 17, box[2] - box[0] - 24)[:2]):
-            # two lines of 17 px fit above the card's edge, even the 4 px edge of the turn
-            pen.text((box[0] + 12, y + 21 + i * 18), line, 17, MUTED, "lm", bold=False)
+        for i, line in enumerate(_wrap(stock_line(view, seat), 14, box[2] - box[0] - 20)[:2]):
+            # two lines of 14 px fit above the card's edge, even the 3 px edge of the turn
+            pen.text((box[0] + 10, y + 17 + i * 14), line, 14, MUTED, "lm", bold=False)
 
 
 def status(view: View, seat: int) -> tuple[str, str]:
@@ -543,17 +547,17 @@ def legend_lines(view: View, width: float) -> list[str]:
     ]
     if view.ending:
         texts.append(("Ended: " if view.over else "Last round: ") + view.ending + ".")
-    return [line for text in texts for line in _wrap(text, 18, width)]
+    return [line for text in texts for line in _wrap(text, 15, width)]
 
 
 def _draw_legend(pen: Pen, view: View, plan: Layout) -> None:
-    x, y = plan.legend[0] + 4, plan.legend[1] + 12
+    x, y = plan.legend[0] + 3, plan.legend[1] + 10
     for line in legend_lines(view, plan.legend[2] - x):
-        pen.text((x, y), line, 18, INK, "lm", bold=False)
-        y += 24
+        pen.text((x, y), line, 15, INK, "lm", bold=False)
+        y += 19
     if view.last is not None:
-        pen.rect((x, y - 10, x + 20, y + 10), None, HIGHLIGHT, 4, radius=3)
-        pen.text((x + 30, y), "the last block", 18, INK, "lm", bold=False)
+        pen.rect((x, y - 8, x + 16, y + 8), None, HIGHLIGHT, 3, radius=2)
+        pen.text((x + 24, y), "the last block", 15, INK, "lm", bold=False)
 
 
 def render(view: View, names: Sequence[str]) -> bytes:

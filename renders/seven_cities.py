@@ -133,7 +133,8 @@ def layout(view: View) -> Layout:
     x0, y0, x1, y1 = _extent(coords)
     board_w = (WIDTH - 2 * MARGIN - BOARD_GAP) / 2
     radius = min(MAX_RADIUS, (board_w - 16) / (x1 - x0), 560 / (y1 - y0))
-    radius = max(MIN_RADIUS, radius)
+    # on half pixels: boards whose extents differ a little share every hex's stamps
+    radius = math.floor(max(MIN_RADIUS, radius) * 2) / 2
     board_h = (y1 - y0) * radius + 16
     top = CAPTION_H + BOARD_TITLE_H
     boards = []
@@ -178,9 +179,11 @@ def _hand_lines(view: View) -> int:
 
 
 def centre(plan: Layout, tile: Tile) -> Point:
+    """A hex's centre, on a whole pixel: every hex of a terrain is then the same picture,
+    and so is each of its edges, drawn once (half a pixel either way does not show)."""
     ox, oy = plan.origin[tile[0]]
     dx, dy = _pixel(tile[1], tile[2], plan.radius)
-    return ox + dx, oy + dy
+    return round(ox + dx), round(oy + dy)
 
 
 def _corners(c: Point, radius: float) -> list[Point]:
