@@ -228,17 +228,42 @@ def _draw_board(pen: Pen, rods: tuple[bool, ...], plan: Layout) -> None:
 
 def _draw_rod(pen: Pen, plan: Layout, hole: int, low: int, high: int, tip: bool) -> None:
     """The part of a rod between levels ``low`` and ``high``; ``tip`` caps its top."""
-    base = top_face_centre(plan, hole, low)
-    end = top_face_centre(plan, hole, high)
-    if hole == BRASS:
-        pen.line(base, end, BRASS_EDGE, 6.5)
-        pen.line(base, end, BRASS_ROD, 4)
-        if tip:
-            pen.ellipse(end, 4, 2, BRASS_ROD, BRASS_EDGE)
-        return
-    pen.line(base, end, ROD, 2.5)
-    if tip:
-        pen.ellipse(end, 2.5, 1.25, ROD_TIP, None)
+    x, y = top_face_centre(plan, hole, low)
+    stamp = _rod_glyph(high - low, tip, hole == BRASS)
+    pen.paste(stamp, (round(x) - _ROD_PAD, round(y) - stamp.height + _ROD_PAD + 1))
+
+
+_ROD_PAD = 5  # room round a rod's stamp for the brass rod's width and tip
+
+
+@lru_cache(maxsize=64)
+def _rod_glyph(levels: int, tip: bool, brass: bool) -> Image.Image:
+    """A rod ``levels`` layers long: see-through acrylic (blocks behind it show through),
+    or the brass rod; its foot is ``_ROD_PAD`` px from the stamp's left and bottom."""
+    length = levels * ISO_C
+    base, end = (_ROD_PAD, _ROD_PAD + length), (_ROD_PAD, _ROD_PAD)
+    if brass:
+        sketches: list[Sketch] = [
+            ("line", (base, end), BRASS_EDGE, None, 6.5),
+            ("line", (base, end), BRASS_ROD, None, 4),
+        ]
+        cap: Sketch = (
+            "ellipse",
+            ((end[0] - 4, end[1] - 2), (end[0] + 4, end[1] + 2)),
+            BRASS_ROD,
+            BRASS_EDGE,
+            1,
+        )
+    else:
+        sketches = [("line", (base, end), ROD, None, 2.5)]
+        cap = (
+            "ellipse",
+            ((end[0] - 2.5, end[1] - 1.25), (end[0] + 2.5, end[1] + 1.25)),
+            ROD_TIP,
+            None,
+            0,
+        )
+    return glyph((2 * _ROD_PAD + 1, length + 2 * _ROD_PAD + 1), sketches + [cap] * tip)
 
 
 def _same_block(

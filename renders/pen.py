@@ -380,8 +380,9 @@ def _sketch(
 
 
 #: a shape for :func:`glyph`: kind ("polygon", "line", "rect", "ellipse", "outline"),
-#: points in output pixels from the glyph's corner, fill, edge, stroke width
-Sketch = tuple[str, tuple[Point, ...], RGB | None, RGB | None, float]
+#: points in output pixels from the glyph's corner, fill (see-through with an opacity),
+#: edge, stroke width
+Sketch = tuple[str, tuple[Point, ...], Colour | None, RGB | None, float]
 
 
 def glyph(
@@ -389,8 +390,8 @@ def glyph(
     sketches: Sequence[Sketch],
     texts: Sequence[tuple[Point, str, int, RGB] | tuple[Point, str, int, RGB, str]] = (),
 ) -> Image.Image:
-    """Several opaque shapes, in order, then bold text (centred, unless an anchor follows
-    its colour), as one RGBA stamp for
+    """Several shapes, in order (each hiding those before it, see-through ones too), then
+    bold text (centred, unless an anchor follows its colour), as one RGBA stamp for
     :meth:`Pen.paste`: what a board repeats by the dozen (a block's three faces, its
     edges and its letter) costs one paste instead of a dozen. Renderers keep the glyphs
     they make (``lru_cache``), keyed by what tells them apart."""
@@ -400,8 +401,11 @@ def glyph(
     for kind, points, fill, edge, width in sketches:
         at = [(x * SCALE, y * SCALE) for x, y in points]
         stroke = round(width * SCALE)
-        _sketch(paint, kind, at, fill, edge, stroke)
-        _sketch(mask, kind, at, fill and 255, edge and 255, stroke)
+        opacity = 255 if fill is None or len(fill) == 3 else fill[3]
+        # premultiplied, as the reduction averages colour with the black around it
+        solid = None if fill is None else tuple(c * opacity // 255 for c in fill[:3])
+        _sketch(paint, kind, at, solid, edge, stroke)
+        _sketch(mask, kind, at, fill and opacity, edge and 255, stroke)
     bands = (*colour.reduce(SCALE).split(), cover.reduce(SCALE))
     stamp = Image.merge("RGBa", bands).convert("RGBA")
     for (x, y), text, size_, fill, *anchor in texts:

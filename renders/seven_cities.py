@@ -17,6 +17,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image
 
 from engine.seven_cities.board import (
     COSTS,
@@ -50,7 +53,7 @@ from renders.palette import (
     Swatch,
     fixed_palette,
 )
-from renders.pen import Box, Pen, Point
+from renders.pen import Box, Pen, Point, Sketch, glyph
 
 WIDTH = 1000
 MARGIN = 14
@@ -199,21 +202,43 @@ _EDGE_DIRECTION: tuple[Coord, ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1),
 
 
 def _draw_tiles(pen: Pen, view: View, plan: Layout) -> None:
+    """Each hex as one stamp (:func:`_hex_glyph`), its name over it."""
     group_of = {(t.tile[1], t.tile[2]): t.group for t in view.tiles}
     r = plan.radius
     for t in view.tiles:
-        c = centre(plan, t.tile)
-        fill, letter, ink = TERRAIN[t.terrain]
-        pen.polygon(_corners(c, r - 1), fill, BACKGROUND)
-        pen.text((c[0], c[1] - r * 0.6), letter, max(12, round(r * 0.34)), ink)
-        pen.text((c[0], c[1] + r * 0.56), t.name[1:], max(14, round(r * 0.44)), ink)
-    for t in view.tiles:
-        c = centre(plan, t.tile)
-        corners = _corners(c, r)
         q, rr = t.tile[1], t.tile[2]
-        for k, (dq, dr) in enumerate(_EDGE_DIRECTION):
-            if group_of.get((q + dq, rr + dr)) != t.group:
-                pen.line(corners[k], corners[(k + 1) % 6], INK, 3.2)
+        edges = sum(
+            1 << k
+            for k, (dq, dr) in enumerate(_EDGE_DIRECTION)
+            if group_of.get((q + dq, rr + dr)) != t.group
+        )
+        stamp = _hex_glyph(t.terrain, r, edges)
+        x, y = centre(plan, t.tile)
+        half = stamp.width // 2
+        pen.paste(stamp, (x - half, y - half))
+        ink = TERRAIN[t.terrain][2]
+        pen.text((x, y + r * 0.56), t.name[1:], max(14, round(r * 0.44)), ink)
+
+
+@lru_cache(maxsize=1024)
+def _hex_glyph(terrain: str, radius: float, edges: int) -> Image.Image:
+    """A hex of ``terrain`` with its letter, outlined in thick ink on each side ``k``
+    set in ``edges`` (where its tile group ends). Its neighbour across such a side has
+    the same line, so whichever is drawn last, the line is whole."""
+    fill, letter, ink = TERRAIN[terrain]
+    half = math.ceil(radius) + 3
+    middle = (half, half)
+    sketches: list[Sketch] = [
+        ("polygon", tuple(_corners(middle, radius - 1)), fill, BACKGROUND, 0.5)
+    ]
+    corners = _corners(middle, radius)
+    sketches += [
+        ("line", (corners[k], corners[(k + 1) % 6]), INK, None, 3.2)
+        for k in range(6)
+        if edges >> k & 1
+    ]
+    texts = [((half, half - radius * 0.6), letter, max(12, round(radius * 0.34)), ink)]
+    return glyph((2 * half + 1, 2 * half + 1), sketches, texts)
 
 
 def _draw_anchors(pen: Pen, view: View, plan: Layout) -> None:
