@@ -41,7 +41,7 @@ from renders.palette import (
     WOOD_EDGE,
     fixed_palette,
 )
-from renders.pen import Box, Pen, Point, Sketch, box_centre, glyph
+from renders.pen import Box, Pen, Point, Sketch, glyph
 
 #: 800 px wide: Discord shows it ~400 px wide on a phone, so every size here is what a
 #: player sees doubled; a wider picture looks no bigger there, and costs more to
@@ -188,12 +188,8 @@ def _backdrop(height: int, rods: tuple[bool, ...]) -> Image.Image:
     pen = Pen.blank(plan.width, plan.height)
     _draw_board(pen, rods, plan)
     for hole in range(HOLES):
-        box = cell_box(plan, hole)
-        if not rods[hole]:
-            pen.rect(box, NO_ROD, GRID, 1)
-            continue
-        pen.rect(box, EMPTY_ROD, GRID, 1)
-        pen.ellipse(box_centre(box), 4, 4, MAP_ROD, None)
+        x0, y0, _, _ = cell_box(plan, hole)
+        pen.paste(_empty_cell_glyph(rods[hole]), (round(x0), round(y0)))
     pen.rect(plan.map, None, INK, 2.5)
     _draw_brass(pen, plan)
     brass = cell_box(plan, BRASS)
@@ -214,7 +210,8 @@ def _draw_board(pen: Pen, rods: tuple[bool, ...], plan: Layout) -> None:
     front, right, _, left = corners
     below = [(x, y + BOARD_EDGE) for x, y in (right, front, left)]
     pen.polygon([left, front, right, *below], BOARD_SIDE)
-    pen.polygon(corners, BOARD_TOP, WOOD_EDGE)
+    pen.polygon(corners, BOARD_TOP)  # then its edge: a shape of one colour is cheaper
+    pen.outline(corners, WOOD_EDGE, 0.5)
     for hole in range(HOLES):
         colour = ROD_TIP if rods[hole] else HOLE
         pen.ellipse(top_face_centre(plan, hole, 0), 5, 2.5, colour, None)
@@ -427,6 +424,18 @@ def _draw_brass(pen: Pen, plan: Layout) -> None:
     """The brass rod's cell ringed in gold."""
     brass = cell_box(plan, BRASS)
     pen.rect((brass[0] + 2, brass[1] + 2, brass[2] - 2, brass[3] - 2), None, BRASS_ROD, 3, 3)
+
+
+@lru_cache(maxsize=2)
+def _empty_cell_glyph(rod: bool) -> Image.Image:
+    """A map cell with no block: a rod's dot on white, or the grey of a corner without
+    rods."""
+    sketches: list[Sketch] = [
+        ("rect", ((0, 0), (CELL, CELL)), EMPTY_ROD if rod else NO_ROD, GRID, 1)
+    ]
+    middle = CELL / 2
+    dot = ((middle - 4, middle - 4), (middle + 4, middle + 4))
+    return glyph((CELL + 1, CELL + 1), sketches + [("ellipse", dot, MAP_ROD, None, 0)] * rod)
 
 
 @lru_cache(maxsize=128)

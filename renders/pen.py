@@ -244,8 +244,8 @@ class Pen:
         # a big shape (a board, a panel) is drawn once per board at most: not kept
         draw = _shape if size[0] * size[1] <= SMALL_SHAPE else _shape.__wrapped__
         stroke, corner = round(width * SCALE), round(radius * SCALE)
-        shape = draw(kind, at, size, fill, edge, stroke, corner, angles)
-        self._core.paste(shape, (ox, oy, canvas[2], canvas[3]), shape)
+        colour, shape = draw(kind, at, size, fill, edge, stroke, corner, angles)
+        self._core.paste(colour or shape, (ox, oy, canvas[2], canvas[3]), shape)
 
     def paste(self, stamp: Image.Image, at: tuple[int, int]) -> None:
         """A prepared stamp (see :func:`glyph`) through its alpha, or a picture without one
@@ -335,23 +335,29 @@ def _shape(
     width: int,
     radius: int,
     angles: tuple[float, float],
-) -> core.ImagingCore:
-    """One shape on a ``size`` canvas (``points`` at :data:`SCALE`), reduced, with how
-    much of each pixel it covers as alpha. Drawn on black, the reduced colours are
-    already weighted by coverage (premultiplied), which Pillow's "RGBa" mode undoes; a
-    see-through ``fill`` scales the coverage by its opacity."""
+) -> tuple[RGB | None, core.ImagingCore]:
+    """One shape on a ``size`` canvas (``points`` at :data:`SCALE`), reduced: a colour
+    and how much of each pixel it covers (an "L" mask), or for a shape of two colours
+    (a fill and an edge) its colours with that coverage as alpha (RGBA). Drawn on
+    black, the reduced colours are already weighted by coverage (premultiplied), which
+    Pillow's "RGBa" mode undoes. A see-through ``fill`` scales the coverage by its
+    opacity. One colour needs no colour canvas: half the work, on every first board."""
     big = (size[0] * SCALE, size[1] * SCALE)
-    colour, cover = Image.new("RGB", big), Image.new("L", big)
+    cover = Image.new("L", big)
     opacity = 255 if fill is None or len(fill) == 3 else fill[3]
     solid = None if fill is None else fill[:3]
-    for image, inside, rim in ((colour, solid, edge), (cover, fill and 255, edge and 255)):
-        _sketch(ImageDraw.Draw(image), kind, points, inside, rim, width, radius, angles)
+    _sketch(ImageDraw.Draw(cover), kind, points, fill and 255, edge and 255, width, radius, angles)
     alpha = cover.reduce(SCALE)
     if opacity < 255:
-        colour = Image.blend(Image.new("RGB", big), colour, opacity / 255)
         alpha = alpha.point(lambda v: v * opacity // 255)
+    if solid is None or edge is None or solid == edge:
+        return solid or edge, alpha.im
+    colour = Image.new("RGB", big)
+    _sketch(ImageDraw.Draw(colour), kind, points, solid, edge, width, radius, angles)
+    if opacity < 255:
+        colour = Image.blend(Image.new("RGB", big), colour, opacity / 255)
     bands = (*colour.reduce(SCALE).split(), alpha)
-    return Image.merge("RGBa", bands).convert("RGBA").im
+    return None, Image.merge("RGBa", bands).convert("RGBA").im
 
 
 def _sketch(
