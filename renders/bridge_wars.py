@@ -178,13 +178,17 @@ def _occupancy(view: View) -> dict[tuple[int, int], int]:
     return filled
 
 
+_ROOM = 240  # ground under the map: four cards and their legend end above it
+
+
 @lru_cache(maxsize=8)
 def _backdrop(height: int, rods: tuple[bool, ...]) -> Image.Image:
     """What every board of a game shares, drawn once per process: the wooden board with
     its holes, the rods' feet and the coordinates; the map's empty cells, its frame, the
-    brass ring and its coordinates. It is the picture down to the map's coordinates."""
+    brass ring and its coordinates, and plain ground below for the longest legend: a
+    board is a copy of its top rows."""
     iso, origin, map_box = _boards(height)
-    plan = Layout(WIDTH, round(map_box[3] + GUTTER), iso, origin, map_box, (), iso)
+    plan = Layout(WIDTH, round(map_box[3] + GUTTER) + _ROOM, iso, origin, map_box, (), iso)
     pen = Pen.blank(plan.width, plan.height)
     _draw_board(pen, rods, plan)
     for hole in range(HOLES):
@@ -225,9 +229,10 @@ def _draw_board(pen: Pen, rods: tuple[bool, ...], plan: Layout) -> None:
 
 def _draw_rod(pen: Pen, plan: Layout, hole: int, low: int, high: int, tip: bool) -> None:
     """The part of a rod between levels ``low`` and ``high``; ``tip`` caps its top."""
-    x, y = top_face_centre(plan, hole, low)
+    dx, dy = _FRONT[hole]
+    x, y = round(plan.origin[0]) + dx, round(plan.origin[1]) + dy - ISO_B - low * ISO_C
     stamp = _rod_glyph(high - low, tip, hole == BRASS)
-    pen.paste(stamp, (round(x) - _ROD_PAD, round(y) - stamp.height + _ROD_PAD + 1))
+    pen.paste(stamp, (x - _ROD_PAD, y - stamp.height + _ROD_PAD + 1))
 
 
 _ROD_PAD = 5  # room round a rod's stamp for the brass rod's width and tip
@@ -263,15 +268,19 @@ def _rod_glyph(levels: int, tip: bool, brass: bool) -> Image.Image:
     return glyph((2 * _ROD_PAD + 1, length + 2 * _ROD_PAD + 1), sketches + [cap] * tip)
 
 
-def _same_block(
-    filled: dict[tuple[int, int], int], hole: int, level: int, dx: int, dy: int
-) -> int | None:
-    """The block index next to ``hole`` at ``level`` in direction (dx, dy), if any."""
+def _neighbours(hole: int) -> tuple[int, int, int, int]:
+    """The holes beside ``hole`` towards -y, +x, +y and -x, or -1 off the board."""
     col, row = col_row(hole)
-    x, y = col + dx, row + dy
-    if not (0 <= x < SIZE and 0 <= y < SIZE):
-        return None
-    return filled.get((y * SIZE + x, level))
+    return tuple(
+        (row + dy) * SIZE + col + dx if 0 <= col + dx < SIZE and 0 <= row + dy < SIZE else -1
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
+    )
+
+
+#: per hole, its neighbours, and its front corner's place on screen from the origin:
+#: a board looks these up a few hundred times
+_NEIGHBOURS = tuple(_neighbours(hole) for hole in range(HOLES))
+_FRONT = tuple(((c - r) * ISO_A, -(c + r) * ISO_B) for c, r in map(col_row, range(HOLES)))
 
 
 def _draw_box(
@@ -284,15 +293,12 @@ def _draw_box(
 ) -> None:
     """One block cell, as one stamp (:func:`_block_glyph`)."""
     index = filled[(hole, level)]
-    joins = tuple(
-        _same_block(filled, hole, level, dx, dy) == index
-        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
-    )
+    joins = tuple(filled.get((n, level)) == index for n in _NEIGHBOURS[hole])
     last = view.last is not None and index == len(view.placed) - 1
     stamp = _block_glyph(view.placed[index].colour, joins, last, view.tops[hole] == level)
-    col, row = col_row(hole)
-    x, y = project(plan, col, row, level - 1)
-    pen.paste(stamp, (round(x) + _BOX_LEFT, round(y) + _BOX_TOP))
+    dx, dy = _FRONT[hole]
+    x, y = round(plan.origin[0]) + dx, round(plan.origin[1]) + dy - (level - 1) * ISO_C
+    pen.paste(stamp, (x + _BOX_LEFT, y + _BOX_TOP))
 
 
 #: a block cell's stamp, from its front corner at its bottom: room for the 4 px outline
@@ -406,10 +412,11 @@ def _draw_map(pen: Pen, view: View, plan: Layout) -> None:
     for hole in range(HOLES):
         col, row = col_row(hole)
         x0, y0, x1, y1 = cell_box(plan, hole)
+        # 2 px on whole pixels, either side of the cells' edge: one paste each
         if col + 1 < SIZE and tops[hole] != tops[hole + 1]:
-            pen.bar((x1, y0), (x1, y1), 2.5, INK)
+            pen.rect((x1 - 1, y0 - 1, x1 + 0.5, y1 + 0.5), INK)
         if row + 1 < SIZE and tops[hole] != tops[hole + SIZE]:
-            pen.bar((x0, y0), (x1, y0), 2.5, INK)
+            pen.rect((x0 - 1, y0 - 1, x1 + 0.5, y0 + 0.5), INK)
     if any(owner >= 0 for owner in view.owner):  # a cell drawn over the frame's inner edge
         pen.rect(plan.map, None, INK, 2.5)
     if view.owner[BRASS] >= 0:
@@ -447,7 +454,9 @@ def _cell_glyph(owner: int, level: int) -> Image.Image:
         ((4, 2), swatch.letter, 14, swatch.ink, "lt"),
         ((CELL - 4, CELL - 3), str(level), 22, swatch.ink, "rs"),
     ]
-    return glyph((CELL + 1, CELL + 1), [sketch], texts)
+    # opaque, so pasted as a plain copy: its last row and column, half covered, lie
+    # under the next cell or the map's frame, which are drawn after it
+    return glyph((CELL + 1, CELL + 1), [sketch], texts).convert("RGB")
 
 
 # -- players ----------------------------------------------------------------------------
@@ -597,8 +606,12 @@ def _draw_legend(pen: Pen, view: View, plan: Layout) -> None:
 def render(view: View, names: Sequence[str]) -> bytes:
     """The picture for ``view`` as PNG bytes; ``names[seat]`` labels each player."""
     plan = layout(view)
-    pen = Pen.blank(plan.width, plan.height)
-    pen.paste(_backdrop(view.height, view.rods), (0, 0))
+    backdrop = _backdrop(view.height, view.rods)
+    if plan.height <= backdrop.height:
+        pen = Pen(backdrop.crop((0, 0, plan.width, plan.height)))
+    else:  # a legend longer than any game has made so far
+        pen = Pen.blank(plan.width, plan.height)
+        pen.paste(backdrop, (0, 0))
     _draw_caption(pen, view, names, plan)
     _draw_iso(pen, view, plan)
     _draw_map(pen, view, plan)
