@@ -52,21 +52,17 @@ def _length(face: ImageFont.FreeTypeFont, text: str) -> float:
     return face.getlength(text)
 
 
-def to_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
-    """Encode ``image`` as a small PNG for upload, quickly.
+def to_png(image: Image.Image, palette: Image.Image) -> bytes:
+    """Encode ``image`` as a small PNG for upload, quickly, mapped onto ``palette``.
 
     Boards are flat colours plus anti-aliased edges, which a 256-colour palette keeps to
     the eye. Measured on a 900x1131 Skybridge board: RGB with optimize=True is 42 KB in
-    86 ms; octree-paletted it is 21 KB in 19 ms, of which the octree is about half. A
-    renderer that passes its own fixed ``palette`` (a "P" image) skips working one out
-    per picture: mapping onto it takes a quarter of the time. See :func:`_png` for the
-    encoding itself.
+    86 ms; octree-paletted it is 21 KB in 19 ms, of which the octree is about half.
+    Every renderer passes its own fixed ``palette`` (a "P" image, see
+    :func:`renders.palette.fixed_palette`) instead of working one out per picture:
+    mapping onto it takes a quarter of the time. See :func:`_png` for the encoding.
     """
-    if palette is None:
-        paletted = image.quantize(256, method=Image.Quantize.FASTOCTREE)
-    else:
-        paletted = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    return _png(paletted)
+    return _png(image.quantize(palette=palette, dither=Image.Dither.NONE))
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

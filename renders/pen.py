@@ -9,9 +9,11 @@ of each pixel it covers as alpha, and pasted through that alpha wherever it goes
 edges blend with whatever is below, as supersampling the whole picture would give, at
 the cost of a paste. Square-cornered fills are worked out exactly and painted straight
 on (:meth:`Pen._plain`), and a big rounded box is its four corners stamped plus straight
-strips, so no shape costs its area twice over. FreeType already anti-aliases text, so
-text is rasterised once per word and size, and drawn after the shapes (:meth:`Pen.text`)
-or at once, in depth order with them (:meth:`Pen.text_now`).
+strips, so no shape costs its area twice over. A shape of one colour is kept as its
+coverage alone and pasted with its colour. What a board repeats by the dozen as a group
+(a block's faces, edges and letter) is one stamp made by :func:`glyph`. FreeType already
+anti-aliases text, so text is rasterised once per word and size, and drawn after the
+shapes (:meth:`Pen.text`) or at once, in depth order with them (:meth:`Pen.text_now`).
 
 Everything is in output pixels. Boxes are placed where supersampling the whole picture
 would put them (corners rounded to whole supersampled pixels, as Pillow rounds them),

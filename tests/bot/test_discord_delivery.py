@@ -158,7 +158,7 @@ async def test_move_suggestions_come_empty_rather_than_late(h, monkeypatch):
 
 
 async def test_a_full_disk_is_told_privately_and_nothing_is_posted(h):
-    from test_storage_faults import fill_the_disk
+    from tests.bot.test_storage_faults import fill_the_disk
 
     board, mover, waiting = await started(h)
     await fill_the_disk(h.store)
