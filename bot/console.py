@@ -125,7 +125,7 @@ class Console:
         """Where the caller's game commands go: their daily or league game while it runs,
         else the shared table."""
         table = self.places.get(caller.user_id, TABLE)
-        if table != TABLE and await self.service.store.live_game(table.channel_id) is None:
+        if table != TABLE and not await self.service.is_live(table):
             del self.places[caller.user_id]
             return TABLE
         return table
@@ -312,10 +312,10 @@ class Console:
                 self.say(f"  [at table {item.table.channel_id}]")
             self.show(caller, item.reply)
             if item.table != TABLE and item.reply.playable and item.reply.game_id is not None:
-                seats = await self.service.store.seats(item.reply.game_id)
-                for seat in seats:
-                    self.places[seat.user_id] = item.table
-                names = ", ".join(s.name for s in seats)
+                players = await self.service.players(item.reply.game_id)
+                for player in players:
+                    self.places[player.user_id] = item.table
+                names = ", ".join(p.name for p in players)
                 self.say(f"  ({names}: your game commands now go to this table)")
 
     def show(self, caller: Caller, reply: Reply) -> None:

@@ -1,10 +1,15 @@
-"""The contract every game engine fulfils, and the few things all of them share.
+"""The contract every game engine fulfils, and what all of them share.
 
 A game is plain data (an immutable state) plus pure functions over it, in the
-spirit of boardgame.io: ``new`` makes a state, ``legal`` lists what a seat may do,
-``apply`` returns a *new* state and the events it caused. Randomness comes from
-:class:`Rng`, whose whole state lives inside the game state, so ``new(seed)`` plus
-the logged actions replays a game exactly. Nothing here does I/O.
+spirit of boardgame.io: ``new`` makes a state, and each kind of action is a
+:class:`Rule` that answers three questions in one place — which actions of its kind
+a seat may choose now (*targets*), why one is refused (*refusal*) and what it does
+(*effect*). The core owns what every game shares: the guards (the game is over, you
+are not seated, you are not awaited or not for this), ``legal``, a cheap
+``is_legal``, and ``apply``, which returns one :class:`Step` computed once.
+Randomness comes from :class:`Rng`, whose whole state lives inside the game state,
+so ``new(seed)`` plus the logged actions replays a game exactly. Nothing here does
+I/O. engine/README.md says where each part of a game lives.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -129,6 +134,71 @@ A = TypeVar("A")
 
 
 @dataclass(frozen=True)
+class Stage:
+    """What an awaited seat is asked for now, as boardgame.io's stages.
+
+    ``name`` keys the rules that may be played in it. ``prompt`` is the sentence a seat
+    gets when it tries an action of another stage ("Roll the dice first: `roll`.").
+    An ``out_of_turn`` stage is a reaction window: the seat answers someone else's turn,
+    and a game by post must not stall on it, so when its time runs out the bot plays
+    ``pass`` for every seat still in it.
+    """
+
+    name: str
+    prompt: str = ""
+    out_of_turn: bool = False
+
+
+#: the ordinary stage: the seat whose turn it is, free to play any of its turn's rules
+TURN = Stage("turn")
+
+
+@dataclass(frozen=True)
+class Rule(Generic[S, A]):
+    """One kind of action: what can be chosen now, why one is refused, what it does.
+
+    ``targets(state, seat)`` lists, in canonical order, every action of this kind the
+    seat may choose now: it is what ``legal`` is made of. ``refusal(state, seat,
+    action)`` says in one sentence why this action may not be played, or ``None`` when
+    it may; it is what ``is_legal`` asks, so it must not generate the targets to answer.
+    ``effect`` returns the state after the action and what happened. Both are only
+    called once the core's guards have passed. ``stages`` names the stages the rule may
+    be played in; an ``anytime`` rule (resigning) may be played by any seated player,
+    awaited or not, and lists no targets.
+    """
+
+    action: type[A]
+    refusal: Callable[[S, int, A], str | None]
+    effect: Callable[[S, int, A], tuple[S, list[Event]]]
+    targets: Callable[[S, int], Iterable[A]] = lambda state, seat: ()
+    stages: frozenset[str] = frozenset({TURN.name})
+    anytime: bool = False
+
+
+@dataclass(frozen=True)
+class Step(Generic[S, A]):
+    """Everything one action led to, computed once so no caller asks again.
+
+    ``awaited`` maps each seat whose input is awaited now to what for; ``result`` is set
+    once the game is over. ``action`` is ``None`` for a skipped turn.
+    """
+
+    action: A | None
+    state: S
+    events: tuple[Event, ...]
+    awaited: Mapping[int, Stage]
+    result: Result | None
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def reaction_open(self) -> bool:
+        return any(stage.out_of_turn for stage in self.awaited.values())
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """What a front end shows about a game before anyone plays it."""
 
@@ -156,26 +226,35 @@ class GameInfo:
 class Game(ABC, Generic[S, A]):
     """One game's rules. Subclasses are stateless; every method is pure.
 
-    ``seat`` is an index into the players, ``None`` meaning a spectator.
+    A game names its :class:`Rule` s in canonical order and says who is awaited for
+    what; the core does the rest. ``seat`` is an index into the players, ``None``
+    meaning a spectator.
     """
 
     info: ClassVar[GameInfo]
+    #: every kind of action, in the order ``legal`` lists them
+    rules: ClassVar[tuple[Rule, ...]]
     #: bumped whenever the JSON form of the state changes incompatibly
     state_version: ClassVar[int] = 1
     #: whether :meth:`skip` can pass a seat's turn (a deadline policy, not a player's move)
     can_skip: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "rules" in cls.__dict__:
+            cls._by_action = {rule.action: rule for rule in cls.rules}
+
+    _by_action: ClassVar[dict[type, Rule]]
+
+    # -- what each game says ----------------------------------------------------------
 
     @abstractmethod
     def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> S:
         """A fresh game; raises :class:`BadOptions` for options that cannot be played."""
 
     @abstractmethod
-    def legal(self, state: S, seat: int) -> list[A]:
-        """Every action ``seat`` may take now, in canonical order (empty if none)."""
-
-    @abstractmethod
-    def apply(self, state: S, seat: int, action: A) -> tuple[S, list[Event]]:
-        """The state after ``seat`` plays ``action``; raises :class:`IllegalMove`."""
+    def awaited(self, state: S) -> Mapping[int, Stage]:
+        """The seats whose input is awaited now, each with its stage (empty once over)."""
 
     @abstractmethod
     def parse(self, text: str) -> A:
@@ -190,10 +269,6 @@ class Game(ABC, Generic[S, A]):
         """What ``seat`` (or a spectator, ``None``) may see of ``state``."""
 
     @abstractmethod
-    def to_play(self, state: S) -> tuple[int, ...]:
-        """The seats whose input is awaited now (empty once the game is over)."""
-
-    @abstractmethod
     def is_over(self, state: S) -> bool: ...
 
     @abstractmethod
@@ -205,6 +280,93 @@ class Game(ABC, Generic[S, A]):
 
     @abstractmethod
     def state_from_dict(self, data: Mapping[str, Any]) -> S: ...
+
+    def seated(self, state: S, seat: int) -> bool:
+        """Whether ``seat`` still plays in this game (a resigned seat may not)."""
+        return 0 <= seat < state.players  # type: ignore[attr-defined]
+
+    def after(self, before: S, state: S, seat: int, action: A, events: list[Event]) -> S:
+        """What follows every action, whatever its kind (the last move noted, the turn
+        passed on, a round ended); ``events`` may be added to. By default, nothing."""
+        return state
+
+    def skipped(self, state: S, seat: int) -> tuple[S, list[Event]]:
+        """The state once ``seat``'s awaited turn passes unplayed (games that ``can_skip``)."""
+        raise IllegalMove(f"{self.info.name} has no way to skip a turn.")
+
+    # -- what the core does for every game --------------------------------------------
+
+    def to_play(self, state: S) -> tuple[int, ...]:
+        """The seats whose input is awaited now (empty once the game is over)."""
+        return tuple(self.awaited(state))
+
+    def reaction_open(self, state: S) -> bool:
+        """Whether the awaited seats are answering out of turn (react or ``pass``)."""
+        return any(stage.out_of_turn for stage in self.awaited(state).values())
+
+    def legal(self, state: S, seat: int) -> list[A]:
+        """Every action ``seat`` may take now, in canonical order (empty if none).
+
+        Resigning, open to every seated player at any time, is not listed.
+        """
+        stage = self.awaited(state).get(seat)
+        if stage is None:
+            return []
+        return [
+            action
+            for rule in self.rules
+            if stage.name in rule.stages
+            for action in rule.targets(state, seat)
+        ]
+
+    def refusal(self, state: S, seat: int, action: A) -> str | None:
+        """Why ``seat`` may not play ``action`` now, in one sentence, or ``None``."""
+        if self.is_over(state):
+            return "The game is over."
+        if not self.seated(state, seat):
+            return "You are not playing in this game."
+        rule = self._by_action.get(type(action))
+        if rule is None:
+            return f"That is not a {self.info.name} move."
+        if not rule.anytime:
+            awaited = self.awaited(state)
+            stage = awaited.get(seat)
+            if stage is None:
+                return not_your_turn(tuple(awaited))
+            if stage.name not in rule.stages:
+                return stage.prompt or f"You can't {self.format(action)} now."
+        return rule.refusal(state, seat, action)
+
+    def is_legal(self, state: S, seat: int, action: A) -> bool:
+        """Whether ``seat`` may play ``action`` now, without listing every legal action."""
+        return self.refusal(state, seat, action) is None
+
+    def apply(self, state: S, seat: int, action: A) -> Step[S, A]:
+        """Everything ``seat`` playing ``action`` leads to; raises :class:`IllegalMove`."""
+        reason = self.refusal(state, seat, action)
+        if reason is not None:
+            raise IllegalMove(reason)
+        after, events = self._by_action[type(action)].effect(state, seat, action)
+        after = self.after(state, after, seat, action, events)
+        return self.step(action, after, events)
+
+    def skip(self, state: S, seat: int) -> Step[S, A]:
+        """Everything ``seat``'s turn passing unplayed leads to, because its time ran out.
+
+        Not an action a player can choose: only games whose rules survive a lost turn
+        offer it (``can_skip``). Raises :class:`IllegalMove` otherwise.
+        """
+        if self.is_over(state):
+            raise IllegalMove("The game is over.")
+        if seat not in self.awaited(state):
+            raise IllegalMove(f"It is not {seat_ref(seat)}'s turn.")
+        after, events = self.skipped(state, seat)
+        return self.step(None, after, events)
+
+    def step(self, action: A | None, state: S, events: Iterable[Event]) -> Step[S, A]:
+        """The :class:`Step` that reaching ``state`` by ``action`` amounts to."""
+        result = self.result(state) if self.is_over(state) else None
+        return Step(action, state, tuple(events), self.awaited(state), result)
 
     def to_json(self, state: S) -> str:
         body = {"game": self.info.key, "version": self.state_version}
@@ -222,14 +384,6 @@ class Game(ABC, Generic[S, A]):
             )
         return self.state_from_dict(data)
 
-    def skip(self, state: S, seat: int) -> tuple[S, list[Event]]:
-        """The state once ``seat``'s turn is skipped because its time ran out.
-
-        Not an action a player can choose: only games whose rules survive a lost turn
-        offer it (``can_skip``). Raises :class:`IllegalMove` otherwise.
-        """
-        raise IllegalMove(f"{self.info.name} has no way to skip a turn.")
-
     def revealed(self, before: S, after: S, events: Sequence[Event]) -> bool:
         """Whether a move from ``before`` to ``after`` showed something chance decided: a
         die rolled (the generator moved on; every state keeps it as ``rng``) or a card or
@@ -242,14 +396,6 @@ class Game(ABC, Generic[S, A]):
         """What ``seat`` plays as ("red and yellow", "attacker"), shown beside its player's
         name when the game starts; empty where the seats are alike."""
         return ""
-
-    def reaction_open(self, state: S) -> bool:
-        """Whether the awaited seats are answering out of turn (react or ``pass``).
-
-        Such a window must not stall a game by post: when its time runs out, the bot
-        plays ``pass`` for every seat that has not answered.
-        """
-        return False
 
     def replay(
         self,
@@ -264,11 +410,14 @@ class Game(ABC, Generic[S, A]):
         """
         state = self.new(players, options, seed)
         for seat, text in moves:
-            state, _, _ = self.play(state, seat, text)
+            state = self.play(state, seat, text).state
         return state
 
-    def play(self, state: S, seat: int, text: str) -> tuple[S, A, list[Event]]:
+    def play(self, state: S, seat: int, text: str) -> Step[S, A]:
         """Parse ``text`` and apply it: the usual path from a typed move to a new state."""
-        action = self.parse(text)
-        new_state, events = self.apply(state, seat, action)
-        return new_state, action, events
+        return self.apply(state, seat, self.parse(text))
+
+
+def not_your_turn(awaited: Sequence[int]) -> str:
+    """The refusal for a seat nobody is waiting for, naming who is awaited."""
+    return f"It is not your turn: waiting for {', '.join(seat_ref(s) for s in awaited)}."

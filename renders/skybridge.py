@@ -21,7 +21,9 @@ from functools import lru_cache
 from PIL import Image
 
 import engine
-from engine.skybridge import KINDS, SQUARES, STORIES, View, initial_stock, scoring_colours
+from engine.skybridge.board import KINDS, SQUARES, STORIES
+from engine.skybridge.state import initial_stock, scoring_colours
+from engine.skybridge.view import View
 from renders.common import fit_text, font, text_width, to_png
 from renders.palette import (
     BACKGROUND,

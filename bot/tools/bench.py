@@ -67,9 +67,24 @@ def _positions(key: str, games: int, seed: int) -> list[tuple[object, int, int]]
         while not rules.is_over(state):
             seat = rng.choice(rules.to_play(state))
             positions.append((state, seat, players))
-            state, _ = rules.apply(state, seat, rng.choice(rules.legal(state, seat)))
+            state = rules.apply(state, seat, rng.choice(rules.legal(state, seat))).state
         positions.append((state, 0, players))
     return positions
+
+
+def _is_legal_speedup(rules: engine.Game, positions: list[tuple[object, int, int]]) -> float:
+    """How many times faster ``is_legal`` answers for one action than listing every legal
+    action does, on the middle half of the positions (the opening and the end are small)."""
+    rng = random.Random(3)
+    middle = positions[len(positions) // 4 : 3 * len(positions) // 4]
+    cases = [
+        (state, seat, rng.choice(rules.legal(state, seat)))
+        for state, seat, _ in middle
+        if not rules.is_over(state)
+    ]
+    listing, _ = _timed(lambda c: rules.legal(c[0], c[1]), cases)
+    checking, _ = _timed(lambda c: rules.is_legal(*c), cases)
+    return statistics.median(listing) / statistics.median(checking)
 
 
 def _names(players: int) -> list[str]:
@@ -144,6 +159,7 @@ async def run(emit: Emit = print, quick: bool = False, only: Sequence[str] = ())
             metric(emit, f"{key}.moves_per_s", len(times) / sum(times), "moves/s")
 
             positions = _positions(key, 2 if quick else 6, seed=7)
+            metric(emit, f"{key}.is_legal_speedup", _is_legal_speedup(rules, positions), "x")
             if key != bench_loops.GAME:  # Seven Bridges times its six-dice positions there
                 legal_times, _ = _timed(lambda p, r=rules: r.legal(p[0], p[1]), positions)
                 metric(emit, f"{key}.legal_p50_ms", percentile(legal_times, 0.50) * 1000, "ms")

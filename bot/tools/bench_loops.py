@@ -51,7 +51,7 @@ def _greedy(state: State, seat: int, actions: list, rng: random.Random):
         return rng.choice(actions)
     scored = []
     for action in drawing:
-        drawn = RULES.apply(state, seat, action)[0].seats[seat].drawn
+        drawn = RULES.apply(state, seat, action).state.seats[seat].drawn
         scored.append((_density(drawn), _links_count(drawn), rng.random(), action))
     return max(scored, key=lambda t: t[:3])[3]
 
@@ -77,7 +77,7 @@ def _play(players: int, seed: int, greedy: bool) -> tuple[list[int], list[int], 
         seat = rng.choice(RULES.to_play(state))
         actions = RULES.legal(state, seat)
         action = _greedy(state, seat, actions, rng) if greedy else rng.choice(actions)
-        state, _ = RULES.apply(state, seat, action)
+        state = RULES.apply(state, seat, action).state
         if state.round >= 2 and rng.random() < 0.15:
             middle.append(state.seats[seat].drawn)
         if state.round >= 2 and not RULES.is_over(state) and _rolled(state):

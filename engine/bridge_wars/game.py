@@ -48,7 +48,19 @@ from engine.bridge_wars.rules import (
     starter,
     top_layer_rods,
 )
-from engine.core import BadOptions, Event, Game, GameInfo, IllegalMove, Result, Rng, seat_ref
+from engine.core import (
+    TURN,
+    BadOptions,
+    Event,
+    Game,
+    GameInfo,
+    IllegalMove,
+    Result,
+    Rng,
+    Stage,
+    Step,
+    seat_ref,
+)
 
 DEFAULT_HEIGHT = 12
 MIN_HEIGHT, MAX_HEIGHT = 4, 16
@@ -185,7 +197,24 @@ class BridgeWars(Game[State, Action]):
             return list(choices(state))
         return list(placements(state, seat))
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    # -- until this game follows engine/README.md's kit (issue #18) ----------------------
+    rules = ()
+
+    def awaited(self, state: State) -> dict[int, Stage]:
+        return dict.fromkeys(self.to_play(state), TURN)
+
+    def apply(self, state: State, seat: int, action: Action) -> Step[State, Action]:
+        new, events = self._apply(state, seat, action)
+        return self.step(action, new, events)
+
+    def refusal(self, state: State, seat: int, action: Action) -> str | None:
+        try:
+            self._apply(state, seat, action)
+        except IllegalMove as exc:
+            return exc.reason
+        return None
+
+    def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if state.turn < 0:
             raise IllegalMove("The game is over.")
         if not 0 <= seat < state.players:

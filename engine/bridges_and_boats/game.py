@@ -60,7 +60,19 @@ from engine.bridges_and_boats.state import (
     to_dict,
 )
 from engine.bridges_and_boats.view import View, fire_due, make_view
-from engine.core import BadOptions, Event, Game, GameInfo, IllegalMove, Result, Rng, seat_ref
+from engine.core import (
+    TURN,
+    BadOptions,
+    Event,
+    Game,
+    GameInfo,
+    IllegalMove,
+    Result,
+    Rng,
+    Stage,
+    Step,
+    seat_ref,
+)
 
 #: who builds what; the other actions of each side are listed below
 _ROLE_OF_BUILD = {"bridge": ATTACKER, "boat": ATTACKER, "plane": DEFENDER, "cannon": DEFENDER}
@@ -395,7 +407,24 @@ class BridgesAndBoats(Game[State, Action]):
 
     # -- playing ------------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    # -- until this game follows engine/README.md's kit (issue #18) ----------------------
+    rules = ()
+
+    def awaited(self, state: State) -> dict[int, Stage]:
+        return dict.fromkeys(self.to_play(state), TURN)
+
+    def apply(self, state: State, seat: int, action: Action) -> Step[State, Action]:
+        new, events = self._apply(state, seat, action)
+        return self.step(action, new, events)
+
+    def refusal(self, state: State, seat: int, action: Action) -> str | None:
+        try:
+            self._apply(state, seat, action)
+        except IllegalMove as exc:
+            return exc.reason
+        return None
+
+    def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if state.over is not None:
             raise IllegalMove("The game is over.")
         if seat not in (ATTACKER, DEFENDER):

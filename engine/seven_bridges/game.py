@@ -19,7 +19,19 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from engine.core import BadOptions, Event, Game, GameInfo, IllegalMove, Result, Rng, seat_ref
+from engine.core import (
+    TURN,
+    BadOptions,
+    Event,
+    Game,
+    GameInfo,
+    IllegalMove,
+    Result,
+    Rng,
+    Stage,
+    Step,
+    seat_ref,
+)
 from engine.seven_bridges import euler
 from engine.seven_bridges.bonuses import NOT_TAKEN, REROLLS, RESERVED, Bonuses
 from engine.seven_bridges.dice import DICE, HORSE, KINDS, die_token, face_name, roll
@@ -153,7 +165,24 @@ class SevenBridges(Game[State, Action]):
             return [Roll()]
         return pick_options(state, seat)
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    # -- until this game follows engine/README.md's kit (issue #18) ----------------------
+    rules = ()
+
+    def awaited(self, state: State) -> dict[int, Stage]:
+        return dict.fromkeys(self.to_play(state), TURN)
+
+    def apply(self, state: State, seat: int, action: Action) -> Step[State, Action]:
+        new, events = self._apply(state, seat, action)
+        return self.step(action, new, events)
+
+    def refusal(self, state: State, seat: int, action: Action) -> str | None:
+        try:
+            self._apply(state, seat, action)
+        except IllegalMove as exc:
+            return exc.reason
+        return None
+
+    def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if self.is_over(state):
             raise IllegalMove("The game is over.")
         if not 0 <= seat < state.players:

@@ -18,7 +18,18 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from engine.core import BadOptions, Event, Game, GameInfo, IllegalMove, Result, Rng, seat_ref
+from engine.core import (
+    BadOptions,
+    Event,
+    Game,
+    GameInfo,
+    IllegalMove,
+    Result,
+    Rng,
+    Stage,
+    Step,
+    seat_ref,
+)
 from engine.seven_cities import moves
 from engine.seven_cities.actions import (
     Action,
@@ -205,7 +216,25 @@ class SevenCities(Game[State, Action]):
 
     # -- playing ------------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    # -- until this game follows engine/README.md's kit (issue #18) ----------------------
+    rules = ()
+
+    def awaited(self, state: State) -> dict[int, Stage]:
+        stage = Stage("react", out_of_turn=True) if self.reaction_open(state) else Stage("turn")
+        return dict.fromkeys(self.to_play(state), stage)
+
+    def apply(self, state: State, seat: int, action: Action) -> Step[State, Action]:
+        new, events = self._apply(state, seat, action)
+        return self.step(action, new, events)
+
+    def refusal(self, state: State, seat: int, action: Action) -> str | None:
+        try:
+            self._apply(state, seat, action)
+        except IllegalMove as exc:
+            return exc.reason
+        return None
+
+    def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if state.over is not None:
             raise IllegalMove("The game is over.")
         if not 0 <= seat < state.players or seat in state.resigned:

@@ -60,7 +60,6 @@ from bot.delivery import PLACEHOLDER
 from bot.service import Caller, Service
 from bot.store import Store
 from bot.views import jump_link
-
 from tests.bot.discord_limits import (
     autocomplete_problems,
     command_problems,

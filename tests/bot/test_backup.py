@@ -14,7 +14,6 @@ from bot.__main__ import _checked_store
 from bot.service import Service, Table
 from bot.store import Store
 from bot.tools.selfplay import play_random
-
 from tests.conftest import run_bot
 
 

@@ -11,7 +11,6 @@ from PIL import Image
 
 import engine
 from bot.config import load_settings
-
 from tests.conftest import run_bot
 
 
@@ -98,7 +97,7 @@ def test_console_replays_a_whole_game_piped_from_a_file(tmp_path):
     while not rules.is_over(state):
         seat = rules.to_play(state)[0]
         action = rules.legal(state, seat)[-1]
-        state, _ = rules.apply(state, seat, action)
+        state = rules.apply(state, seat, action).state
         lines.append(f"{names[seat]}: /move {rules.format(action)}")
     lines.append("ada: /history")
     (tmp_path / "game.txt").write_text("\n".join(lines) + "\n")

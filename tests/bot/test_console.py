@@ -14,7 +14,6 @@ import sys
 from datetime import UTC, datetime
 
 import pytest
-from tests.conftest import run_bot
 
 import engine
 from bot.cogs.daily import DailyCog
@@ -23,6 +22,7 @@ from bot.cogs.leagues import Leagues
 from bot.console import DM, Console, run
 from bot.service import Service
 from bot.store import Store
+from tests.conftest import run_bot
 
 NOON = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)  # a Monday
 
@@ -131,7 +131,7 @@ async def test_hand_prints_the_players_own_hand_as_text_and_nobody_elses(console
     for _ in range(2):  # each player's starting city deals the hands
         seat = rules.to_play(state)[0]
         action = rules.legal(state, seat)[0]
-        state, _ = rules.apply(state, seat, action)
+        state = rules.apply(state, seat, action).state
         lines.append(f"{names[seat]}: /move {rules.format(action)}")
     hands = [", ".join(rules.view(state, s).hand) for s in (0, 1)]
     assert all(hands) and hands[0] != hands[1]

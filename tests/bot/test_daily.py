@@ -14,7 +14,6 @@ from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
 from bot.store import Store
 from engine.seven_bridges.map import CITY, parse_square
-
 from tests.conftest import ADA, BOB, Clock
 
 SB = engine.get("seven-bridges")

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 import engine
 from bot.service import Caller
-
 from tests.bot.discord_harness import (
     CHANNEL_ID,
     DM_CHANNEL_ID,

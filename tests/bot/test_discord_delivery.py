@@ -17,7 +17,6 @@ import pytest
 
 import engine
 from bot.service import Caller, Table
-
 from tests.bot.discord_harness import CHANNEL_ID, GUILD_ID, Harness, Reply
 
 ADA = Caller(1001, "Ada")

@@ -12,7 +12,6 @@ import pytest
 
 from bot import permissions
 from bot.service import Caller
-
 from tests.bot.discord_harness import (
     ATTACH,
     BOT_PERMISSIONS,

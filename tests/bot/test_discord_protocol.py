@@ -28,7 +28,6 @@ from bot.client import Bridgekeeper
 from bot.service import Caller, Service, Table
 from bot.store import Store
 from bot.views import jump_link
-
 from tests.bot.fake_discord_server import (
     APP_ID,
     BOT_ID,

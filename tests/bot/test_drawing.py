@@ -27,7 +27,7 @@ def positions(count: int) -> list:
     rng, state, views = random.Random(3), GAME.new(3, None, 3), []
     for _ in range(count):
         seat = GAME.to_play(state)[0]
-        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal(state, seat)))
+        state = GAME.apply(state, seat, rng.choice(GAME.legal(state, seat))).state
         views.append(GAME.view(state, None))
     return views
 
@@ -94,15 +94,13 @@ async def test_a_move_whose_board_is_lost_still_stands(tmp_path, caplog) -> None
             first = started.awaiting[0]
             mover = ada if first == ada.user_id else bea
             move = (await service.legal_moves(table, mover))[0]
-            # the worker dies holding the move's board: stopped, it takes the board
-            # and never answers; killed once it holds it. (Killed before the move, it
-            # could be replaced before the board is handed out, and the board drawn.)
-            pid = workers.pids[0]
-            os.kill(pid, signal.SIGSTOP)
+            # the worker dies while it holds the move's board: stopped first, so neither
+            # its death nor an answer can come before the board is handed to it
+            os.kill(workers.pids[0], signal.SIGSTOP)
             moving = asyncio.create_task(service.move(table, mover, move))
-            while not workers._workers[0].boards:
-                await asyncio.sleep(0.005)
-            os.kill(pid, signal.SIGKILL)
+            while not any(worker.boards for worker in workers._workers):
+                await asyncio.sleep(0.01)
+            os.kill(workers.pids[0], signal.SIGKILL)
             reply = await moving
             again = await service.board(table)  # what the notice tells them to do
         assert reply.image is None

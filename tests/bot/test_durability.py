@@ -28,7 +28,7 @@ def scripted_game() -> list[str]:
     while not SKY.is_over(state):
         seat = state.turn
         action = SKY.legal(state, seat)[0]
-        state, _ = SKY.apply(state, seat, action)
+        state = SKY.apply(state, seat, action).state
         lines.append(f"{names[seat]}: /move {SKY.format(action)}")
     return lines
 

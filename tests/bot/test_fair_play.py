@@ -16,7 +16,6 @@ import pytest
 from bot.organiser import Organiser
 from bot.service import Caller, Refused, Service
 from bot.store import Clocks, StaleGame, Store, parse_time
-
 from tests.conftest import ADA, BOB, CY, DEE, TABLE
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)

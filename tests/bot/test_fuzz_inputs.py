@@ -10,8 +10,9 @@ range stored, or another fault reported as "this channel already has a game".
 from __future__ import annotations
 
 import pytest
-from tests.bot.fuzz_inputs import CALLS, LINES, Rig, sweep
 from hypothesis import HealthCheck, given, settings
+
+from tests.bot.fuzz_inputs import CALLS, LINES, Rig, sweep
 
 FUZZ = settings(
     max_examples=500,

@@ -19,8 +19,7 @@ from PIL import Image, ImageDraw
 import engine
 import renders
 from bot.service import Refused
-from engine.core import Event, Game, GameInfo, IllegalMove, Result, Rng, seat_ref
-
+from engine.core import TURN, Event, Game, GameInfo, IllegalMove, Result, Rng, Rule, seat_ref
 from tests.conftest import ADA, BOB, CY, TABLE
 
 
@@ -30,6 +29,7 @@ class SecretState:
     turn: int
     picks: tuple[int, ...]
     rng: Rng
+    players: int = 2
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,26 @@ class SecretView:
     picks: tuple[int, ...]
 
 
+def _pick(state, seat, action):
+    new = replace(state, picks=(*state.picks, action), turn=1 - state.turn)
+    return new, [
+        Event("pick", f"{seat_ref(seat)} picked {action}."),
+        Event("secret", f"Your secret is {state.secrets[seat]}.", seat=seat),
+    ]
+
+
 class Secrets(Game):
     """Each seat draws a secret 100..999; on its turn it picks 1, 2 or 3. Three picks each."""
 
     info = GameInfo("secrets", "Secrets", 2, 2, "test game", hidden_information=True)
+    rules = (
+        Rule(
+            int,
+            lambda state, seat, n: None if n in (1, 2, 3) else "Pick 1, 2 or 3.",
+            _pick,
+            lambda state, seat: [1, 2, 3],
+        ),
+    )
 
     def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> SecretState:
         rng = Rng.from_seed(seed)
@@ -52,19 +68,8 @@ class Secrets(Game):
             secrets.append(100 + value)
         return SecretState(tuple(secrets), 0, (), rng)
 
-    def legal(self, state, seat):
-        return [] if self.is_over(state) or seat != state.turn else [1, 2, 3]
-
-    def apply(self, state, seat, action):
-        if seat != state.turn or self.is_over(state):
-            raise IllegalMove("It is not your turn.")
-        if action not in (1, 2, 3):
-            raise IllegalMove("Pick 1, 2 or 3.")
-        new = replace(state, picks=(*state.picks, action), turn=1 - state.turn)
-        return new, [
-            Event("pick", f"{seat_ref(seat)} picked {action}."),
-            Event("secret", f"Your secret is {state.secrets[seat]}.", seat=seat),
-        ]
+    def awaited(self, state):
+        return {} if self.is_over(state) else {state.turn: TURN}
 
     def parse(self, text):
         if text.strip() not in ("1", "2", "3"):
@@ -80,9 +85,6 @@ class Secrets(Game):
             tuple(v if s == seat else None for s, v in enumerate(state.secrets)),
             state.picks,
         )
-
-    def to_play(self, state):
-        return () if self.is_over(state) else (state.turn,)
 
     def is_over(self, state):
         return len(state.picks) >= 6

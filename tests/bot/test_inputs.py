@@ -30,7 +30,6 @@ from bot.organiser import Organiser
 from bot.scheduler import Scheduler
 from bot.service import Refused, Service
 from bot.store import Clocks, StaleGame, Store
-
 from tests.conftest import ADA, BOB, TABLE, Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)

@@ -19,7 +19,6 @@ from bot.service import Caller, Refused, Service, Table, ordinal
 from bot.store import Store
 from renders.palette import BACKGROUND
 from renders.standings import TOP, layout, render_table
-
 from tests.conftest import Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
@@ -37,7 +36,7 @@ async def league(tmp_path, monkeypatch):
     clock = Clock(T0)
     store = await Store.open(tmp_path / "league.db", clock=clock)
     service = Service(store, images=False, seed=itertools.count(1).__next__)
-    monkeypatch.setattr("bot.organiser.secrets.randbits", lambda bits: 2026)
+    monkeypatch.setattr("bot.organiser.signup.secrets.randbits", lambda bits: 2026)
     yield service, Organiser(service), clock
     await store.close()
 
@@ -219,7 +218,7 @@ async def test_standings_come_as_an_image_too_and_round_robins_show_their_schedu
         drawn.append(args)
         return render_table(*args)
 
-    monkeypatch.setattr("bot.organiser.render_table", spy)
+    monkeypatch.setattr("bot.organiser.looking.render_table", spy)
     await organiser.create(HOME, MOD, "RR", "skybridge", "round-robin")
     early = await organiser.schedule(HOME.guild_id, "RR")
     assert "drawn when the league starts" in early.text

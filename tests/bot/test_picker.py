@@ -49,7 +49,7 @@ def test_every_path_ends_on_a_legal_move_and_every_legal_move_has_a_path():
                 else:
                     frontier += [[*path, i] for i in range(len(step.options))]
             assert reached == set(moves)
-            state, _ = SKY.apply(state, seat, SKY.parse(rng.choice(moves)))
+            state = SKY.apply(state, seat, SKY.parse(rng.choice(moves))).state
 
 
 def test_a_move_that_is_also_the_start_of_longer_moves_can_be_finished():
@@ -146,7 +146,7 @@ def test_typed_text_finds_legal_moves_whatever_its_case():
         moves = [bw.format(a) for a in bw.legal(state, seat)]
         if any(m[0].isupper() for m in moves):
             break
-        state, _ = bw.apply(state, seat, bw.legal(state, seat)[0])
+        state = bw.apply(state, seat, bw.legal(state, seat)[0]).state
     block = moves[0].split()[0]
     found = suggest(moves, f"  {block.lower()} ")
     assert found and found[0].startswith(block + " "), "typed in lower case, found as written"

@@ -13,7 +13,6 @@ from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
 from bot.store import Clocks, Store
 from engine.core import IllegalMove
-
 from tests.conftest import ADA, BOB, CY, DEE, TABLE, Clock
 
 SKY = engine.get("skybridge")

@@ -13,7 +13,6 @@ from bot.ratings import PROVISIONAL_GAMES, Rating, rate
 from bot.service import Refused, Service, Table
 from bot.store import Store
 from bot.tools.selfplay import play_random, robots
-
 from tests.conftest import ADA, BOB, TABLE
 
 

@@ -12,8 +12,7 @@ import engine
 from bot.scheduler import Scheduler
 from bot.service import Service
 from bot.store import Clocks, Store
-from engine.core import Event, Game, GameInfo, IllegalMove, Result, seat_ref
-
+from engine.core import TURN, Event, Game, GameInfo, IllegalMove, Result, Rule, Stage, seat_ref
 from tests.conftest import ADA, BOB, CY, TABLE, Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
@@ -25,49 +24,73 @@ class Raid:
     raids: int
     window: frozenset[int]  # seats still to answer the current raid
     blocked: int
+    players: int = 3
+
+
+@dataclass(frozen=True)
+class Strike:
+    """`raid`: open a window for everyone else."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """`block` or `pass`, out of turn."""
+
+    word: str
+
+
+REACT = Stage("react", "Answer the raid first: `block` or `pass`.", out_of_turn=True)
+
+
+def _raid(state, seat, action):
+    window = frozenset(s for s in range(3) if s != seat)
+    return replace(state, raids=state.raids + 1, window=window), []
+
+
+def _answer(state, seat, action):
+    left = state.window - {seat}
+    new = replace(state, window=left, blocked=state.blocked + (action.word == "block"))
+    if not left:
+        new = replace(new, turn=(state.turn + 1) % 3)
+    return new, [Event(action.word, f"{seat_ref(seat)}: {action.word}.")]
 
 
 class Raids(Game):
     """On your turn, `raid`: everyone else may `block` or `pass` before play goes on."""
 
     info = GameInfo("raids", "Raids", 3, 3, "test game")
+    rules = (
+        Rule(Strike, lambda state, seat, a: None, _raid, lambda state, seat: [Strike()]),
+        Rule(
+            Answer,
+            lambda state, seat, a: None if a.word in ("block", "pass") else "Block or pass.",
+            _answer,
+            lambda state, seat: [Answer("block"), Answer("pass")],
+            stages=frozenset({REACT.name}),
+        ),
+    )
 
     def new(self, players, options, seed):
         return Raid(0, 0, frozenset(), 0)
 
-    def legal(self, state, seat):
-        if seat in state.window:
-            return ["block", "pass"]
-        return ["raid"] if not state.window and seat == state.turn and state.raids < 4 else []
-
-    def apply(self, state, seat, action):
-        if action not in self.legal(state, seat):
-            raise IllegalMove("Not now.")
-        if action == "raid":
-            window = frozenset(s for s in range(3) if s != seat)
-            return replace(state, raids=state.raids + 1, window=window), []
-        left = state.window - {seat}
-        new = replace(state, window=left, blocked=state.blocked + (action == "block"))
-        if not left:
-            new = replace(new, turn=(state.turn + 1) % 3)
-        return new, [Event(action, f"{seat_ref(seat)}: {action}.")]
+    def awaited(self, state):
+        if self.is_over(state):
+            return {}
+        if state.window:
+            return dict.fromkeys(sorted(state.window), REACT)
+        return {state.turn: TURN}
 
     def parse(self, text):
-        return text.strip()
+        word = text.strip()
+        if word not in ("raid", "block", "pass"):
+            raise IllegalMove("Raid, block or pass.")
+        return Strike() if word == "raid" else Answer(word)
 
     def format(self, action):
-        return action
+        return "raid" if isinstance(action, Strike) else action.word
 
     def view(self, state, seat):
         return state
-
-    def to_play(self, state):
-        if self.is_over(state):
-            return ()
-        return tuple(sorted(state.window)) if state.window else (state.turn,)
-
-    def reaction_open(self, state):
-        return bool(state.window)
 
     def is_over(self, state):
         return state.raids >= 4 and not state.window

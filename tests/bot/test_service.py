@@ -12,7 +12,6 @@ import pytest
 import engine
 from bot.service import Caller, Refused, Reply, Service, Table, effective_moves
 from bot.store import Store
-
 from tests.conftest import ADA, BOB, CY, DEE, PLAYERS, TABLE
 
 SKY = engine.get("skybridge")

@@ -18,7 +18,6 @@ from bot.store import Clocks, Store
 from bot.tools.selfplay import play_random, robots
 from engine.seven_cities.cards import CARDS, name
 from renders import render
-
 from tests.conftest import TABLE, Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)

@@ -33,7 +33,6 @@ from bot.store import (
     open_fault,
     sole_process,
 )
-
 from tests.conftest import ADA, BOB, TABLE, run_bot
 
 KNOWN = migrations()[-1].number

@@ -30,6 +30,7 @@ def play_random(g, players: int, seed: int, max_steps: int = 5000):
     rnd = random.Random(seed * 1000 + players)
     state = g.new(players, None, seed)
     log: list[tuple[int, str]] = []
+    tried: list = []  # the last position's legal actions: most are refused in this one
     met = 0
     while not g.is_over(state):
         assert len(log) < max_steps, f"{g.info.key}: no end after {max_steps} moves"
@@ -47,14 +48,34 @@ def play_random(g, players: int, seed: int, max_steps: int = 5000):
         assert choices, f"{g.info.key}: seats {seats} are awaited but none has a legal move"
         before = g.to_json(state)
         seat, action = rnd.choice(choices)
-        new_state, events = g.apply(state, seat, action)
+        check_is_legal(g, state, players, choices, tried)
+        step = g.apply(state, seat, action)
         assert g.to_json(state) == before, "apply changed its input state"
-        assert isinstance(events, list)
+        assert step.action == action
+        assert step.awaited == g.awaited(step.state), "a step's awaited seats are the state's"
+        assert step.over == g.is_over(step.state)
+        assert step.result == (g.result(step.state) if step.over else None)
+        assert step.reaction_open == g.reaction_open(step.state)
         log.append((seat, g.format(action)))
-        state = new_state
+        tried = [a for _, a in choices]
+        state = step.state
     assert g.to_play(state) == ()
     assert met >= len(log)
     return state, log
+
+
+def check_is_legal(g, state, players, choices, tried) -> None:
+    """``is_legal`` agrees with ``legal`` — for the listed actions, for the actions of the
+    last position (mostly stale now), and for every seat — and each refusal is a sentence."""
+    listed = {seat: set(g.legal(state, seat)) for seat in range(players)}
+    pool = sorted({a for _, a in choices} | set(tried), key=g.format)
+    for seat in range(players):
+        for action in random.Random(len(pool)).sample(pool, min(len(pool), 8)):
+            legal = action in listed[seat]
+            assert g.is_legal(state, seat, action) == legal, (seat, g.format(action), legal)
+            reason = g.refusal(state, seat, action)
+            assert (reason is None) == legal
+            assert legal or (reason and reason.endswith((".", ")", "`", "!"))), reason
 
 
 @pytest.fixture(params=KEYS)
@@ -106,9 +127,9 @@ def test_json_round_trip_at_every_step_and_resume(g):
                 # a game restored from JSON goes on exactly as the original would
                 resumed = restored
                 for seat2, text2 in log[i:]:
-                    resumed, _, _ = g.play(resumed, seat2, text2)
+                    resumed = g.play(resumed, seat2, text2).state
                 assert g.to_json(resumed) == g.to_json(final)
-            state, _, _ = g.play(state, seat, text)
+            state = g.play(state, seat, text).state
         assert g.to_json(g.from_json(g.to_json(final))) == g.to_json(final)
 
 
@@ -129,7 +150,7 @@ def test_views_work_for_spectators_and_every_seat(g):
             for s in range(players):
                 assert g.view(state, s) is not None
             if text is not None:
-                state, _, _ = g.play(state, seat, text)
+                state = g.play(state, seat, text).state
         assert g.to_json(state) == g.to_json(final)
 
 

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 import engine
 from engine.bridge_wars.blocks import COUNTS, NAMES
 from engine.core import IllegalMove
-from engine.skybridge import KINDS, PER_COLOUR, initial_stock
+from engine.skybridge.board import KINDS, PER_COLOUR
+from engine.skybridge.state import initial_stock
 
 GAMES = sorted(engine.GAMES)
 
@@ -125,7 +126,8 @@ def test_any_input_is_taken_consistently_or_refused_without_change(key, data):
             text = value
         before = rules.to_json(state)
         try:
-            new, action, _events = rules.play(state, seat, text)
+            step = rules.play(state, seat, text)
+            new, action, _events = step.state, step.action, step.events
         except IllegalMove as refusal:
             assert refusal.reason and len(refusal.reason) < 400
             assert rules.to_json(state) == before, "a refusal changed nothing"

@@ -51,7 +51,7 @@ def h(text: str) -> int:
 
 
 def play(state: State, text: str) -> State:
-    new_state, _ = g.apply(state, g.to_play(state)[0], g.parse(text))
+    new_state = g.apply(state, g.to_play(state)[0], g.parse(text)).state
     return new_state
 
 
@@ -119,7 +119,7 @@ def finished(players: int, seed: int) -> State:
     state = g.new(players, None, seed)
     while not g.is_over(state):
         seat = g.to_play(state)[0]
-        state, _ = g.apply(state, seat, rnd.choice(g.legal(state, seat)))
+        state = g.apply(state, seat, rnd.choice(g.legal(state, seat))).state
     return state
 
 
@@ -337,7 +337,7 @@ def test_every_position_of_random_games_renders():
         step = 0
         while not g.is_over(state):
             seat = g.to_play(state)[0]
-            state, _ = g.apply(state, seat, rnd.choice(g.legal(state, seat)))
+            state = g.apply(state, seat, rnd.choice(g.legal(state, seat))).state
             step += 1
             if step % 12 == 0:
                 image, _ = picture(state)

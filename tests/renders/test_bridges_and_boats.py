@@ -71,7 +71,7 @@ def position(turn: int = A, **fields) -> State:
 
 def play(state: State, *moves: str) -> State:
     for text in moves:
-        state, _ = g.apply(state, g.to_play(state)[0], g.parse(text))
+        state = g.apply(state, g.to_play(state)[0], g.parse(text)).state
     return state
 
 
@@ -292,7 +292,7 @@ def test_the_public_picture_is_the_same_whatever_the_face_down_dominoes_are():
             actions = g.legal(state, seat)
             busy = [a for a in actions if not isinstance(a, End)]
             action = rnd.choice(busy) if busy and rnd.random() < 0.75 else rnd.choice(actions)
-            state, _ = g.apply(state, seat, action)
+            state = g.apply(state, seat, action).state
             revealed |= set(state.planes) | {b.domino for b in state.boats if b.soldiers}
             hidden = set(DOUBLE_SIX) - revealed
             swapped = swap_hidden(state, hidden)

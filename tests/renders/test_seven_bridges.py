@@ -83,7 +83,7 @@ def at(image: Image.Image, x: float, y: float) -> RGB:
 def play(state: State, *moves: str) -> State:
     """Apply ``moves``, each by the first seat to play."""
     for text in moves:
-        state, _ = GAME.apply(state, GAME.to_play(state)[0], GAME.parse(text))
+        state = GAME.apply(state, GAME.to_play(state)[0], GAME.parse(text)).state
     return state
 
 
@@ -101,7 +101,7 @@ def pick_shape(state: State) -> tuple[State, int, Pick]:
     move = next(
         m for m in GAME.legal(state, seat) if isinstance(m, Pick) and isinstance(m.where, Shape)
     )
-    state, _ = GAME.apply(state, seat, move)
+    state = GAME.apply(state, seat, move).state
     return state, seat, move
 
 
@@ -111,7 +111,7 @@ def random_state(players: int, seed: int, moves: int) -> State:
         if GAME.is_over(state):
             break
         seat = rnd.choice(GAME.to_play(state))
-        state, _ = GAME.apply(state, seat, rnd.choice(GAME.legal(state, seat)))
+        state = GAME.apply(state, seat, rnd.choice(GAME.legal(state, seat))).state
     return state
 
 
@@ -186,7 +186,7 @@ def test_each_seat_draws_in_its_own_colour() -> None:
     state, seats = started(6), set()
     while len(seats) < 6:
         seat = GAME.to_play(state)[0]
-        state, _ = GAME.apply(state, seat, GAME.legal(state, seat)[0])
+        state = GAME.apply(state, seat, GAME.legal(state, seat)[0]).state
         view = GAME.view(state, seat)
         if view.last_arms and seat not in seats:
             seats.add(seat)
@@ -283,7 +283,7 @@ def test_bonus_columns_mark_reserved_and_used() -> None:
     seat = 1 - GAME.to_play(state)[0]
     other = GAME.to_play(state)[0]
     bonus = next(m for m in GAME.legal(state, other) if GAME.format(m).startswith("bonus"))
-    state, _ = GAME.apply(state, other, bonus)
+    state = GAME.apply(state, other, bonus).state
     plan = sheet_layout(False)
     reserver, user = GAME.view(state, seat), GAME.view(state, other)
     assert bonus_states(reserver.seats[seat].bonuses)[1][0] == "ready"

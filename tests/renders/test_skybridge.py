@@ -15,7 +15,9 @@ from PIL import Image
 
 import engine
 import renders
-from engine.skybridge import COLOURS, SQUARES, Place, State
+from engine.skybridge.actions import Place
+from engine.skybridge.board import COLOURS, SQUARES
+from engine.skybridge.state import State
 from renders.palette import BACKGROUND, CARD_LINE, HIGHLIGHT, MEDALS, PLAYER_COLOURS, RGB, TURN
 from renders.skybridge import (
     CELL,
@@ -37,7 +39,7 @@ def play(state: State, *moves: str) -> State:
         if text.split()[0] not in COLOURS:
             colour = GAME.view(state, seat).seat_colours[seat][0]
             text = f"{COLOURS[colour]} {text}"
-        state, _ = GAME.apply(state, seat, GAME.parse(text))
+        state = GAME.apply(state, seat, GAME.parse(text)).state
     return state
 
 
@@ -45,7 +47,7 @@ def play_first(state: State, wanted: Callable[[Place], bool]) -> tuple[State, Pl
     """Play the first legal move of the seat to play that ``wanted`` accepts."""
     seat = GAME.to_play(state)[0]
     move = next(m for m in GAME.legal(state, seat) if wanted(m))
-    state, _ = GAME.apply(state, seat, move)
+    state = GAME.apply(state, seat, move).state
     return state, move
 
 
@@ -58,7 +60,7 @@ def finish(state: State, rank: Callable[[Place], int]) -> State:
     """Play to the end, each seat taking its lowest-ranked legal move."""
     while not GAME.is_over(state):
         seat = GAME.to_play(state)[0]
-        state, _ = GAME.apply(state, seat, min(GAME.legal(state, seat), key=rank))
+        state = GAME.apply(state, seat, min(GAME.legal(state, seat), key=rank)).state
     return state
 
 
@@ -254,7 +256,7 @@ def test_cards_show_the_pieces_left_of_each_colour() -> None:
 
 def test_a_resigned_player_is_marked() -> None:
     state = play(GAME.new(4, None, 1), "tall b2")
-    state, _ = GAME.apply(state, 2, GAME.parse("resign"))
+    state = GAME.apply(state, 2, GAME.parse("resign")).state
     view = GAME.view(state, None)
     picture(state)
     assert [status(view, seat) for seat in range(4)] == ["", "", "resigned", ""]
@@ -266,7 +268,7 @@ def _someone_out() -> State:
         rnd, state = random.Random(seed), GAME.new(3, None, seed)
         while not GAME.view(state, None).out:
             seat = GAME.to_play(state)[0]
-            state, _ = GAME.apply(state, seat, rnd.choice(GAME.legal(state, seat)))
+            state = GAME.apply(state, seat, rnd.choice(GAME.legal(state, seat))).state
         if not GAME.is_over(state):
             return state
     raise AssertionError("no random game had a seat out before the end")

@@ -52,7 +52,8 @@ def h(text: str) -> int:
 
 def play(state: State, text: str) -> State:
     """The seat to act plays ``text``."""
-    new_state, _events = g.apply(state, g.to_play(state)[0], g.parse(text))
+    step = g.apply(state, g.to_play(state)[0], g.parse(text))
+    new_state, _events = step.state, step.events
     return new_state
 
 
@@ -290,7 +291,8 @@ def test_bridging_over_another_colour_with_a_gap_is_legal():
     state = drop_in(state, BLUE, "I2 h c3")  # blue c3, d3 at level 1
     state = to_move(state, RED)
     red = seat_of(state, RED)
-    state, events = g.apply(state, red, g.parse("I3 h b3"))  # b3 red 3, c3 d3 blue 1
+    step = g.apply(state, red, g.parse("I3 h b3"))  # b3 red 3, c3 d3 blue 1
+    state, events = step.state, step.events
     block = state.placed[-1]
     assert block.level == 4
     assert [owner_of(state, w) for w in ("b3", "c3", "d3")] == [RED, RED, RED]
@@ -395,7 +397,7 @@ def test_legal_lists_exactly_the_placements_apply_accepts():
                 }
                 assert set(moves) == accepted
                 assert len(moves) == len(accepted), "no placement listed twice"
-            state, _ = g.apply(state, seat, rnd.choice(moves))
+            state = g.apply(state, seat, rnd.choice(moves)).state
 
 
 def test_legal_placements_are_listed_block_orientation_then_hole():
@@ -417,7 +419,8 @@ def test_reaching_the_top_gives_every_other_player_one_more_turn():
     state = started("red sw", "blue ne", "green nw", players=3, height=4)
     state = to_move(drop_in(state, RED, "I2 h a1", "I2 h a1"), RED)  # a1, b1 at level 3
     red = seat_of(state, RED)
-    state, events = g.apply(state, red, g.parse("I2 h a1"))  # level 4: the top
+    step = g.apply(state, red, g.parse("I2 h a1"))  # level 4: the top
+    state, events = step.state, step.events
     assert "reached the top of the rods" in events[-1].text
     others = [(red + 1) % 3, (red + 2) % 3]
     assert state.final == tuple(others)
@@ -434,7 +437,8 @@ def test_the_last_block_gives_every_other_player_one_more_turn():
     state = red_blue()
     red, blue = seat_of(state, RED), seat_of(state, BLUE)
     state = with_stock(state, red, {"I2": 1})
-    state, events = g.apply(state, red, g.parse("I2 h a1"))
+    step = g.apply(state, red, g.parse("I2 h a1"))
+    state, events = step.state, step.events
     assert "put in their last block" in events[-1].text
     assert g.to_play(state) == (blue,)
     assert g.view(state, None).final == (blue,)
@@ -448,7 +452,8 @@ def test_a_player_who_cannot_place_ends_the_game_at_once():
     state = drop_in(state, BLUE, "I2 h a1", "I2 h a2")
     before_red = (seat_of(state, RED) - 1) % 3
     state = replace(state, turn=before_red)
-    state, events = g.apply(state, before_red, g.legal(state, before_red)[0])
+    step = g.apply(state, before_red, g.legal(state, before_red)[0])
+    state, events = step.state, step.events
     assert g.is_over(state), "red cannot place: nobody else plays"
     assert state.ending == "stuck"
     assert "cannot put any block into play: the game ends" in events[-2].text
@@ -462,7 +467,8 @@ def test_a_player_stuck_during_the_last_round_also_ends_it_at_once():
     assert state.colours[after_red[1]] == GREEN
     # red covers green's starter; and stacks a1, b1 to one below the top
     state = drop_in(state, RED, "I2 h a10", "I2 h a11", "I2 h a1", "I2 h a1")
-    state, _ = g.apply(to_move(state, RED), red, g.parse("I2 h a1"))  # to the top
+    step = g.apply(to_move(state, RED), red, g.parse("I2 h a1"))  # to the top
+    state, _ = step.state, step.events
     assert state.final == tuple(after_red)
     state = play(state, g.format(g.legal(state, after_red[0])[0]))
     assert g.is_over(state) and state.ending == "stuck"
@@ -525,7 +531,8 @@ def test_ties_go_to_the_brass_rod_then_to_rods_held_at_the_top_layer():
 def test_resigning_passes_the_turn_and_finishes_last():
     state = started("red sw", "blue ne", "green nw", players=3)
     mover = g.to_play(state)[0]
-    state, events = g.apply(state, mover, Resign())
+    step = g.apply(state, mover, Resign())
+    state, events = step.state, step.events
     assert events[0].text == f"{{seat{mover}}} resigned."
     assert g.to_play(state) == ((mover + 1) % 3,)
     assert not g.is_over(state)
@@ -539,7 +546,8 @@ def test_resigning_passes_the_turn_and_finishes_last():
 def test_resigning_with_two_players_ends_the_game():
     state = red_blue()
     blue = seat_of(state, BLUE)
-    state, _ = g.apply(state, blue, Resign())  # not blue's turn: still allowed
+    step = g.apply(state, blue, Resign())  # not blue's turn: still allowed
+    state, _ = step.state, step.events
     assert g.is_over(state) and state.ending == "resign"
     assert g.result(state).places[blue] == 2
     with pytest.raises(IllegalMove, match="over"):
@@ -551,7 +559,7 @@ def test_resigning_during_setup_skips_the_seat():
     first = state.turn
     state = play(state, "red sw")
     quitter = g.to_play(state)[0]
-    state, _ = g.apply(state, quitter, Resign())
+    state = g.apply(state, quitter, Resign()).state
     last = (first + 2) % 3
     assert g.to_play(state) == (last,)
     state = play(state, "blue ne")
@@ -637,7 +645,7 @@ def test_random_legal_games_keep_every_rule(players: int):
         state = g.new(players, None, seed)
         while not g.is_over(state):
             seat = g.to_play(state)[0]
-            state, _ = g.apply(state, seat, rnd.choice(g.legal(state, seat)))
+            state = g.apply(state, seat, rnd.choice(g.legal(state, seat))).state
         endings.add(state.ending)
         tops, owner = [0] * HOLES, [-1] * HOLES
         for block in state.placed:

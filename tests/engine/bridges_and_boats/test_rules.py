@@ -22,7 +22,6 @@ from engine.bridges_and_boats.board import SECTION_OF_SUM
 from engine.bridges_and_boats.dominoes import DOUBLE_SIX, Domino
 from engine.bridges_and_boats.state import Boat, State
 from engine.core import BadOptions, Event, IllegalMove, Rng
-
 from tests.conftest import ADA, BOB, TABLE
 
 g = engine.get("bridges-and-boats")
@@ -69,12 +68,13 @@ def position(turn: int = A, seed: int = 0, **fields) -> State:
 def play(state: State, *moves: str) -> State:
     """Play ``moves`` for whoever is to play."""
     for text in moves:
-        state, _ = g.apply(state, g.to_play(state)[0], g.parse(text))
+        state = g.apply(state, g.to_play(state)[0], g.parse(text)).state
     return state
 
 
-def events_of(state: State, text: str) -> tuple[State, list[Event]]:
-    return g.apply(state, g.to_play(state)[0], g.parse(text))
+def events_of(state: State, text: str) -> tuple[State, tuple[Event, ...]]:
+    step = g.apply(state, g.to_play(state)[0], g.parse(text))
+    return step.state, step.events
 
 
 def public(events: list[Event]) -> str:
@@ -665,7 +665,8 @@ def test_the_game_stops_after_one_hundred_turns():
 
 def test_a_resigning_side_loses_and_may_resign_out_of_turn():
     state = g.new(2, None, 3)
-    state, events = g.apply(state, D, g.parse("resign"))
+    step = g.apply(state, D, g.parse("resign"))
+    state, events = step.state, step.events
     assert g.is_over(state)
     assert g.result(state).places == (1, 2)
     assert "attacker wins" in public(events)
@@ -721,7 +722,8 @@ def random_game(seed: int, moves: int = 5000):
         actions = g.legal(state, seat)
         busy = [a for a in actions if not isinstance(a, End)]
         action = rnd.choice(busy) if busy and rnd.random() < 0.75 else rnd.choice(actions)
-        new, events = g.apply(state, seat, action)
+        step = g.apply(state, seat, action)
+        new, events = step.state, step.events
         yield state, seat, action, new, events
         state = new
     raise AssertionError("the game did not end")
@@ -806,7 +808,7 @@ async def test_no_public_reply_of_a_whole_game_through_the_service_names_a_hidde
         busy = [m for m in moves if m != "end"]
         text = rnd.choice(busy) if busy and rnd.random() < 0.75 else rnd.choice(moves)
         reply = await service.move(TABLE, players[seat], text)
-        state, _, _ = g.play(state, seat, text)
+        state = g.play(state, seat, text).state
         revealed |= set(state.planes) | {b.domino for b in state.boats if b.soldiers}
         hidden = set(DOUBLE_SIX) - revealed
         assert not reply.private

@@ -59,7 +59,7 @@ def position(
 
 
 def play(state: State, text: str, seat: int = 0) -> State:
-    return g.apply(state, seat, g.parse(text))[0]
+    return g.apply(state, seat, g.parse(text)).state
 
 
 def refusal(state: State, text: str, seat: int = 0) -> str:
@@ -219,7 +219,8 @@ def test_downgrade_turns_the_lowest_die_up_until_it_fits_and_then_it_must_be_use
     state = position(BOXED, dice=(1, 1, 2, 1, 2, 1))
     assert [g.format(a) for a in g.legal(state, 0)] == ["downgrade cross2", "downgrade cross3"]
     assert "lowest" in refusal(state, "downgrade tee2")
-    after, events = g.apply(state, 0, Downgrade(3, 1))
+    step = g.apply(state, 0, Downgrade(3, 1))
+    after, events = step.state, step.events
     die = after.committed
     assert KINDS[die] == 3 and after.dice[die] == 5  # only a half fits beside a lone line
     legal = g.legal(after, 0)
@@ -249,7 +250,8 @@ def test_downgrade_only_when_nothing_fits_and_no_horse_is_out():
 
 def test_a_downgrade_that_never_fits_wastes_the_die():
     full = position(ALL_ARMS, dice=(1, 1, 1, 1, 1, 1))
-    after, events = g.apply(full, 0, Downgrade(2, 1))
+    step = g.apply(full, 0, Downgrade(2, 1))
+    after, events = step.state, step.events
     assert after.seats[0].wasted == 1 and after.slot == 1
     assert any("wasted" in e.text for e in events)
 
@@ -258,7 +260,7 @@ def test_downgrade_chain_ends_on_the_first_face_that_fits():
     # no cross fits beside the rulebook's start square, a tee does
     state = position(START, dice=(1, 1, 1, 1, 1, 1))
     assert not [a for a in g.legal(state, 0) if isinstance(a, Pick)]
-    after = g.apply(state, 0, Downgrade(2, 1))[0]
+    after = g.apply(state, 0, Downgrade(2, 1)).state
     assert after.dice[after.committed] == 2  # a tee fits against either arm
     assert [g.format(a) for a in g.legal(after, 0)] == ["tee2 ii-1-3 esw", "tee2 ii-2-2 new"]
 

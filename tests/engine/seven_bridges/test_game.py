@@ -46,7 +46,7 @@ def with_seat(state: State, seat: int, **changes) -> State:
 
 
 def play(state: State, seat: int, text: str) -> State:
-    return g.apply(state, seat, g.parse(text))[0]
+    return g.apply(state, seat, g.parse(text)).state
 
 
 def refusal(state: State, seat: int, text: str) -> str:
@@ -63,7 +63,8 @@ def random_game(players: int, seed: int, options=None):
     while not g.is_over(state):
         seat = rnd.choice(g.to_play(state))
         action = rnd.choice(g.legal(state, seat))
-        state, evs = g.apply(state, seat, action)
+        step = g.apply(state, seat, action)
+        state, evs = step.state, step.events
         log.append((seat, g.format(action)))
         events += evs
     return state, log, events
@@ -186,7 +187,8 @@ def test_five_rounds_six_dice_each_per_round_and_the_marker_passes_clockwise(pla
     while not g.is_over(state):
         seat = rnd.choice(g.to_play(state))
         round_before = state.round
-        state, events = g.apply(state, seat, rnd.choice(g.legal(state, seat)))
+        step = g.apply(state, seat, rnd.choice(g.legal(state, seat)))
+        state, events = step.state, step.events
         for e in events:
             if e.kind in ("draw", "waste"):
                 drafted[(round_before, e.text.split()[0])] += 1
@@ -245,7 +247,8 @@ def test_a_visit_offers_unused_immediate_shapes_and_reserves_before_anything_els
 
 def test_bonus_chain_a_bonus_that_passes_a_letter_gives_another_choice():
     state = bonus_position()
-    after, events = g.apply(state, 0, g.parse("bonus straight r1c6 ew"))
+    step = g.apply(state, 0, g.parse("bonus straight r1c6 ew"))
+    after, events = step.state, step.events
     assert "C" in [e.text.split()[-1].rstrip(".") for e in events if e.kind == "landmark"]
     assert after.seats[0].pending == 1  # one used, one gained
     assert after.seats[0].bonuses.immediate == 1 << 4
@@ -271,7 +274,8 @@ def test_a_visit_with_nothing_left_to_take_gives_nothing():
     state = g.new(2, {"start": "ii-1-1"}, 4)
     state = replace(state, first=0, dice=(4, 5, 5, 5, 5, 5), rolling=False)
     state = with_seat(state, 0, bonuses=spent)
-    after, events = g.apply(state, 0, g.parse("straight2 r1c6 ew"))  # passes C's letter
+    step = g.apply(state, 0, g.parse("straight2 r1c6 ew"))  # passes C's letter
+    after, events = step.state, step.events
     assert after.seats[0].pending == 0
     assert any("no landmark bonus left" in e.text for e in events)
     assert g.to_play(after) == (1,)
@@ -302,7 +306,8 @@ def test_reroll_rerolls_every_available_die_once_per_turn():
     # dice 0 and 2 were drafted by the first two picks; seat 0 has the third pick
     state = replace(turn_start(2, (2, 0)), dice=(0, 2, 0, 4, 5, 6), slot=2)
     assert g.to_play(state) == (0,)
-    after, events = g.apply(state, 0, Reroll())
+    step = g.apply(state, 0, Reroll())
+    after, events = step.state, step.events
     # the four dice still out take the generator's next four faces, in die order
     new = next_faces(state.rng, 4)
     assert after.dice == (0, new[0], 0, new[1], new[2], new[3])
@@ -467,7 +472,7 @@ def test_each_pick_is_announced_with_the_die_and_where_it_was_drawn():
     state = replace(g.new(2, {"start": "ii-2-3"}, 11), first=0, rolling=False)
     state = replace(state, dice=(1, 2, 3, 4, 5, 6))
     move = next(m for m in g.legal(state, 0) if not isinstance(m, Distribute))
-    _, events = g.apply(state, 0, move)
+    events = g.apply(state, 0, move).events
     token, *where = g.format(move).split(" ")
     line = f"Ada took {token} and drew it at {' '.join(where)}."
     assert events[0].describe(["Ada", "Bob"]) == line
@@ -482,5 +487,5 @@ def test_euler_rolls_his_own_turns_and_the_player_rolls_theirs():
         if state.rolling:
             assert roller(state) == 0
             rolls += 1
-        state, _ = g.apply(state, 0, g.legal(state, 0)[0])
+        state = g.apply(state, 0, g.legal(state, 0)[0]).state
     assert rolls == 5, "one roll a round is the player's; Euler rolls the other by himself"

@@ -129,7 +129,7 @@ def test_fast_search_agrees_with_every_simple_cycle_on_played_networks():
         state = g.new(2 + seed % 4, None, 100 + seed)
         while not g.is_over(state):
             seat = rnd.choice(g.to_play(state))
-            state = g.apply(state, seat, rnd.choice(g.legal(state, seat)))[0]
+            state = g.apply(state, seat, rnd.choice(g.legal(state, seat))).state
         for seat in state.seats:
             both(seat.drawn)
             checked += 1

@@ -65,7 +65,8 @@ def table(players: int = 2, at: str = "f1a", hands=None, **changes) -> State:
 def play(state: State, seat: int, *texts: str) -> tuple[State, list]:
     events: list = []
     for text in texts:
-        state, _, more = g.play(state, seat, text)
+        step = g.play(state, seat, text)
+        state, _, more = step.state, step.action, step.events
         events += more
     return state, events
 
@@ -586,7 +587,7 @@ def test_random_play_keeps_every_card_and_city_token_accounted_for():
         while not g.is_over(state):
             seat = rnd.choice(g.to_play(state))
             turn, stage, round_ = state.turn, state.stage, state.round
-            state, _ = g.apply(state, seat, rnd.choice(g.legal(state, seat)))
+            state = g.apply(state, seat, rnd.choice(g.legal(state, seat))).state
             held = [w.card for w in state.windows if w.card]
             cards = [*state.deck, *state.blue, *state.red, *held]
             assert sorted(cards + [c for h in state.hands for c in h]) == deck

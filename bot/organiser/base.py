@@ -1,0 +1,120 @@
+"""What every part of the organiser shares: the service it plays through, finding a league
+and who may run it, and how a league's format and scoring are read from its row.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from fractions import Fraction
+
+import engine
+from bot.inputs import (
+    SHOWN,
+)
+from bot.leagues.formats import (
+    DOUBLE_ROUND_ROBIN,
+    ROUND_ROBIN,
+    Format,
+)
+from bot.leagues.results import Result, Scoring, bye, forfeit, played, show
+from bot.leagues.standings import (
+    AVERAGE_PLACE,
+    BUCHHOLZ,
+    BUCHHOLZ_CUT1,
+    GAME_SCORE,
+    HEAD_TO_HEAD,
+)
+from bot.service import Caller, Refused, Service, Table, ordinal
+from bot.store import LeagueRow, Match
+
+log = logging.getLogger(__name__)
+
+
+LEAGUE_NAME = 60  # characters: it heads every match thread's title, which Discord cuts at 100
+
+
+#: where a match is played: (league, match id, title) -> a fresh channel or thread
+OpenTable = Callable[[LeagueRow, int, str], Awaitable[Table]]
+
+
+async def numbered_tables(league: LeagueRow, match_id: int, title: str) -> Table:
+    """A place per match with no Discord about (the terminal, tests)."""
+    return Table(channel_id=10_000_000 + match_id, guild_id=league.guild_id)
+
+
+TIEBREAK_LABELS = {  # short: the standings image must read on a phone
+    HEAD_TO_HEAD: "H2H",
+    BUCHHOLZ: "Buch",
+    BUCHHOLZ_CUT1: "Cut1",
+    AVERAGE_PLACE: "Avg",
+    GAME_SCORE: "Score",
+}
+
+
+def cell(value: object) -> str:
+    if value is None:
+        return "–"
+    return show(value) if isinstance(value, Fraction) else str(value)
+
+
+def league_format(league: LeagueRow) -> Format:
+    """The league's format; a round robin's stored round count is its own, not a choice."""
+    info = engine.get(league.game_key).info
+    fixed = league.format in (ROUND_ROBIN, DOUBLE_ROUND_ROBIN)
+    rounds = None if fixed else league.rounds
+    return Format(league.format, info.min_players, info.max_players, league.table_size, rounds)
+
+
+def progress(league: LeagueRow, matches: list[Match]) -> str:
+    """How far the season is, for a standings title: a round still being played is not
+    counted as done, so the table never claims results that are not in yet."""
+    total = league.rounds or "?"
+    if league.status == "open" or league.round == 0:
+        return "before round 1"
+    playing = any(not m.settled for m in matches if m.round == league.round)
+    if not playing:
+        return f"after round {league.round} of {total}"
+    if league.round == 1:
+        return f"with round 1 of {total} in play"
+    return f"after round {league.round - 1} of {total}, round {league.round} in play"
+
+
+def league_scoring(league: LeagueRow) -> Scoring:
+    return Scoring(league.points, league.bye_points)
+
+
+def match_result(match: Match, scoring: Scoring) -> Result:
+    if match.kind == "bye":
+        return bye(match.round, match.players[0], scoring)
+    if match.kind == "forfeit":
+        return forfeit(match.round, match.players, match.forfeiting, scoring)
+    return played(match.round, match.players, match.places, match.scores, scoring)
+
+
+def finishing_order(names: list[str], places: Sequence[int]) -> str:
+    """``1st Bob · 2nd Ada``, best first; a shared place is marked, as in ``=2nd``."""
+    shared = {p for p in places if list(places).count(p) > 1}
+    ranked = sorted(zip(places, names, strict=True), key=lambda pair: pair[0])
+    return " · ".join(f"{'=' if p in shared else ''}{ordinal(p)} {n}" for p, n in ranked)
+
+
+class OrganiserBase:
+    """The organiser's state and the look-ups every part of it uses."""
+
+    def __init__(self, service: Service, open_table: OpenTable = numbered_tables) -> None:
+        self.service = service
+        self.store = service.store
+        self.open_table = open_table
+        #: league id -> the error it last could not go on for (see :meth:`_stalled`)
+        self._stalls: dict[int, str] = {}
+
+    async def _league(self, guild_id: int | None, name: str) -> LeagueRow:
+        league = await self.store.league(guild_id or 0, name.strip())
+        if league is None:
+            raise Refused(f"There is no league called '{name[:SHOWN]}' in this server.")
+        return league
+
+    async def _may_organise(self, guild_id: int | None, caller: Caller) -> bool:
+        role = await self.store.organiser_role(guild_id or 0)
+        return caller.manager or (role is not None and role in caller.roles)

@@ -1,0 +1,131 @@
+"""Looking at leagues: standings (as a picture), the list, the schedule and the results."""
+
+from __future__ import annotations
+
+import asyncio
+
+import engine
+from bot.leagues.formats import (
+    DOUBLE_ROUND_ROBIN,
+    ROUND_ROBIN,
+)
+from bot.leagues.formats import schedule as build_schedule
+from bot.leagues.results import show
+from bot.leagues.standings import (
+    explain,
+    standings,
+)
+from bot.organiser.base import (
+    TIEBREAK_LABELS,
+    OrganiserBase,
+    cell,
+    finishing_order,
+    league_format,
+    league_scoring,
+    match_result,
+    progress,
+)
+from bot.service import Reply
+from renders.standings import render_table
+
+
+class Looking(OrganiserBase):
+    """Looking at leagues: standings (as a picture), the list, the schedule and the results."""
+
+    async def standings(self, guild_id: int | None, name: str) -> Reply:
+        league = await self._league(guild_id, name)
+        members = await self.store.members(league.id)
+        scoring = league_scoring(league)
+        matches = await self.store.matches(league.id)
+        results = [match_result(m, scoring) for m in matches if m.settled]
+        fmt = league_format(league)
+        rows = standings([m.user_id for m in members], results, fmt.tiebreaks)
+        names = {m.user_id: m.name + (" (left)" if m.dropped else "") for m in members}
+        when = progress(league, matches)
+        lines = [f"**{league.name}** standings {when}"]
+        lines += [
+            f"{row.rank}. {names[row.player]} — {show(row.points)} pts, {row.games} games"
+            for row in rows
+        ]
+        why = explain(rows, fmt.tiebreaks, names)
+        if why:
+            lines.append(why)
+        # a tie-break nobody has a value for yet (head to head before anyone is level)
+        # would only be a column of dashes on a narrow screen
+        shown = [t for t in fmt.tiebreaks if any(row.tiebreak(t) is not None for row in rows)]
+        columns = ["#", "Player", "Pts", "GP", *(TIEBREAK_LABELS[t] for t in shown)]
+        table = [
+            [str(row.rank), names[row.player], show(row.points), str(row.games)]
+            + [cell(row.tiebreak(t)) for t in shown]
+            for row in rows
+        ]
+        image = await asyncio.to_thread(
+            render_table, f"{league.name} standings", columns, table, when
+        )
+        return Reply(text="\n".join(lines), image=image)
+
+    async def league_names(self, guild_id: int | None, typed: str = "") -> list[str]:
+        """This server's league names containing ``typed``, for autocomplete (at most 25,
+        Discord's limit); running leagues first, as those are the ones people look up."""
+        order = {"running": 0, "open": 1, "finished": 2}
+        found = [
+            lg
+            for lg in await self.store.leagues(guild_id or 0)
+            if typed.strip().casefold() in lg.name.casefold()
+        ]
+        return [lg.name for lg in sorted(found, key=lambda lg: order[lg.status])][:25]
+
+    async def list_leagues(self, guild_id: int | None) -> Reply:
+        """Every league in the server with its game and how far it has got (private)."""
+        leagues = await self.store.leagues(guild_id or 0)
+        if not leagues:
+            return Reply(text="This server has no leagues yet.", private=True)
+        lines = ["**Leagues here**"]
+        for lg in leagues:
+            where = {
+                "open": "sign-up open",
+                "running": f"round {lg.round} of {lg.rounds}",
+                "finished": "finished",
+            }[lg.status]
+            game = engine.get(lg.game_key).info.name
+            lines.append(f"{lg.name} — {game}, {lg.format}, {where}, in <#{lg.channel_id}>")
+        return Reply(text="\n".join(lines), private=True)
+
+    async def schedule(self, guild_id: int | None, name: str) -> Reply:
+        """Round robins are fixed from the start; other formats pair one round at a time."""
+        league = await self._league(guild_id, name)
+        members = await self.store.members(league.id)
+        names = {m.user_id: m.name for m in members}
+        lines = [f"**{league.name}** schedule"]
+        fmt = league_format(league)
+        if league.status == "open":
+            lines.append("Rounds are drawn when the league starts.")
+        elif fmt.name in (ROUND_ROBIN, DOUBLE_ROUND_ROBIN):
+            for r in build_schedule(fmt, [m.user_id for m in members], league.seed):
+                games = ", ".join(" v ".join(names[p] for p in t) for t in r.tables)
+                lines.append(f"R{r.number}: {games}" + "".join(f"; bye {names[p]}" for p in r.byes))
+        else:
+            current = [m for m in await self.store.matches(league.id) if m.round == league.round]
+            lines.append(
+                f"Round {league.round} of {league.rounds} (the next is drawn from results):"
+            )
+            lines += [" v ".join(names[p] for p in m.players) for m in current if m.kind != "bye"]
+        return Reply(text="\n".join(lines), private=True)
+
+    async def results(self, guild_id: int | None, name: str) -> Reply:
+        league = await self._league(guild_id, name)
+        names = {m.user_id: m.name for m in await self.store.members(league.id)}
+        lines = [f"**{league.name}** results"]
+        for m in await self.store.matches(league.id):
+            who = " v ".join(names[p] for p in m.players)
+            if not m.settled:
+                outcome = "playing"
+            elif m.kind == "bye":
+                outcome = "bye"
+            elif m.kind == "forfeit":
+                outcome = "forfeit by " + ", ".join(names[p] for p in m.forfeiting)
+            else:
+                outcome = finishing_order([names[p] for p in m.players], m.places)
+            lines.append(f"R{m.round}: {who} — {outcome}")
+        # whole: a long season is split into messages by the front end, never cut here
+        return Reply(text="\n".join(lines), private=True)

@@ -1,0 +1,302 @@
+"""What every feature of the service shares: a channel's lock, loading a game, drawing
+its board, and the public answer after anything that changed the position.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from weakref import WeakValueDictionary
+
+import engine
+from bot.drawing import Drawers, DrawingFailed
+from bot.inputs import Refused
+from bot.notify import routes
+from bot.service.replies import Caller, Reply, Table, default_link, ordinal
+from bot.store import (
+    Attempt,
+    GameRow,
+    MoveRow,
+    SeatRow,
+    Store,
+    iso,
+)
+from engine.core import Game, Result
+from renders import has_renderer, render
+
+log = logging.getLogger(__name__)
+
+
+#: said instead of the board when its drawing worker died (the move itself stands)
+BOARD_LOST = "The board could not be drawn this time; `/game board` shows it."
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game row with what every request needs beside it."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    rules: Game = field(repr=False)
+    state: Any = field(repr=False)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def awaited_users(self) -> tuple[int, ...]:
+        if self.state is None:
+            return ()
+        return tuple(self.seats[s].user_id for s in self.rules.to_play(self.state))
+
+
+def loaded(row: GameRow, seats: list[SeatRow]) -> Loaded:
+    state = STATES.get(row.game_key, row.state) if row.state else None
+    return Loaded(row, seats, engine.get(row.game_key), state)
+
+
+class ParsedStates:
+    """Stored states, each parsed once: a click loads its game up to three times (legal
+    moves, the move, the pinned status). States are immutable, so the same text always
+    gives an equal state that every request may share; and a state the bot has just
+    stored is kept under its text (:meth:`stored`), so the next click parses nothing."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._states: OrderedDict[tuple[str, str], Any] = OrderedDict()
+
+    def get(self, game_key: str, text: str) -> Any:
+        state = self._states.get((game_key, text))
+        if state is None:
+            state = engine.get(game_key).from_json(text)
+        self._keep(game_key, text, state)
+        return state
+
+    def stored(self, game_key: str, state: Any) -> str:
+        """``state`` as stored text, kept for the next load of it."""
+        text = engine.get(game_key).to_json(state)
+        self._keep(game_key, text, state)
+        return text
+
+    def _keep(self, game_key: str, text: str, state: Any) -> None:
+        self._states[game_key, text] = state
+        self._states.move_to_end((game_key, text))
+        if len(self._states) > self._size:
+            self._states.popitem(last=False)
+
+
+STATES = ParsedStates(4096)
+
+
+def effective_moves(log: Sequence[MoveRow]) -> list[MoveRow]:
+    """The moves still standing once every take-back in the log is applied."""
+    standing: list[MoveRow] = []
+    for entry in log:
+        if entry.kind == "undo":
+            del standing[len(standing) - int(entry.action) :]
+        else:
+            standing.append(entry)
+    return standing
+
+
+def rebuild(game: Loaded, log: Sequence[MoveRow]) -> Any:
+    """The state a log leads to: its standing moves played, its skipped turns skipped."""
+    rules = game.rules
+    state = rules.new(len(game.seats), game.row.options, game.row.seed)
+    for entry in effective_moves(log):
+        if entry.kind == "skip":
+            state = rules.skip(state, entry.seat).state
+        else:
+            state = rules.play(state, entry.seat, entry.action).state
+    return state
+
+
+def solo_attempt(game: Loaded, state: Any, *, abandoned: bool = False) -> Attempt | None:
+    """How a game alone against the rulebook's opponent (Euler) stands, to settle a daily
+    attempt in the same transaction as the move that ends it (called off: a loss).
+    None for any other game."""
+    if len(game.seats) != 1:
+        return None
+    euler = getattr(game.rules.view(state, 0), "euler_total", None)
+    if euler is None:
+        return None
+    total = game.rules.result(state).scores[0]
+    status = "won" if total > euler else "tied" if total == euler else "lost"
+    return Attempt("lost" if abandoned else status, total, euler)
+
+
+def _hand_line(view: Any) -> str | None:
+    """The seat's own hand in words, beside its picture: read where no image shows (the
+    terminal, a screen reader). Only the viewing seat's view carries a hand."""
+    hand = getattr(view, "hand", None)
+    if hand is None:
+        return None
+    return f"Your hand: {', '.join(str(item) for item in hand)}." if hand else "Your hand is empty."
+
+
+class ServiceBase:
+    """Every request a front end can make. One instance per process, over one store.
+
+    The features are mixins over this base, one module each; ``Service`` joins them."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        images: bool = True,
+        link: Callable[[Table], str] = default_link,
+        seed: Callable[[], int] = lambda: secrets.randbits(63),
+        drawers: Drawers | None = None,
+    ) -> None:
+        """``drawers`` draw boards in worker processes, so every core draws; without them
+        boards are drawn in a thread, sharing the event loop's core (Pillow holds the GIL
+        for much of a board)."""
+        self.store = store
+        self.images = images
+        self._link = link
+        self._seed = seed
+        self._drawers = drawers
+        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+
+    def _turn(self, table: Table) -> asyncio.Lock:
+        """The channel's lock: a channel holds one live game, whose moves are taken in turn.
+        It lives while a request holds or awaits it, so channels long quiet cost nothing."""
+        lock = self._locks.get(table.channel_id)
+        if lock is None:
+            lock = self._locks[table.channel_id] = asyncio.Lock()
+        return lock
+
+    async def _load(self, row: GameRow) -> Loaded:
+        return loaded(row, await self.store.seats(row.id))
+
+    async def _live(self, table: Table) -> Loaded:
+        found = await self.store.seated_live_game(table.channel_id)
+        if found is None:
+            latest = await self.store.latest_game(table.channel_id)
+            if latest is not None:
+                raise Refused(f"The game here is {latest.status}. Open a new one with `/game new`.")
+            raise Refused("There is no game here. Open one with `/game new`.")
+        return loaded(*found)
+
+    async def _latest(self, table: Table) -> Loaded:
+        row = await self.store.latest_game(table.channel_id)
+        if row is None:
+            raise Refused("No game has been played here yet. Open one with `/game new`.")
+        return await self._load(row)
+
+    async def _active(self, table: Table, expect: tuple[int, int] | None = None) -> Loaded:
+        game = await self._live(table)
+        if expect is not None and (game.row.id, game.row.version) != expect:
+            raise Refused(
+                "That button belongs to an earlier position: the game has moved on. "
+                "Use the buttons under the newest board."
+            )
+        if game.row.status == "lobby":
+            raise Refused("The game has not started yet. Its creator starts it with `/game start`.")
+        return game
+
+    def _seated(self, game: Loaded, caller: Caller) -> int:
+        seat = game.seat_of(caller.user_id)
+        if seat is None:
+            raise Refused("You are not playing in this game.")
+        return seat
+
+    async def _board(
+        self, game: Loaded, state: Any, text: str, seat: int | None = None
+    ) -> tuple[str, bytes | None]:
+        """``text`` with the board as ``seat`` sees it (the spectator's view, ``None``, for
+        public posts). A board lost with its drawing worker leaves the move standing, and
+        ``text`` then says so, so nobody waits for a picture that is not coming."""
+        if not self.images or not has_renderer(game.row.game_key):
+            return text, None
+        view = game.rules.view(state, seat)
+        if self._drawers is None:
+            return text, await asyncio.to_thread(render, game.row.game_key, view, game.names)
+        try:
+            return text, await self._drawers.draw(game.row.game_key, view, game.names)
+        except DrawingFailed:
+            log.error("no board for game %d: its drawing worker stopped", game.row.id)
+            return f"{text}\n{BOARD_LOST}", None
+
+    async def _private(
+        self, game: Loaded, state: Any, version: int, seat: int, events: list
+    ) -> Reply:
+        """What only ``seat`` may see now: its own view and the events meant for it."""
+        lines = [e.describe(game.names) for e in events if e.seat == seat]
+        hand = _hand_line(game.rules.view(state, seat))
+        text = "\n".join(["Only you can see this.", *lines, *([hand] if hand else [])])
+        text, image = await self._board(game, state, text, seat)
+        return Reply(
+            text=text,
+            private=True,
+            image=image,
+            game_id=game.row.id,
+            version=version,
+        )
+
+    def _result_text(self, game: Loaded, result: Result) -> str:
+        order = sorted(range(len(game.seats)), key=lambda s: (result.places[s], s))
+        lines = [f"{ordinal(result.places[s])} {game.names[s]} — {result.scores[s]}" for s in order]
+        if result.detail:
+            lines.append(result.detail)
+        return "\n".join(lines)
+
+    def _turn_text(self, game: Loaded, state: Any) -> str:
+        if game.rules.is_over(state):
+            return "**Game over.**\n" + self._result_text(game, game.rules.result(state))
+        awaited = [game.names[s] for s in game.rules.to_play(state)]
+        return f"To play: {', '.join(awaited)}."
+
+    async def _position_reply(
+        self,
+        game: Loaded,
+        state: Any,
+        version: int,
+        lines: Sequence[str],
+        already: Sequence[int] = (),
+    ) -> Reply:
+        """The public answer after anything that changed the position.
+
+        Whoever the game newly waits for (not ``already`` awaited: a player mid-way through
+        a several-step turn, or one still pondering an out-of-turn answer) is told.
+        """
+        over = game.rules.is_over(state)
+        awaited = () if over else tuple(game.seats[s].user_id for s in game.rules.to_play(state))
+        text = "\n".join([*lines, self._turn_text(game, state)])
+        text, image = await self._board(game, state, text)
+        return Reply(
+            text=text,
+            image=image,
+            mentions=await self._tell_turn(game, [u for u in awaited if u not in already]),
+            awaiting=awaited,
+            game_id=game.row.id,
+            version=version,
+            playable=not over,
+            changed=(game.row.id,),
+        )
+
+    async def _tell_turn(self, game: Loaded, users: Sequence[int]) -> tuple[int, ...]:
+        """Tell each user it is their turn, the way their ``/settings`` ask: the users to
+        mention in the channel are returned; a DM is queued, held through quiet hours.
+        A game played in a DM tells nobody: its board, posted there, is the notice, and
+        a mention of the DM's only player would ping them about their own move."""
+        if game.row.guild_id is None:
+            return ()
+        now = self.store.clock()
+        mentioned = []
+        for user_id in users:
+            for via, at in routes(await self.store.settings(user_id), now):
+                if via == "channel":
+                    mentioned.append(user_id)
+                else:
+                    text = f"Your turn in **{game.rules.info.name}**."
+                    await self.store.queue_turn_notice(game.row.id, user_id, text, iso(at))
+        return tuple(mentioned)

@@ -1,0 +1,240 @@
+"""Opening a game: the list of games, their rules, new games, seats, starting and calling off."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import engine
+from bot.inputs import (
+    SHOWN,
+    Refused,
+    check_clocks,
+    format_hours,
+    shown,
+)
+from bot.service.base import STATES, Loaded, ServiceBase, solo_attempt
+from bot.service.replies import Caller, Reply, Table, player_count
+from bot.store import (
+    Clocks,
+    StaleGame,
+)
+from engine.core import BadOptions, Game
+
+POLICIES = {
+    "random": "a random legal move for them",
+    "skip": "nothing for them: their turn is skipped",
+    "forfeit": "their resignation",
+}
+
+
+def _solo_names() -> str:
+    return ", ".join(g.info.name for g in engine.GAMES.values() if g.info.min_players == 1)
+
+
+class Lobby(ServiceBase):
+    """Opening a game: the games, their rules, new games, seats, starting and calling off."""
+
+    def games(self) -> list[engine.GameInfo]:
+        return [g.info for g in engine.GAMES.values()]
+
+    def rules_text(self, game_key: str) -> str:
+        info = self._rules_of(game_key).info
+        if not info.options:
+            return info.help
+        listed = "\n".join(f"• `{name}`: {what}" for name, what in info.options.items())
+        return f"{info.help}\n**Options** (`/game new options:name=value`):\n{listed}"
+
+    def _rules_of(self, game_key: str) -> Game:
+        if game_key not in engine.GAMES:
+            known = ", ".join(sorted(engine.GAMES))
+            raise Refused(f"There is no game called '{game_key[:SHOWN]}'. Games: {known}.")
+        return engine.GAMES[game_key]
+
+    async def create(
+        self,
+        table: Table,
+        caller: Caller,
+        game_key: str,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        clocks: Clocks | None = None,
+        rated: bool = True,
+    ) -> Reply:
+        rules = self._rules_of(game_key)
+        clocks = clocks or Clocks()
+        check_clocks(clocks)
+        if clocks.policy not in POLICIES:
+            raise Refused(
+                f"at_deadline: {shown(clocks.policy)} is not a deadline policy; choose "
+                f"{', '.join(POLICIES)}."
+            )
+        if clocks.policy == "skip" and not rules.can_skip:
+            raise Refused(
+                f"{rules.info.name} has no way to skip a turn: at the deadline choose a random "
+                "legal move or resignation."
+            )
+        if table.guild_id is None and rules.info.min_players > 1:
+            raise Refused(
+                f"Nobody else can join a game in a DM: open {rules.info.name} in a server "
+                f"channel or thread. Alone, you can play {_solo_names()} here with `/solo`."
+            )
+        options = dict(options or {})
+        if "clock" in rules.info.options and "clock" not in options:
+            # a game that starts by the time of day (Seven Cities' clock cards) reads the
+            # opener's own clock: their time zone from /settings, else UTC
+            zone = ZoneInfo((await self.store.settings(caller.user_id)).timezone)
+            options["clock"] = self.store.clock().astimezone(zone).strftime("%H:%M")
+        try:
+            rules.new(rules.info.min_players, options, 0)
+        except BadOptions as exc:
+            raise Refused(str(exc)) from None
+        if await self.store.live_game(table.channel_id):
+            if table.guild_id is None:
+                raise Refused(
+                    "You already have a game going in this DM: finish it, or call it off "
+                    "with `/game abandon`, first."
+                )
+            raise Refused(
+                "This channel already has a game. Finish or abandon it, or use another "
+                "channel or thread."
+            )
+        try:
+            game_id = await self.store.create_game(
+                guild_id=table.guild_id,
+                channel_id=table.channel_id,
+                game_key=game_key,
+                options=options,
+                seed=self._seed() if seed is None else seed,
+                creator_id=caller.user_id,
+                creator_name=caller.name,
+                clocks=clocks,
+                rated=rated,
+            )
+        except StaleGame:
+            raise Refused("This channel already has a game.") from None
+        info = rules.info
+        timing = "" if rated else " A casual game: ratings stay as they are."
+        if clocks.move_hours is not None:
+            timing += (
+                f" Time per move: {format_hours(clocks.move_hours)}; then the game plays "
+                f"{POLICIES[clocks.policy]}."
+            )
+        return Reply(
+            text=(
+                f"{caller.name} opened a game of **{info.name}** "
+                f"({player_count(info)}). "
+                f"Join with `/game join`; {caller.name} starts it with `/game start`.{timing}"
+            ),
+            game_id=game_id,
+        )
+
+    async def solo(
+        self, table: Table, caller: Caller, game_key: str, options: Mapping[str, Any] | None = None
+    ) -> Reply:
+        """Open and start a game for one at ``table`` (a DM, a channel, a thread): against
+        the game's own opponent, unrated."""
+        rules = self._rules_of(game_key)
+        if rules.info.min_players > 1:
+            raise Refused(
+                f"{rules.info.name} needs {player_count(rules.info)}; "
+                f"games to play alone: {_solo_names()}."
+            )
+        await self.create(table, caller, game_key, options, rated=False)
+        return await self.start(table, caller)
+
+    async def join(self, table: Table, caller: Caller) -> Reply:
+        game = await self._live(table)
+        if game.row.status != "lobby":
+            raise Refused("This game has already started; wait for the next one.")
+        if game.seat_of(caller.user_id) is not None:
+            raise Refused("You are already in this game.")
+        if len(game.seats) >= game.rules.info.max_players:
+            raise Refused(f"The game is full ({game.rules.info.max_players} players).")
+        try:
+            await self.store.join(game.row.id, game.row.version, caller.user_id, caller.name)
+        except StaleGame:
+            raise Refused("The lobby changed at that moment; please try again.") from None
+        names = [*game.names, caller.name]
+        return Reply(text=f"{caller.name} joined. Players: {', '.join(names)}.")
+
+    async def leave(self, table: Table, caller: Caller) -> Reply:
+        game = await self._live(table)
+        if game.row.status != "lobby":
+            raise Refused("The game has started: use `/game resign` to leave it.")
+        if game.seat_of(caller.user_id) is None:
+            raise Refused("You are not in this game.")
+        if caller.user_id == game.row.creator_id:
+            raise Refused("You opened this game: call it off with `/game abandon` instead.")
+        try:
+            await self.store.leave(game.row.id, game.row.version, caller.user_id)
+        except StaleGame:
+            raise Refused("The lobby changed at that moment; please try again.") from None
+        names = [
+            n for s, n in zip(game.seats, game.names, strict=True) if s.user_id != caller.user_id
+        ]
+        return Reply(text=f"{caller.name} left. Players: {', '.join(names)}.")
+
+    async def start(self, table: Table, caller: Caller) -> Reply:
+        game = await self._live(table)
+        if game.row.status != "lobby":
+            raise Refused("The game has already started.")
+        self._manager_of(game, caller, "start it")
+        info = game.rules.info
+        if len(game.seats) < info.min_players:
+            raise Refused(
+                f"{info.name} needs at least {info.min_players} players; "
+                f"{len(game.seats)} joined so far."
+            )
+        try:
+            state = game.rules.new(len(game.seats), game.row.options, game.row.seed)
+        except BadOptions as exc:
+            raise Refused(str(exc)) from None
+        started = Loaded(game.row, game.seats, game.rules, state)
+        try:
+            await self.store.start(
+                game.row.id,
+                game.row.version,
+                STATES.stored(game.row.game_key, state),
+                game.rules.to_play(state),
+            )
+        except StaleGame:
+            raise Refused("The lobby changed at that moment; please try again.") from None
+        labels = [game.rules.seat_label(state, s) for s in range(len(game.names))]
+        order = ", ".join(
+            f"{s + 1}. {n}" + (f" ({label})" if label else "")
+            for s, (n, label) in enumerate(zip(game.names, labels, strict=True))
+        )
+        return await self._position_reply(
+            started, state, game.row.version + 1, [f"**{info.name}** begins. Seats: {order}."]
+        )
+
+    async def abandon(self, table: Table, caller: Caller) -> Reply:
+        game = await self._live(table)
+        league_game = await self.store.league_match_of(game.row.id) is not None
+        if league_game and (game.seat_of(caller.user_id) is not None or not caller.manager):
+            # abandoning settles the match as a forfeit by every seat: not a player's call
+            raise Refused(
+                "This is a league match, so it can't be abandoned. To concede, use "
+                "`/game resign`: a loss for you alone. A match nobody finishes is settled "
+                "at the round's deadline as a forfeit by whoever holds it up."
+            )
+        if not self._referee(game, caller) and await self._at_stake(game):
+            # calling it off would erase a result: a player losing it must not have that way out
+            raise Refused(
+                "This rated game is under way (every player has moved), so calling it off "
+                "would erase its result. To stop, use `/game resign` (a loss for you alone), "
+                "or ask a server manager who is not playing in it to call it off."
+            )
+        self._manager_of(game, caller, "abandon it")
+        async with self._turn(table):
+            try:
+                attempt = solo_attempt(game, game.state, abandoned=True) if game.state else None
+                await self.store.abandon(game.row.id, game.row.version, attempt)
+            except StaleGame:
+                raise Refused("The game changed at that moment; please try again.") from None
+        return Reply(
+            text=f"{caller.name} abandoned the game of {game.rules.info.name}.",
+            changed=(game.row.id,),
+        )

@@ -1,0 +1,121 @@
+"""Looking at a game: its board (now or after any move), status, history, and your turns."""
+
+from __future__ import annotations
+
+import engine
+from bot.inputs import Refused
+from bot.service.base import Loaded, ServiceBase, loaded, rebuild
+from bot.service.replies import Caller, Reply, StatusCard, Table, player_count
+
+
+class Looking(ServiceBase):
+    """Looking at a game: its board (now or after any move), status, history, and your turns."""
+
+    async def is_live(self, table: Table) -> bool:
+        """Whether a game is open or being played at ``table``."""
+        return await self.store.live_game(table.channel_id) is not None
+
+    async def players(self, game_id: int) -> list[Caller]:
+        """Who sits at a game, in seat order."""
+        return [Caller(s.user_id, s.name) for s in await self.store.seats(game_id)]
+
+    async def board(self, table: Table, move: int | None = None) -> Reply:
+        """The public board now, or as it stood after entry ``move`` of the history."""
+        game = await self._latest(table)
+        if game.state is None:
+            raise Refused("The game has not started yet, so there is no board.")
+        if move is None:
+            text = f"**{game.rules.info.name}** — " + self._turn_text(game, game.state)
+            text, image = await self._board(game, game.state, text)
+            return Reply(
+                text=text,
+                image=image,
+                private=True,
+                game_id=game.row.id,
+                version=game.row.version,
+            )
+        log = await self.store.moves(game.row.id)
+        if not 0 <= move <= len(log):
+            raise Refused(f"Pick a move from 0 (the start) to {len(log)}; see `/game history`.")
+        state = rebuild(game, log[:move])
+        when = "at the start" if move == 0 else f"after move {move} (`{log[move - 1].action}`)"
+        text = f"**{game.rules.info.name}** {when} — " + self._turn_text(game, state)
+        text, image = await self._board(game, state, text)
+        return Reply(
+            text=text,
+            image=image,
+            private=True,
+            game_id=game.row.id,
+        )
+
+    async def status_card(self, game_id: int) -> StatusCard:
+        """The short summary a channel keeps pinned (players, scores, turn, deadline), and
+        where it is pinned: one query, as it is refreshed after every move."""
+        game = loaded(*await self.store.seated_game(game_id))
+        row = game.row
+        return StatusCard(row.channel_id, row.status_message_id, self._status_text(game))
+
+    async def status_posted(self, game_id: int, message_id: int) -> None:
+        """Remember where the game's status now is, so the next refresh edits it."""
+        await self.store.set_status_message(game_id, message_id)
+
+    def _status_text(self, game: Loaded) -> str:
+        row, info = game.row, game.rules.info
+        if game.state is None:
+            return f"**{info.name}** — waiting to start. Players: {', '.join(game.names)}."
+        scores = game.rules.result(game.state).scores
+        awaited = set(game.rules.to_play(game.state))
+        players = " · ".join(
+            f"{'▶ ' if s in awaited else ''}{n} {scores[s]}" for s, n in enumerate(game.names)
+        )
+        lines = [f"**{info.name}** ({row.status}) — {players}", self._turn_text(game, game.state)]
+        deadlines = [seat.deadline for seat in game.seats if seat.awaiting and seat.deadline]
+        if deadlines and row.status == "active":
+            lines.append(f"Deadline: {min(deadlines)[:16].replace('T', ' ')} UTC.")
+        return "\n".join(lines)
+
+    async def status(self, table: Table) -> Reply:
+        game = await self._latest(table)
+        info = game.rules.info
+        if game.state is None:
+            players = ", ".join(game.names)
+            return Reply(
+                text=f"**{info.name}** lobby — players: {players} ({player_count(info)} can play).",
+                private=True,
+            )
+        result = game.rules.result(game.state)
+        seats = "\n".join(
+            f"{s + 1}. {name} — {result.scores[s]}" for s, name in enumerate(game.names)
+        )
+        status = "" if game.row.status in ("active", "finished") else f" ({game.row.status})"
+        return Reply(
+            text=f"**{info.name}**{status}\n{seats}\n{self._turn_text(game, game.state)}",
+            private=True,
+        )
+
+    async def history(self, table: Table) -> Reply:
+        game = await self._latest(table)
+        log = await self.store.moves(game.row.id)
+        if not log:
+            return Reply(text="No moves yet.", private=True)
+        lines = []
+        for m in log:
+            who = game.names[m.seat]
+            if m.kind == "undo":
+                lines.append(f"{m.seq}. {who} took back {m.action} move(s)")
+            elif m.kind == "skip":
+                lines.append(f"{m.seq}. {who}'s turn was skipped (out of time)")
+            else:
+                lines.append(f"{m.seq}. {who}: {m.action}")
+        return Reply(text="\n".join(lines), private=True)
+
+    async def my_turns(self, caller: Caller) -> Reply:
+        waiting = await self.store.awaiting(caller.user_id)
+        if not waiting:
+            return Reply(text="No game is waiting for you.", private=True)
+        lines = [
+            f"• {engine.get(w.game_key).info.name} in {self._link(Table(w.channel_id, w.guild_id))}"
+            f" — waiting since {w.since[:16].replace('T', ' ')} UTC"
+            for w in waiting
+        ]
+        return Reply(text="Your turn in:\n" + "\n".join(lines), private=True)

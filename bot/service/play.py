@@ -1,0 +1,135 @@
+"""Playing: a move, a resignation or a skipped turn, each stored in one transaction."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.inputs import Refused
+from bot.service.base import STATES, Loaded, ServiceBase, solo_attempt
+from bot.service.replies import Caller, Reply, Table
+from bot.store import StaleGame
+from engine.core import IllegalMove, Step, describe
+
+#: how many characters of moves /game legal lists: one message, with room for its words
+LEGAL_LISTED = 1800
+
+
+class Play(ServiceBase):
+    """Playing: a move, a resignation or a skipped turn, each stored in one transaction."""
+
+    async def move(
+        self, table: Table, caller: Caller, text: str, expect: tuple[int, int] | None = None
+    ) -> Reply:
+        """Play ``text`` for the caller. ``expect`` = (game id, version) from a button."""
+        async with self._turn(table):
+            game = await self._active(table, expect)
+            seat = self._seated(game, caller)
+            try:
+                step = game.rules.play(game.state, seat, text)
+            except IllegalMove as exc:
+                raise Refused(describe(exc.reason, game.names)) from None
+            return await self._commit(game, seat, caller, game.rules.format(step.action), step)
+
+    async def resign(
+        self, table: Table, caller: Caller, expect: tuple[int, int] | None = None
+    ) -> Reply:
+        async with self._turn(table):
+            game = await self._active(table, expect)
+            seat = self._seated(game, caller)
+            try:
+                step = game.rules.play(game.state, seat, "resign")
+            except IllegalMove as exc:
+                raise Refused(describe(exc.reason, game.names)) from None
+            return await self._commit(game, seat, caller, "resign", step)
+
+    async def skip_turn(self, table: Table, caller: Caller, expect: tuple[int, int]) -> Reply:
+        """Pass a seat's turn because its time ran out (the ``skip`` deadline policy)."""
+        async with self._turn(table):
+            game = await self._active(table, expect)
+            seat = self._seated(game, caller)
+            try:
+                step = game.rules.skip(game.state, seat)
+            except IllegalMove as exc:
+                raise Refused(describe(exc.reason, game.names)) from None
+            return await self._commit(game, seat, caller, "skip", step, kind="skip")
+
+    async def _commit(
+        self,
+        game: Loaded,
+        seat: int,
+        caller: Caller,
+        notation: str,
+        step: Step,
+        kind: str = "move",
+    ) -> Reply:
+        """Store ``step`` as the game's next move, in one transaction, and answer it."""
+        rules = game.rules
+        state, events, result = step.state, step.events, step.result
+        results = None
+        if result is not None:
+            results = list(zip(result.places, result.scores, strict=True))
+        try:
+            await self.store.record(
+                game.row.id,
+                game.row.version,
+                seat=seat,
+                user_id=caller.user_id,
+                action=notation,
+                state=STATES.stored(game.row.game_key, state),
+                awaiting=tuple(step.awaited),
+                results=results,
+                kind=kind,
+                reacting=step.reaction_open,
+                attempt=solo_attempt(game, state) if step.over else None,
+            )
+        except StaleGame:
+            raise Refused(
+                "Another move was played at that same moment, so yours was not. "
+                "Look at the new board and try again."
+            ) from None
+        lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
+        reply = await self._position_reply(
+            game, state, game.row.version + 1, lines, already=game.awaited_users()
+        )
+        if not rules.info.sends_own_view:
+            return reply
+        private = await self._private(game, state, reply.version, seat, events)
+        return replace(reply, followup=private)
+
+    async def hand(self, table: Table, caller: Caller) -> Reply:
+        """The caller's own view of a game with hidden information, for their eyes only."""
+        game = await self._active(table)
+        seat = self._seated(game, caller)
+        if not game.rules.info.sends_own_view:
+            raise Refused(
+                f"Nothing is hidden in {game.rules.info.name}: everyone sees the same board "
+                "(`/game board`)."
+            )
+        return await self._private(game, game.state, game.row.version, seat, [])
+
+    async def legal_moves(
+        self, table: Table, caller: Caller, expect: tuple[int, int] | None = None
+    ) -> list[str]:
+        """The caller's legal moves in notation; refuses if it is not their turn."""
+        game = await self._active(table, expect)
+        seat = self._seated(game, caller)
+        if game.rules.is_over(game.state):
+            raise Refused("The game is over.")
+        if seat not in game.rules.to_play(game.state):
+            waiting = ", ".join(game.names[s] for s in game.rules.to_play(game.state))
+            raise Refused(f"It is not your turn: waiting for {waiting}.")
+        return [game.rules.format(a) for a in game.rules.legal(game.state, seat)]
+
+    async def legal(self, table: Table, caller: Caller) -> Reply:
+        moves = await self.legal_moves(table, caller)
+        listed: list[str] = []
+        used = 0  # characters so far, with each move's backquotes and comma
+        for m in moves:  # one message's worth: the Play button walks through any number
+            if used + len(m) > LEGAL_LISTED:
+                break
+            listed.append(m)
+            used += len(m) + 4
+        listing = ", ".join(f"`{m}`" for m in listed)
+        if len(listed) < len(moves):
+            listing += f" and {len(moves) - len(listed)} more (the **Play** button offers them all)"
+        return Reply(text=f"Your {len(moves)} legal moves: {listing}", private=True)

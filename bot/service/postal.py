@@ -1,0 +1,263 @@
+"""Play by post: snoozes, extra time, handing a seat on, vacations, personal settings and
+archiving, under the fair-play rules the README states.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+from typing import Any
+
+from bot.inputs import (
+    EXTEND_BY,
+    Refused,
+    check_hours,
+    format_hours,
+    parse_timezone,
+    shown,
+)
+from bot.service.base import Loaded, ServiceBase, effective_moves
+from bot.service.replies import Caller, Reply, Table
+from bot.store import (
+    StaleGame,
+    iso,
+    parse_time,
+)
+
+NOTIFY = {
+    "channel": "a mention in the game's channel",
+    "dm": "a direct message",
+    "both": "a mention and a direct message",
+    "off": "none",
+}
+
+
+#: the most extra time `/game extend` gives one turn, unless its time per move is longer
+EXTEND_CAP_HOURS = 7 * 24
+
+
+class PlayByPost(ServiceBase):
+    """Play by post: snoozes, extra time, handing a seat on, vacations, personal settings and"""
+
+    def _manager_of(self, game: Loaded, caller: Caller, what: str) -> None:
+        if caller.user_id != game.row.creator_id and not caller.manager:
+            raise Refused(f"Only the player who opened the game (or a server manager) can {what}.")
+
+    @staticmethod
+    def _referee(game: Loaded, caller: Caller) -> bool:
+        """A server manager with no seat in the game: the only one who may change a rated
+        game's seats or outcome against its players' will, as nothing is at stake for them."""
+        return caller.manager and game.seat_of(caller.user_id) is None
+
+    async def _at_stake(self, game: Loaded) -> bool:
+        """Whether a rated result is taking shape: a rated game in which every player has
+        made a move of their own. Before that somebody never engaged, and calling the game
+        off or handing a seat on takes nothing from anyone."""
+        if game.state is None or not await self.store.is_rated(game.row.id):
+            return False
+        log = effective_moves(await self.store.moves(game.row.id))
+        return {m.seat for m in log if m.kind == "move"} == set(range(len(game.seats)))
+
+    async def snooze(self, table: Table, caller: Caller) -> Reply:
+        """No more reminders for the caller's current turn in this channel's game."""
+        game = await self._active(table)
+        seat = self._seated(game, caller)
+        if seat not in game.rules.to_play(game.state):
+            raise Refused("It is not your turn, so there is nothing to snooze.")
+        await self.store.snooze(game.row.id, caller.user_id)
+        return Reply(text="No more reminders for this turn.", private=True)
+
+    async def snooze_turn(self, game_id: int, caller: Caller, turn_since: str) -> Reply:
+        """The Snooze button on a reminder (in the channel or a DM): that turn only."""
+        row = await self.store.game(game_id)
+        seats = await self.store.seats(game_id) if row else []
+        if all(s.user_id != caller.user_id for s in seats):
+            raise Refused("You are not playing in this game.")
+        if row.status != "active" or not await self.store.snooze(
+            game_id, caller.user_id, turn_since
+        ):
+            waited = await self.store.waiting_since(game_id, turn_since)
+            if row.status == "active" and waited:  # someone else's reminder, in the channel
+                raise Refused(
+                    f"This isn't your turn to snooze: only {', '.join(waited)} is waited for."
+                )
+            raise Refused("That turn is over, so there is nothing to snooze.")
+        return Reply(text="No more reminders for this turn.", private=True)
+
+    async def extend(self, table: Table, caller: Caller, hours: float) -> Reply:
+        """Give the waiting players more time: never by themselves (a creator or manager
+        would otherwise stretch their own clock), and at most :data:`EXTEND_CAP_HOURS`,
+        or the time per move if longer, for one turn."""
+        game = await self._active(table)
+        self._manager_of(game, caller, "extend a deadline")
+        if caller.user_id in game.awaited_users():
+            raise Refused(
+                "Nobody can extend their own clock, and this turn is yours: a server manager "
+                "(or the game's creator, if that is not you) can give you more time."
+            )
+        hours = check_hours(hours, EXTEND_BY)
+        most = max((await self.store.clocks(game.row.id)).move_hours or 0, EXTEND_CAP_HOURS)
+        try:
+            extended = await self.store.extend_turn(game.row.id, game.row.version, hours, most)
+        except StaleGame:
+            raise Refused("The game changed at that moment; please try again.") from None
+        if extended is None:
+            raise Refused("This game has no running deadline (no time per move).")
+        given, made = extended
+        if not made:
+            raise Refused(
+                f"`by:{format_hours(hours)}` is too much: one turn can be given at most "
+                f"{format_hours(most)} more (its time per move, or "
+                f"{format_hours(EXTEND_CAP_HOURS)} if that is longer), and this turn has had "
+                + (f"{format_hours(given)} already." if given else "none yet.")
+            )
+        waiting = ", ".join(game.names[s] for s in game.rules.to_play(game.state))
+        return Reply(
+            text=f"{caller.name} gave {waiting} {format_hours(hours)} more.",
+            changed=(game.row.id,),
+        )
+
+    async def replace_player(
+        self, table: Table, caller: Caller, old_user: int, new: Caller
+    ) -> Reply:
+        """Hand a seat to another user; the seat, its pieces and its turn stay."""
+        game = await self._live(table)
+        await self._may_replace(game, caller, old_user)
+        seat = game.seat_of(old_user)
+        if seat is None:
+            raise Refused("That user is not playing in this game.")
+        if game.seat_of(new.user_id) is not None:
+            raise Refused(f"{new.name} already has a seat in this game.")
+        try:
+            await self.store.replace_player(
+                game.row.id, game.row.version, seat, new.user_id, new.name
+            )
+        except StaleGame:
+            raise Refused("The game changed at that moment; please try again.") from None
+        awaited = seat in (game.rules.to_play(game.state) if game.state else ())
+        by = "" if caller.user_id == old_user else f" {caller.name} made the change."
+        return Reply(
+            text=f"{new.name} takes over seat {seat + 1} from {game.names[seat]}.{by}",
+            mentions=await self._tell_turn(game, [new.user_id] if awaited else []),
+            changed=(game.row.id,),
+        )
+
+    async def _may_replace(self, game: Loaded, caller: Caller, old_user: int) -> None:
+        """Who may hand ``old_user``'s seat on. In the lobby, its owner (creator or
+        manager). Once the game has started a seat is its player's: they may hand it on
+        themselves, or a server manager with no seat may; a creator can no longer swap an
+        opponent for a second account of their own. In a league match, or once a rated
+        result is taking shape, a player's own hand-over could pass a result to someone
+        else, so only that manager."""
+        if game.state is None:
+            self._manager_of(game, caller, "replace a player")
+            return
+        if self._referee(game, caller):
+            return
+        if await self.store.league_match_of(game.row.id) is not None:
+            # the league's pairings and standings name its members: nobody sends a stand-in
+            raise Refused(
+                "This is a league match: its seats are the league's pairing, so only a server "
+                "manager who is not playing in it can hand one on. To leave, use `/game resign`."
+            )
+        if caller.user_id != old_user:
+            raise Refused(
+                "The game has started, so a seat is its player's: only they can hand it on "
+                "(`/game replace player:<themselves> by:<someone>`), or a server manager "
+                "who is not playing in this game."
+            )
+        if await self._at_stake(game):
+            raise Refused(
+                "This rated game is under way (every player has moved), so your seat and "
+                "its result stay yours: to stop, use `/game resign`, or ask a server "
+                "manager who is not playing in it to hand your seat on."
+            )
+
+    async def vacation(self, caller: Caller, days: float) -> Reply:
+        """Pause the caller's clocks for ``days`` from their bank; 0 ends a vacation early."""
+        settings = await self.store.settings(caller.user_id)
+        now = self.store.clock()
+        until = parse_time(settings.vacation_until) if settings.vacation_until else None
+        if days == 0:
+            if until is None or until <= now:
+                raise Refused("You are not on vacation.")
+            left = (until - now).total_seconds() / 86400
+            await self.store.put_settings(
+                caller.user_id,
+                replace(settings, vacation_until=None, vacation_days=settings.vacation_days + left),
+            )
+            games = await self.store.push_deadlines(-left * 24, user_id=caller.user_id)
+            return Reply(
+                text=f"Welcome back. {left:.1f} unused days went back to your bank.",
+                private=True,
+                changed=tuple(games),
+            )
+        if not 0 < days <= settings.vacation_days:
+            raise Refused(
+                f"You have {settings.vacation_days:g} vacation days left: days must be from 0 "
+                f"(back early) to {settings.vacation_days:g}; {shown(days)} is not."
+            )
+        start = max(now, until) if until else now
+        await self.store.put_settings(
+            caller.user_id,
+            replace(
+                settings,
+                vacation_until=iso(start + timedelta(days=days)),
+                vacation_days=settings.vacation_days - days,
+            ),
+        )
+        games = await self.store.push_deadlines(days * 24, user_id=caller.user_id)
+        return Reply(
+            text=(
+                f"Enjoy your break: your clocks are paused for {days:g} days "
+                f"({len(games)} running deadline(s) moved). {settings.vacation_days - days:g} "
+                "days left in your bank. `/vacation days:0` comes back early."
+            ),
+            private=True,
+            changed=tuple(games),
+        )
+
+    async def settings(self, caller: Caller, *, quiet_off: bool = False, **changes: Any) -> Reply:
+        """Show or change how the caller is told it is their turn; ``quiet_off`` clears
+        the quiet hours (a ``None`` among ``changes`` means "unchanged")."""
+        current = await self.store.settings(caller.user_id)
+        given = {k: v for k, v in changes.items() if v is not None}
+        if "notify" in given and given["notify"] not in NOTIFY:
+            raise Refused(f"Notify must be one of {', '.join(NOTIFY)}.")
+        if "timezone" in given:
+            given["timezone"] = parse_timezone(given["timezone"])
+        for key in ("quiet_start", "quiet_end"):
+            if key in given and not 0 <= given[key] <= 23:
+                raise Refused("Quiet hours are whole hours from 0 to 23.")
+        if quiet_off:
+            if "quiet_start" in given or "quiet_end" in given:
+                raise Refused("Set quiet hours or turn them off, not both at once.")
+            given.update(quiet_start=None, quiet_end=None)
+        updated = replace(current, **given)
+        if given:
+            await self.store.put_settings(caller.user_id, updated)
+        quiet = (
+            f"quiet {updated.quiet_start}:00–{updated.quiet_end}:00 (DMs wait)"
+            if updated.quiet_start is not None and updated.quiet_end is not None
+            else "no quiet hours"
+        )
+        return Reply(
+            text=(
+                f"Turn notices: {NOTIFY[updated.notify]}; time zone {updated.timezone}; {quiet}; "
+                f"{updated.vacation_days:g} vacation days in the bank."
+            ),
+            private=True,
+        )
+
+    async def archive(self, table: Table, caller: Caller) -> Reply:
+        """Close a finished game's place; its log, boards and results are kept."""
+        game = await self._latest(table)
+        if game.row.status in ("lobby", "active"):
+            raise Refused("Finish or abandon the game before archiving it.")
+        self._manager_of(game, caller, "archive it")
+        return Reply(
+            text=(
+                f"{caller.name} archived this {game.rules.info.name} game. Its history and "
+                "every past board stay available (`/game history`, `/game board move:N`)."
+            )
+        )

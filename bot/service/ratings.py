@@ -1,0 +1,43 @@
+"""Ratings and leaderboards, per server and game."""
+
+from __future__ import annotations
+
+import engine
+from bot.inputs import Refused
+from bot.service.base import ServiceBase
+from bot.service.replies import Caller, Reply
+
+
+class Ratings(ServiceBase):
+    """Ratings and leaderboards, per server and game."""
+
+    async def rating(self, guild_id: int | None, player: Caller, game_key: str | None) -> Reply:
+        """A player's rating in this server, for one game or every game they have played."""
+        keys = [self._rules_of(game_key).info.key] if game_key else sorted(engine.GAMES)
+        lines = []
+        for key in keys:
+            board = await self.store.ratings(guild_id, key)
+            for rank, (user_id, _name, r) in enumerate(board, start=1):
+                if user_id == player.user_id:
+                    lines.append(
+                        f"{engine.get(key).info.name}: **{r.label()}** — #{rank} of {len(board)}, "
+                        f"{r.games} rated game(s)"
+                    )
+        if not lines:
+            raise Refused(f"{player.name} has no rated games here yet.")
+        note = "\n(? = provisional: fewer than 5 rated games)" if "?" in "".join(lines) else ""
+        return Reply(text=f"**{player.name}**\n" + "\n".join(lines) + note, private=True)
+
+    async def leaderboard(self, guild_id: int | None, game_key: str) -> Reply:
+        info = self._rules_of(game_key).info
+        board = await self.store.ratings(guild_id, game_key)
+        if not board:
+            raise Refused(f"No rated {info.name} games have been played here yet.")
+        lines = [
+            f"{rank}. {name} — {r.label()} ({r.games})"
+            for rank, (_u, name, r) in enumerate(board[:20], start=1)
+        ]
+        return Reply(
+            text=f"**{info.name} leaderboard** (rating = mu − 3·sigma; ? = provisional)\n"
+            + "\n".join(lines)
+        )

@@ -1,0 +1,66 @@
+"""Who asks, where, and what they get back: the values front ends trade with the service."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import engine
+
+
+def player_count(info: engine.GameInfo) -> str:
+    if info.min_players == info.max_players:
+        return f"{info.min_players} players"
+    return f"{info.min_players}–{info.max_players} players"
+
+
+@dataclass(frozen=True)
+class Caller:
+    user_id: int
+    name: str
+    manager: bool = False  # may manage the server: can abandon others' games
+    roles: tuple[int, ...] = ()  # the server roles the user has (organiser role, say)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Where a game lives: a channel or thread (or a DM, with no guild)."""
+
+    channel_id: int
+    guild_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a front end shows. ``private`` replies are for the asker's eyes only."""
+
+    text: str
+    private: bool = False
+    image: bytes | None = None
+    mentions: tuple[int, ...] = ()  # the users to ping, and nobody else
+    awaiting: tuple[int, ...] = ()  # every user whose move the game now waits for
+    game_id: int | None = None
+    version: int | None = None  # the position shown, so buttons can tell when stale
+    playable: bool = False  # the game waits for a move: offer the play button
+    #: for the asker only, after a public reply: their own view of a game with secrets
+    followup: Reply | None = None
+    #: games whose pinned status message no longer says where they stand
+    changed: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class StatusCard:
+    """A game's pinned summary, and the channel and message it is pinned as."""
+
+    channel_id: int
+    message_id: int | None
+    text: str
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st: a place as people say it."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def default_link(table: Table) -> str:
+    return f"channel {table.channel_id}"

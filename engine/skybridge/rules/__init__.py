@@ -1,0 +1,5 @@
+"""Skybridge's rules, one module per kind of action, in the order ``legal`` lists them."""
+
+from engine.skybridge.rules import place, resign
+
+RULES = (place.RULE, resign.RULE)

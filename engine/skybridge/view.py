@@ -1,0 +1,53 @@
+"""What a seat sees: everything, as Skybridge hides nothing; computed for drawing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from engine.skybridge.actions import Place
+from engine.skybridge.board import Stack, bridge_spans, height, roofed
+from engine.skybridge.scoring import result, scores
+from engine.skybridge.state import State, seat_colours
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything a player sees; Skybridge has no hidden information."""
+
+    players: int
+    seat: int | None
+    seat_colours: tuple[tuple[int, ...], ...]
+    board: tuple[Stack, ...]
+    heights: tuple[int, ...]
+    roof_owner: tuple[int | None, ...]  # colour of each tower's roof
+    bridges: Mapping[int, tuple[int, int]]  # colour -> the two squares it joins
+    stock: tuple[tuple[int, ...], ...]
+    scores: tuple[int, ...]
+    turn: int
+    out: frozenset[int]
+    resigned: frozenset[int]
+    last: Place | None
+    over: bool
+    places: tuple[int, ...] | None
+
+
+def view(state: State, seat: int | None) -> View:
+    over = state.turn < 0
+    return View(
+        players=state.players,
+        seat=seat,
+        seat_colours=seat_colours(state.players),
+        board=state.board,
+        heights=tuple(height(s) for s in state.board),
+        roof_owner=tuple(s[-1].colour if roofed(s) else None for s in state.board),
+        bridges=bridge_spans(state.board),
+        stock=state.stock,
+        scores=scores(state),
+        turn=state.turn,
+        out=state.out,
+        resigned=state.resigned,
+        last=state.last,
+        over=over,
+        places=result(state).places if over else None,
+    )
