@@ -340,34 +340,51 @@ def _shape(
 ) -> tuple[RGB | None, core.ImagingCore]:
     """One shape on a ``size`` canvas (``points`` at :data:`SCALE`), reduced: a colour
     and how much of each pixel it covers (an "L" mask), or for a shape of two colours
-    (a fill and an edge) its colours with that coverage as alpha (RGBA). Drawn on
-    black, the reduced colours are already weighted by coverage (premultiplied), which
-    Pillow's "RGBa" mode undoes. A see-through ``fill`` scales the coverage by its
-    opacity. One colour needs no colour canvas: half the work, on every first board."""
+    (a fill and an edge) its colours with that coverage as alpha (RGBA, see
+    :func:`_supersampled`). A see-through ``fill`` covers only its opacity's share."""
     big = (size[0] * SCALE, size[1] * SCALE)
-    cover = Image.new("L", big)
-    opacity = 255 if fill is None or len(fill) == 3 else fill[3]
     solid = None if fill is None else fill[:3]
-    _sketch(ImageDraw.Draw(cover), kind, points, fill and 255, edge and 255, width, radius, angles)
-    alpha = cover.reduce(SCALE)
-    if opacity < 255:
-        alpha = alpha.point(lambda v: v * opacity // 255)
     if solid is None or edge is None or solid == edge:
-        return solid or edge, alpha.im
-    colour = Image.new("RGB", big)
-    _sketch(ImageDraw.Draw(colour), kind, points, solid, edge, width, radius, angles)
-    if opacity < 255:
-        colour = Image.blend(Image.new("RGB", big), colour, opacity / 255)
-    bands = (*colour.reduce(SCALE).split(), alpha)
-    return None, Image.merge("RGBa", bands).convert("RGBA").im
+        cover = Image.new("L", big)
+        _sketch(
+            ImageDraw.Draw(cover), kind, points, _opacity(fill), edge and 255, width, radius, angles
+        )
+        return solid or edge, cover.reduce(SCALE).im
+    canvas, draw = _supersampled(big)
+    _sketch(draw, kind, points, _premultiplied(fill), _premultiplied(edge), width, radius, angles)
+    return None, canvas.reduce(SCALE).convert("RGBA").im
+
+
+def _supersampled(big: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A canvas for shapes of several colours: "RGBa" holds colours premultiplied by
+    their coverage, transparent black around them, so reducing it averages exactly what
+    an anti-aliased stamp needs, and converting it to RGBA undoes the premultiplying.
+    One canvas and one reduction, not a colour canvas and a coverage canvas merged."""
+    canvas = Image.new("RGBa", big)
+    return canvas, ImageDraw.Draw(canvas)
+
+
+def _opacity(colour: Colour | None) -> int | None:
+    """How much of a pixel ``colour`` covers where it is drawn: all, unless see-through."""
+    if colour is None:
+        return None
+    return 255 if len(colour) == 3 else colour[3]
+
+
+def _premultiplied(colour: Colour | None) -> tuple[int, int, int, int] | None:
+    """``colour`` as an "RGBa" canvas holds it."""
+    if colour is None:
+        return None
+    opacity = _opacity(colour)
+    return (*(c * opacity // 255 for c in colour[:3]), opacity)
 
 
 def _sketch(
     draw: ImageDraw.ImageDraw,
     kind: str,
     points: Sequence[tuple[float, float]],
-    inside: RGB | int | None,
-    rim: RGB | int | None,
+    inside: tuple[int, ...] | int | None,
+    rim: tuple[int, ...] | int | None,
     width: int,
     radius: int = 0,
     angles: tuple[float, float] = (0, 0),
@@ -403,19 +420,11 @@ def glyph(
     :meth:`Pen.paste`: what a board repeats by the dozen (a block's three faces, its
     edges and its letter) costs one paste instead of a dozen. Renderers keep the glyphs
     they make (``lru_cache``), keyed by what tells them apart."""
-    big = (size[0] * SCALE, size[1] * SCALE)
-    colour, cover = Image.new("RGB", big), Image.new("L", big)
-    paint, mask = ImageDraw.Draw(colour), ImageDraw.Draw(cover)
+    canvas, draw = _supersampled((size[0] * SCALE, size[1] * SCALE))
     for kind, points, fill, edge, width in sketches:
         at = [(x * SCALE, y * SCALE) for x, y in points]
-        stroke = round(width * SCALE)
-        opacity = 255 if fill is None or len(fill) == 3 else fill[3]
-        # premultiplied, as the reduction averages colour with the black around it
-        solid = None if fill is None else tuple(c * opacity // 255 for c in fill[:3])
-        _sketch(paint, kind, at, solid, edge, stroke)
-        _sketch(mask, kind, at, fill and opacity, edge and 255, stroke)
-    bands = (*colour.reduce(SCALE).split(), cover.reduce(SCALE))
-    stamp = Image.merge("RGBa", bands).convert("RGBA")
+        _sketch(draw, kind, at, _premultiplied(fill), _premultiplied(edge), round(width * SCALE))
+    stamp = canvas.reduce(SCALE).convert("RGBA")
     for (x, y), text, size_, fill, *anchor in texts:
         letters, (dx, dy) = _lettering(text, size_, True, anchor[0] if anchor else "mm")
         at = (round(x) + dx, round(y) + dy)
