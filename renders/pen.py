@@ -66,8 +66,9 @@ class Pen:
         self.texts: list[tuple[Point, str, int, RGB, str, bool]] = []
 
     @classmethod
-    def blank(cls, width: int, height: int, ground: RGB = BACKGROUND) -> Pen:
-        return cls(Image.new("RGB", (width, height), ground))
+    def blank(cls, width: int, height: int) -> Pen:
+        """A pen on a new picture of the boards' ground."""
+        return cls(Image.new("RGB", (width, height), BACKGROUND))
 
     # -- boxes ---------------------------------------------------------------------------
 
