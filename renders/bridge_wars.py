@@ -38,6 +38,7 @@ from renders.palette import (
     RGB,
     SHARED,
     TURN,
+    WHITE,
     WOOD_EDGE,
     fixed_palette,
 )
@@ -74,7 +75,7 @@ MAP_ROD: RGB = (150, 166, 180)
 BRASS_ROD: RGB = (196, 150, 30)
 BRASS_EDGE: RGB = (120, 88, 10)
 NO_ROD: RGB = (226, 220, 210)
-EMPTY_ROD: RGB = (255, 255, 255)
+EMPTY_ROD: RGB = WHITE
 GRID: RGB = (200, 192, 180)
 
 
