@@ -9,10 +9,7 @@ import discord
 from discord.ext import commands
 
 from bot import permissions
-from bot.cogs.daily import DailyCog
-from bot.cogs.games import Games
-from bot.cogs.leagues import Leagues
-from bot.cogs.postal import Postal
+from bot.cogs import COGS
 from bot.daily import Daily
 from bot.delivery import channel_of, parts_of, post
 from bot.organiser import Organiser
@@ -46,10 +43,8 @@ class Bridgekeeper(commands.Bot):
         """Everything start-up does before it talks to Discord: the cogs (the play-by-post
         loop waits for the connection) and the persistent buttons. The load bench times
         exactly this."""
-        await self.add_cog(Games(self))
-        await self.add_cog(Leagues(self))
-        await self.add_cog(DailyCog(self))
-        await self.add_cog(Postal(self))
+        for cog in COGS:
+            await self.add_cog(cog(self))
         # buttons posted before a restart keep working: they are matched by custom id
         self.add_dynamic_items(*DYNAMIC_ITEMS)
 

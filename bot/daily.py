@@ -20,7 +20,7 @@ import engine
 from bot.scheduler import Posted
 from bot.service import Caller, Loaded, Refused, Reply, Service, Table, solo_attempt
 from bot.store import Entry
-from engine.seven_bridges.map import CITY, format_square
+from engine.seven_bridges.board import CITY, format_square
 
 GAME = "seven-bridges"
 #: the rulebook's solo levels (1 easiest … 9 hardest) allowed as starts, Monday first

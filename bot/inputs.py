@@ -146,17 +146,28 @@ def parse_clocks(
     reaction_window: str | None,
 ) -> Clocks:
     """``/game new``'s timing options as typed (None: the default) as checked :class:`Clocks`."""
-    default = Clocks()
-    return Clocks(
-        move_hours=parse_hours(time_per_move, TIME_PER_MOVE) if time_per_move else None,
-        policy=at_deadline or default.policy,
-        remind_hours=_hours_or(remind_every, REMIND_EVERY, default.remind_hours),
-        reaction_hours=_hours_or(reaction_window, REACTION_WINDOW, default.reaction_hours),
+    return clocks_of(
+        parse_hours(time_per_move, TIME_PER_MOVE) if time_per_move else None,
+        at_deadline,
+        parse_hours(remind_every, REMIND_EVERY) if remind_every else None,
+        parse_hours(reaction_window, REACTION_WINDOW) if reaction_window else None,
     )
 
 
-def _hours_or(text: str | None, span: Span, default: float) -> float:
-    return parse_hours(text, span) if text else default
+def clocks_of(
+    move_hours: float | None,
+    policy: str | None,
+    remind_hours: float | None,
+    reaction_hours: float | None,
+) -> Clocks:
+    """A game's timing from options already read, each ``None`` for its default."""
+    default = Clocks()
+    return Clocks(
+        move_hours=move_hours,
+        policy=default.policy if policy is None else policy,
+        remind_hours=default.remind_hours if remind_hours is None else remind_hours,
+        reaction_hours=default.reaction_hours if reaction_hours is None else reaction_hours,
+    )
 
 
 def check_clocks(clocks: Clocks) -> None:

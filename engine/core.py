@@ -84,6 +84,20 @@ class Result:
         return tuple(s for s, p in enumerate(self.places) if p == 1)
 
 
+def ranked(
+    scores: tuple[int, ...], keys: Sequence[tuple], tie_break: str, level: int = 2
+) -> Result:
+    """The :class:`Result` of seats ordered by their ``keys`` (higher is better).
+
+    A seat's place is one more than the number of seats with a better key, so equal keys
+    share a place. ``tie_break`` (the rule's words) becomes the detail when two seats level
+    on the first ``level`` items of their keys were told apart by the later ones.
+    """
+    places = tuple(1 + sum(other > mine for other in keys) for mine in keys)
+    broken = any(a[:level] == b[:level] and a != b for i, a in enumerate(keys) for b in keys[:i])
+    return Result(scores=scores, places=places, detail=tie_break if broken else "")
+
+
 _MASK64 = (1 << 64) - 1
 
 

@@ -21,10 +21,10 @@ from functools import lru_cache
 
 from PIL import Image
 
-from engine.bridge_wars import View
-from engine.bridge_wars.blocks import NAMES, STARTER
+from engine.bridge_wars.blocks import COLOURS, NAMES, STARTER
 from engine.bridge_wars.board import BRASS, COLUMNS, HOLES, SIZE, col_row, name
-from engine.bridge_wars.rules import COLOURS, Placed
+from engine.bridge_wars.state import Placed
+from engine.bridge_wars.view import View
 from renders.common import fit_text, font, text_width, to_png
 from renders.palette import (
     BACKGROUND,

@@ -45,7 +45,11 @@ class AnsweringCog(commands.Cog):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         name = interaction.command.qualified_name if interaction.command else "?"
-        await answer_error(interaction, getattr(error, "original", error), f"/{name}")
+        if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
+            cause: BaseException = error.__cause__  # an option our Transformer could not read
+        else:
+            cause = getattr(error, "original", error)
+        await answer_error(interaction, cause, f"/{name}")
 
 
 def permission_note(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot import permissions
 from bot.cogs.base import AnsweringCog, noted, permission_note
@@ -19,13 +20,19 @@ DMS_CLOSED = (
 )
 
 
-class DailyCog(AnsweringCog, name="Daily"):
-    daily = app_commands.Group(name="daily", description="The daily solo challenge against Euler")
+class DailyCog(
+    AnsweringCog,
+    commands.GroupCog,
+    name="Daily",
+    group_name="daily",
+    group_description="The daily solo challenge against Euler",
+):
+    """``/daily …``: today's challenge in your DMs, its leaderboard, your record, its channel."""
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
 
-    @daily.command(name="play", description="Today's challenge, in your DMs")
+    @app_commands.command(name="play", description="Today's challenge, in your DMs")
     async def play(self, interaction: discord.Interaction) -> None:
         dm = interaction.user.dm_channel or await interaction.user.create_dm()
         table = Table(channel_id=dm.id)
@@ -40,15 +47,15 @@ class DailyCog(AnsweringCog, name="Daily"):
             return
         await refuse(interaction, "Today's challenge is waiting in your DMs. Good luck!")
 
-    @daily.command(name="leaderboard", description="Today by margin, and all time")
+    @app_commands.command(name="leaderboard", description="Today by margin, and all time")
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         await send_reply(interaction, await self.bot.daily.leaderboard())
 
-    @daily.command(name="stats", description="Your daily record (only you see it)")
+    @app_commands.command(name="stats", description="Your daily record (only you see it)")
     async def stats(self, interaction: discord.Interaction) -> None:
         await send_reply(interaction, await self.bot.daily.stats(caller_of(interaction)))
 
-    @daily.command(name="setup", description="Post challenges and results in this channel")
+    @app_commands.command(name="setup", description="Post challenges and results in this channel")
     @app_commands.guild_only()
     async def setup(self, interaction: discord.Interaction) -> None:
         note = permission_note(interaction, permissions.DAILY, "post the daily challenge")

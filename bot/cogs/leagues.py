@@ -4,26 +4,31 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot import permissions
 from bot.cogs.base import AnsweringCog, in_time, noted, permission_note
-from bot.cogs.games import GAME_CHOICES
+from bot.cogs.options import GAME_CHOICES
 from bot.host import Host
 from bot.leagues.formats import FORMATS
 from bot.service import Reply
 from bot.views import caller_of, send_reply, table_of
 
 
-class Leagues(AnsweringCog):
-    league = app_commands.Group(
-        name="league", description="Seasons of games with standings", guild_only=True
-    )
+@app_commands.guild_only()
+class Leagues(
+    AnsweringCog,
+    commands.GroupCog,
+    group_name="league",
+    group_description="Seasons of games with standings",
+):
+    """``/league …``: organisers run seasons, players sign up, everyone reads the standings."""
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.organiser = bot.organiser
 
-    @league.command(name="create", description="Open a league in this channel (managers)")
+    @app_commands.command(name="create", description="Open a league in this channel (managers)")
     @app_commands.describe(
         name="The league's name",
         game="Which game",
@@ -70,7 +75,7 @@ class Leagues(AnsweringCog):
         )
         await send_reply(interaction, noted(reply, note))
 
-    @league.command(name="role", description="Let a role organise leagues (managers)")
+    @app_commands.command(name="role", description="Let a role organise leagues (managers)")
     @app_commands.describe(role="The organiser role; leave empty for server managers only")
     async def role(
         self, interaction: discord.Interaction, role: discord.Role | None = None
@@ -87,18 +92,20 @@ class Leagues(AnsweringCog):
         names = await in_time(self.organiser.league_names(interaction.guild_id, current))
         return [app_commands.Choice(name=n, value=n) for n in names or []]
 
-    @league.command(name="list", description="This server's leagues (only you see it)")
+    @app_commands.command(name="list", description="This server's leagues (only you see it)")
     async def list_leagues(self, interaction: discord.Interaction) -> None:
         await send_reply(interaction, await self.organiser.list_leagues(interaction.guild_id))
 
-    @league.command(name="join", description="Sign up for a league")
+    @app_commands.command(name="join", description="Sign up for a league")
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def join(self, interaction: discord.Interaction, name: str) -> None:
         reply = await self.organiser.join(interaction.guild_id, caller_of(interaction), name)
         await send_reply(interaction, reply)
 
-    @league.command(name="leave", description="Leave a league (your game in play is resigned)")
+    @app_commands.command(
+        name="leave", description="Leave a league (your game in play is resigned)"
+    )
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def leave(self, interaction: discord.Interaction, name: str) -> None:
@@ -109,7 +116,7 @@ class Leagues(AnsweringCog):
         for item in notices:
             await self.bot.post(item.table, item.reply)
 
-    @league.command(name="start", description="Close sign-up and play round 1")
+    @app_commands.command(name="start", description="Close sign-up and play round 1")
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def start(self, interaction: discord.Interaction, name: str) -> None:
@@ -123,19 +130,19 @@ class Leagues(AnsweringCog):
             interaction, Reply(text=f"Round 1 is out: see <#{announced}>.", private=True)
         )
 
-    @league.command(name="standings", description="The table, with its tie-breaks")
+    @app_commands.command(name="standings", description="The table, with its tie-breaks")
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def standings(self, interaction: discord.Interaction, name: str) -> None:
         await send_reply(interaction, await self.organiser.standings(interaction.guild_id, name))
 
-    @league.command(name="schedule", description="Who plays whom (only you see it)")
+    @app_commands.command(name="schedule", description="Who plays whom (only you see it)")
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def schedule(self, interaction: discord.Interaction, name: str) -> None:
         await send_reply(interaction, await self.organiser.schedule(interaction.guild_id, name))
 
-    @league.command(name="results", description="Every match so far (only you see it)")
+    @app_commands.command(name="results", description="Every match so far (only you see it)")
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def results(self, interaction: discord.Interaction, name: str) -> None:

@@ -10,6 +10,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 from weakref import WeakValueDictionary
 
@@ -26,7 +27,7 @@ from bot.store import (
     Store,
     iso,
 )
-from engine.core import Game, Result
+from engine.core import Game, Result, Step
 from renders import has_renderer, render
 
 log = logging.getLogger(__name__)
@@ -52,10 +53,16 @@ class Loaded:
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
+    @cached_property
+    def position(self) -> Step:
+        """Where the loaded game stands (who is awaited, the result once over), worked out
+        once however often a request asks."""
+        return self.rules.step(None, self.state, ())
+
     def awaited_users(self) -> tuple[int, ...]:
         if self.state is None:
             return ()
-        return tuple(self.seats[s].user_id for s in self.rules.to_play(self.state))
+        return tuple(self.seats[s].user_id for s in self.position.awaited)
 
 
 def loaded(row: GameRow, seats: list[SeatRow]) -> Loaded:
@@ -249,29 +256,30 @@ class ServiceBase:
             lines.append(result.detail)
         return "\n".join(lines)
 
-    def _turn_text(self, game: Loaded, state: Any) -> str:
-        if game.rules.is_over(state):
-            return "**Game over.**\n" + self._result_text(game, game.rules.result(state))
-        awaited = [game.names[s] for s in game.rules.to_play(state)]
+    def _turn_text(self, game: Loaded, step: Step) -> str:
+        if step.result is not None:
+            return "**Game over.**\n" + self._result_text(game, step.result)
+        awaited = [game.names[s] for s in step.awaited]
         return f"To play: {', '.join(awaited)}."
 
     async def _position_reply(
         self,
         game: Loaded,
-        state: Any,
+        step: Step,
         version: int,
         lines: Sequence[str],
         already: Sequence[int] = (),
     ) -> Reply:
-        """The public answer after anything that changed the position.
+        """The public answer after anything that changed the position, told from ``step``
+        (whose awaited seats and result the engine worked out once).
 
         Whoever the game newly waits for (not ``already`` awaited: a player mid-way through
         a several-step turn, or one still pondering an out-of-turn answer) is told.
         """
-        over = game.rules.is_over(state)
-        awaited = () if over else tuple(game.seats[s].user_id for s in game.rules.to_play(state))
-        text = "\n".join([*lines, self._turn_text(game, state)])
-        text, image = await self._board(game, state, text)
+        over = step.over
+        awaited = tuple(game.seats[s].user_id for s in step.awaited)
+        text = "\n".join([*lines, self._turn_text(game, step)])
+        text, image = await self._board(game, step.state, text)
         return Reply(
             text=text,
             image=image,

@@ -192,12 +192,13 @@ class Lobby(ServiceBase):
         except BadOptions as exc:
             raise Refused(str(exc)) from None
         started = Loaded(game.row, game.seats, game.rules, state)
+        opening = game.rules.step(None, state, ())
         try:
             await self.store.start(
                 game.row.id,
                 game.row.version,
                 STATES.stored(game.row.game_key, state),
-                game.rules.to_play(state),
+                tuple(opening.awaited),
             )
         except StaleGame:
             raise Refused("The lobby changed at that moment; please try again.") from None
@@ -207,7 +208,7 @@ class Lobby(ServiceBase):
             for s, (n, label) in enumerate(zip(game.names, labels, strict=True))
         )
         return await self._position_reply(
-            started, state, game.row.version + 1, [f"**{info.name}** begins. Seats: {order}."]
+            started, opening, game.row.version + 1, [f"**{info.name}** begins. Seats: {order}."]
         )
 
     async def abandon(self, table: Table, caller: Caller) -> Reply:

@@ -25,7 +25,7 @@ class Looking(ServiceBase):
         if game.state is None:
             raise Refused("The game has not started yet, so there is no board.")
         if move is None:
-            text = f"**{game.rules.info.name}** — " + self._turn_text(game, game.state)
+            text = f"**{game.rules.info.name}** — " + self._turn_text(game, game.position)
             text, image = await self._board(game, game.state, text)
             return Reply(
                 text=text,
@@ -39,7 +39,9 @@ class Looking(ServiceBase):
             raise Refused(f"Pick a move from 0 (the start) to {len(log)}; see `/game history`.")
         state = rebuild(game, log[:move])
         when = "at the start" if move == 0 else f"after move {move} (`{log[move - 1].action}`)"
-        text = f"**{game.rules.info.name}** {when} — " + self._turn_text(game, state)
+        text = f"**{game.rules.info.name}** {when} — " + self._turn_text(
+            game, game.rules.step(None, state, ())
+        )
         text, image = await self._board(game, state, text)
         return Reply(
             text=text,
@@ -64,11 +66,14 @@ class Looking(ServiceBase):
         if game.state is None:
             return f"**{info.name}** — waiting to start. Players: {', '.join(game.names)}."
         scores = game.rules.result(game.state).scores
-        awaited = set(game.rules.to_play(game.state))
+        awaited = set(game.position.awaited)
         players = " · ".join(
             f"{'▶ ' if s in awaited else ''}{n} {scores[s]}" for s, n in enumerate(game.names)
         )
-        lines = [f"**{info.name}** ({row.status}) — {players}", self._turn_text(game, game.state)]
+        lines = [
+            f"**{info.name}** ({row.status}) — {players}",
+            self._turn_text(game, game.position),
+        ]
         deadlines = [seat.deadline for seat in game.seats if seat.awaiting and seat.deadline]
         if deadlines and row.status == "active":
             lines.append(f"Deadline: {min(deadlines)[:16].replace('T', ' ')} UTC.")
@@ -89,7 +94,7 @@ class Looking(ServiceBase):
         )
         status = "" if game.row.status in ("active", "finished") else f" ({game.row.status})"
         return Reply(
-            text=f"**{info.name}**{status}\n{seats}\n{self._turn_text(game, game.state)}",
+            text=f"**{info.name}**{status}\n{seats}\n{self._turn_text(game, game.position)}",
             private=True,
         )
 

@@ -8,7 +8,7 @@ from bot.inputs import Refused
 from bot.service.base import STATES, Loaded, ServiceBase, solo_attempt
 from bot.service.replies import Caller, Reply, Table
 from bot.store import StaleGame
-from engine.core import IllegalMove, Step, describe
+from engine.core import IllegalMove, Step, describe, not_your_turn
 
 #: how many characters of moves /game legal lists: one message, with room for its words
 LEGAL_LISTED = 1800
@@ -89,7 +89,7 @@ class Play(ServiceBase):
             ) from None
         lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
         reply = await self._position_reply(
-            game, state, game.row.version + 1, lines, already=game.awaited_users()
+            game, step, game.row.version + 1, lines, already=game.awaited_users()
         )
         if not rules.info.sends_own_view:
             return reply
@@ -113,11 +113,10 @@ class Play(ServiceBase):
         """The caller's legal moves in notation; refuses if it is not their turn."""
         game = await self._active(table, expect)
         seat = self._seated(game, caller)
-        if game.rules.is_over(game.state):
+        if game.position.over:
             raise Refused("The game is over.")
-        if seat not in game.rules.to_play(game.state):
-            waiting = ", ".join(game.names[s] for s in game.rules.to_play(game.state))
-            raise Refused(f"It is not your turn: waiting for {waiting}.")
+        if seat not in game.position.awaited:
+            raise Refused(describe(not_your_turn(tuple(game.position.awaited)), game.names))
         return [game.rules.format(a) for a in game.rules.legal(game.state, seat)]
 
     async def legal(self, table: Table, caller: Caller) -> Reply:

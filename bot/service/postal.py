@@ -62,7 +62,7 @@ class PlayByPost(ServiceBase):
         """No more reminders for the caller's current turn in this channel's game."""
         game = await self._active(table)
         seat = self._seated(game, caller)
-        if seat not in game.rules.to_play(game.state):
+        if seat not in game.position.awaited:
             raise Refused("It is not your turn, so there is nothing to snooze.")
         await self.store.snooze(game.row.id, caller.user_id)
         return Reply(text="No more reminders for this turn.", private=True)
@@ -111,7 +111,7 @@ class PlayByPost(ServiceBase):
                 f"{format_hours(EXTEND_CAP_HOURS)} if that is longer), and this turn has had "
                 + (f"{format_hours(given)} already." if given else "none yet.")
             )
-        waiting = ", ".join(game.names[s] for s in game.rules.to_play(game.state))
+        waiting = ", ".join(game.names[s] for s in game.position.awaited)
         return Reply(
             text=f"{caller.name} gave {waiting} {format_hours(hours)} more.",
             changed=(game.row.id,),
@@ -134,7 +134,7 @@ class PlayByPost(ServiceBase):
             )
         except StaleGame:
             raise Refused("The game changed at that moment; please try again.") from None
-        awaited = seat in (game.rules.to_play(game.state) if game.state else ())
+        awaited = game.state is not None and seat in game.position.awaited
         by = "" if caller.user_id == old_user else f" {caller.name} made the change."
         return Reply(
             text=f"{new.name} takes over seat {seat + 1} from {game.names[seat]}.{by}",

@@ -90,6 +90,7 @@ class Undo(ServiceBase):
         """Log a take-back of ``count`` moves by its asker and store the replayed state."""
         kept = standing[: len(standing) - count]
         state = rebuild(game, kept)
+        back = game.rules.step(None, state, ())
         try:
             await self.store.record(
                 game.row.id,
@@ -99,12 +100,12 @@ class Undo(ServiceBase):
                 kind="undo",
                 action=str(count),
                 state=STATES.stored(game.row.game_key, state),
-                awaiting=game.rules.to_play(state),
-                reacting=game.rules.reaction_open(state),
+                awaiting=tuple(back.awaited),
+                reacting=back.reaction_open,
             )
         except StaleGame:
             raise Refused("A move was played at that moment; nothing was taken back.") from None
         taken = ", ".join(f"`{m.action}`" for m in standing[len(kept) :])
         return await self._position_reply(
-            game, state, game.row.version + 1, [f"Taken back: {taken}."]
+            game, back, game.row.version + 1, [f"Taken back: {taken}."]
         )

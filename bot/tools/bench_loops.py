@@ -25,9 +25,11 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from bot.tools.figures import Emit, metric, percentile
-from engine.seven_bridges.game import SevenBridges
-from engine.seven_bridges.loops import Loop, best_loop, best_loop_reference, links
-from engine.seven_bridges.notation import Bonus, Pick
+from engine.seven_bridges import SevenBridges
+from engine.seven_bridges.actions import Bonus, Pick
+from engine.seven_bridges.loops import best_loop
+from engine.seven_bridges.loops_reference import best_loop_reference
+from engine.seven_bridges.network import Loop, links
 from engine.seven_bridges.state import State, roller
 
 RULES = SevenBridges()

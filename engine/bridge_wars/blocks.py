@@ -1,4 +1,4 @@
-"""The 20 blocks of a colour, each block's orientations, and where each can go.
+"""The colours, the 20 blocks of a colour, each block's orientations, and where each can go.
 
 RULINGS §2.2 [P]: blocks are flat, one layer thick, with a hole in every cell; the set
 is one 2 x 2 starter and 19 bars, L, T and S shapes (71 holes). A block may be turned
@@ -26,6 +26,9 @@ from dataclasses import dataclass
 from engine.bridge_wars.board import HOLES, SIZE, col_row, hole
 
 Cell = tuple[int, int]
+
+#: the four colours, in the order colour numbers (and `red ne`-style choices) use them
+COLOURS = ("red", "blue", "yellow", "green")
 
 #: block name -> how many a colour has, and its orientations as code -> picture
 BLOCKS: dict[str, tuple[int, dict[str, tuple[str, ...]]]] = {
@@ -82,6 +85,12 @@ STARTER = "O4"
 PLAYABLE = tuple(n for n in NAMES if n != STARTER)
 COUNTS = tuple(BLOCKS[n][0] for n in NAMES)
 ORIENTATIONS = {n: tuple(BLOCKS[n][1]) for n in NAMES}
+
+
+def stock_text(stock: tuple[int, ...]) -> str:
+    """A seat's blocks left, for a sentence: ``I2×3, I3×1`` (counts indexed like NAMES)."""
+    held = [f"{n}×{stock[k]}" for k, n in enumerate(NAMES) if stock[k]]
+    return ", ".join(held) if held else "no blocks"
 
 
 def normalise(cells: set[Cell] | list[Cell] | tuple[Cell, ...]) -> tuple[Cell, ...]:

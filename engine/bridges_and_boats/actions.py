@@ -100,7 +100,6 @@ class Resign:
     """Concede the game: the other side wins."""
 
 
-ACTIONS = (Buy, Build, Advance, Enter, Board, Launch, Fire, Fly, Bomb, Reroll, Keep, End, Resign)
 Action = (
     Buy
     | Build
@@ -142,6 +141,8 @@ def _number(token: str, letter: str, what: str) -> int:
 
 
 def parse(text: str) -> Action:
+    """Read one action from what a player typed or a button carried; forgiving of case,
+    spaces and short forms (`boat 2`, `fly 35`), strict about anything else."""
     clean = " ".join(text.lower().split())
     if clean in _BARE:
         return _BARE[clean]
@@ -180,7 +181,8 @@ def _unreadable(text: str) -> IllegalMove:
     return IllegalMove(f"I can't read '{text.strip()[:40]}' as a Bridges and Boats move. {HOWTO}")
 
 
-def format_action(action: Action) -> str:
+def format(action: Action) -> str:
+    """The one canonical notation of ``action``: what the move log stores for good."""
     match action:
         case Build(kind, slot):
             return f"{kind} d{slot + 1}"

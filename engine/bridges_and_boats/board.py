@@ -86,3 +86,13 @@ def clear(spaces: Spaces, sections: Sequence[int]) -> Spaces:
     """The spaces with every soldier on ``sections`` removed (killed)."""
     dead = {s for sec in sections for s in spaces_of_section(sec)}
     return tuple(False if i in dead else occupied for i, occupied in enumerate(spaces))
+
+
+def soldiers(n: int) -> str:
+    """``n`` soldiers in words, for events and refusals."""
+    return f"{n} soldier" + ("" if n == 1 else "s")
+
+
+def coins(n: int) -> str:
+    """``n`` coins in words, for events and refusals."""
+    return f"{n} coin" + ("" if n == 1 else "s")

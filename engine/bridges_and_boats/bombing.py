@@ -1,49 +1,21 @@
-"""The defender's dice: cannons against boats, and bombing runs against the bridge.
+"""A bombing run against the bridge, plane by plane, shared by ``bomb``, ``reroll``
+and ``keep``.
 
-Every die comes from the state's :class:`~engine.core.Rng` and is told in a public
-event (dice are public) and kept in ``State.dice`` for the picture. A bombing run is
-resolved plane by plane; when the ghost pilot flies, its one re-roll is offered after
-any roll it could change, and the run waits in ``State.run`` for ``reroll`` or
-``keep``.
+Every die is told in a public event (dice are public) and kept in ``State.dice`` for
+the picture. When the ghost pilot flies, its one re-roll is offered after any roll it
+could change, and the run waits in ``State.run`` for ``reroll`` or ``keep`` (the
+``reroll`` stage in ``flow``).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.bridges_and_boats.board import SECTION_OF_SUM, clear, soldiers_on
+from engine.bridges_and_boats.board import SECTION_OF_SUM, clear, soldiers, soldiers_on
+from engine.bridges_and_boats.dice import DEADLY, HIT_WORDS, MISS, hit_outcome, rerolls, roll
 from engine.bridges_and_boats.dominoes import GHOST, Domino
 from engine.bridges_and_boats.state import DEFENDER, Roll, Run, State
 from engine.core import Event, seat_ref
-
-MISS, HIT, DEADLY = 0, 1, 2
-HIT_WORDS = ("miss", "hit", "deadly")
-
-
-def roll(state: State, count: int) -> tuple[tuple[int, ...], State]:
-    """``count`` dice from the state's generator, and the state that has used them."""
-    rng = state.rng
-    dice = []
-    for _ in range(count):
-        value, rng = rng.below(6)
-        dice.append(value + 1)
-    return tuple(dice), replace(state, rng=rng)
-
-
-def hit_outcome(plane: Domino, dice: tuple[int, int]) -> int:
-    """RULINGS §5.5: the sum equal to the pips hits; the dice equal to the two ends is
-    deadly (so a blank end is never deadly); the ace always hits and is never deadly."""
-    if plane.is_ace:
-        return HIT
-    if sorted(dice) == [plane.low, plane.high]:
-        return DEADLY
-    return HIT if sum(dice) == plane.pips else MISS
-
-
-def _rerolled(dice: tuple[int, int]) -> list[tuple[int, int]]:
-    """Every result one die's re-roll could give."""
-    first = [(v, dice[1]) for v in range(1, 7) if v != dice[0]]
-    return first + [(dice[0], v) for v in range(1, 7) if v != dice[1]]
 
 
 def could_change(state: State, run: Run) -> bool:
@@ -51,69 +23,19 @@ def could_change(state: State, run: Run) -> bool:
     strike on another section that stands."""
     if run.stage == "hit":
         now = hit_outcome(run.plane, run.dice)
-        return any(hit_outcome(run.plane, d) > now for d in _rerolled(run.dice))
+        return any(hit_outcome(run.plane, d) > now for d in rerolls(run.dice))
     now = SECTION_OF_SUM[sum(run.dice)]
     return any(
         SECTION_OF_SUM[sum(d)] != now and state.bridge[SECTION_OF_SUM[sum(d)]] is not None
-        for d in _rerolled(run.dice)
+        for d in rerolls(run.dice)
     )
 
 
 def pilot(plane: Domino) -> str:
+    """How an event names a plane: the ace by its title."""
     if plane.is_ace:
         return f"The ace {plane}"
     return f"Plane {plane}"
-
-
-def _soldiers(n: int) -> str:
-    return f"{n} soldier" + ("" if n == 1 else "s")
-
-
-# -- cannons ---------------------------------------------------------------------------
-
-
-def fire(state: State, events: list[Event]) -> State:
-    """RULINGS §5.3: each cannon rolls a die, and every arrived boat showing that number
-    on either end sinks with its soldiers. Cannons with nothing left to aim at hold fire."""
-    rolls: list[Roll] = []
-    for number in range(1, len(state.cannons) + 1):
-        afloat = [b for b in state.boats if b.launched]
-        if not afloat:
-            events.append(Event("fire", "No boat is left afloat: the other cannons hold fire."))
-            break
-        (value,), state = roll(state, 1)
-        sunk = [b for b in afloat if b.domino.shows(value)]
-        if not sunk:
-            rolls.append(Roll(f"cannon {number}", "fire", (value,), "miss"))
-            events.append(Event("fire", f"Cannon {number} rolls {value}: no boat shows a {value}."))
-            continue
-        names = ("boat " if len(sunk) == 1 else "boats ") + ", ".join(
-            f"b{b.number} ({b.domino})" for b in sunk
-        )
-        dead = sum(b.soldiers for b in sunk)
-        rolls.append(
-            Roll(
-                f"cannon {number}",
-                "fire",
-                (value,),
-                "sinks " + ", ".join(f"b{b.number}" for b in sunk),
-            )
-        )
-        events.append(
-            Event(
-                "fire",
-                f"Cannon {number} rolls {value}: sinks {names}; {_soldiers(dead)} drown.",
-            )
-        )
-        state = replace(
-            state,
-            boats=tuple(b for b in state.boats if b not in sunk),
-            discard=state.discard + tuple(b.domino for b in sunk),
-        )
-    return replace(state, dice=tuple(rolls))
-
-
-# -- bombing runs ----------------------------------------------------------------------
 
 
 def start_run(state: State, events: list[Event]) -> State:
@@ -210,9 +132,9 @@ def _strike(state: State, run: Run, events: list[Event], rerolled: bool) -> Stat
     killed_around = soldiers_on(state.spaces, around)
     text = f"{aim} is destroyed"
     if killed:
-        text += f" and {_soldiers(killed)} on it killed"
+        text += f" and {soldiers(killed)} on it killed"
     if run.deadly:
-        text += f"; the deadly strike kills {_soldiers(killed_around)} on the sections beside it"
+        text += f"; the deadly strike kills {soldiers(killed_around)} on the sections beside it"
     events.append(Event("bomb", text + "."))
     bridge = list(state.bridge)
     bridge[section] = None

@@ -8,6 +8,7 @@ boat; face down it is a bridge section, a cannon, a bought reserve or the pool.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 _TEXT = re.compile(r"([0-6])\s*[-|/:]?\s*([0-6])")
@@ -68,3 +69,8 @@ def sortie_cost(plane: Domino) -> int:
     if plane.is_ghost:
         return 0
     return 2 if plane.is_ace else 1
+
+
+def run_cost(planes: Iterable[Domino]) -> int:
+    """Coins a bombing run of ``planes`` costs, paid only when it flies."""
+    return sum(sortie_cost(p) for p in planes)

@@ -7,11 +7,11 @@ out the pool's order, the reserves, face-down boats, bridge sections and cannons
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.bridges_and_boats.board import Bridge, Spaces
-from engine.bridges_and_boats.dominoes import Domino
+from engine.bridges_and_boats.board import SECTIONS, SPACES, Bridge, Spaces
+from engine.bridges_and_boats.dominoes import DOUBLE_SIX, Domino
 from engine.core import Rng
 
 ATTACKER, DEFENDER = 0, 1
@@ -90,8 +90,8 @@ class State:
     planes: tuple[Domino, ...]
     cannons: tuple[Domino, ...]
     discard: tuple[Domino, ...]
-    turn: int
-    stage: int
+    turn: int  # the seat whose turn it is
+    stage: int  # the step of its turn it has reached (BUY, BUILD, ...), see STAGE_NAMES
     done: frozenset[str]  # once-a-turn actions already taken: advance, enter, fire, bomb
     declared: tuple[Domino, ...]  # planes declared for today's run
     run: Run | None
@@ -101,6 +101,51 @@ class State:
     resigned: int | None
     last: tuple[int, str] | None  # the last action: seat and notation
     rng: Rng
+
+
+def new(seed: int) -> State:
+    """The pool shuffled face down, nothing built, and the attacker to move first."""
+    pool, rng = Rng.from_seed(seed).shuffled(DOUBLE_SIX)
+    return State(
+        pool=pool,
+        hands=((), ()),
+        coins=(INCOME, 0),  # the attacker's first income, taken as the game starts
+        bridge=(None,) * SECTIONS,
+        bombed=frozenset(),
+        spaces=(False,) * SPACES,
+        crossed=0,
+        boats=(),
+        boats_built=0,
+        planes=(),
+        cannons=(),
+        discard=(),
+        turn=ATTACKER,
+        stage=BUY,
+        done=frozenset(),
+        declared=(),
+        run=None,
+        dice=(),
+        turns=0,
+        over=None,
+        resigned=None,
+        last=None,
+        rng=rng,
+    )
+
+
+def set_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """``values`` with the one at ``index`` replaced: a state's tuples are never changed."""
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def pay(state: State, seat: int, amount: int) -> State:
+    """``seat`` spends ``amount`` coins (a domino, a soldier, the planes' sorties)."""
+    return replace(state, coins=set_at(state.coins, seat, state.coins[seat] - amount))
+
+
+def find_boat(state: State, number: int) -> Boat | None:
+    """The boat named ``b<number>``, wherever it is, or ``None`` if there is none."""
+    return next((b for b in state.boats if b.number == number), None)
 
 
 def _dom(text: str | None) -> Domino | None:

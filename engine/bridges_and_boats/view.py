@@ -12,15 +12,9 @@ from dataclasses import dataclass
 
 from engine.bridges_and_boats.board import SECTIONS
 from engine.bridges_and_boats.dominoes import Domino
-from engine.bridges_and_boats.state import (
-    ATTACKER,
-    DECLARE,
-    DEFENDER,
-    STAGE_NAMES,
-    TURN_CAP,
-    Roll,
-    State,
-)
+from engine.bridges_and_boats.scoring import result
+from engine.bridges_and_boats.state import ATTACKER, DEFENDER, STAGE_NAMES, TURN_CAP, Roll, State
+from engine.bridges_and_boats.steps import fire_due
 
 
 @dataclass(frozen=True)
@@ -74,24 +68,15 @@ class View:
 
 
 def section_status(state: State, section: int) -> str:
+    """A section as everyone sees it: standing (face down), bombed out, or never built."""
     if state.bridge[section] is not None:
         return "built"
     return "destroyed" if section in state.bombed else "missing"
 
 
-def fire_due(state: State) -> bool:
-    """RULINGS §5.3: cannons fire by themselves whenever boats have arrived; the bot asks
-    for ``fire`` as the defender's first act of step 4 [P]."""
-    return (
-        state.turn == DEFENDER
-        and state.over is None
-        and state.stage < DECLARE
-        and bool(state.cannons)
-        and any(b.launched for b in state.boats)
-    )
-
-
-def make_view(state: State, seat: int | None, places: tuple[int, ...] | None) -> View:
+def view(state: State, seat: int | None) -> View:
+    """What ``seat`` (or a spectator, ``None``) may see: the module docstring says what
+    stays face down."""
     boats = tuple(
         BoatView(
             b.number,
@@ -127,5 +112,5 @@ def make_view(state: State, seat: int | None, places: tuple[int, ...] | None) ->
         over=state.over is not None,
         reason=state.over,
         scores=(state.crossed, state.coins[DEFENDER]),
-        places=places,
+        places=None if state.over is None else result(state).places,
     )

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.seven_bridges.board import CITY
 from engine.seven_bridges.dice import FACES
-from engine.seven_bridges.map import CITY
 
 IMMEDIATE_VALUES = tuple(CITY.immediate_values[face] for face in FACES)  # by face value 1..6
 REROLL_VALUES = CITY.reroll_values

@@ -13,27 +13,30 @@ legal placements that buttons offer, so the two can never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from engine.seven_bridges.board import SIZE, SQUARES, format_square
 from engine.seven_bridges.dice import ARM_COUNT, ROTATIONS, face_name, rotation_name
 from engine.seven_bridges.lines import (
     ALL_ARMS,
-    ARM_POINTS,
     FOOTPATHS,
+    POINT_ARMS,
     SPAN,
     VERTICAL,
     anchors,
     arm,
     centre,
     format_point,
+    is_anchor,
     is_centre,
     is_footpath,
     is_lattice_point,
     midpoint,
+    on_lines,
     points_of,
     segment,
     step,
 )
-from engine.seven_bridges.map import SQUARES, format_square
 
 WORDS = ("north", "east", "south", "west")
 
@@ -47,6 +50,7 @@ class Candidate:
     arms: int  # bit set of arm numbers
     ends: int  # bit set of the lattice points that are the shape's end points
     footpath: bool
+    joins: int  # the arms touching its end points: a drawing joins it if it has one of them
 
 
 def _candidates() -> dict[int, tuple[Candidate, ...]]:
@@ -58,20 +62,43 @@ def _candidates() -> dict[int, tuple[Candidate, ...]]:
                 numbers = [arm(square, d) for d in dirs]
                 if min(numbers) < 0:
                     continue
-                ends = 0
-                for d in dirs:
-                    ends |= 1 << midpoint(square, d)
+                points = [midpoint(square, d) for d in dirs]
                 if value == 5:  # the half face also ends at the square's centre
-                    ends |= 1 << centre(square)
+                    points.append(centre(square))
+                ends = joins = 0
+                for p in points:
+                    ends |= 1 << p
+                    joins |= POINT_ARMS[p]
                 arms = 0
                 for a in numbers:
                     arms |= 1 << a
-                found.append(Candidate(square, dirs, arms, ends, bool(arms & FOOTPATHS)))
+                found.append(Candidate(square, dirs, arms, ends, bool(arms & FOOTPATHS), joins))
         table[value] = tuple(found)
     return table
 
 
 CANDIDATES = _candidates()
+# the same, found by value, square and rotation (arms in N, E, S, W order)
+_PLACED = {(value, c.square, c.dirs): c for value, cs in CANDIDATES.items() for c in cs}
+
+# One bit per square at 4 * square, where the arm numbering puts each square's N arm:
+# a drawing shifted right by d then has arm d of every square at that square's bit.
+_SQUARE_BITS = sum(1 << 4 * sq for sq in range(SQUARES))
+_PRINTED_AT = tuple(ALL_ARMS >> d & _SQUARE_BITS for d in range(4))
+_FOOTPATH_AT = tuple(FOOTPATHS >> d & _SQUARE_BITS for d in range(4))
+_NOT_EAST_EDGE = sum(1 << 4 * sq for sq in range(SQUARES) if sq % SIZE != SIZE - 1)
+_NOT_WEST_EDGE = sum(1 << 4 * sq for sq in range(SQUARES) if sq % SIZE != 0)
+_ROW = 4 * SIZE  # from a square's bit to the bit of the square below
+
+
+def _by_square(drawn: int, footpaths: bool) -> tuple[list[int], list[int]]:
+    """Per direction, the squares whose arm that way is drawn, and those whose arm that
+    way is printed, not drawn, and allowed (footpaths only with the bonus)."""
+    drawn_at = [drawn >> d & _SQUARE_BITS for d in range(4)]
+    free_at = [_PRINTED_AT[d] & ~drawn_at[d] for d in range(4)]
+    if not footpaths:
+        free_at = [free & ~_FOOTPATH_AT[d] for d, free in enumerate(free_at)]
+    return drawn_at, free_at
 
 
 def shape_arms(square: int, dirs: tuple[int, ...]) -> int:
@@ -92,18 +119,42 @@ def shape_placements(drawn: int, footpaths: bool, value: int) -> list[tuple[int,
     ]
 
 
+@lru_cache(maxsize=4096)
 def shape_fits(drawn: int, footpaths: bool, value: int) -> bool:
-    net = points_of(drawn)
-    return any(
-        not c.arms & drawn and c.ends & net and (footpaths or not c.footpath)
-        for c in CANDIDATES[value]
-    )
+    """Whether a shape of ``value`` fits anywhere: :func:`shape_placements` is not empty.
+
+    Asked on every check of a pick (is the seat stuck?), so it looks at all squares at
+    once: for each rotation, the squares whose arms are all free, one of whose end points
+    is on the lines.
+    """
+    drawn_at, free_at = _by_square(drawn, footpaths)
+    n, e, s, w = drawn_at
+    # a square's edge midpoint is on the lines when the neighbour's facing arm is drawn
+    # (its own arm there must be free); the half face also ends at the centre
+    touch = (s << _ROW, (w >> 4) & _NOT_EAST_EDGE, n >> _ROW, (e << 4) & _NOT_WEST_EDGE)
+    centre_on = n | e | s | w if value == 5 else 0
+    for dirs in ROTATIONS[value]:
+        fit = centre_on
+        for d in dirs:
+            fit |= touch[d]
+        for d in dirs:
+            fit &= free_at[d]
+        if fit:
+            return True
+    return False
 
 
 def shape_refusal(
     drawn: int, footpaths: bool, value: int, square: int, dirs: tuple[int, ...]
 ) -> str | None:
-    """Why the shape may not go there, naming the rule; ``None`` if it may."""
+    """Why the shape may not go there, naming the rule; ``None`` if it may.
+
+    A shape that may go there is seen at once from its candidate; only a refused one is
+    taken through the rules one by one, to name the first it breaks.
+    """
+    c = _PLACED.get((value, square, dirs))
+    if c and not c.arms & drawn and c.joins & drawn and (footpaths or not c.footpath):
+        return None
     name = face_name(value)
     if not 0 <= square < SQUARES:
         return "Exclusivity: a shape is drawn inside one square of the map."
@@ -135,16 +186,12 @@ def shape_refusal(
                 f"Backtracking: you have already drawn the {WORDS[d]} line of {where}; new "
                 f"lines may cross yours but never run over them."
             )
-    net = points_of(drawn)
-    ends = sum(1 << midpoint(square, d) for d in dirs)
+    ends = [midpoint(square, d) for d in dirs]
     if value == 5:
-        ends |= 1 << centre(square)
-    touched = 0
-    for d in dirs:
-        touched |= ARM_POINTS[arm(square, d)]
-    if not touched & net:
+        ends.append(centre(square))
+    if not on_lines(drawn, centre(square)) and not any(on_lines(drawn, p) for p in ends):
         return f"Connectivity: a {name} in {where} would not touch your lines."
-    if not ends & net:
+    if not any(on_lines(drawn, p) for p in ends):
         return (
             f"Extremity: a {name} in {where} would touch your lines only at its centre; one "
             f"of its end points (where a line meets the square's edge) must join them."
@@ -183,16 +230,20 @@ def line_placements(drawn: int, footpaths: bool, reach: int) -> list[tuple[int, 
     return out
 
 
+@lru_cache(maxsize=4096)
 def line_fits(drawn: int, footpaths: bool, reach: int) -> bool:
-    allowed = ALL_ARMS ^ drawn
-    if not footpaths:
-        allowed &= ~FOOTPATHS
-    for p in anchors(drawn):
-        for heading in range(4):
-            a = segment(p, heading)
-            if a >= 0 and allowed >> a & 1:
-                return True
-    return False
+    """Whether a horse may ride anywhere: :func:`line_placements` is not empty (its first
+    half square is free somewhere), found for all squares at once like :func:`shape_fits`."""
+    (n, e, s, w), free_at = _by_square(drawn, footpaths)
+    one_vertical, one_across = n ^ s, e ^ w
+    # end points and corners at a centre: one arm, or one on each axis
+    ends = one_vertical & (~(e | w) | one_across) | one_across & ~(n | s)
+    from_centre = ends & (free_at[0] | free_at[1] | free_at[2] | free_at[3])
+    # an edge midpoint with one of its two arms drawn is an end point: the line goes on
+    # along the other arm, into the next square
+    east = (e & free_at[3] >> 4 | w >> 4 & free_at[1]) & _NOT_EAST_EDGE
+    south = s & free_at[0] >> _ROW | n >> _ROW & free_at[2]
+    return bool(from_centre | east | south)
 
 
 def line_refusal(
@@ -212,9 +263,9 @@ def line_refusal(
             f"Get on your horse: from the edge point {where} a straight line can only run "
             f"across the edge, not along it."
         )
-    if not points_of(drawn) >> start & 1:
+    if not on_lines(drawn, start):
         return f"Connectivity: a horse line must start on your lines, and {where} is not."
-    if start not in anchors(drawn):
+    if not is_anchor(drawn, start):
         return (
             f"Get on your horse: the line must start at an end point or a corner of your "
             f"lines; at {where} your lines run straight through or branch."

@@ -8,10 +8,10 @@ so on; his loop item is always 0.
 
 from __future__ import annotations
 
+from engine.seven_bridges.board import CITY
 from engine.seven_bridges.bonuses import total_bonus_value
 from engine.seven_bridges.dice import KINDS
-from engine.seven_bridges.map import CITY
-from engine.seven_bridges.scoring import (
+from engine.seven_bridges.legend import (
     TOTAL_BUILDINGS,
     TOTAL_GRID,
     TOTAL_TREES,

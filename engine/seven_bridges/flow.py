@@ -1,89 +1,124 @@
-"""The game's flow: the start, drawing on a map, rolls, Euler's picks, turns and rounds.
+"""The game's flow: what each awaited seat is asked for, and everything that follows a move
+without a decision from anyone: empty bonus visits, Euler's picks and rolls, new turns and
+rounds, the end (RULINGS §1.3).
 
-Everything here happens without a decision from a player: ``settle`` runs it after every
-move until some seat has a choice to make.
+Five rounds; in each round every drafting position rolls once. A roll is a *turn*: picks
+go clockwise from the roller until the sixth die is drafted. Passing a landmark's letter
+gives a bonus choice, crossing a bridge in the advanced game an item choice; both are
+settled before play goes on. With one player Euler holds the second position and drafts
+automatically.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.core import Event, Rng, seat_ref
+from engine.core import Event, Stage, seat_ref
 from engine.seven_bridges import euler
-from engine.seven_bridges.bonuses import NOT_TAKEN, RESERVED, USED, Bonuses
-from engine.seven_bridges.dice import DICE, roll
-from engine.seven_bridges.lines import FOOTPATHS, SQUARE_ARM
-from engine.seven_bridges.map import CITY, format_square
-from engine.seven_bridges.moves import has_bonus_option
-from engine.seven_bridges.scoring import crossed, visited
+from engine.seven_bridges.actions import Action, format
+from engine.seven_bridges.dice import DICE, KINDS, die_token
+from engine.seven_bridges.rules.bonus import can_draw
+from engine.seven_bridges.rules.pick import fitting_die
+from engine.seven_bridges.rules.reserve import can_reserve
+from engine.seven_bridges.rules.roll import rolled
 from engine.seven_bridges.state import (
+    BONUS,
+    DRAW,
+    ITEM,
+    PICK,
     PICKS,
+    ROLL,
     ROUNDS,
-    Player,
+    STUCK,
     State,
     available,
+    awaited_seats,
     dice_text,
+    horse_out,
     is_euler,
-    name_of,
     owner,
     positions,
     roller,
     with_seat,
 )
 
+CHOOSE_ITEM = Stage(
+    ITEM,
+    "Advanced rule: you crossed a bridge; first choose the item it scores "
+    "(`score loop`, `score trees`, ...).",
+)
+CHOOSE_BONUS = Stage(
+    BONUS, "You visited a landmark: first choose its bonus (`bonus ...` or `reserve ...`)."
+)
+ROLL_DICE = Stage(ROLL, "Roll the dice first: `roll`.")
+DRAW_DOWNGRADED = Stage(DRAW, "Continuity: you have drafted a die by downgrading; draw it first.")
 
-def draw(state: State, seat: int, arms: int, events: list[Event]) -> Player:
-    """Add ``arms`` to a seat's map: footpath first use, landmarks, bridges."""
-    player = state.seats[seat]
-    before = player.drawn
-    after = before | arms
-    bonuses = player.bonuses
-    if arms & FOOTPATHS and bonuses.footpaths == RESERVED:
-        bonuses = replace(bonuses, footpaths=USED)
-        events.append(Event("footpaths", f"{seat_ref(seat)} walks a footpath: bonus used."))
-    letters = [lm for lm in visited(after) if lm not in visited(before)]
-    bridges = [b for b in crossed(after) if b not in crossed(before)]
-    for letter in letters:
-        events.append(Event("landmark", f"{seat_ref(seat)} visits landmark {letter}."))
-    for number in bridges:
-        name = CITY.bridges[number - 1].name
-        events.append(Event("bridge", f"{seat_ref(seat)} crosses the {name}."))
-    return replace(
-        player,
-        drawn=after,
-        bonuses=bonuses,
-        pending=player.pending + len(letters),
-        pending_items=player.pending_items + (len(bridges) if state.advanced else 0),
+
+def awaited(state: State) -> dict[int, Stage]:
+    """Each awaited seat and what it is asked for: an item or a bonus to choose (every seat
+    with one, all at once), else the next pick's owner to roll, draw the die it just
+    downgraded, draft a die that fits, or, stuck, downgrade or discard one."""
+    seats = awaited_seats(state)
+    if not seats:
+        return {}
+    seat, players = seats[0], state.seats
+    if players[seat].pending or players[seat].pending_items:
+        return {s: CHOOSE_ITEM if players[s].pending_items else CHOOSE_BONUS for s in seats}
+    if state.rolling:
+        return {seat: ROLL_DICE}
+    if state.committed >= 0:
+        return {seat: DRAW_DOWNGRADED}
+    return {seat: _drafting(state, seat)}
+
+
+def _drafting(state: State, seat: int) -> Stage:
+    """The seat drafts a die it can draw; the prompt says why anything else is refused."""
+    mine = available(state, seat)
+    die = fitting_die(state, seat, mine)
+    if die is not None:
+        return _DRAFT[KINDS[die], state.dice[die]]
+    if horse_out(state, mine):
+        return _DISCARD
+    value, kind = min((state.dice[d], KINDS[d]) for d in mine)
+    return _DOWNGRADE[kind, value]
+
+
+# the stages of a seat to draft, by the die that fits or the lowest one: built once, as
+# every check of a pick asks for one
+_FACES = [(kind, value) for kind in (2, 3) for value in range(1, 7)]
+_DRAFT = {
+    face: Stage(
+        PICK,
+        f"The dice are already rolled, and the {die_token(*face)} fits on your map: draft a "
+        f"die you can draw.",
     )
-
-
-def begin_turn(state: State, events: list[Event]) -> State:
-    """A new turn: Euler rolls at once; a player's turn waits for them to ``roll``, so the
-    roller sees the dice come up and the turn's first ping goes to them."""
-    state = replace(
-        state,
-        rolling=True,
-        dice=(0,) * DICE,
-        slot=0,
-        hands=(),
-        committed=-1,
-        rerolled=frozenset(),
+    for face in _FACES
+}
+_DOWNGRADE = {
+    face: Stage(
+        STUCK,
+        f"None of your dice fits on your map: downgrade the lowest (`downgrade "
+        f"{die_token(*face)}`).",
     )
-    return start_turn(state, events) if is_euler(state, roller(state)) else state
+    for face in _FACES
+}
+_DISCARD = Stage(
+    STUCK,
+    "None of your dice fits on your map, not even the horse: discard one of them (`discard ...`).",
+)
 
 
-def start_turn(state: State, events: list[Event]) -> State:
-    """The roller rolls all six dice."""
-    dice, rng = roll(state.rng, DICE)
-    state = replace(state, rolling=False, dice=dice, rng=rng)
-    events.append(
-        Event(
-            "roll",
-            f"Round {state.round + 1}, turn {state.turn + 1}: {name_of(state, roller(state))} "
-            f"rolls {dice_text(state, tuple(range(DICE)))}.",
-        )
-    )
-    return state
+def after(before: State, state: State, seat: int, action: Action, events: list[Event]) -> State:
+    """Note the move for highlighting, then play on until some seat has a choice."""
+    drew = state.seats[seat].drawn & ~before.seats[seat].drawn
+    state = replace(state, last_seat=seat, last_move=format(action), last_arms=drew)
+    return settle(state, events)
+
+
+def begin(state: State) -> State:
+    """The game as it opens: bonuses for a landmark on the start square, else the first
+    roll (Euler's at once)."""
+    return settle(state, [])
 
 
 def settle(state: State, events: list[Event]) -> State:
@@ -91,7 +126,12 @@ def settle(state: State, events: list[Event]) -> State:
     turns and rounds, the end of the game."""
     while state.round < ROUNDS:
         for seat, player in enumerate(state.seats):
-            if player.pending and not player.pending_items and not has_bonus_option(player):
+            if (
+                player.pending
+                and not player.pending_items
+                and not can_reserve(player.bonuses)
+                and not can_draw(player)
+            ):
                 state = with_seat(state, seat, replace(player, pending=0))
                 events.append(
                     Event("bonus", f"{seat_ref(seat)} has no landmark bonus left to take.")
@@ -101,7 +141,7 @@ def settle(state: State, events: list[Event]) -> State:
         if state.rolling:
             return state
         if state.setup:
-            state = begin_turn(replace(state, setup=False), events)
+            state = _begin_turn(replace(state, setup=False), events)
             continue
         if state.slot == PICKS:
             turn = state.turn + 1
@@ -110,7 +150,7 @@ def settle(state: State, events: list[Event]) -> State:
             if rnd == ROUNDS:
                 events.append(Event("end", "Five rounds are over: the game ends."))
                 return state
-            state = begin_turn(state, events)
+            state = _begin_turn(state, events)
             continue
         position = owner(state, state.slot)
         if not is_euler(state, position):
@@ -123,54 +163,16 @@ def settle(state: State, events: list[Event]) -> State:
     return state
 
 
-def initial(players: int, advanced: bool, start: int, first: int, rng: Rng) -> State:
-    arms = [a for a in SQUARE_ARM[start] if a >= 0]
-    drawn = sum(1 << a for a in arms)
-    walk = USED if drawn & FOOTPATHS else NOT_TAKEN
-    seat = Player(drawn=drawn, bonuses=Bonuses(footpaths=walk))
-    seat = replace(
-        seat,
-        pending=len(visited(drawn)),
-        pending_items=len(crossed(drawn)) if advanced else 0,
-    )
-    state = State(
-        players=players,
-        advanced=advanced,
-        start=start,
-        first=first,
-        seats=(seat,) * players,
-        setup=True,
-        rolling=False,
-        round=0,
-        turn=0,
-        slot=0,
+def _begin_turn(state: State, events: list[Event]) -> State:
+    """A new turn: Euler rolls at once; a player's turn waits for them to ``roll``, so the
+    roller sees the dice come up and the turn's first ping goes to them."""
+    state = replace(
+        state,
+        rolling=True,
         dice=(0,) * DICE,
+        slot=0,
         hands=(),
         committed=-1,
         rerolled=frozenset(),
-        last_seat=-1,
-        last_move="",
-        last_arms=0,
-        rng=rng,
     )
-    return settle(state, [])
-
-
-def roll_start(rng: Rng) -> tuple[int, Rng]:
-    """The starting square by dice: quadrant (re-roll 5 and 6), row, column; a square with
-    no streets gives way to its first neighbour with some, looking N, E, S, W [P]."""
-    while True:
-        q, rng = rng.below(6)
-        if q < 4:
-            break
-    r, rng = rng.below(6)
-    c, rng = rng.below(6)
-    square = (6 * (q // 2) + r) * 12 + 6 * (q % 2) + c
-    if CITY.arms[square]:
-        return square, rng
-    for step in (-12, 1, 12, -1):
-        other = square + step
-        same_row = step in (-12, 12) or other // 12 == square // 12
-        if 0 <= other < 144 and same_row and CITY.arms[other]:
-            return other, rng
-    raise AssertionError(f"{format_square(square)} has no neighbour with streets")
+    return rolled(state, events) if is_euler(state, roller(state)) else state

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.seven_bridges.map import CITY, DIRS, SIZE, SQUARES, format_square
+from engine.seven_bridges.board import CITY, DIRS, SIZE, SQUARES, format_square
 
 SPAN = 2 * SIZE + 1  # lattice points per row and per column
 DELTA = ((-1, 0), (0, 1), (1, 0), (0, -1))  # (dy, dx) for N, E, S, W
@@ -129,6 +129,12 @@ def points_of(drawn: int) -> int:
     return out
 
 
+def _end_or_corner(dirs: list[int]) -> bool:
+    """Whether lines leaving a point in ``dirs`` make it an end point (one line) or a
+    corner (two, at right angles) — where a horse may start."""
+    return len(dirs) == 1 or (len(dirs) == 2 and VERTICAL[dirs[0]] != VERTICAL[dirs[1]])
+
+
 @lru_cache(maxsize=4096)
 def anchors(drawn: int) -> tuple[int, ...]:
     """Points a horse may start from: end points (one arm) and corners (two, at right angles).
@@ -140,11 +146,33 @@ def anchors(drawn: int) -> tuple[int, ...]:
     for a in bits(drawn):
         dirs.setdefault(ARM_CENTRE[a], []).append(ARM_DIR[a])
         dirs.setdefault(ARM_MID[a], []).append(OPPOSITE[ARM_DIR[a]])
-    out = []
-    for p, ds in dirs.items():
-        if len(ds) == 1 or (len(ds) == 2 and VERTICAL[ds[0]] != VERTICAL[ds[1]]):
-            out.append(p)
-    return tuple(sorted(out))
+    return tuple(sorted(p for p, ds in dirs.items() if _end_or_corner(ds)))
+
+
+def _point_arms() -> list[int]:
+    out = [0] * (SPAN * SPAN)
+    for a in PRINTED:
+        out[ARM_CENTRE[a]] |= 1 << a
+        out[ARM_MID[a]] |= 1 << a
+    return out
+
+
+POINT_ARMS = _point_arms()  # per lattice point: the printed arms that touch it
+
+
+def on_lines(drawn: int, p: int) -> bool:
+    """Whether point ``p`` is on the drawn lines: one look, where :func:`points_of` lists
+    every point of the drawing."""
+    return bool(drawn & POINT_ARMS[p])
+
+
+def is_anchor(drawn: int, p: int) -> bool:
+    """Whether ``p`` is one of :func:`anchors`, found from the arms at ``p`` alone."""
+    here = [
+        ARM_DIR[a] if ARM_CENTRE[a] == p else OPPOSITE[ARM_DIR[a]]
+        for a in bits(drawn & POINT_ARMS[p])
+    ]
+    return _end_or_corner(here)
 
 
 def names_of(p: int) -> list[tuple[int, int]]:

@@ -3,11 +3,12 @@
 A loop scores its corners (right-angle turns) times the bridges it crosses, or its corners
 alone if it crosses none (rulebook, scoring item 1; RULINGS §1.8). Lines only turn at
 square centres, and two squares are joined when both facing arms are drawn, so every
-loop is a cycle in a small graph whose nodes are squares. :func:`best_loop` then:
+loop is a cycle in a small graph whose nodes are squares (:mod:`.network`).
+:func:`best_loop` then:
 
 1. finds the joins with two bit operations (arm numbers put facing arms a fixed distance
    apart) and peels squares with fewer than two joins, all on bit sets, leaving the
-   2-core: every loop lies in it;
+   2-core: every loop lies in it (:func:`.network.joins`, :func:`.network.core`);
 2. contracts runs of two-join squares into *chains* between junction squares (3 or 4
    joins), each carrying its fixed corners, bridges and arms; a run that closes on itself
    is a loop on its own;
@@ -18,7 +19,11 @@ loop is a cycle in a small graph whose nodes are squares. :func:`best_loop` then
    partial loop can still gain is at most, at each junction not yet passed, the best two
    half-chains there plus a turn if they leave it on different axes (rounded down to an
    even number of corners, as every closed rectilinear loop has); the partial loop is
-   dropped when that cannot beat the best so far, and so is a whole starting junction.
+   dropped when that cannot beat the best so far, and so is a whole starting junction;
+5. but a block with more than :data:`SEARCHED` junctions, which no real game has come
+   near, is left to a search row by row over the squares (:mod:`.loop_rows`), whose
+   work is bounded by the map itself rather than exponential in junctions: the whole map
+   drawn takes it under 50 ms, where the branch and bound would take minutes.
 
 The networks players reach are small (a handful of independent loops), so most of the
 time goes on fixed costs rather than on the search: hence tables and flat lists indexed
@@ -26,140 +31,33 @@ by square or junction number rather than objects, and the bounds that let the se
 most starting junctions. Which of several equally good loops is returned depends only on
 the order the search meets them, which the pruning does not change.
 
-:func:`best_loop_reference` is the plain method kept as the check: it enumerates every
-simple cycle of the raw graph of arms and lattice points and keeps the best. Both must
-agree (tests and ``python -m bot bench``).
+:func:`~engine.seven_bridges.loops_reference.best_loop_reference` is the plain method
+kept as the check: it enumerates every simple cycle of the raw graph of arms and lattice
+points and keeps the best. Both must agree (tests and ``python -m bot bench``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.seven_bridges.lines import (
-    ARM_CENTRE,
-    ARM_DIR,
-    ARM_MID,
-    OPPOSITE,
-    SQUARE_ARM,
-    VERTICAL,
-    bits,
-    is_centre,
+from engine.seven_bridges.lines import OPPOSITE, bits
+from engine.seven_bridges.loop_rows import best_by_rows
+from engine.seven_bridges.network import (
+    DEG,
+    DIRS,
+    IS_BRIDGE,
+    LINK_ARMS,
+    NO_LOOP,
+    OUT,
+    STEP,
+    TURN,
+    Loop,
+    core,
+    join_masks,
+    joins,
+    square_masks,
+    value,
 )
-from engine.seven_bridges.map import CITY, SIZE, SQUARES
-
-BRIDGE_SQUARES = frozenset(b.square for b in CITY.bridges)
-BRIDGE_ARMS = tuple(sum(1 << a for a in SQUARE_ARM[b.square] if a >= 0) for b in CITY.bridges)
-_IS_BRIDGE = [sq in BRIDGE_SQUARES for sq in range(SQUARES)]
-_STEP = (-SIZE, 1, SIZE, -1)
-# bit 4*sq+1 (E arm) for squares with an east neighbour, 4*sq+2 (S arm) with a south one
-_EAST = sum(1 << (4 * sq + 1) for sq in range(SQUARES) if sq % SIZE < SIZE - 1)
-_SOUTH = sum(1 << (4 * sq + 2) for sq in range(SQUARES) if sq // SIZE < SIZE - 1)
-_ROW = 4 * SIZE  # bit distance between a square and the one below, in 4*sq positions
-
-
-@dataclass(frozen=True)
-class Loop:
-    score: int
-    corners: int
-    bridges: int
-    arms: int  # bit set of the loop's arms (0 if there is no loop)
-
-
-NO_LOOP = Loop(0, 0, 0, 0)
-
-
-def value(corners: int, bridges: int) -> int:
-    return corners * max(1, bridges)
-
-
-def joins(drawn: int) -> tuple[int, int]:
-    """Squares joined to the next square east, and to the next square south, as bit sets
-    with square ``sq`` at bit ``4 * sq``: the E arm and the facing W arm are 6 bits apart,
-    the S arm and the facing N arm 46."""
-    east = (drawn & drawn >> 6 & _EAST) >> 1
-    south = (drawn & drawn >> 46 & _SOUTH) >> 2
-    return east, south
-
-
-def core(east: int, south: int) -> tuple[int, int, int]:
-    """Peel squares with fewer than two joins until none is left (the 2-core).
-
-    Returns the remaining east and south joins and the junction squares (3+ joins).
-    """
-    while True:
-        e, w, s, n = east, east << 4, south, south << _ROW
-        keep = e & w | s & n | (e | w) & (s | n)  # at least two of the four
-        e2 = east & keep & keep >> 4
-        s2 = south & keep & keep >> _ROW
-        if e2 == east and s2 == south:
-            return east, south, e & w & (s | n) | s & n & (e | w)
-        east, south = e2, s2
-
-
-def links(drawn: int) -> dict[int, list[int]]:
-    """Square -> the directions in which it is joined to a neighbour."""
-    return {sq: [d for d in range(4) if m >> d & 1] for sq, m in _masks(*joins(drawn)).items()}
-
-
-def _masks(east: int, south: int) -> dict[int, int]:
-    """Square -> its joins as 4 bits (N 1, E 2, S 4, W 8)."""
-    masks: dict[int, int] = {}
-    get = masks.get
-    for b in bits(east):
-        sq = b >> 2
-        masks[sq] = get(sq, 0) | 2
-        masks[sq + 1] = get(sq + 1, 0) | 8
-    for b in bits(south):
-        sq = b >> 2
-        masks[sq] = get(sq, 0) | 4
-        masks[sq + SIZE] = get(sq + SIZE, 0) | 1
-    return masks
-
-
-_LOW = bytes(b & 15 for b in range(256))
-_HIGH = bytes(b >> 4 for b in range(256))
-
-
-def _square_masks(east: int, south: int) -> bytearray:
-    """Every square's joins as 4 bits (N 1, E 2, S 4, W 8), indexed by square.
-
-    Shifts put each square's joins at bit ``4 * square`` of one integer; its bytes then hold
-    two squares each, split apart with two table lookups done in C.
-    """
-    packed = (east << 1 | east << 7 | south << 2 | south << _ROW).to_bytes(SQUARES // 2, "little")
-    masks = bytearray(SQUARES)
-    masks[0::2] = packed.translate(_LOW)
-    masks[1::2] = packed.translate(_HIGH)
-    return masks
-
-
-# tables over a square's 4-bit join mask
-_DEG = [bin(m).count("1") for m in range(16)]
-_DIRS = [tuple(d for d in range(4) if m >> d & 1) for m in range(16)]
-_TURN = [int(_DEG[m] == 2 and bool(m & 5) and bool(m & 10)) for m in range(16)]
-# leaving a two-join square entered travelling towards d: the join that is not the way in
-_OUT = [
-    next((e for e in _DIRS[m] if e != OPPOSITE[d]), -1) if _DEG[m] == 2 else -1
-    for m in range(16)
-    for d in range(4)
-]
-
-
-def _link_arms_table() -> list[int]:
-    """For 4 * square + d: the two arms joining the square to its neighbour towards d."""
-    out = [0] * (4 * SQUARES)
-    for sq in range(SQUARES):
-        for d in range(4):
-            other = sq + _STEP[d]
-            if 0 <= other < SQUARES and SQUARE_ARM[sq][d] >= 0:
-                back = SQUARE_ARM[other][OPPOSITE[d]]
-                if back >= 0:
-                    out[4 * sq + d] = 1 << SQUARE_ARM[sq][d] | 1 << back
-    return out
-
-
-_LINK_ARMS = _link_arms_table()
 
 # A chain: (start, end, start side, end side, corners, bridges, arms). Its two junctions by
 # number (their place in ascending square order), the side of each junction square it
@@ -178,21 +76,21 @@ def _contract(masks: bytearray, hubs: list[int]) -> tuple[list[Chain], list[Loop
     inside = 0
     done: set[int] = set()  # 4 * junction + side of the far ends already reached
     for k, j in enumerate(hubs):
-        for leave in _DIRS[masks[j]]:
+        for leave in DIRS[masks[j]]:
             if 4 * j + leave in done:
                 continue
             sq, d = j, leave
             corners = bridges = arms = 0
             while True:
-                arms |= _LINK_ARMS[4 * sq + d]
-                sq += _STEP[d]
+                arms |= LINK_ARMS[4 * sq + d]
+                sq += STEP[d]
                 m = masks[sq]
-                if _DEG[m] > 2:
+                if DEG[m] > 2:
                     break
                 inside += 1
-                corners += _TURN[m]
-                bridges += _IS_BRIDGE[sq]
-                d = _OUT[4 * m + d]
+                corners += TURN[m]
+                bridges += IS_BRIDGE[sq]
+                d = OUT[4 * m + d]
             back = OPPOSITE[d]
             done.add(4 * sq + back)
             if sq == j:
@@ -207,27 +105,27 @@ def _rings(masks: dict[int, int], junctions: list[int]) -> list[Loop]:
     """The parts of the 2-core with no junction: each a single loop."""
     seen = set(junctions)
     for j in junctions:
-        for leave in _DIRS[masks[j]]:
-            sq, d = j + _STEP[leave], leave
-            while _DEG[masks[sq]] == 2:
+        for leave in DIRS[masks[j]]:
+            sq, d = j + STEP[leave], leave
+            while DEG[masks[sq]] == 2:
                 seen.add(sq)
-                d = _OUT[4 * masks[sq] + d]
-                sq += _STEP[d]
+                d = OUT[4 * masks[sq] + d]
+                sq += STEP[d]
     out = []
     for first, m in masks.items():
         if first in seen:
             continue
         corners = bridges = 0
-        sq, d = first, _DIRS[m][0]
+        sq, d = first, DIRS[m][0]
         while True:
             seen.add(sq)
-            corners += _TURN[masks[sq]]
-            bridges += _IS_BRIDGE[sq]
-            sq += _STEP[d]
+            corners += TURN[masks[sq]]
+            bridges += IS_BRIDGE[sq]
+            sq += STEP[d]
             if sq == first:
                 break
-            d = _OUT[4 * masks[sq] + d]
-        arms = _walk_arms(masks, first, _DIRS[m][0], first)
+            d = OUT[4 * masks[sq] + d]
+        arms = _walk_arms(masks, first, DIRS[m][0], first)
         out.append(Loop(value(corners, bridges), corners, bridges, arms))
     return out
 
@@ -236,11 +134,11 @@ def _walk_arms(masks: dict[int, int], sq: int, d: int, stop: int) -> int:
     """The arms of the run leaving ``sq`` towards ``d`` until it reaches ``stop``."""
     arms = 0
     while True:
-        arms |= _LINK_ARMS[4 * sq + d]
-        sq += _STEP[d]
+        arms |= LINK_ARMS[4 * sq + d]
+        sq += STEP[d]
         if sq == stop:
             return arms
-        d = _OUT[4 * masks[sq] + d]
+        d = OUT[4 * masks[sq] + d]
 
 
 def _blocks(n: int, chains: list[Chain]) -> list[list[Chain]]:
@@ -429,70 +327,28 @@ def best_loop(drawn: int) -> Loop:
     if not east | south:
         return NO_LOOP
     junctions = [b >> 2 for b in bits(hubs)]
-    masks = _square_masks(east, south)
+    masks = square_masks(east, south)
     chains, loops, inside = _contract(masks, junctions)
     # Every join has two ends; those not at junctions belong to two-join squares. If the
     # chains passed fewer such squares than that count, the rest lie on junction-free rings.
-    ends = sum(_DEG[masks[j]] for j in junctions)
+    ends = sum(DEG[masks[j]] for j in junctions)
     if 2 * inside + ends < 2 * (east.bit_count() + south.bit_count()):
-        loops += _rings(_masks(east, south), junctions)
+        loops += _rings(join_masks(east, south), junctions)
     best = max(loops, key=lambda loop: loop.score, default=NO_LOOP)
     n = len(junctions)
+    blocks = [_merge_through(block, n) for block in _blocks(n, chains)]
+    if any(len({end for chain in block for end in chain[:2]}) > SEARCHED for block in blocks):
+        found = best_by_rows(east, south)
+        return Loop(*found) if found[3] else NO_LOOP
     found = (best.score, 0, 0, 0)
-    for block in _blocks(n, chains):
-        result = _search(_merge_through(block, n), n, found[0])
+    for block in blocks:
+        result = _search(block, n, found[0])
         if result[3]:
             found = result
     return Loop(*found) if found[3] else best
 
 
-def best_loop_reference(drawn: int) -> Loop:
-    """The plain method: every simple cycle of the graph of arms, the best one kept.
-
-    Nodes are lattice points, edges are drawn arms; a cycle is found from its lowest
-    point and kept in one direction. No pruning, no contraction: slow but obviously right.
-    """
-    adj: dict[int, list[tuple[int, int]]] = {}
-    for a in bits(drawn):
-        adj.setdefault(ARM_CENTRE[a], []).append((a, ARM_MID[a]))
-        adj.setdefault(ARM_MID[a], []).append((a, ARM_CENTRE[a]))
-    best = NO_LOOP
-    for s in sorted(adj):
-        best = _cycles_from(adj, s, s, {s}, [], best)
-    return best
-
-
-def _cycles_from(
-    adj: dict[int, list[tuple[int, int]]],
-    s: int,
-    u: int,
-    visited: set[int],
-    path: list[int],
-    best: Loop,
-) -> Loop:
-    """Extend the simple path ``path`` (arms from ``s`` to ``u``) in every way."""
-    for a, v in adj[u]:
-        if v == s and len(path) >= 3:
-            if path[0] < a:  # the same cycle walked the other way ends with path[0]
-                loop = _score_arms([*path, a])
-                if loop.score > best.score:
-                    best = loop
-        elif v > s and v not in visited:
-            visited.add(v)
-            path.append(a)
-            best = _cycles_from(adj, s, v, visited, path, best)
-            path.pop()
-            visited.discard(v)
-    return best
-
-
-def _score_arms(cycle: list[int]) -> Loop:
-    """Corners and bridges of a cycle given as its arms."""
-    at: dict[int, list[int]] = {}
-    arms = 0
-    for a in cycle:
-        at.setdefault(ARM_CENTRE[a], []).append(ARM_DIR[a])
-        arms |= 1 << a
-    corners = sum(1 for p, ds in at.items() if is_centre(p) and VERTICAL[ds[0]] != VERTICAL[ds[1]])
-    bridges = sum(1 for m in BRIDGE_ARMS if arms & m == m)
-    return Loop(value(corners, bridges), corners, bridges, arms)
+# A block with more junctions than this is left to the row-by-row search: the branch and
+# bound is exponential in junctions (real games peak at 11; every street of rows 1-6 drawn
+# makes 30 and takes half a second), the row-by-row search is not.
+SEARCHED = 12

@@ -1,125 +1,54 @@
-"""The seven legend items, the scale bars and the total (rulebook "Scoring", RULINGS §1.4, §1.8).
-
-Everything here is a function of what a player drew plus their bonus column, so a score
-can be shown at any moment of the game, not only at the end.
+"""Who wins: each seat's card, the order of the cards, and the solo verdict against Euler
+(rulebook "Total score" and "Rules for solo play").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from engine.seven_bridges.bonuses import Bonuses
-from engine.seven_bridges.lines import OPPOSITE, SQUARE_ARM, arm
-from engine.seven_bridges.loops import BRIDGE_ARMS, Loop, best_loop
-from engine.seven_bridges.map import CITY, SIZE
-
-ITEMS = ("loop", "bridges", "landmarks", "buildings", "trees", "grid", "drafting")
-LANDMARK_ARMS = tuple(1 << arm(*lm.arm) for lm in CITY.landmarks)
-BUILDING_ARMS = tuple(sum(1 << arm(*a) for a in seen) for seen in CITY.buildings)
-TREE_ARMS = tuple(sum(1 << arm(*a) for a in seen) for seen in CITY.trees)
-EXITS = tuple((1 << arm(*a), value) for a, value in CITY.exits)
-TOTAL_BUILDINGS = len(CITY.buildings)
-TOTAL_TREES = len(CITY.trees) + CITY.hidden_count
-TOTAL_GRID = sum(value for _, value in CITY.exits)
+from engine.core import Result
+from engine.seven_bridges import euler
+from engine.seven_bridges.legend import Scorecard, scorecard
+from engine.seven_bridges.state import State
 
 
-def _ring_arms() -> int:
-    """The 16 arms of the street ring round landmark H's block."""
-    ring = CITY.hidden_ring
-    out = 0
-    for a, b in zip(ring, ring[1:] + ring[:1], strict=True):
-        d = {-SIZE: 0, 1: 1, SIZE: 2, -1: 3}[b - a]
-        out |= 1 << SQUARE_ARM[a][d] | 1 << SQUARE_ARM[b][OPPOSITE[d]]
-    return out
-
-
-HIDDEN_RING = _ring_arms()
-
-
-def bridge_scale(crossed: int) -> int:
-    """Bridges crossed scale bar: n squared (1, 4, 9, ... 49)."""
-    return crossed * crossed
-
-
-def landmark_scale(visited: int) -> int:
-    """Landmarks visited scale bar: 1, 3, 6, ... 45, and 45 for 9 or more."""
-    n = min(visited, 9)
-    return n * (n + 1) // 2
-
-
-def crossed(drawn: int) -> tuple[int, ...]:
-    """The numbers of the bridges crossed: both of a bridge's arms drawn."""
-    return tuple(b.number for b, m in zip(CITY.bridges, BRIDGE_ARMS, strict=True) if drawn & m == m)
-
-
-def visited(drawn: int) -> tuple[str, ...]:
-    """The letters of the landmarks visited: the arm passing the letter drawn."""
+def cards(state: State) -> tuple[Scorecard, ...]:
+    """Every seat's seven items and total, as they stand now."""
     return tuple(
-        lm.letter for lm, m in zip(CITY.landmarks, LANDMARK_ARMS, strict=True) if drawn & m
+        scorecard(p.drawn, p.bonuses, p.chosen if state.advanced else None) for p in state.seats
     )
-
-
-def buildings_seen(drawn: int) -> int:
-    return sum(1 for m in BUILDING_ARMS if drawn & m)
-
-
-def trees_seen(drawn: int) -> int:
-    """Visible trees passed, plus H's hidden ones once the whole ring round H is drawn."""
-    seen = sum(1 for m in TREE_ARMS if drawn & m)
-    return seen + (CITY.hidden_count if drawn & HIDDEN_RING == HIDDEN_RING else 0)
-
-
-def grid_score(drawn: int) -> int:
-    """Grid squares: the values beside every map edge a line reaches."""
-    return sum(value for m, value in EXITS if drawn & m)
-
-
-@dataclass(frozen=True)
-class Scorecard:
-    items: tuple[int, ...]  # in ITEMS order
-    crossed: int
-    visited: int
-    counted: tuple[int, ...]  # indices of the items that make the total
-    total: int
-    loop: Loop
-
-
-def best_items(items: tuple[int, ...], k: int) -> tuple[int, ...]:
-    """The indices of the ``k`` best items (ties: earlier legend item first)."""
-    order = sorted(range(len(items)), key=lambda i: (-items[i], i))
-    return tuple(sorted(order[:k]))
-
-
-def scorecard(drawn: int, bonuses: Bonuses, chosen: tuple[str, ...] | None = None) -> Scorecard:
-    """A player's seven items and total.
-
-    ``chosen`` is ``None`` in the standard game (one item per bridge crossed, the best
-    ones); with the advanced rule it holds the items picked at each crossing.
-    """
-    loop = best_loop(drawn)
-    n_crossed = len(crossed(drawn))
-    n_visited = len(visited(drawn))
-    items = (
-        loop.score,
-        bridge_scale(n_crossed),
-        landmark_scale(n_visited),
-        buildings_seen(drawn),
-        trees_seen(drawn),
-        grid_score(drawn),
-        bonuses.drafting_score(),
-    )
-    if chosen is None:
-        counted = best_items(items, n_crossed)
-    else:
-        counted = tuple(sorted(ITEMS.index(item) for item in chosen))
-    return Scorecard(items, n_crossed, n_visited, counted, sum(items[i] for i in counted), loop)
-
-
-def total_from_items(items: tuple[int, ...], n_crossed: int) -> int:
-    """The standard total: the best ``n_crossed`` of the seven items."""
-    return sum(items[i] for i in best_items(items, n_crossed))
 
 
 def rank_key(card: Scorecard) -> tuple[int, int, int, int]:
     """Higher is better: total, then most bridges, most landmarks, best single item."""
     return card.total, card.crossed, card.visited, max(card.items)
+
+
+def result(state: State) -> Result:
+    """Highest total; ties: most bridges, then landmarks, then best single item.
+
+    Alone, the player's rival is Euler, so the place counts him: 1st for beating or
+    tying him, 2nd when he wins. Otherwise the service would announce "1st" for a lost
+    game. Equal totals are a tie, shared 1st.
+    """
+    seats = cards(state)
+    if state.players == 1:
+        return against_euler(seats[0].total, euler.total(seats[0]))
+    keys = [rank_key(c) for c in seats]
+    places = tuple(1 + sum(other > mine for other in keys) for mine in keys)
+    totals = tuple(c.total for c in seats)
+    tied = any(
+        totals[a] == totals[b] and keys[a] != keys[b] for a in range(len(keys)) for b in range(a)
+    )
+    detail = "Ties broken by bridges, then landmarks, then best item." if tied else ""
+    return Result(scores=totals, places=places, detail=detail)
+
+
+def against_euler(mine: int, them: int) -> Result:
+    """The solo verdict: a win, tie or loss against Euler, by how much."""
+    if mine > them:
+        verdict = f"you beat Euler by {mine - them}"
+    elif mine < them:
+        verdict = f"Euler wins by {them - mine}"
+    else:
+        verdict = "a tie with Euler"
+    place = 2 if mine < them else 1
+    return Result(scores=(mine,), places=(place,), detail=f"Euler scores {them}: {verdict}.")

@@ -1,4 +1,5 @@
-"""Seven Bridges game state: who holds which position, which dice are out, and the views.
+"""Seven Bridges' state: who holds which position, which dice are out, the start, and its
+JSON form.
 
 A *position* is a place at the table in drafting order: the seats, plus Euler (position
 1) in a solo game. A round gives every position one roll, a *turn*; pick k of a turn
@@ -7,16 +8,33 @@ belongs to position roller + k (RULINGS §1.3).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
-from engine.core import Rng, seat_ref
+from engine.core import BadOptions, Rng, seat_ref
 from engine.seven_bridges import euler
-from engine.seven_bridges.bonuses import Bonuses
-from engine.seven_bridges.dice import DICE, KINDS, die_token
-from engine.seven_bridges.scoring import Scorecard
+from engine.seven_bridges.board import CITY, format_square, parse_square
+from engine.seven_bridges.bonuses import NOT_TAKEN, USED, Bonuses
+from engine.seven_bridges.dice import DICE, HORSE, KINDS, die_token
+from engine.seven_bridges.legend import crossed, visited
+from engine.seven_bridges.lines import FOOTPATHS, PRINTED, SQUARE_ARM, arm_name, bits
 
 ROUNDS = 5
 PICKS = 6  # picks per turn: every die is drafted
+OPTIONS = {
+    "start": "the starting square, e.g. ii-2-3 (default: rolled with the dice)",
+    "advanced": "on: choose the item each bridge crossing scores (default off)",
+}
+
+# What an awaited seat is asked for: the names of the stages, which rules name too
+# (``flow.awaited`` gives each its prompt).
+ITEM = "item"  # advanced rule: the item a bridge just crossed scores
+BONUS = "bonus"  # a landmark's bonus
+ROLL = "roll"  # the roller rolls the turn's dice
+PICK = "pick"  # draft a die and draw it, or use a reserved re-roll/distribute
+DRAW = "draw"  # draw the die just downgraded (Continuity)
+STUCK = "stuck"  # nothing fits: downgrade or discard a die, or use a re-roll/distribute
 
 
 @dataclass(frozen=True)
@@ -51,46 +69,6 @@ class State:
     rng: Rng
 
 
-@dataclass(frozen=True)
-class PlayerView:
-    drawn: tuple[int, ...]  # arm numbers (see engine.seven_bridges.lines)
-    bonuses: Bonuses
-    pending: int
-    pending_items: int
-    chosen: tuple[str, ...]
-    wasted: int
-    card: Scorecard
-    hand: tuple[int, ...]  # dice handed to this seat by a Distribute, not yet drawn
-
-
-@dataclass(frozen=True)
-class View:
-    """What everyone sees: Seven Bridges has no hidden information."""
-
-    players: int
-    seat: int | None
-    solo: bool
-    advanced: bool
-    start: int
-    round: int  # 1..5 (5 also once over)
-    turn: int
-    roller: int  # position; in a solo game position 1 is Euler
-    rolling: bool  # the roller has still to roll this turn's dice
-    slot: int
-    pick_owners: tuple[int, ...]  # position of each of the six picks this turn
-    dice: tuple[tuple[int, int], ...]  # (kind, value) per die; value 0 once drafted
-    committed: int
-    seats: tuple[PlayerView, ...]
-    to_play: tuple[int, ...]
-    last_seat: int
-    last_move: str
-    last_arms: tuple[int, ...]
-    over: bool
-    places: tuple[int, ...] | None
-    euler_items: tuple[int, ...] | None
-    euler_total: int | None
-
-
 def positions(state: State) -> int:
     """Drafting positions: the seats, plus Euler in a solo game."""
     return max(state.players, 2)
@@ -109,10 +87,56 @@ def owner(state: State, slot: int) -> int:
     return (roller(state) + slot) % positions(state)
 
 
+def awaited_seats(state: State) -> tuple[int, ...]:
+    """Whose input the game waits for: every seat with a landmark bonus or an item to
+    choose, or else whoever has the next pick (the roller, before the roll)."""
+    if state.round >= ROUNDS:
+        return ()
+    waiting = tuple(s for s, p in enumerate(state.seats) if p.pending or p.pending_items)
+    return waiting or (owner(state, state.slot),)
+
+
 def available(state: State, position: int) -> tuple[int, ...]:
     """The dice ``position`` may draft: its hand after a Distribute, else every die left."""
     dice = state.hands[position] if state.hands else range(DICE)
     return tuple(d for d in dice if state.dice[d])
+
+
+def distinct(state: State, dice: tuple[int, ...]) -> list[int]:
+    """One die per (type, face) among ``dice``, in face then type order: the dice a seat
+    is offered, as two dice alike are one choice."""
+    seen: dict[tuple[int, int], int] = {}
+    for d in dice:
+        seen.setdefault((state.dice[d], KINDS[d]), d)
+    return [seen[key] for key in sorted(seen)]
+
+
+def matching(state: State, dice: tuple[int, ...], kind: int, value: int) -> int | None:
+    """The first of ``dice`` of type ``kind`` showing ``value``, if any."""
+    return next((d for d in dice if (KINDS[d], state.dice[d]) == (kind, value)), None)
+
+
+def not_among(state: State, dice: tuple[int, ...], kind: int, value: int) -> str | None:
+    """The refusal for naming a die that is not among a stuck seat's ``dice``, if it is not."""
+    if matching(state, dice, kind, value) is not None:
+        return None
+    token = die_token(kind, value) if value in range(1, 7) else "?"
+    return f"There is no {token} among your dice: {dice_text(state, dice)}."
+
+
+def wasted(state: State, seat: int, die: int) -> State:
+    """``die`` taken and drawn nowhere: its pick is made, and the seat's count of wasted
+    dice goes up."""
+    dice = list(state.dice)
+    dice[die] = 0
+    player = state.seats[seat]
+    state = replace(state, dice=tuple(dice), slot=state.slot + 1)
+    return with_seat(state, seat, replace(player, wasted=player.wasted + 1))
+
+
+def horse_out(state: State, dice: tuple[int, ...]) -> bool:
+    """Whether a horse shows among ``dice``: a stuck seat then discards, never downgrades."""
+    return any(state.dice[d] == HORSE for d in dice)
 
 
 def name_of(state: State, position: int) -> str:
@@ -127,3 +151,181 @@ def with_seat(state: State, seat: int, player: Player) -> State:
     seats = list(state.seats)
     seats[seat] = player
     return replace(state, seats=tuple(seats))
+
+
+# -- the start ---------------------------------------------------------------------------
+
+
+def new(players: int, options: Mapping[str, Any] | None, seed: int) -> State:
+    """Everyone's map with the starting square drawn, before any bonus or roll; raises
+    :class:`BadOptions` for options that cannot be played."""
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise BadOptions(
+            f"Seven Bridges has no option {', '.join(unknown)} (options: {', '.join(OPTIONS)})."
+        )
+    advanced = _truthy(options.get("advanced", False), "advanced")
+    rng = Rng.from_seed(seed)
+    start_text = str(options.get("start", "roll")).strip().lower()
+    if start_text == "roll":
+        start, rng = roll_start(rng)
+    else:
+        start = _start_square(start_text)
+    first = 0
+    if players > 1:
+        first, rng = rng.below(players)
+    drawn = sum(1 << a for a in SQUARE_ARM[start] if a >= 0)
+    seat = Player(
+        drawn=drawn,
+        bonuses=Bonuses(footpaths=USED if drawn & FOOTPATHS else NOT_TAKEN),
+        pending=len(visited(drawn)),
+        pending_items=len(crossed(drawn)) if advanced else 0,
+    )
+    return State(
+        players=players,
+        advanced=advanced,
+        start=start,
+        first=first,
+        seats=(seat,) * players,
+        setup=True,
+        rolling=False,
+        round=0,
+        turn=0,
+        slot=0,
+        dice=(0,) * DICE,
+        hands=(),
+        committed=-1,
+        rerolled=frozenset(),
+        last_seat=-1,
+        last_move="",
+        last_arms=0,
+        rng=rng,
+    )
+
+
+def _truthy(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "yes", "true", "on"):
+        return True
+    if text in ("0", "no", "false", "off"):
+        return False
+    raise BadOptions(f"Option {name} is on or off, not {value!r}.")
+
+
+def _start_square(text: str) -> int:
+    square = parse_square(text)
+    if square is None:
+        raise BadOptions(f"start={text} is not a square (write e.g. ii-2-3).")
+    if not CITY.arms[square]:
+        raise BadOptions(
+            f"{format_square(square)} is {CITY.kinds[square]}: the game starts on a "
+            f"square with streets or footpaths."
+        )
+    return square
+
+
+def roll_start(rng: Rng) -> tuple[int, Rng]:
+    """The starting square by dice: quadrant (re-roll 5 and 6), row, column; a square with
+    no streets gives way to its first neighbour with some, looking N, E, S, W [P]."""
+    while True:
+        q, rng = rng.below(6)
+        if q < 4:
+            break
+    r, rng = rng.below(6)
+    c, rng = rng.below(6)
+    square = (6 * (q // 2) + r) * 12 + 6 * (q % 2) + c
+    if CITY.arms[square]:
+        return square, rng
+    for step in (-12, 1, 12, -1):
+        other = square + step
+        same_row = step in (-12, 12) or other // 12 == square // 12
+        if 0 <= other < 144 and same_row and CITY.arms[other]:
+            return other, rng
+    raise AssertionError(f"{format_square(square)} has no neighbour with streets")
+
+
+# -- JSON ----------------------------------------------------------------------------------
+
+
+def to_dict(state: State) -> dict[str, Any]:
+    return {
+        "players": state.players,
+        "advanced": state.advanced,
+        "start": format_square(state.start),
+        "first": state.first,
+        "seats": [
+            {
+                "drawn": sorted(arm_name(a) for a in bits(p.drawn)),
+                "immediate": p.bonuses.immediate,
+                "reserved": p.bonuses.reserved,
+                "spent": p.bonuses.spent,
+                "footpaths": p.bonuses.footpaths,
+                "pending": p.pending,
+                "pending_items": p.pending_items,
+                "chosen": list(p.chosen),
+                "wasted": p.wasted,
+            }
+            for p in state.seats
+        ],
+        "setup": state.setup,
+        "rolling": state.rolling,
+        "round": state.round,
+        "turn": state.turn,
+        "slot": state.slot,
+        "dice": list(state.dice),
+        "hands": [list(h) for h in state.hands],
+        "committed": state.committed,
+        "rerolled": sorted(state.rerolled),
+        "last_seat": state.last_seat,
+        "last_move": state.last_move,
+        "last_arms": sorted(arm_name(a) for a in bits(state.last_arms)),
+        "rng": state.rng.state,
+    }
+
+
+_ARM_BY_NAME = {arm_name(a): a for a in PRINTED}
+
+
+def _arms(names: list[str]) -> int:
+    return sum(1 << _ARM_BY_NAME[a] for a in names)
+
+
+def from_dict(data: Mapping[str, Any]) -> State:
+    return State(
+        players=data["players"],
+        advanced=data["advanced"],
+        start=parse_square(data["start"]),
+        first=data["first"],
+        seats=tuple(
+            Player(
+                drawn=_arms(p["drawn"]),
+                bonuses=Bonuses(
+                    immediate=p["immediate"],
+                    reserved=p["reserved"],
+                    spent=p["spent"],
+                    footpaths=p["footpaths"],
+                ),
+                pending=p["pending"],
+                pending_items=p["pending_items"],
+                chosen=tuple(p["chosen"]),
+                wasted=p["wasted"],
+            )
+            for p in data["seats"]
+        ),
+        setup=data["setup"],
+        rolling=data.get("rolling", False),  # games stored before `roll` were rolled
+        round=data["round"],
+        turn=data["turn"],
+        slot=data["slot"],
+        dice=tuple(data["dice"]),
+        hands=tuple(tuple(h) for h in data["hands"]),
+        committed=data["committed"],
+        rerolled=frozenset(data["rerolled"]),
+        last_seat=data["last_seat"],
+        last_move=data["last_move"],
+        last_arms=_arms(data["last_arms"]),
+        rng=Rng(data["rng"]),
+    )

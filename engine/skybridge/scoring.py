@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Result
+from engine.core import Result, ranked
 from engine.skybridge.board import Board, bridge_spans, height, roofed
 from engine.skybridge.state import State, scoring_colours
 
@@ -41,11 +41,4 @@ def result(state: State) -> Result:
         (seat not in state.resigned, points[seat], _roofs(state, seat))
         for seat in range(state.players)
     ]
-    places = tuple(1 + sum(other > mine for other in keys) for mine in keys)
-    tied_on_score = any(
-        keys[a][:2] == keys[b][:2] and keys[a] != keys[b]
-        for a in range(state.players)
-        for b in range(a)
-    )
-    detail = "Ties on stories broken by most roofed towers." if tied_on_score else ""
-    return Result(scores=points, places=places, detail=detail)
+    return ranked(points, keys, "Ties on stories broken by most roofed towers.")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.seven_bridges.state import View
+from engine.seven_bridges.view import View
 from renders.common import to_png
 from renders.palette import RGB, SHARED, fixed_palette
 from renders.seven_bridges import city

@@ -1,6 +1,6 @@
 """The map of Königsberg on a player's sheet: the printed map, then the player's marks.
 
-The map data (engine.seven_bridges.map) says which arms every building and tree is seen
+The map data (engine.seven_bridges.board) says which arms every building and tree is seen
 from, not where it stands; here each gets a place in one of the four quarters of its
 square beside that arm (a corner building between its two arms), four places a quarter,
 and each landmark letter a whole quarter beside its arm. Geometry is in output pixels
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.seven_bridges.board import CITY, QUADRANTS, SIZE
+from engine.seven_bridges.legend import HIDDEN_RING, crossed, visited
 from engine.seven_bridges.lines import SQUARE_ARM, bits
-from engine.seven_bridges.map import CITY, QUADRANTS, SIZE
-from engine.seven_bridges.scoring import HIDDEN_RING, crossed, visited
-from engine.seven_bridges.state import View
+from engine.seven_bridges.view import View
 from renders.palette import HIGHLIGHT, INK, MUTED, RGB, WHITE, Swatch
 from renders.pen import Box, Pen, Point, box_centre
 from renders.seven_bridges.pieces import DELTA

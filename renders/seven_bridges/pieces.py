@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.seven_bridges.dice import HORSE, ROTATIONS, face_name
-from engine.seven_bridges.state import PICKS, ROUNDS, View
+from engine.seven_bridges.state import PICKS, ROUNDS
+from engine.seven_bridges.view import View
 from renders.common import fit_text, font
 from renders.palette import (
     BACKGROUND,

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from engine.seven_bridges.map import CITY
-from engine.seven_bridges.scoring import crossed, visited
-from engine.seven_bridges.state import PICKS, View
+from engine.seven_bridges.board import CITY
+from engine.seven_bridges.legend import crossed, visited
+from engine.seven_bridges.state import PICKS
+from engine.seven_bridges.view import View
 from renders.common import fit_text, font, text_width
 from renders.palette import CARD_LINE, INK, MUTED, WHITE
 from renders.pen import Box, Pen, box_centre

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from PIL import Image
 
+from engine.seven_bridges.board import CITY, SIZE
 from engine.seven_bridges.bonuses import (
     FOOTPATHS_VALUE,
     IMMEDIATE_VALUES,
@@ -21,9 +22,9 @@ from engine.seven_bridges.bonuses import (
     USED,
     Bonuses,
 )
-from engine.seven_bridges.map import CITY, SIZE
-from engine.seven_bridges.scoring import ITEMS, TOTAL_BUILDINGS, TOTAL_GRID, TOTAL_TREES, crossed
-from engine.seven_bridges.state import PICKS, View
+from engine.seven_bridges.legend import ITEMS, TOTAL_BUILDINGS, TOTAL_GRID, TOTAL_TREES, crossed
+from engine.seven_bridges.state import PICKS
+from engine.seven_bridges.view import View
 from renders.common import fit_text, font
 from renders.palette import CARD_LINE, INK, MUTED, RGB, WHITE, Swatch
 from renders.pen import Box, Pen, box_centre

@@ -16,9 +16,7 @@ from datetime import UTC, datetime
 import pytest
 
 import engine
-from bot.cogs.daily import DailyCog
-from bot.cogs.games import Games
-from bot.cogs.leagues import Leagues
+from bot.cogs import COGS
 from bot.console import DM, Console, run
 from bot.service import Service
 from bot.store import Store
@@ -47,10 +45,9 @@ async def play(console: Console, out: io.StringIO, *lines: str) -> str:
 def discord_commands() -> list[str]:
     """Every slash command a player sees on Discord, as typed: ``game new``, ``move`` …"""
     typed = []
-    for cog in (Games, Leagues, DailyCog):
-        for command in cog.__cog_app_commands__:
-            subs = getattr(command, "commands", None)
-            typed += [f"{command.name} {s.name}" for s in subs] if subs else [command.name]
+    for cog in COGS:
+        group = f"{cog.__cog_group_name__} " if cog.__cog_is_app_commands_group__ else ""
+        typed += [group + command.name for command in cog.__cog_app_commands__]
     return typed
 
 

@@ -13,7 +13,7 @@ from bot.daily import WEEK, Daily, challenge_for, share_line, streak
 from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
 from bot.store import Store
-from engine.seven_bridges.map import CITY, parse_square
+from engine.seven_bridges.board import CITY, parse_square
 from tests.conftest import ADA, BOB, Clock
 
 SB = engine.get("seven-bridges")

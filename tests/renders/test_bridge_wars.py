@@ -18,8 +18,9 @@ from PIL import Image
 
 import engine
 import renders
+from engine.bridge_wars.actions import Place
 from engine.bridge_wars.board import BRASS, parse_hole
-from engine.bridge_wars.rules import Place, State, put
+from engine.bridge_wars.state import State, put
 from renders.bridge_wars import (
     BOARD_TOP,
     BRASS_ROD,

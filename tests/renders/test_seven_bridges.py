@@ -17,13 +17,14 @@ from PIL import Image, ImageChops
 import engine
 import renders
 from bot.service import Service
+from engine.seven_bridges.actions import Pick, Shape
+from engine.seven_bridges.board import CITY, parse_square
 from engine.seven_bridges.bonuses import USED
 from engine.seven_bridges.dice import ROTATIONS
+from engine.seven_bridges.legend import LANDMARK_ARMS
 from engine.seven_bridges.lines import bits
-from engine.seven_bridges.map import CITY, parse_square
-from engine.seven_bridges.notation import Pick, Shape
-from engine.seven_bridges.scoring import LANDMARK_ARMS
-from engine.seven_bridges.state import State, View
+from engine.seven_bridges.state import State
+from engine.seven_bridges.view import View
 from renders.palette import HIGHLIGHT, INK, PLAYER_COLOURS, RGB, WHITE
 from renders.pen import Box
 from renders.seven_bridges import render

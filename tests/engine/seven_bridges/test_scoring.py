@@ -1,178 +1,25 @@
-"""Seven Bridges scoring (rulebook "Scoring", RULINGS §1.4, §1.8) and Euler's score.
-
-Loops are checked on hand-built networks of real map streets whose best loop is worked out
-by hand, and the fast search is checked against the plain enumeration of every simple
-cycle on networks from real random games.
+"""Scoring (rulebook "Scoring", RULINGS §1.4, §1.8): the legend's other items, the total
+of one item per bridge crossed, ties, and Euler's score and the solo verdict.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
-
-import pytest
 
 from engine.seven_bridges import euler
 from engine.seven_bridges.bonuses import USED, Bonuses
-from engine.seven_bridges.game import SevenBridges
-from engine.seven_bridges.lines import (
-    ARM_CENTRE,
-    ARM_MID,
-    OPPOSITE,
-    PRINTED,
-    SQUARE_ARM,
-    bits,
-)
-from engine.seven_bridges.loops import (
-    BRIDGE_ARMS,
-    NO_LOOP,
-    _score_arms,
-    best_loop,
-    best_loop_reference,
-)
-from engine.seven_bridges.map import parse_square
-from engine.seven_bridges.scoring import (
+from engine.seven_bridges.legend import (
     HIDDEN_RING,
     Scorecard,
     bridge_scale,
     landmark_scale,
-    rank_key,
     scorecard,
     total_from_items,
 )
-
-g = SevenBridges()
-STEP = {-12: 0, 1: 1, 12: 2, -1: 3}
-
-
-def ring(*names: str) -> int:
-    """The arms of a closed walk through the named squares (each next to the one before)."""
-    squares = [parse_square(n) for n in names]
-    out = 0
-    for a, b in zip(squares, squares[1:] + squares[:1], strict=True):
-        d = STEP[b - a]
-        for s, direction in ((a, d), (b, OPPOSITE[d])):
-            arm = SQUARE_ARM[s][direction]
-            assert arm >= 0, f"no street from {names} at {s} {direction}"
-            out |= 1 << arm
-    return out
-
-
-# Smith's and Grocers Bridges between the north bank and Kneiphof: 4 corners, 2 bridges
-NORTH = ring("r2c5", "r3c5", "r4c5", "r4c6", "r4c7", "r3c7", "r2c7", "r2c6")
-# Offal and Green Bridges between Kneiphof and the south bank: 4 corners, 2 bridges
-SOUTH = ring("r6c5", "r7c5", "r8c5", "r8c6", "r7c6", "r6c6")
-# a 14-square loop on the south bank with 6 corners and no bridge, round r8c5-r8c6 too
-BIG = ring(
-    "r8c4", "r8c5", "r8c6", "r8c7", "r8c8", "r8c9", "r9c9",
-    "r9c8", "r10c8", "r10c7", "r10c6", "r10c5", "r10c4", "r9c4",
-)  # fmt: skip
-# a zig-zag in the south-west: 12 corners
-ZIGZAG = ring(
-    "r8c1", "r8c2", "r9c2", "r9c3", "r9c4", "r10c4", "r10c5", "r11c5",
-    "r12c5", "r12c4", "r12c3", "r11c3", "r11c2", "r10c2", "r10c1", "r9c1",
-)  # fmt: skip
-UNIT = ring("r1c1", "r1c2", "r2c2", "r2c1")
-
-
-def both(drawn: int):
-    fast = best_loop.__wrapped__(drawn)
-    slow = best_loop_reference(drawn)
-    assert (fast.score, fast.corners, fast.bridges) == (slow.score, slow.corners, slow.bridges)
-    return fast
-
-
-@pytest.mark.parametrize(
-    ("drawn", "score", "corners", "bridges"),
-    [
-        (UNIT, 4, 4, 0),
-        (NORTH, 8, 4, 2),
-        (SOUTH, 8, 4, 2),
-        (BIG, 6, 6, 0),
-        (ZIGZAG, 12, 12, 0),
-    ],
-)
-def test_single_loops_score_corners_times_bridges(drawn, score, corners, bridges):
-    loop = both(drawn)
-    assert (loop.score, loop.corners, loop.bridges) == (score, corners, bridges)
-    assert loop.arms == drawn
-
-
-def test_the_biggest_loop_is_not_always_the_best():
-    # 14 squares and 6 corners in the south, 8 squares and 2 bridges in the north
-    loop = both(NORTH | BIG)
-    assert loop.score == 8 and loop.arms == NORTH
-
-
-def test_loops_sharing_streets_are_searched_through_the_junctions():
-    # SOUTH and BIG share the street r8c5-r8c6: going round both outer sides gives
-    # BIG's 6 corners with r8c4-r8c9 kept, plus 4 more at r6c5, r6c6, r8c5, r8c6
-    loop = both(SOUTH | BIG)
-    assert (loop.score, loop.corners, loop.bridges) == (20, 10, 2)
-
-
-def test_no_loop_scores_nothing_and_dead_ends_are_ignored():
-    assert both(0) == NO_LOOP
-    open_walk = NORTH & ~(1 << SQUARE_ARM[parse_square("r2c6")][1])
-    assert both(open_walk).score == 0
-    # a loop with a branch hanging off it scores the loop alone
-    spur = (
-        UNIT | 1 << SQUARE_ARM[parse_square("r1c2")][1] | 1 << SQUARE_ARM[parse_square("r1c3")][3]
-    )
-    assert both(spur).score == 4
-
-
-def test_fast_search_agrees_with_every_simple_cycle_on_played_networks():
-    rnd = random.Random(3)
-    checked = 0
-    for seed in range(6):
-        state = g.new(2 + seed % 4, None, 100 + seed)
-        while not g.is_over(state):
-            seat = rnd.choice(g.to_play(state))
-            state = g.apply(state, seat, rnd.choice(g.legal(state, seat))).state
-        for seat in state.seats:
-            both(seat.drawn)
-            checked += 1
-    # and a dense hand-made tangle: three loops and the bridges between them
-    both(NORTH | SOUTH | BIG | ZIGZAG | UNIT)
-    assert checked >= 12
-
-
-def a_simple_cycle(arms: int) -> bool:
-    """Whether the arms make one closed line: two arms at every point they touch, and a
-    walk round from any of them passes them all."""
-    at: dict[int, list[int]] = {}
-    for a in bits(arms):
-        at.setdefault(ARM_CENTRE[a], []).append(a)
-        at.setdefault(ARM_MID[a], []).append(a)
-    if not at or any(len(ends) != 2 for ends in at.values()):
-        return False
-    first = bits(arms)[0]
-    a, p, walked = first, ARM_MID[first], 1
-    while True:
-        a = next(b for b in at[p] if b != a)
-        if a == first:
-            return walked == len(bits(arms))
-        p = ARM_CENTRE[a] if ARM_MID[a] == p else ARM_MID[a]
-        walked += 1
-
-
-@pytest.mark.parametrize("density", [0.6, 0.7, 0.8])
-def test_fast_search_agrees_with_every_simple_cycle_on_random_networks(density):
-    # random subsets of the printed arms: shapes that play rarely makes, such as rings
-    # with no junction, loops coming back to their own junction and networks of several
-    # biconnected blocks
-    rnd = random.Random(int(density * 100))
-    for _ in range(40):
-        drawn = sum(1 << a for a in PRINTED if rnd.random() < density)
-        fast = best_loop.__wrapped__(drawn)
-        slow = best_loop_reference(drawn)
-        assert fast.score == slow.score, hex(drawn)
-        if fast.score:
-            # equal scores may come from different loops: check the one given is real
-            assert fast.arms & ~drawn == 0 and a_simple_cycle(fast.arms), hex(drawn)
-            assert _score_arms(bits(fast.arms)) == fast, hex(drawn)
-
+from engine.seven_bridges.lines import PRINTED, SQUARE_ARM
+from engine.seven_bridges.network import BRIDGE_ARMS, NO_LOOP
+from engine.seven_bridges.scoring import cards, rank_key
+from tests.engine.seven_bridges.conftest import NORTH, g, sq
 
 # -- the other items ----------------------------------------------------------------------------
 
@@ -183,7 +30,7 @@ def test_scale_bars_as_the_rulebook_quotes_them():
 
 
 def test_items_of_a_drawing():
-    drawn = NORTH | 1 << SQUARE_ARM[parse_square("r4c6")][1]  # E: landmark E's street
+    drawn = NORTH | 1 << SQUARE_ARM[sq("r4c6")][1]  # E: landmark E's street
     card = scorecard(drawn, Bonuses(immediate=1 << 2, spent=1, reserved=1, footpaths=USED))
     assert card.crossed == 2 and card.items[1] == 4
     assert card.visited == 1 and card.items[2] == 1
@@ -200,10 +47,10 @@ def test_trees_in_h_need_the_whole_ring_round_it():
     # the ring passes 2 visible trees, one of them seen only from r8c5's east street
     assert trees(HIDDEN_RING) == 2 + 9
     # a gap where no tree is seen loses exactly H's nine
-    no_tree = 1 << SQUARE_ARM[parse_square("r8c6")][3]
+    no_tree = 1 << SQUARE_ARM[sq("r8c6")][3]
     assert trees(HIDDEN_RING) - trees(HIDDEN_RING & ~no_tree) == 9
     # a gap at r8c5's east street loses its visible tree as well
-    one_tree = 1 << SQUARE_ARM[parse_square("r8c5")][1]
+    one_tree = 1 << SQUARE_ARM[sq("r8c5")][1]
     assert trees(HIDDEN_RING) - trees(HIDDEN_RING & ~one_tree) == 1 + 9
 
 
@@ -211,7 +58,7 @@ def test_grid_squares_sum_the_exits_reached():
     row12 = 0
     for c in range(1, 13):
         for d in (1, 3):
-            arm = SQUARE_ARM[parse_square(f"r12c{c}")][d]
+            arm = SQUARE_ARM[sq(f"r12c{c}")][d]
             row12 |= 1 << arm
     # W of r12c1 (6) and E of r12c12 (6)
     assert scorecard(row12, Bonuses()).items[5] == 12
@@ -271,7 +118,7 @@ def test_euler_scores_what_the_player_left():
 
 def test_solo_result_reads_as_a_loss_when_euler_scores_more():
     state = g.new(1, {"start": "ii-2-3"}, 1)  # nothing drawn yet: Euler has the whole city
-    mine, them = g.cards(state)[0].total, euler.total(g.cards(state)[0])
+    mine, them = cards(state)[0].total, euler.total(cards(state)[0])
     assert mine < them
     result = g.result(state)
     assert result.scores == (mine,)
@@ -288,7 +135,7 @@ def test_solo_result_reads_as_a_win_when_the_player_scores_more():
     drawn = sum(1 << a for a in PRINTED if a % 2) | sum(BRIDGE_ARMS)
     seats = (replace(state.seats[0], drawn=drawn),)
     state = replace(state, seats=seats)
-    mine, them = g.cards(state)[0].total, euler.total(g.cards(state)[0])
+    mine, them = cards(state)[0].total, euler.total(cards(state)[0])
     assert mine > them
     result = g.result(state)
     assert result.places == (1,)

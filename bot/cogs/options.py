@@ -1,0 +1,36 @@
+"""Options: the games to choose from, and what people type, read before a command runs
+(discord.py Transformers).
+
+A command then receives hours or a dict, never text to parse. A value that cannot be
+read stops the command with the same refusal the terminal gives (``bot.inputs``), which
+the cogs' error hook answers privately: discord.py runs the cog's check, which
+acknowledges the interaction, before it transforms the options.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+import engine
+from bot.inputs import Span, parse_hours, parse_options
+
+GAME_CHOICES = [app_commands.Choice(name=g.info.name, value=key) for key, g in engine.GAMES.items()]
+SOLO_CHOICES = [c for c in GAME_CHOICES if engine.GAMES[c.value].info.min_players == 1]
+
+
+class Duration(app_commands.Transformer):
+    """``3d``, ``12h``, ``90m``, ``1w``, ``2 days`` as hours, within the option's ``span``."""
+
+    def __init__(self, span: Span) -> None:
+        self.span = span
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> float:
+        return parse_hours(value, self.span)
+
+
+class GameOptions(app_commands.Transformer):
+    """``start=ii-2-3 advanced=on`` as a dict; the game itself judges names and values."""
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> dict[str, str]:
+        return parse_options(value)

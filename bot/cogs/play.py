@@ -1,0 +1,82 @@
+"""Top-level commands for playing: ``/move``, ``/solo``, ``/hand`` and ``/turns``.
+
+Each command turns its Discord input into one service call and shows the reply;
+everything the rules or the lobby refuse comes back as a private message.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot import permissions
+from bot.cogs.base import AnsweringCog, in_time, noted, permission_note
+from bot.cogs.options import SOLO_CHOICES, GameOptions
+from bot.host import Host
+from bot.picker import suggest
+from bot.service import Refused
+from bot.views import caller_of, send_reply, table_of
+
+MAX_NOTATION = 100
+
+
+class Play(AnsweringCog):
+    """Move, play alone, see your own hand, and find the games waiting for you."""
+
+    def __init__(self, bot: Host) -> None:
+        self.bot = bot
+        self.service = bot.service
+
+    @app_commands.command(name="solo", description="Play alone, right here: Seven Bridges vs Euler")
+    @app_commands.describe(
+        game="Which game (those with a rulebook opponent)",
+        options="The game's options as name=value, e.g. start=ii-2-3 advanced=on",
+    )
+    @app_commands.choices(game=SOLO_CHOICES)
+    async def solo(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str] | None = None,
+        options: app_commands.Transform[dict[str, str], GameOptions] | None = None,
+    ) -> None:
+        note = permission_note(interaction, permissions.GAME, "host a game")
+        reply = await self.service.solo(
+            table_of(interaction),
+            caller_of(interaction),
+            game.value if game else SOLO_CHOICES[0].value,
+            options,
+        )
+        await send_reply(interaction, noted(reply, note))
+
+    @app_commands.command(name="move", description="Play a move in this channel's game")
+    @app_commands.describe(notation="Your move, e.g. red tall b2 (pick from the suggestions)")
+    async def move(self, interaction: discord.Interaction, notation: str) -> None:
+        if len(notation) > MAX_NOTATION:
+            raise Refused(
+                f"That move is {len(notation)} characters long; no move is over {MAX_NOTATION}."
+            )
+        reply = await self.service.move(table_of(interaction), caller_of(interaction), notation)
+        await send_reply(interaction, reply)
+
+    @move.autocomplete("notation")
+    async def move_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Only legal moves, those containing what was typed first; none rather than
+        late, since Discord drops suggestions that miss its 3 seconds."""
+        moves = await in_time(
+            self.service.legal_moves(table_of(interaction), caller_of(interaction))
+        )
+        if moves is None:
+            return []
+        return [app_commands.Choice(name=m, value=m) for m in suggest(moves, current)[:25]]
+
+    @app_commands.command(name="hand", description="Your own view of this game: hand, or sheet")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await send_reply(
+            interaction, await self.service.hand(table_of(interaction), caller_of(interaction))
+        )
+
+    @app_commands.command(name="turns", description="Every game, anywhere, waiting for your move")
+    async def turns(self, interaction: discord.Interaction) -> None:
+        await send_reply(interaction, await self.service.my_turns(caller_of(interaction)))

@@ -1,0 +1,45 @@
+"""``/rating`` and ``/leaderboard``: ratings per server and game."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.cogs.base import AnsweringCog
+from bot.cogs.options import GAME_CHOICES
+from bot.host import Host
+from bot.service import Caller
+from bot.views import caller_of, send_reply
+
+
+class Ratings(AnsweringCog):
+    """Ratings and the best players of a server."""
+
+    def __init__(self, bot: Host) -> None:
+        self.bot = bot
+        self.service = bot.service
+
+    @app_commands.command(name="rating", description="A player's rating in this server")
+    @app_commands.describe(player="Whose rating (default: yours)", game="One game (default: all)")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def rating(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        who = Caller(player.id, player.display_name) if player else caller_of(interaction)
+        reply = await self.service.rating(interaction.guild_id, who, game.value if game else None)
+        await send_reply(interaction, reply)
+
+    @app_commands.command(name="leaderboard", description="This server's best players of a game")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(game="Which game")
+    @app_commands.guild_only()
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str]
+    ) -> None:
+        await send_reply(
+            interaction, await self.service.leaderboard(interaction.guild_id, game.value)
+        )

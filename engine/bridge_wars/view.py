@@ -1,0 +1,68 @@
+"""What a seat sees: everything, as Bridge Wars hides nothing; computed for drawing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.bridge_wars.board import HOLES
+from engine.bridge_wars.scoring import result, scores
+from engine.bridge_wars.state import Placed, State, in_setup, rods
+
+#: why the game ends or ended, by :attr:`State.ending`
+ENDINGS = {
+    "top": "a block reached the top of the rods",
+    "last": "a player put in their last block",
+    "stuck": "a player could not put a block into play",
+    "resign": "too few players are left",
+}
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything a player sees; Bridge Wars has no hidden information."""
+
+    players: int
+    seat: int | None
+    height: int
+    colours: tuple[int, ...]  # per seat, -1 until chosen
+    corners: tuple[str, ...]  # per seat, "" until chosen
+    rods: tuple[bool, ...]  # per hole
+    placed: tuple[Placed, ...]  # bottom-up in the order played
+    tops: tuple[int, ...]  # per hole: level of its highest block, 0 for none
+    owner: tuple[int, ...]  # per hole: colour of its highest block, -1 for none
+    stock: tuple[tuple[int, ...], ...]  # per seat, counted like blocks.NAMES
+    scores: tuple[int, ...]
+    turn: int
+    setup: bool
+    last: Placed | None
+    final: tuple[int, ...] | None  # seats still owed their last turn, once the end is near
+    ending: str  # a sentence on why the game ends or ended, or ""
+    resigned: frozenset[int]
+    over: bool
+    places: tuple[int, ...] | None
+
+
+def view(state: State, seat: int | None) -> View:
+    over = state.turn < 0
+    mask = rods(state)
+    return View(
+        players=state.players,
+        seat=seat,
+        height=state.height,
+        colours=state.colours,
+        corners=state.corners,
+        rods=tuple(bool(mask >> c & 1) for c in range(HOLES)),
+        placed=state.placed,
+        tops=state.tops,
+        owner=state.owner,
+        stock=state.stock,
+        scores=scores(state),
+        turn=state.turn,
+        setup=in_setup(state),
+        last=state.placed[-1] if state.placed else None,
+        final=state.final,
+        ending=ENDINGS.get(state.ending, ""),
+        resigned=state.resigned,
+        over=over,
+        places=result(state).places if over else None,
+    )

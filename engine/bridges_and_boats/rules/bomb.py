@@ -1,0 +1,49 @@
+"""Bomb (defender, step 4 last): the declared planes pay and fly, one by one.
+
+A plane hits when 2d6 make its pips and strikes deadly when the dice are its two ends;
+a second 2d6 names the section hit (RULINGS §5.4–5.5, resolved in ``bombing``). The
+ghost pilot never bombs, so a run needs one other plane.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.bridges_and_boats.actions import Bomb
+from engine.bridges_and_boats.board import coins
+from engine.bridges_and_boats.bombing import start_run
+from engine.bridges_and_boats.dominoes import run_cost
+from engine.bridges_and_boats.state import DEFENDER, RUN, State, pay
+from engine.bridges_and_boats.steps import role_refusal, run_refusal
+from engine.core import Event, Rule, seat_ref
+
+
+def targets(state: State, seat: int) -> list[Bomb]:
+    return [Bomb()] if refusal(state, seat, Bomb()) is None else []
+
+
+def refusal(state: State, seat: int, action: Bomb) -> str | None:
+    if reason := role_refusal(seat, DEFENDER) or run_refusal(state):
+        return reason
+    if not state.declared:
+        return "Declare the planes first (`fly 3-5` for each), then `bomb`."
+    if all(p.is_ghost for p in state.declared):
+        return "The ghost pilot never bombs: declare at least one other plane."
+    return None
+
+
+def effect(state: State, seat: int, action: Bomb) -> tuple[State, list[Event]]:
+    cost = run_cost(state.declared)
+    planes = ", ".join(str(p) for p in state.declared)
+    text = f"{seat_ref(DEFENDER)} sends {planes} on the bombing run ({coins(cost)})."
+    events = [Event("bomb", text)]
+    flying = replace(
+        pay(state, DEFENDER, cost),
+        stage=RUN,
+        done=state.done | {"bomb"},
+        dice=state.dice if "fire" in state.done else (),
+    )
+    return start_run(flying, events), events
+
+
+RULE = Rule(Bomb, refusal, effect, targets)
