@@ -13,9 +13,8 @@ the view at all, so a public picture cannot show one. A seat's own reserve (and,
 the attacker, its face-down boats) is drawn with its values only in that seat's view.
 
 Everything is placed in output pixels by :func:`layout`, which the tests use to find
-things; shapes are drawn at :data:`SCALE` times the size and reduced for smooth edges,
-text afterwards at 1x. Discord shows the picture about 400 px wide on a phone, so
-shapes and text are big.
+things, and drawn with :class:`renders.pen.Pen`. Discord shows the picture about
+400 px wide on a phone, so shapes and text are big.
 """
 
 from __future__ import annotations
@@ -28,19 +27,26 @@ from engine.bridges_and_boats.board import SECTION_OF_SUM, SECTIONS
 from engine.bridges_and_boats.dominoes import Domino
 from engine.bridges_and_boats.state import ATTACKER, DEFENDER, Roll
 from engine.bridges_and_boats.view import BoatView, View
-from renders.common import (
+from renders.common import fit_text, font, text_width, to_png
+from renders.palette import (
+    CARD,
+    CARD_LINE,
+    HIGHLIGHT,
+    INK,
+    MEDALS,
+    MUTED,
     PLAYER_COLOURS,
     RGB,
-    Pen,
+    SHARED,
+    TURN,
+    WAITING,
+    WHITE,
+    WOOD,
+    WOOD_EDGE,
     Swatch,
-    fit_text,
-    font,
-    text_width,
-    to_png,
+    fixed_palette,
 )
-
-Box = tuple[float, float, float, float]
-Point = tuple[float, float]
+from renders.pen import Box, Pen, Point
 
 WIDTH = 900
 MARGIN = 16
@@ -66,14 +72,10 @@ DOM_GAP = 10
 DOM_TAG_H = 24
 FOOTER_H = 104
 
-INK: RGB = (34, 34, 34)
-MUTED: RGB = (110, 106, 100)
 WATER: RGB = (196, 226, 244)
 WATER_LINE: RGB = (120, 170, 210)
 LAND: RGB = (214, 204, 160)
 LAND_EDGE: RGB = (150, 140, 96)
-WOOD: RGB = (178, 134, 90)
-WOOD_EDGE: RGB = (110, 78, 48)
 RUBBLE: RGB = (86, 82, 78)
 RUBBLE_MARK: RGB = (240, 236, 230)
 GAP_LINE: RGB = (60, 100, 140)
@@ -82,13 +84,26 @@ DOMINO_EDGE: RGB = (60, 58, 54)
 BACK: RGB = (62, 66, 82)
 BACK_LINE: RGB = (140, 146, 170)
 BACK_TEXT: RGB = (200, 206, 226)
-CARD: RGB = (255, 255, 255)
-CARD_LINE: RGB = (214, 206, 194)
 COIN: RGB = (230, 159, 0)  # Okabe–Ito orange
 COIN_EDGE: RGB = (150, 100, 0)
-TURN: RGB = (34, 34, 34)
-HIGHLIGHT: RGB = (226, 0, 122)  # the last move: a magenta unlike anything else drawn
-WAITING: RGB = (255, 236, 190)
+#: every colour a table names, for its fixed palette
+NAMED: tuple[RGB, ...] = (
+    *SHARED,
+    WATER,
+    WATER_LINE,
+    LAND,
+    LAND_EDGE,
+    RUBBLE,
+    RUBBLE_MARK,
+    GAP_LINE,
+    IVORY,
+    DOMINO_EDGE,
+    BACK,
+    BACK_LINE,
+    BACK_TEXT,
+    COIN,
+    COIN_EDGE,
+)
 
 
 def _side(seat: int, letter: str) -> Swatch:
@@ -320,7 +335,7 @@ def _domino(pen: Pen, box: Box, domino: Domino | None, face_up: bool = True) -> 
 
 def _die(pen: Pen, box: Box, value: int) -> None:
     """A white die with its pips, the way dice look on a table."""
-    pen.rect(box, (255, 255, 255), DOMINO_EDGE, 2, radius=7)
+    pen.rect(box, WHITE, DOMINO_EDGE, 2, radius=7)
     x0, y0, x1, y1 = box
     step = (x1 - x0) / 4
     spots = {
@@ -515,7 +530,7 @@ def _draw_marker(pen: Pen, view: View, seat: int, x: float, y: float) -> float:
         won = view.places[seat] == 1
         tie = view.places[0] == view.places[1]
         word = "tie" if tie else ("won" if won else "lost")
-        colour = (222, 170, 20) if won else CARD_LINE
+        colour = MEDALS[0] if won else CARD_LINE
         w = text_width(word, 18) + 20
         pen.rect((x, y - 15, x + w, y + 15), colour, None, 0, radius=15)
         pen.text((x + w / 2, y), word, 18, INK)
@@ -664,4 +679,4 @@ def render(view: View, names: Sequence[str]) -> bytes:
     _draw_defender(pen, view, plan)
     _draw_footer(pen, view, plan)
     _draw_last(pen, view, plan)
-    return to_png(pen.finish())
+    return to_png(pen.finish(), fixed_palette(NAMED))

@@ -17,6 +17,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image
 
 from engine.seven_cities.board import (
     COSTS,
@@ -34,7 +37,23 @@ from engine.seven_cities.board import (
 )
 from engine.seven_cities.cards import BY_SLUG, clock_text
 from engine.seven_cities.view import View
-from renders.common import RGB, SIX_COLOURS, Box, Pen, Point, Swatch, fit_text, font, to_png
+from renders.common import fit_text, font, to_png
+from renders.palette import (
+    BACKGROUND,
+    CARD,
+    CARD_LINE,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    RGB,
+    SHARED,
+    SIX_COLOURS,
+    WAITING,
+    WHITE,
+    Swatch,
+    fixed_palette,
+)
+from renders.pen import Box, Pen, Point, Sketch, glyph
 
 WIDTH = 1000
 MARGIN = 14
@@ -44,26 +63,27 @@ BOARD_GAP = 16
 MAX_RADIUS = 50
 MIN_RADIUS = 22
 ROW_H = 34
-INK: RGB = (34, 34, 34)
-MUTED: RGB = (100, 96, 90)
-PANEL: RGB = (255, 255, 255)
-PANEL_LINE: RGB = (214, 206, 194)
-HIGHLIGHT: RGB = (226, 0, 122)
-GROUP_LINE: RGB = (40, 36, 32)
 WALL: RGB = (150, 40, 20)
-RAIL: RGB = (30, 30, 30)
 SHIELD: RGB = (230, 230, 236)
 GHOST: RGB = (235, 232, 226)
 
 #: terrain -> (fill, letter, letter colour); fills differ in lightness as well as hue
 TERRAIN: dict[str, tuple[RGB, str, RGB]] = {
     SOIL: ((222, 200, 140), "S", INK),
-    FOREST: ((92, 140, 80), "F", (255, 255, 255)),
+    FOREST: ((92, 140, 80), "F", WHITE),
     MOUNTAIN: ((158, 150, 140), "M", INK),
     LIGHT: ((170, 214, 240), "L", INK),
-    DEEP: ((40, 90, 160), "D", (255, 255, 255)),
-    VOLCANO: ((120, 50, 40), "V", (255, 255, 255)),
+    DEEP: ((40, 90, 160), "D", WHITE),
+    VOLCANO: ((120, 50, 40), "V", WHITE),
 }
+#: every colour a table names, for its fixed palette
+NAMED: tuple[RGB, ...] = (
+    *SHARED,
+    WALL,
+    SHIELD,
+    GHOST,
+    *(c for fill, _, ink in TERRAIN.values() for c in (fill, ink)),
+)
 ERA_TITLES = ("PAST", "FUTURE")
 STAGES = {
     "start": "choosing a starting tile",
@@ -116,7 +136,8 @@ def layout(view: View) -> Layout:
     x0, y0, x1, y1 = _extent(coords)
     board_w = (WIDTH - 2 * MARGIN - BOARD_GAP) / 2
     radius = min(MAX_RADIUS, (board_w - 16) / (x1 - x0), 560 / (y1 - y0))
-    radius = max(MIN_RADIUS, radius)
+    # on half pixels: boards whose extents differ a little share every hex's stamps
+    radius = math.floor(max(MIN_RADIUS, radius) * 2) / 2
     board_h = (y1 - y0) * radius + 16
     top = CAPTION_H + BOARD_TITLE_H
     boards = []
@@ -161,9 +182,11 @@ def _hand_lines(view: View) -> int:
 
 
 def centre(plan: Layout, tile: Tile) -> Point:
+    """A hex's centre, on a whole pixel: every hex of a terrain is then the same picture,
+    and so is each of its edges, drawn once (half a pixel either way does not show)."""
     ox, oy = plan.origin[tile[0]]
     dx, dy = _pixel(tile[1], tile[2], plan.radius)
-    return ox + dx, oy + dy
+    return round(ox + dx), round(oy + dy)
 
 
 def _corners(c: Point, radius: float) -> list[Point]:
@@ -179,21 +202,43 @@ _EDGE_DIRECTION: tuple[Coord, ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1),
 
 
 def _draw_tiles(pen: Pen, view: View, plan: Layout) -> None:
+    """Each hex as one stamp (:func:`_hex_glyph`), its name over it."""
     group_of = {(t.tile[1], t.tile[2]): t.group for t in view.tiles}
     r = plan.radius
     for t in view.tiles:
-        c = centre(plan, t.tile)
-        fill, letter, ink = TERRAIN[t.terrain]
-        pen.polygon(_corners(c, r - 1), fill, (250, 248, 244))
-        pen.text((c[0], c[1] - r * 0.6), letter, max(12, round(r * 0.34)), ink)
-        pen.text((c[0], c[1] + r * 0.56), t.name[1:], max(14, round(r * 0.44)), ink)
-    for t in view.tiles:
-        c = centre(plan, t.tile)
-        corners = _corners(c, r)
         q, rr = t.tile[1], t.tile[2]
-        for k, (dq, dr) in enumerate(_EDGE_DIRECTION):
-            if group_of.get((q + dq, rr + dr)) != t.group:
-                pen.line(corners[k], corners[(k + 1) % 6], GROUP_LINE, 3.2)
+        edges = sum(
+            1 << k
+            for k, (dq, dr) in enumerate(_EDGE_DIRECTION)
+            if group_of.get((q + dq, rr + dr)) != t.group
+        )
+        stamp = _hex_glyph(t.terrain, r, edges)
+        x, y = centre(plan, t.tile)
+        half = stamp.width // 2
+        pen.paste(stamp, (x - half, y - half))
+        ink = TERRAIN[t.terrain][2]
+        pen.text((x, y + r * 0.56), t.name[1:], max(14, round(r * 0.44)), ink)
+
+
+@lru_cache(maxsize=1024)
+def _hex_glyph(terrain: str, radius: float, edges: int) -> Image.Image:
+    """A hex of ``terrain`` with its letter, outlined in thick ink on each side ``k``
+    set in ``edges`` (where its tile group ends). Its neighbour across such a side has
+    the same line, so whichever is drawn last, the line is whole."""
+    fill, letter, ink = TERRAIN[terrain]
+    half = math.ceil(radius) + 3
+    middle = (half, half)
+    sketches: list[Sketch] = [
+        ("polygon", tuple(_corners(middle, radius - 1)), fill, BACKGROUND, 0.5)
+    ]
+    corners = _corners(middle, radius)
+    sketches += [
+        ("line", (corners[k], corners[(k + 1) % 6]), INK, None, 3.2)
+        for k in range(6)
+        if edges >> k & 1
+    ]
+    texts = [((half, half - radius * 0.6), letter, max(12, round(radius * 0.34)), ink)]
+    return glyph((2 * half + 1, 2 * half + 1), sketches, texts)
 
 
 def _draw_anchors(pen: Pen, view: View, plan: Layout) -> None:
@@ -228,11 +273,11 @@ def _draw_rail(pen: Pen, points: list[Point], tiles: tuple[Tile, ...], r: float)
             for k in range(1, 6):
                 mx, my = p[0] + ux * length * k / 6, p[1] + uy * length * k / 6
                 pen.line((mx - uy * r * 0.22, my + ux * r * 0.22),
-                                 (mx + uy * r * 0.22, my - ux * r * 0.22), RAIL, 2.5)  # fmt: skip
+                                 (mx + uy * r * 0.22, my - ux * r * 0.22), INK, 2.5)  # fmt: skip
             for side in (-1, 1):
                 off = side * r * 0.12
                 pen.line((p[0] - uy * off, p[1] + ux * off),
-                                 (s[0] - uy * off, s[1] + ux * off), RAIL, 2)  # fmt: skip
+                                 (s[0] - uy * off, s[1] + ux * off), INK, 2)  # fmt: skip
 
 
 def _shield(pen: Pen, c: Point, r: float) -> None:
@@ -338,7 +383,7 @@ def _draw_caption(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> N
 
 
 def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> None:
-    pen.rect(plan.panel, PANEL, PANEL_LINE, 2, 8)
+    pen.rect(plan.panel, CARD, CARD_LINE, 2, 8)
     x0, y0, x1, _ = plan.panel
     head = (
         f"Draw pile {view.deck} · blue {view.blue} · red {view.red} · "
@@ -353,7 +398,7 @@ def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> Non
         colour = swatch(seat)
         cy = (row[1] + row[3]) / 2
         if seat in view.to_play and not view.over:
-            pen.rect((row[0] - 4, row[1] + 1, row[2] + 4, row[3] - 1), (255, 236, 190), None, 0, 6)
+            pen.rect((row[0] - 4, row[1] + 1, row[2] + 4, row[3] - 1), WAITING, None, 0, 6)
         pen.circle((row[0] + 16, cy), 13, colour.fill, colour.edge, 2)
         pen.text((row[0] + 16, cy), colour.letter, 15, colour.ink)
         label = f"{seat + 1} {names[seat]}"
@@ -430,4 +475,4 @@ def render(view: View, names: Sequence[str]) -> bytes:
     _draw_players(pen, view, plan)
     _draw_marks(pen, view, plan)
     _draw_panel(pen, view, names, plan)
-    return to_png(pen.finish())
+    return to_png(pen.finish(), fixed_palette(NAMED))

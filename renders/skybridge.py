@@ -7,32 +7,43 @@ level, roofs are caps in their owner's colour. Below the board, one card per pla
 gives colours, score, pieces left and whose turn it is.
 
 Everything is laid out in output pixels by :func:`layout` (which the tests also use
-to find pieces). Shapes are drawn at :data:`SCALE` times that size and reduced, since
-Pillow does not anti-alias polygons and a 2x box reduction gives clean edges cheaply;
-text is drawn afterwards at 1x. The phone is the target: Discord shows the picture
-about 400 px wide, so pieces, letters and numbers are big.
+to find pieces), and drawn with :class:`renders.pen.Pen`'s cached stamps. The phone
+is the target: Discord shows the picture about 400 px wide, so pieces, letters and
+numbers are big.
 """
 
 from __future__ import annotations
 
-import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 import engine
 from engine.skybridge.board import KINDS, SQUARES, STORIES
 from engine.skybridge.state import initial_stock, scoring_colours
 from engine.skybridge.view import View
-from renders.common import PLAYER_COLOURS, RGB, Swatch, fit_text, font, text_width, to_png
-
-SCALE = 2  # supersampling factor for shapes
-
-Box = tuple[float, float, float, float]
-Point = tuple[float, float]
+from renders.common import fit_text, font, text_width, to_png
+from renders.palette import (
+    BACKGROUND,
+    CARD,
+    CARD_LINE,
+    HIGHLIGHT,
+    INK,
+    MEDALS,
+    MUTED,
+    PLAYER_COLOURS,
+    RGB,
+    SHARED,
+    TURN,
+    WHITE,
+    WOOD,
+    WOOD_EDGE,
+    Swatch,
+    fixed_palette,
+)
+from renders.pen import SCALE, Box, Pen, Point
 
 WIDTH = 900
 MARGIN = 17
@@ -57,22 +68,11 @@ LANE = 22
 CARD_H = 96
 CARD_GAP = 12
 
-BACKGROUND: RGB = (250, 248, 244)
-WOOD: RGB = (178, 134, 90)
-WOOD_EDGE: RGB = (120, 86, 54)
 WOOD_TEXT: RGB = (255, 246, 226)
 CELL: RGB = (245, 240, 229)
 CELL_LINE: RGB = (212, 200, 180)
 PLATE: RGB = (110, 106, 100)
 EMPTY_PLATE: RGB = (200, 193, 182)
-INK: RGB = (34, 34, 34)
-MUTED: RGB = (128, 124, 118)
-CARD: RGB = (255, 255, 255)
-CARD_LINE: RGB = (214, 206, 194)
-TURN: RGB = (34, 34, 34)
-#: the last move's outline: a magenta unlike any player colour
-HIGHLIGHT: RGB = (226, 0, 122)
-MEDALS: tuple[RGB, ...] = ((222, 170, 20), (168, 170, 180), (184, 115, 60))
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ def _stack_boxes(view: View, sq: int, cell: Box, unit: float) -> tuple[Box, ...]
     """Each piece's box, bottom up; bridges stick out a little, roofs are a fixed cap.
 
     Edges go to whole pixels, so a piece of one colour and height is the same picture
-    wherever it stands and is drawn once (see :class:`_Pen`)."""
+    wherever it stands and is drawn once (see :class:`Pen`)."""
     cx = (cell[0] + cell[2]) / 2
     y = _base(cell)
     boxes = []
@@ -199,224 +199,18 @@ def caption(view: View, names: Sequence[str]) -> tuple[str, str]:
     return last, f"Game over: {' & '.join(winners)} {verb}"
 
 
-class _Pen:
-    """Draws in output pixels: each shape as a stamp, text at 1x.
-
-    Pillow does not anti-alias shapes, so a shape is drawn at :data:`SCALE` times the
-    size and reduced; but a board is mostly the same few shapes (pieces of a colour and
-    height, plates, discs, icons) in new places. So each shape is drawn once per process
-    on its own small canvas, with how much of each pixel it covers as alpha, and pasted
-    through that alpha wherever it goes: the edges blend with whatever is below, as
-    supersampling the picture would give, at the cost of a paste. Square-cornered fills
-    are worked out exactly and painted straight on (:meth:`_plain`). FreeType already
-    anti-aliases text, so text waits until the end and is drawn at 1x.
-    """
-
-    def __init__(self, image: Image.Image) -> None:
-        self.image = image
-        self.texts: list[tuple[Point, str, int, RGB, str, bool]] = []
-
-    def _stamp(
-        self,
-        kind: str,
-        points: Sequence[Point],
-        fill: RGB | None,
-        edge: RGB | None,
-        width: float,
-        radius: float = 0,
-        canvas: tuple[int, int, int, int] | None = None,
-    ) -> None:
-        """Paste the shape through ``points`` (a box's two corners, or a polygon's
-        corners), placed where supersampling the whole picture would put it: boxes on
-        whole supersampled pixels, as Pillow rounds them; polygons where they fall.
-        ``canvas`` pastes only that part of the picture (by default, all the shape)."""
-        if canvas is None:
-            xs, ys = [x for x, _ in points], [y for _, y in points]
-            ox, oy = math.floor(min(xs)) - 1, math.floor(min(ys)) - 1
-            canvas = (ox, oy, math.ceil(max(xs)) + 2, math.ceil(max(ys)) + 2)
-        ox, oy = canvas[:2]
-        size = (canvas[2] - ox, canvas[3] - oy)
-        snap = round if kind != "polygon" else float
-        at = tuple((snap(x * SCALE) - ox * SCALE, snap(y * SCALE) - oy * SCALE) for x, y in points)
-        # the wood and the cards' ground are drawn once, into the backdrop: not kept
-        draw = _shape if size[0] * size[1] <= SMALL_SHAPE else _shape.__wrapped__
-        shape = draw(kind, at, size, fill, edge, round(width * SCALE), round(radius * SCALE))
-        self.image.paste(shape, (ox, oy), shape)
-
-    def rect(
-        self,
-        box: Box,
-        fill: RGB | None,
-        edge: RGB | None = None,
-        width: float = 0,
-        radius: float = 0,
-    ) -> None:
-        if fill is None:
-            self._outline(box, edge, width, radius)
-        elif not radius and not width:
-            self._plain(box, fill)
-        else:
-            self._stamp("rect", (box[:2], box[2:]), fill, edge, width, radius)
-
-    def _outline(self, box: Box, edge: RGB | None, width: float, radius: float) -> None:
-        """An outline alone: four strips painted directly and, if rounded, four corners
-        stamped. A stamp of the whole outline would be as large as the box, and a cell's
-        changes size as its row grows; a corner is the same whatever the box."""
-        x0, y0, x1, y1 = box
-        left, top, right, bottom, end = x0, y0, x1, y1, 0.0
-        if radius:
-            reach = math.ceil(radius + width) + 2  # a corner stamp's side
-            left, top = math.floor(x0) - 1 + reach, math.floor(y0) - 1 + reach
-            right, bottom = math.ceil(x1) + 2 - reach, math.ceil(y1) + 2 - reach
-            side = 2 * reach + 2  # a box this big has the same corners as ``box``
-            for cx, cy, corner in (
-                (left - reach, top - reach, (x0, y0, x0 + side, y0 + side)),
-                (right, top - reach, (x1 - side, y0, x1, y0 + side)),
-                (left - reach, bottom, (x0, y1 - side, x0 + side, y1)),
-                (right, bottom, (x1 - side, y1 - side, x1, y1)),
-            ):
-                canvas = (cx, cy, cx + reach, cy + reach)
-                self._stamp("rect", (corner[:2], corner[2:]), None, edge, width, radius, canvas)
-            end = 1 / SCALE  # a strip stops short of the next corner's stamp
-        inner = width - 1 / SCALE  # Pillow's boxes include their last pixel
-        for strip in (
-            (left, y0, right - end, y0 + inner),
-            (left, y1 - inner, right - end, y1),
-            (x0, top, x0 + inner, bottom - end),
-            (x1 - inner, top, x1, bottom - end),
-        ):
-            self._plain(strip, edge)
-
-    def _plain(self, box: Box, colour: RGB | None) -> None:
-        """A square-cornered filled box straight onto the picture: what supersampling
-        would give, worked out. A pixel half (or a quarter) covered at :data:`SCALE`
-        gets the colour blended by that share, over whatever is below it."""
-        if colour is None:
-            return
-        xs = _coverage(round(box[0] * SCALE), round(box[2] * SCALE))
-        ys = _coverage(round(box[1] * SCALE), round(box[3] * SCALE))
-        for y0, y1, cy in ys:
-            for x0, x1, cx in xs:
-                share = cx * cy
-                if share >= SCALE * SCALE:
-                    self.image.paste(colour, (x0, y0, x1, y1))
-                elif share:
-                    alpha = _constant_mask(x1 - x0, y1 - y0, round(255 * share / SCALE**2))
-                    self.image.paste(colour, (x0, y0, x1, y1), alpha)
-
-    def polygon(self, points: Sequence[Point], fill: RGB, edge: RGB, width: float) -> None:
-        self._stamp("polygon", points, fill, edge, width)
-
-    def circle(self, centre: Point, radius: float, fill: RGB, edge: RGB, width: float) -> None:
-        x, y = centre
-        self._stamp(
-            "ellipse", ((x - radius, y - radius), (x + radius, y + radius)), fill, edge, width
-        )
-
-    def text(
-        self, xy: Point, text: str, size: int, fill: RGB, anchor: str = "mm", bold: bool = True
-    ) -> None:
-        self.texts.append((xy, text, size, fill, anchor, bold))
-
-    def finish(self) -> Image.Image:
-        draw = ImageDraw.Draw(self.image)
-        for (x, y), text, size, fill, anchor, bold in self.texts:
-            mask, (dx, dy) = _lettering(text, size, bold, anchor)
-            draw.bitmap((round(x) + dx, round(y) + dy), mask, fill=fill)
-        self.texts = []
-        return self.image
-
-
-@lru_cache(maxsize=4096)
-def _lettering(
-    text: str, size: int, bold: bool, anchor: str
-) -> tuple[Image.Image, tuple[int, int]]:
-    """``text`` as FreeType draws it anchored at a whole pixel: the anti-aliased mask,
-    and where its corner sits from that pixel. Text goes to the nearest whole pixel, so
-    the letters, numbers and words a board repeats are each rasterised once per process
-    (half a pixel either way is invisible; a fresh rasterisation is not free)."""
-    face = font(size, bold)
-    left, top, right, bottom = face.getbbox(text, anchor=anchor)
-    dx, dy = math.floor(left) - 1, math.floor(top) - 1
-    mask = Image.new("L", (math.ceil(right) - dx + 2, math.ceil(bottom) - dy + 2), 0)
-    ImageDraw.Draw(mask).text((-dx, -dy), text, font=face, fill=255, anchor=anchor)
-    return mask, (dx, dy)
-
-
-def _coverage(first: int, last: int) -> list[tuple[int, int, int]]:
-    """The 1x pixel runs a span of supersampled pixels ``first``..``last`` (inclusive)
-    covers, as (start, end, how many of each pixel's :data:`SCALE` sub-pixels)."""
-    end = last + 1
-    if end <= first:
-        return []
-    lo, hi = first // SCALE, -(-end // SCALE)
-    if hi - lo == 1:
-        return [(lo, hi, end - first)]
-    runs = []
-    head = (lo + 1) * SCALE - first
-    if head < SCALE:
-        runs.append((lo, lo + 1, head))
-        lo += 1
-    tail = end - (hi - 1) * SCALE
-    full_end = hi - 1 if tail < SCALE else hi
-    if full_end > lo:
-        runs.append((lo, full_end, SCALE))
-    if tail < SCALE:
-        runs.append((hi - 1, hi, tail))
-    return runs
-
-
-@lru_cache(maxsize=512)
-def _constant_mask(width: int, height: int, value: int) -> Image.Image:
-    return Image.new("L", (width, height), value)
-
-
-@lru_cache(maxsize=1024)
-def _shape(
-    kind: str,
-    points: tuple[tuple[float, float], ...],
-    size: tuple[int, int],
-    fill: RGB | None,
-    edge: RGB | None,
-    width: int,
-    radius: int,
-) -> Image.Image:
-    """One shape on a ``size`` canvas (``points`` at :data:`SCALE`), reduced, with how
-    much of each pixel it covers as alpha. Drawn on black, the reduced colours are
-    already weighted by coverage (premultiplied), which Pillow's "RGBa" mode undoes."""
-    big = (size[0] * SCALE, size[1] * SCALE)
-    colour, cover = Image.new("RGB", big), Image.new("L", big)
-    for image, inside, rim in ((colour, fill, edge), (cover, fill and 255, edge and 255)):
-        draw = ImageDraw.Draw(image)
-        if kind == "rect":
-            draw.rounded_rectangle(points, radius=radius, fill=inside, outline=rim, width=width)
-        elif kind == "ellipse":
-            draw.ellipse(points, fill=inside, outline=rim, width=width)
-        else:
-            draw.polygon(points, fill=inside, outline=rim, width=width)
-    bands = (*colour.reduce(SCALE).split(), cover.reduce(SCALE))
-    return Image.merge("RGBa", bands).convert("RGBA")
-
-
-#: Stamps kept are at most this many pixels: pieces, plates, discs, icons, corners. The
-#: largest is a tall piece at full size (107x87 px), on most early boards: at 8192 it
-#: was drawn afresh 2.5 times a board. 1024 stamps, which a game's pieces of every
-#: colour and height fit in, are at most 48 MiB a process, about 5 MiB in practice.
-SMALL_SHAPE = 12288
-
-
 def _centre(box: Box) -> Point:
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
-def _letter(pen: _Pen, box: Box, swatch: Swatch, height: float) -> None:
+def _letter(pen: Pen, box: Box, swatch: Swatch, height: float) -> None:
     """The colour's initial on a piece, when there is room for a legible one."""
     size = round(min(height * 0.7, 30))
     if size >= 11:
         pen.text(_centre(box), swatch.letter, size, swatch.ink)
 
 
-def _draw_board(pen: _Pen, plan: Layout) -> None:
+def _draw_board(pen: Pen, plan: Layout) -> None:
     """The wood and the cells' ground: the same on every board (see :func:`_backdrop`)."""
     pen.rect(plan.board, WOOD, WOOD_EDGE, 2, radius=10)
     x0, y0 = plan.cells[6][0], plan.cells[6][1]
@@ -429,7 +223,7 @@ def _draw_board(pen: _Pen, plan: Layout) -> None:
         _cell_line(pen, (cell[2], y0, cell[2], y1))
 
 
-def _cell_line(pen: _Pen, line: Box) -> None:
+def _cell_line(pen: Pen, line: Box) -> None:
     """A line between cells: what each cell's 1 px outline gives on that edge, drawn
     once for the whole board (the cell on one side covers the pixel after the edge,
     the cell on the other half the pixel before it)."""
@@ -439,7 +233,7 @@ def _cell_line(pen: _Pen, line: Box) -> None:
     pen.rect((x0 - half, y0 - half, x1, y1), CELL_LINE)
 
 
-def _draw_frame(pen: _Pen, plan: Layout) -> None:
+def _draw_frame(pen: Pen, plan: Layout) -> None:
     """The lines between rows, row numbers on the wood, each square's name in its
     corner: rows grow with their towers, so these move from board to board (the lines
     between columns never do, and are drawn with the wood)."""
@@ -455,7 +249,7 @@ def _draw_frame(pen: _Pen, plan: Layout) -> None:
         pen.text((x0 - GUTTER / 2, (cell[1] + cell[3]) / 2), str(row + 1), 24, WOOD_TEXT)
 
 
-def _draw_plates(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_plates(pen: Pen, view: View, plan: Layout) -> None:
     """The foundations, each carrying its tower's height in stories; empty ones are pale."""
     for sq, cell in enumerate(plan.cells):
         cx = (cell[0] + cell[2]) / 2
@@ -463,12 +257,12 @@ def _draw_plates(pen: _Pen, view: View, plan: Layout) -> None:
         plate = (cx - BAR_W / 2 - 14, base, cx + BAR_W / 2 + 14, base + PLATE_H)
         if view.board[sq]:
             pen.rect(plate, PLATE, None, 0, radius=5)
-            pen.text(_centre(plate), str(view.heights[sq]), 22, (255, 255, 255))
+            pen.text(_centre(plate), str(view.heights[sq]), 22, WHITE)
         else:
             pen.rect(plate, EMPTY_PLATE, None, 0, radius=5)
 
 
-def _draw_stack(pen: _Pen, view: View, sq: int, boxes: tuple[Box, ...]) -> None:
+def _draw_stack(pen: Pen, view: View, sq: int, boxes: tuple[Box, ...]) -> None:
     """One tower, bottom piece first; a roof is a lettered cap in its owner's colour."""
     for piece, box in zip(view.board[sq], boxes, strict=True):
         swatch = PLAYER_COLOURS[piece.colour]
@@ -481,7 +275,7 @@ def _draw_stack(pen: _Pen, view: View, sq: int, boxes: tuple[Box, ...]) -> None:
         _letter(pen, box, swatch, box[3] - box[1])
 
 
-def _badge(pen: _Pen, centre: Point, swatch: Swatch) -> None:
+def _badge(pen: Pen, centre: Point, swatch: Swatch) -> None:
     """A bridge's letter in a disc mid-span, readable however thin the bridge is drawn."""
     pen.circle(centre, BADGE / 2, swatch.fill, swatch.edge, 2)
     pen.text(centre, swatch.letter, 24, swatch.ink)
@@ -495,7 +289,7 @@ def _bridge_box(view: View, plan: Layout, sq: int, colour: int) -> Box:
     return plan.pieces[sq][index]
 
 
-def _draw_plank(pen: _Pen, left: Box, right: Box, swatch: Swatch) -> None:
+def _draw_plank(pen: Pen, left: Box, right: Box, swatch: Swatch) -> None:
     """A bridge between side-by-side towers: a band across the gap at its level."""
     y = (left[1] + left[3]) / 2
     half = max(left[3] - left[1], PLANK_MIN) / 2
@@ -518,7 +312,7 @@ def _crossings(view: View, plan: Layout, span: tuple[float, float], low: int, si
     return count
 
 
-def _draw_vertical(pen: _Pen, ends: tuple[Box, Box], swatch: Swatch, side: int, lane: int) -> None:
+def _draw_vertical(pen: Pen, ends: tuple[Box, Box], swatch: Swatch, side: int, lane: int) -> None:
     """A bridge between a tower and the one behind it: a bracket joining their levels.
 
     Rows are drawn one above the other, so the bridge cannot be a straight plank; the
@@ -537,7 +331,7 @@ def _draw_vertical(pen: _Pen, ends: tuple[Box, Box], swatch: Swatch, side: int, 
     _badge(pen, (x, (y_low + y_high) / 2), swatch)
 
 
-def _draw_bridges(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_bridges(pen: Pen, view: View, plan: Layout) -> None:
     """Planks for side-by-side bridges, brackets for the others.
 
     A bracket goes on the side of its column where it cuts through the fewest planks
@@ -571,7 +365,7 @@ def _draw_bridges(pen: _Pen, view: View, plan: Layout) -> None:
         _draw_vertical(pen, ends, swatch, side, lane)
 
 
-def _draw_last(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_last(pen: Pen, view: View, plan: Layout) -> None:
     """Outline the cell (both cells, for a bridge) where the last piece went."""
     if view.last is None:
         return
@@ -580,7 +374,7 @@ def _draw_last(pen: _Pen, view: View, plan: Layout) -> None:
         pen.rect((x0 + 3, y0 + 3, x1 - 3, y1 - 3), None, HIGHLIGHT, 6, radius=6)
 
 
-def _draw_caption(pen: _Pen, view: View, names: Sequence[str], plan: Layout) -> None:
+def _draw_caption(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> None:
     """The caption, with names shortened so the turn or result line always fits whole."""
     left, _ = caption(view, names)
     x0, x1 = plan.board[0], plan.board[2]
@@ -596,7 +390,7 @@ def _draw_caption(pen: _Pen, view: View, names: Sequence[str], plan: Layout) -> 
     pen.text((x1, y), caption(view, short)[1], 26, INK, "rm")
 
 
-def _draw_icon(pen: _Pen, x: float, y: float, kind: str, swatch: Swatch) -> float:
+def _draw_icon(pen: Pen, x: float, y: float, kind: str, swatch: Swatch) -> float:
     """A small piece shape for the stock line; returns its width."""
     w, h = {"tall": (12, 28), "cube": (18, 18), "bridge": (26, 9), "roof": (24, 16)}[kind]
     box = (x, y - h / 2, x + w, y + h / 2)
@@ -608,7 +402,7 @@ def _draw_icon(pen: _Pen, x: float, y: float, kind: str, swatch: Swatch) -> floa
     return w
 
 
-def _draw_stock(pen: _Pen, view: View, seat: int, x: float, y: float) -> None:
+def _draw_stock(pen: Pen, view: View, seat: int, x: float, y: float) -> None:
     """Each colour the seat plays: its swatch, then each kind of piece with the count left."""
     start = initial_stock(view.players)[seat]
     for colour in view.seat_colours[seat]:
@@ -636,7 +430,7 @@ def status(view: View, seat: int) -> str:
     return ""
 
 
-def _draw_marker(pen: _Pen, view: View, seat: int, x: float, y: float) -> float:
+def _draw_marker(pen: Pen, view: View, seat: int, x: float, y: float) -> float:
     """Before the name: the final place once the game is over, else an arrow for the
     seat to play. Returns where the name starts."""
     if view.places is not None:
@@ -651,7 +445,7 @@ def _draw_marker(pen: _Pen, view: View, seat: int, x: float, y: float) -> float:
     return x
 
 
-def _draw_card(pen: _Pen, view: View, seat: int, name: str, box: Box) -> None:
+def _draw_card(pen: Pen, view: View, seat: int, name: str, box: Box) -> None:
     """One player: marker, name, score on the first line; their pieces left below."""
     if view.turn == seat:  # the backdrop has every card plain: outline the one to play
         pen.rect(box, None, TURN, 4, radius=12)
@@ -671,7 +465,7 @@ def _draw_card(pen: _Pen, view: View, seat: int, name: str, box: Box) -> None:
     _draw_stock(pen, view, seat, box[0] + 16, box[1] + 70)
 
 
-def _draw_neutral_note(pen: _Pen, view: View, plan: Layout) -> None:
+def _draw_neutral_note(pen: Pen, view: View, plan: Layout) -> None:
     """Only 3-player games have a neutral colour (green): say so in the card slot a
     fourth player would use, next to the third player's card."""
     shared = set(view.seat_colours[0]) - set(scoring_colours(view.players)[0])
@@ -691,7 +485,7 @@ def _backdrop(players: int) -> Image.Image:
     letters, each player's blank card and the neutral note. Drawn once per process."""
     view = _blank_view(players)
     plan = layout(view)
-    pen = _Pen(Image.new("RGB", (plan.width, plan.height), BACKGROUND))
+    pen = Pen(Image.new("RGB", (plan.width, plan.height), BACKGROUND))
     _draw_board(pen, plan)
     for box in plan.cards:
         pen.rect(box, CARD, CARD_LINE, 2, radius=12)
@@ -707,7 +501,7 @@ def _blank_view(players: int) -> View:
 def draw(view: View, names: Sequence[str]) -> Image.Image:
     """The board for ``view`` as an RGB image; ``names[seat]`` labels each player."""
     plan = layout(view)
-    pen = _Pen(_backdrop(view.players).copy())
+    pen = Pen(_backdrop(view.players).copy())
     _draw_caption(pen, view, names, plan)
     _draw_frame(pen, plan)
     _draw_last(pen, view, plan)
@@ -720,42 +514,20 @@ def draw(view: View, names: Sequence[str]) -> Image.Image:
     return pen.finish()
 
 
-@lru_cache(maxsize=1)
+#: every colour a board names, for its fixed palette
+NAMED: tuple[RGB, ...] = (
+    *SHARED,
+    WOOD_TEXT,
+    CELL,
+    CELL_LINE,
+    PLATE,
+    EMPTY_PLATE,
+)
+
+
 def palette() -> Image.Image:
-    """One palette for every Skybridge board: each colour the renderer names, exactly,
-    plus the anti-aliased shades between them, taken from boards of 2, 3 and 4 players
-    (mid-game and finished, with bridges, roofs and medals). Mapping each board onto a
-    fixed palette costs a quarter of working one out per board, and looks the same."""
-    rules = engine.get("skybridge")
-    rng = random.Random(3)
-    boards = []
-    for players in (2, 3, 4):
-        state = rules.new(players, None, players)
-        names = [f"Player {i + 1}" for i in range(players)]
-        for moves in range(10_000):
-            if rules.is_over(state) or moves == 30:
-                boards.append(draw(rules.view(state, None), names))
-            if rules.is_over(state):
-                break
-            seat = rules.to_play(state)[0]
-            state = rules.apply(state, seat, rng.choice(rules.legal(state, seat))).state
-    named = [BACKGROUND, WOOD, WOOD_EDGE, WOOD_TEXT, CELL, CELL_LINE, PLATE, EMPTY_PLATE]
-    named += [INK, MUTED, CARD, CARD_LINE, TURN, HIGHLIGHT, *MEDALS, (255, 255, 255)]
-    for swatch in PLAYER_COLOURS:
-        named += [swatch.fill, swatch.ink, swatch.edge]
-    named = list(dict.fromkeys(named))
-    sheet = Image.new("RGB", (boards[0].width, sum(b.height for b in boards)))
-    y = 0
-    for board in boards:
-        sheet.paste(board, (0, y))
-        y += board.height
-    shades = sheet.quantize(256 - len(named), method=Image.Quantize.FASTOCTREE)
-    colours = named + [
-        tuple(shades.getpalette()[i : i + 3]) for i in range(0, 3 * (256 - len(named)), 3)
-    ]
-    fixed = Image.new("P", (1, 1))
-    fixed.putpalette([c for rgb in colours for c in rgb])
-    return fixed
+    """The palette every Skybridge board is mapped onto (see :func:`fixed_palette`)."""
+    return fixed_palette(NAMED)
 
 
 def render(view: View, names: Sequence[str]) -> bytes:

@@ -15,9 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import ImageFont
 
 from renders.common import fit_text, font, to_png
+from renders.palette import INK, MUTED, PLAYER_COLOURS, RGB, SHARED, WHITE, fixed_palette
+from renders.pen import Pen
 
 WIDTH = 900
 MARGIN = 24
@@ -26,10 +28,8 @@ PAD = 24  # room either side of a figure, so neighbouring columns never touch
 NAME_SHARE = 0.4  # the player column's least share of the picture's width
 TITLE, SUBTITLE, HEADER, CELL = 40, 30, 22, 28  # font sizes, px
 TOP = 142  # where the table starts, below the two title lines
-INK = (34, 34, 34)
-MUTED = (90, 90, 90)
-STRIPE = (243, 240, 232)
-HEAD = (0, 114, 178)  # Okabe-Ito blue
+STRIPE: RGB = (243, 240, 232)
+HEAD: RGB = PLAYER_COLOURS[1].fill  # Okabe-Ito blue
 
 
 @lru_cache(maxsize=2)
@@ -142,31 +142,31 @@ def render_table(
     """The standings as a PNG: ``title`` in bold, ``subtitle`` (how far the season is)
     on a line of its own so a long league name never pushes it off the picture."""
     plan = layout(title, columns, rows, subtitle)
-    image = Image.new("RGB", (WIDTH, plan.height), (252, 251, 248))
-    draw = ImageDraw.Draw(image)
-    draw.text((MARGIN, 20), plan.title, font=font(TITLE, True), fill=INK)
-    draw.text((MARGIN, 76), plan.subtitle, font=font(SUBTITLE), fill=MUTED)
+    pen = Pen.blank(WIDTH, plan.height)
+    pen.text((MARGIN, 20), plan.title, TITLE, INK, "la")
+    pen.text((MARGIN, 76), plan.subtitle, SUBTITLE, MUTED, "la", bold=False)
     y = TOP
-    draw.rectangle((16, y, WIDTH - 16, y + ROW), fill=HEAD)
-    _row(draw, y, plan.header, plan.widths, font(plan.header_size, True), (255, 255, 255))
+    pen.rect((16, y, WIDTH - 16, y + ROW), HEAD)
+    _row(pen, y, plan.header, plan.widths, plan.header_size, True, WHITE)
     for i, row in enumerate(plan.rows):
         y += ROW
         if i % 2:
-            draw.rectangle((16, y, WIDTH - 16, y + ROW), fill=STRIPE)
-        _row(draw, y, row, plan.widths, font(plan.cell_size), INK)
-    return to_png(image)
+            pen.rect((16, y, WIDTH - 16, y + ROW), STRIPE)
+        _row(pen, y, row, plan.widths, plan.cell_size, False, INK)
+    return to_png(pen.finish(), fixed_palette((*SHARED, STRIPE)))
 
 
 def _row(
-    draw: ImageDraw.ImageDraw,
+    pen: Pen,
     y: int,
     cells: Sequence[str],
     widths: Sequence[int],
-    face: ImageFont.FreeTypeFont,
-    fill: tuple[int, int, int],
+    size: int,
+    bold: bool,
+    fill: RGB,
 ) -> None:
     x = MARGIN
     for column, (text, width) in enumerate(zip(cells, widths, strict=True)):
         anchor, at = ("lm", x + 6) if column == 1 else ("mm", x + width / 2)
-        draw.text((at, y + ROW / 2), text, font=face, fill=fill, anchor=anchor)
+        pen.text((at, y + ROW / 2), text, size, fill, anchor, bold)
         x += width

@@ -6,12 +6,21 @@ are timed on positions from random games; ``sqlite.commit_p50_ms`` is the floor:
 bare INSERT + COMMIT of a move-sized row on a database set up like the store's
 (``synchronous = FULL``), and ``sqlite.commit_normal_p50_ms`` the same with ``NORMAL``:
 what surviving a power cut costs each commit.
+
+Boards: ``<game>.render_p50_ms`` is wall time, which other work on the machine inflates;
+``<game>.render_cpu_ms`` is the same boards' CPU time (p50, ``time.process_time``), and
+``<game>.render_first_ms`` the first board of a fresh process (a subprocess that imports
+the renderers, then draws one mid-game board): what a drawing worker's first move waits
+for, fonts, caches and palettes included.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -82,13 +91,36 @@ def _names(players: int) -> list[str]:
     return [f"Player {i + 1}" for i in range(players)]
 
 
-def _timed(work, items) -> tuple[list[float], list]:
+def _timed(work, items, clock=time.perf_counter) -> tuple[list[float], list]:
     times, results = [], []
     for item in items:
-        started = time.perf_counter()
+        started = clock()
         results.append(work(item))
-        times.append(time.perf_counter() - started)
+        times.append(clock() - started)
     return times, results
+
+
+_FIRST_BOARD = """
+import json, sys, time
+import engine
+from bot.tools.bench import _names, _positions
+from renders import render
+key = sys.argv[1]
+state, _, players = (positions := _positions(key, 1, seed=7))[len(positions) // 2]
+view = engine.get(key).view(state, None)
+started = time.perf_counter()
+render(key, view, _names(players))
+print(json.dumps((time.perf_counter() - started) * 1000))
+"""
+
+
+def first_board_ms(key: str) -> float:
+    """The first board drawn in a fresh process, in ms: imports are not counted, but
+    everything a renderer builds on its first call (fonts, palettes, blank boards) is."""
+    out = subprocess.run(
+        [sys.executable, "-c", _FIRST_BOARD, key], check=True, capture_output=True, text=True
+    )
+    return json.loads(out.stdout)
 
 
 async def run(emit: Emit = print, quick: bool = False, only: Sequence[str] = ()) -> None:
@@ -141,5 +173,12 @@ async def run(emit: Emit = print, quick: bool = False, only: Sequence[str] = ())
             metric(emit, f"{key}.render_p50_ms", percentile(render_times, 0.50) * 1000, "ms")
             metric(emit, f"{key}.render_p99_ms", percentile(render_times, 0.99) * 1000, "ms")
             metric(emit, f"{key}.png_kb", statistics.mean(sizes) / 1024, "KiB")
+            cpu_times, _ = _timed(
+                lambda p, k=key, r=rules: render(k, r.view(p[0], None), _names(p[2])),
+                positions,
+                time.process_time,
+            )
+            metric(emit, f"{key}.render_cpu_ms", percentile(cpu_times, 0.50) * 1000, "ms")
+            metric(emit, f"{key}.render_first_ms", first_board_ms(key), "ms")
         if not only or "seven-bridges" in only:
             await bench_loops.run(emit, quick)

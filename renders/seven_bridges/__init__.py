@@ -18,11 +18,24 @@ from collections.abc import Sequence
 
 from engine.seven_bridges.view import View
 from renders.common import to_png
+from renders.palette import RGB, SHARED, fixed_palette
+from renders.seven_bridges import city
+from renders.seven_bridges.pieces import EULER, USED_CELL
 from renders.seven_bridges.public import render_public
-from renders.seven_bridges.sheet import render_sheet
+from renders.seven_bridges.sheet import COUNTED, render_sheet
+
+#: every colour a sheet or card names, for their fixed palette
+NAMED: tuple[RGB, ...] = (
+    *SHARED,
+    *city.NAMED,
+    USED_CELL,
+    COUNTED,
+    EULER.fill,
+    EULER.edge,
+)
 
 
 def render(view: View, names: Sequence[str]) -> bytes:
     """The viewer's own sheet, or the public card when ``view.seat`` is None."""
     image = render_public(view, names) if view.seat is None else render_sheet(view, names)
-    return to_png(image)
+    return to_png(image, fixed_palette(NAMED))

@@ -15,8 +15,8 @@ from engine.seven_bridges.board import CITY, QUADRANTS, SIZE
 from engine.seven_bridges.legend import HIDDEN_RING, crossed, visited
 from engine.seven_bridges.lines import SQUARE_ARM, bits
 from engine.seven_bridges.view import View
-from renders.common import RGB, Swatch
-from renders.seven_bridges.pen import HIGHLIGHT, INK, MUTED, WHITE, Box, Pen, Point, box_centre
+from renders.palette import HIGHLIGHT, INK, MUTED, RGB, WHITE, Swatch
+from renders.pen import Box, Pen, Point, box_centre
 from renders.seven_bridges.pieces import DELTA
 
 GUTTER = 28  # the coordinates round the map
@@ -44,6 +44,24 @@ TREE: RGB = (214, 234, 208)
 TREE_EDGE: RGB = (84, 140, 84)
 TREE_SEEN: RGB = (36, 112, 56)
 START: RGB = INK
+#: the map's own colours, for the sheet's fixed palette
+NAMED: tuple[RGB, ...] = (
+    PAPER,
+    WATER,
+    WAVE,
+    FIELD,
+    GRID,
+    QUADRANT_LINE,
+    STREET,
+    DECK,
+    PARAPET,
+    HOUSE,
+    HOUSE_EDGE,
+    HOUSE_SEEN,
+    TREE,
+    TREE_EDGE,
+    TREE_SEEN,
+)
 
 # A square's quarters between its arms, as (x sign, y sign): NE, SE, SW, NW.
 QUARTERS = ((1, -1), (1, 1), (-1, 1), (-1, -1))

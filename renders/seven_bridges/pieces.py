@@ -1,5 +1,5 @@
-"""What the sheet and the public card both show: the caption, the dice pool, die faces
-and the bridge and landmark markers."""
+"""What the sheet and the public card both show: the caption, the dice pool, die faces,
+the bridge and landmark markers, and the colours of the seats and of Euler."""
 
 from __future__ import annotations
 
@@ -8,20 +8,19 @@ from collections.abc import Sequence
 from engine.seven_bridges.dice import HORSE, ROTATIONS, face_name
 from engine.seven_bridges.state import PICKS, ROUNDS
 from engine.seven_bridges.view import View
-from renders.common import RGB, Swatch, fit_text, font
-from renders.seven_bridges.pen import (
+from renders.common import fit_text, font
+from renders.palette import (
     BACKGROUND,
+    CARD_LINE,
     HIGHLIGHT,
     INK,
     MUTED,
-    PANEL_LINE,
-    USED_CELL,
+    RGB,
+    SIX_COLOURS,
     WHITE,
-    Box,
-    Pen,
-    Point,
-    box_centre,
+    Swatch,
 )
+from renders.pen import Box, Pen, Point, box_centre
 
 MARGIN = 12
 CAPTION_H = 62
@@ -33,6 +32,14 @@ DICE_W = PICKS * DIE + (PICKS - 1) * DIE_GAP
 PIP = 34
 
 DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))  # (dx, dy) towards N, E, S, W
+
+USED_CELL: RGB = (226, 222, 214)  # a used bonus, a die handed to someone else
+#: Euler, the rulebook's solo opponent: a pale lavender no seat uses
+EULER = Swatch("Euler", "E", (200, 200, 222), INK, (78, 78, 132))
+
+
+def swatch(seat: int) -> Swatch:
+    return SIX_COLOURS[seat]
 
 
 def positions(view: View) -> int:
@@ -128,7 +135,7 @@ def die(
     ``blank`` names an empty place: "taken", or "?" before the roll."""
     cx = (box[0] + box[2]) / 2
     if value == 0:
-        pen.rect(box, BACKGROUND, PANEL_LINE, 2, radius=10)
+        pen.rect(box, BACKGROUND, CARD_LINE, 2, radius=10)
         pen.text(box_centre(box), blank, 15 if len(blank) > 1 else 30, MUTED, bold=False)
         return
     other = mark == "other"
@@ -194,7 +201,7 @@ def pip(pen: Pen, centre: Point, label: str, on: bool, colour: Swatch, square: b
     """A bridge (square) or landmark (disc) marker: filled in the player's colour once
     crossed or visited, hollow before; the number or letter reads either way."""
     r = PIP / 2
-    fill, ink, edge = (colour.fill, colour.ink, colour.edge) if on else (WHITE, MUTED, PANEL_LINE)
+    fill, ink, edge = (colour.fill, colour.ink, colour.edge) if on else (WHITE, MUTED, CARD_LINE)
     if square:
         pen.rect((centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r), fill, edge, 2, 5)
     else:

@@ -14,23 +14,14 @@ from engine.seven_bridges.board import CITY
 from engine.seven_bridges.legend import crossed, visited
 from engine.seven_bridges.state import PICKS
 from engine.seven_bridges.view import View
-from renders.common import fit_text, font
-from renders.seven_bridges.pen import (
-    EULER,
-    INK,
-    MUTED,
-    PANEL_LINE,
-    WHITE,
-    Box,
-    Pen,
-    box_centre,
-    swatch,
-    text_width,
-)
+from renders.common import fit_text, font, text_width
+from renders.palette import CARD_LINE, INK, MUTED, WHITE
+from renders.pen import Box, Pen, box_centre
 from renders.seven_bridges.pieces import (
     CAPTION_H,
     DIE,
     DIE_GAP,
+    EULER,
     GAP,
     MARGIN,
     PANEL_HEAD,
@@ -41,6 +32,7 @@ from renders.seven_bridges.pieces import (
     pip,
     position_name,
     positions,
+    swatch,
 )
 
 WIDTH = 800
@@ -92,7 +84,7 @@ def _draw_row(pen: Pen, view: View, names: Sequence[str], position: int, box: Bo
     colour = EULER if euler else swatch(position)
     bridges, letters, total = progress(view, position)
     to_play = position in view.to_play and not euler
-    pen.rect(box, WHITE, INK if to_play else PANEL_LINE, 4 if to_play else 2, 12)
+    pen.rect(box, WHITE, INK if to_play else CARD_LINE, 4 if to_play else 2, 12)
     x0, y0, x1, _ = box
     y = y0 + 22
     chip = (x0 + 12, y - 14, x0 + 40, y + 14)

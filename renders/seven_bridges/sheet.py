@@ -1,9 +1,8 @@
 """A player's own sheet: the map with their lines, then the bridge legend, the dice, the
 bonus columns and the score sheet.
 
-The printed map is the same on every sheet, so it is drawn once (supersampled) and
-copied for each picture: the map is most of the drawing, and this keeps a sheet around
-40 ms.
+The printed map is the same on every sheet, so it is drawn once and copied for each
+picture: the map is most of the drawing.
 """
 
 from __future__ import annotations
@@ -26,32 +25,25 @@ from engine.seven_bridges.bonuses import (
 from engine.seven_bridges.legend import ITEMS, TOTAL_BUILDINGS, TOTAL_GRID, TOTAL_TREES, crossed
 from engine.seven_bridges.state import PICKS
 from engine.seven_bridges.view import View
-from renders.common import RGB, Swatch, fit_text, font
+from renders.common import fit_text, font
+from renders.palette import CARD_LINE, INK, MUTED, RGB, WHITE, Swatch
+from renders.pen import Box, Pen, box_centre
 from renders.seven_bridges import city
 from renders.seven_bridges.city import CELL, GUTTER
-from renders.seven_bridges.pen import (
-    EULER,
-    INK,
-    MUTED,
-    PANEL_LINE,
-    USED_CELL,
-    WHITE,
-    Box,
-    Pen,
-    box_centre,
-    swatch,
-)
 from renders.seven_bridges.pieces import (
     CAPTION_H,
     DICE_W,
     DIE,
     DIE_GAP,
+    EULER,
     GAP,
     MARGIN,
     PANEL_HEAD,
+    USED_CELL,
     draw_caption,
     draw_dice,
     face,
+    swatch,
 )
 
 WIDTH = 900
@@ -116,11 +108,11 @@ def sheet_layout(solo: bool) -> SheetLayout:
 
 @lru_cache(maxsize=2)
 def _printed(solo: bool) -> Image.Image:
-    """The supersampled canvas with the printed map drawn; never drawn on, only copied."""
+    """The blank sheet with the printed map drawn; never drawn on, only copied."""
     plan = sheet_layout(solo)
     pen = Pen.blank(plan.width, plan.height)
     city.draw_printed(pen, plan.grid)
-    return pen.image
+    return pen.finish()
 
 
 def _draw_legend(pen: Pen, plan: SheetLayout, drawn: int, colour: Swatch) -> None:
@@ -214,7 +206,7 @@ def _draw_score(pen: Pen, view: View, plan: SheetLayout) -> None:
     if view.solo:
         pen.text((mine, head_y + 2), "you", 15, MUTED, "rm", bold=False)
         pen.text((plan.score_columns[1], head_y + 2), "Euler", 15, EULER.edge, "rm", bold=False)
-    pen.rect((x0, rows[0][1], x1, rows[-1][3]), WHITE, PANEL_LINE, 2, 8)
+    pen.rect((x0, rows[0][1], x1, rows[-1][3]), WHITE, CARD_LINE, 2, 8)
     for i, (box, label, detail) in enumerate(
         zip(rows[:-1], ITEM_LABELS, _details(view), strict=True)
     ):
@@ -230,7 +222,7 @@ def _draw_score(pen: Pen, view: View, plan: SheetLayout) -> None:
         if view.solo:
             euler = str(view.euler_items[i])
             pen.text((plan.score_columns[1], y), euler, 19, EULER.edge, "rm", bold=False)
-        pen.bar((x0 + 8, box[3]), (x1 - 8, box[3]), 1, PANEL_LINE)
+        pen.bar((x0 + 8, box[3]), (x1 - 8, box[3]), 1, CARD_LINE)
     y = (rows[-1][1] + rows[-1][3]) / 2
     pen.text((x0 + 28, y), "TOTAL", 20, INK, "lm")
     pen.text((mine, y), str(card.total), 22, INK, "rm")

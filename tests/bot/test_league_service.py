@@ -17,6 +17,7 @@ from bot.organiser import Organiser, finishing_order, numbered_tables
 from bot.ratings import Rating, rate
 from bot.service import Caller, Refused, Service, Table, ordinal
 from bot.store import Store
+from renders.palette import BACKGROUND
 from renders.standings import TOP, layout, render_table
 from tests.conftest import Clock
 
@@ -239,7 +240,7 @@ async def test_standings_come_as_an_image_too_and_round_robins_show_their_schedu
     assert {picture.getpixel((x, TOP + 4)) for x in (20, 450, 880)} == {(0, 114, 178)}
     assert picture.height == TOP + 56 * 5 + 20, "a row per player"
     # ink on the subtitle line: the round is not cut off the end of the title
-    assert any(picture.getpixel((x, 95)) != (252, 251, 248) for x in range(24, 400))
+    assert any(picture.getpixel((x, 95)) != BACKGROUND for x in range(24, 400))
     title, columns, cells, subtitle = drawn[-1]
     assert (title, subtitle) == ("RR standings", "after round 1 of 3, round 2 in play")
     assert columns == ["#", "Player", "Pts", "GP", "Avg", "Score"], (

@@ -11,6 +11,7 @@ from PIL import Image
 from bot.leagues.formats import ROTATING, ROUND_ROBIN, SWISS, Format, next_round
 from bot.leagues.results import Scoring, bye, forfeit, played, show
 from bot.leagues.standings import AVERAGE_PLACE, GAME_SCORE, HEAD_TO_HEAD, explain, standings
+from renders.palette import BACKGROUND
 from renders.standings import MARGIN, ROW, TOP, WIDTH, layout, printable, render_table
 
 ADA, BOB, CY, DEE, EVE, FAY = 1, 2, 3, 4, 5, 6
@@ -283,6 +284,5 @@ def test_the_picture_has_the_round_on_its_own_line_and_a_row_per_player():
     png = render_table("A league name long enough to fill the line", columns, rows, "round 2 of 5")
     picture = Image.open(io.BytesIO(png)).convert("RGB")
     assert picture.size == (WIDTH, TOP + ROW * 7 + 20)
-    background = (252, 251, 248)
-    subtitle_ink = [x for x in range(WIDTH) if picture.getpixel((x, 95)) != background]
+    subtitle_ink = [x for x in range(WIDTH) if picture.getpixel((x, 95)) != BACKGROUND]
     assert subtitle_ink and max(subtitle_ink) < WIDTH / 2, "the short subtitle, whole, on line 2"

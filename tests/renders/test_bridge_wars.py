@@ -22,18 +22,13 @@ from engine.bridge_wars.actions import Place
 from engine.bridge_wars.board import BRASS, parse_hole
 from engine.bridge_wars.state import State, put
 from renders.bridge_wars import (
-    BACKGROUND,
+    BOARD_TOP,
     BRASS_ROD,
-    CARD,
-    CARD_LINE,
     EMPTY_ROD,
-    HIGHLIGHT,
     HOLE,
     ISO_A,
     ISO_C,
     NO_ROD,
-    TURN,
-    WOOD,
     Box,
     caption,
     cell_box,
@@ -43,7 +38,7 @@ from renders.bridge_wars import (
     stock_line,
     top_face_centre,
 )
-from renders.common import PLAYER_COLOURS, RGB
+from renders.palette import BACKGROUND, CARD, CARD_LINE, HIGHLIGHT, PLAYER_COLOURS, RGB, TURN
 
 g = engine.get("bridge-wars")
 NAMES = ("Ada", "Bob", "Cy", "Dee")
@@ -136,7 +131,7 @@ def finished(players: int, seed: int) -> State:
 def test_picture_is_phone_shaped_and_small(players: int):
     image, png = picture(finished(players, seed=players))
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
-    assert image.width == 1000
+    assert image.width == 800  # shown ~400 px wide on a phone: 800 is twice that
     assert image.height <= 1.4 * image.width  # Discord shrinks very tall pictures
     assert len(png) < 150 * 1024
 
@@ -157,7 +152,7 @@ def test_blocks_show_their_colour_in_3d():
         assert near(probe(image, state, where, 1), fill(RED)), where
     for where in ("j10", "k10", "j11", "k11"):
         assert near(probe(image, state, where, 1), fill(BLUE)), where
-    assert near(probe(image, state, "f6", 0), WOOD), "nothing stands on f6"
+    assert near(probe(image, state, "f6", 0), BOARD_TOP), "nothing stands on f6"
 
 
 def test_a_stack_is_drawn_layer_on_layer():
@@ -175,8 +170,8 @@ def test_a_bridged_gap_shows_through_with_a_shadow_under_it():
         gap = probe(image, state, where, 1.5)
         assert not red_colours(gap), f"{where}: the gap under the bridge is open"
     board = probe(image, state, "d3", 0)
-    assert sum(board) < sum(WOOD) - 60, "the bridge casts a shadow on the board"
-    assert near(probe(image, state, "f3", 0), WOOD), "no shadow where nothing bridges"
+    assert sum(board) < sum(BOARD_TOP) - 60, "the bridge casts a shadow on the board"
+    assert near(probe(image, state, "f3", 0), BOARD_TOP), "no shadow where nothing bridges"
 
 
 def test_unclaimed_corners_show_empty_holes():
@@ -187,7 +182,7 @@ def test_unclaimed_corners_show_empty_holes():
         x, y = top_face_centre(plan, h(where), 0)
         assert near(image.getpixel((round(x), round(y))), HOLE), where
     x, y = top_face_centre(plan, h("e1"), 0.5)  # a claimed corner's rod rises here
-    assert not near(image.getpixel((round(x), round(y))), WOOD)
+    assert not near(image.getpixel((round(x), round(y))), BOARD_TOP)
 
 
 def test_the_last_block_has_an_arrow_over_it_in_3d():
@@ -257,7 +252,7 @@ def test_the_brass_rod_is_ringed_in_gold():
     state = started("red sw", "blue ne")
     image, _ = picture(state)
     x0, y0, _, y1 = cell_box(layout(g.view(state, None)), BRASS)
-    assert near(image.getpixel((round(x0 + 5), round((y0 + y1) / 2))), BRASS_ROD)
+    assert near(image.getpixel((round(x0 + 3), round((y0 + y1) / 2))), BRASS_ROD)
 
 
 # -- players and captions --------------------------------------------------------------
@@ -347,7 +342,7 @@ def test_every_position_of_random_games_renders():
             step += 1
             if step % 12 == 0:
                 image, _ = picture(state)
-                assert image.size == (1000, layout(g.view(state, None)).height)
+                assert image.size == (800, layout(g.view(state, None)).height)
 
 
 def test_renders_dispatch_by_game_key():

@@ -24,21 +24,18 @@ from engine.bridges_and_boats.state import Boat, Run, State
 from engine.core import Rng
 from renders.bridges_and_boats import (
     BACK,
-    HIGHLIGHT,
     IVORY,
     RUBBLE,
     SIDES,
     SOLDIER,
-    WAITING,
     WATER,
-    WOOD,
     Box,
     caption,
     die_box,
     layout,
     render,
 )
-from renders.common import RGB
+from renders.palette import HIGHLIGHT, RGB, WAITING, WOOD
 
 g = engine.get("bridges-and-boats")
 NAMES = ("Ada", "Bob")

@@ -25,7 +25,8 @@ from engine.seven_bridges.legend import LANDMARK_ARMS
 from engine.seven_bridges.lines import bits
 from engine.seven_bridges.state import State
 from engine.seven_bridges.view import View
-from renders.common import PLAYER_COLOURS, RGB
+from renders.palette import HIGHLIGHT, INK, PLAYER_COLOURS, RGB, WHITE
+from renders.pen import Box
 from renders.seven_bridges import render
 from renders.seven_bridges.city import (
     BUILDING_SPOTS,
@@ -42,8 +43,7 @@ from renders.seven_bridges.city import (
     spot_centre,
     square_box,
 )
-from renders.seven_bridges.pen import EULER, HIGHLIGHT, INK, USED_CELL, WHITE, Box
-from renders.seven_bridges.pieces import DELTA, caption
+from renders.seven_bridges.pieces import DELTA, EULER, USED_CELL, caption
 from renders.seven_bridges.public import progress, public_layout
 from renders.seven_bridges.sheet import bonus_states, sheet_layout
 from tests.conftest import ADA, BOB, TABLE

@@ -12,7 +12,8 @@ from PIL import Image
 
 from engine.seven_cities.state import City
 from renders import render
-from renders.seven_cities import HIGHLIGHT, MIN_RADIUS, TERRAIN, centre, layout, swatch
+from renders.palette import HIGHLIGHT
+from renders.seven_cities import MIN_RADIUS, TERRAIN, centre, layout, swatch
 from tests.engine.seven_cities.conftest import T, cities, g, play, table
 
 NAMES = ["Ada", "Bob", "Cy", "Dee", "Eve", "Fay"]

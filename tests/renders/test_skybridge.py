@@ -18,14 +18,9 @@ import renders
 from engine.skybridge.actions import Place
 from engine.skybridge.board import COLOURS, SQUARES
 from engine.skybridge.state import State
-from renders.common import PLAYER_COLOURS, RGB
+from renders.palette import BACKGROUND, CARD_LINE, HIGHLIGHT, MEDALS, PLAYER_COLOURS, RGB, TURN
 from renders.skybridge import (
-    BACKGROUND,
-    CARD_LINE,
     CELL,
-    HIGHLIGHT,
-    MEDALS,
-    TURN,
     Box,
     caption,
     layout,
