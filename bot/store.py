@@ -23,6 +23,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.clocks import Clocks, Wait, next_due
 from bot.ratings import Rating, rate
 
 _MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
@@ -116,39 +117,6 @@ class Awaiting:
     channel_id: int
     game_key: str
     since: str
-
-
-@dataclass(frozen=True)
-class Clocks:
-    """A game's play-by-post timing: time per move, what happens at the deadline, reminders."""
-
-    move_hours: float | None = None
-    policy: str = "random"
-    remind_hours: float = 24.0
-    reminder_limit: int = 3
-    reaction_hours: float = 12.0  # how long an out-of-turn window waits for answers
-
-
-@dataclass(frozen=True)
-class Wait:
-    """One seat a game waits for, with everything that decides what is due for it."""
-
-    game_id: int
-    guild_id: int | None
-    channel_id: int
-    game_key: str
-    version: int
-    seat: int
-    user_id: int
-    name: str
-    turn_since: str | None
-    deadline: str | None
-    reminders: int
-    snoozed: bool
-    warned: bool
-    clocks: Clocks
-    vacation_until: str | None
-    reacting: bool  # awaited in an out-of-turn window: at the deadline the bot passes
 
 
 @dataclass(frozen=True)
@@ -476,6 +444,29 @@ _LIVE = "('lobby', 'active')"
 
 def _seat(row: Sequence) -> SeatRow:
     return SeatRow(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6])
+
+
+#: every column a :class:`Wait` is made of, for one seat and its game, and their tables
+_WAIT_COLUMNS = (
+    "g.id, g.guild_id, g.channel_id, g.game_key, g.version, s.seat, s.user_id, "
+    "s.name, s.turn_since, s.deadline, s.reminders, s.snoozed, s.warned, "
+    "g.move_hours, g.deadline_policy, g.remind_hours, g.reminder_limit, "
+    "g.reaction_hours, u.vacation_until, s.reacting"
+)
+_WAIT_TABLES = (
+    "seats s JOIN games g ON g.id = s.game_id LEFT JOIN user_settings u ON u.user_id = s.user_id"
+)
+
+
+def _wait(row: Sequence) -> Wait:
+    return Wait(
+        *row[:11], bool(row[11]), bool(row[12]), Clocks(*row[13:18]), row[18], bool(row[19])
+    )
+
+
+def _due_at(wait: Wait) -> str | None:
+    moment = next_due(wait)
+    return None if moment is None else iso(moment)
 
 
 async def _first(db: aiosqlite.Connection, sql: str, params: Iterable = ()) -> aiosqlite.Row | None:
@@ -1038,7 +1029,8 @@ class Store:
         time per move, no reminders sent); a seat that keeps waiting keeps its deadline,
         but acting (``mover``) restarts its reminder clock. Same transaction as the move.
         A player on vacation gets the whole time per move from their return, and the seat
-        remembers that part as vacation, so coming back early takes back only that.
+        remembers that part as vacation, so coming back early takes back only that. Every
+        seat's next due time follows, as the game's status (finished, abandoned) has it.
         ``hours`` is the game's (per move, per reaction), as :meth:`_bump` returns them.
         """
         now = self._clock()
@@ -1076,6 +1068,7 @@ class Store:
                 "UPDATE seats SET turn_since = ?, reminders = 0 WHERE game_id = ? AND seat = ?",
                 (iso(now), game_id, mover),
             )
+        await self._reschedule(db, "s.game_id = ?", game_id)
 
     async def clocks(self, game_id: int) -> Clocks:
         row = await self._fetchone(
@@ -1086,21 +1079,41 @@ class Store:
         )
         return Clocks(*row)
 
-    async def waits(self) -> list[Wait]:
-        """Every seat an active game waits for: the scheduler's whole input."""
+    async def due_waits(self, now: datetime) -> list[Wait]:
+        """The waits of active games due by ``now``: the scheduler's input each minute.
+
+        Read through the ``seats_due`` index, so a tick costs what is due, however many
+        games are stored; every write that changes what decides a due time stores the new
+        one in its own transaction (:meth:`_reschedule`)."""
         rows = await self._fetchall(
-            "SELECT g.id, g.guild_id, g.channel_id, g.game_key, g.version, s.seat, s.user_id, "
-            "s.name, s.turn_since, s.deadline, s.reminders, s.snoozed, s.warned, "
-            "g.move_hours, g.deadline_policy, g.remind_hours, g.reminder_limit, "
-            "g.reaction_hours, u.vacation_until, s.reacting "
-            "FROM seats s JOIN games g ON g.id = s.game_id "
-            "LEFT JOIN user_settings u ON u.user_id = s.user_id "
-            "WHERE s.awaiting = 1 AND g.status = 'active' ORDER BY g.id, s.seat"
+            f"SELECT {_WAIT_COLUMNS} FROM {_WAIT_TABLES} WHERE s.due_at <= ? "
+            "AND s.awaiting = 1 AND g.status = 'active' ORDER BY g.id, s.seat",
+            (iso(now),),
         )
-        return [
-            Wait(*r[:11], bool(r[11]), bool(r[12]), Clocks(*r[13:18]), r[18], bool(r[19]))
-            for r in rows
-        ]
+        return [_wait(r) for r in rows]
+
+    async def reschedule(self, waits: Iterable[Wait]) -> None:
+        """Store afresh when these waits are next due: the tick found nothing due in them
+        (a wait running when migration 12 came, which it marks as due at once, or one a
+        write left due too early, which costs this read and nothing else)."""
+        async with self.transaction() as db:
+            for wait in waits:
+                await self._reschedule(db, "s.game_id = ? AND s.seat = ?", wait.game_id, wait.seat)
+
+    async def _reschedule(self, db: aiosqlite.Connection, where: str, *params: object) -> None:
+        """Store when each seat matching ``where`` is next due (NULL: a seat no active game
+        waits for), inside the caller's transaction. Every write that changes a wait or a
+        player's vacation calls this: a due time left too late would never be read, and
+        its reminder, warning or deadline would come late or not at all."""
+        rows = await db.execute_fetchall(
+            f"SELECT {_WAIT_COLUMNS}, s.awaiting = 1 AND g.status = 'active' "
+            f"FROM {_WAIT_TABLES} WHERE {where}",
+            params,
+        )
+        await db.executemany(
+            "UPDATE seats SET due_at = ? WHERE game_id = ? AND seat = ?",
+            [(_due_at(_wait(r)) if r[-1] else None, r[0], r[5]) for r in rows],
+        )
 
     async def claim(
         self,
@@ -1130,6 +1143,7 @@ class Store:
             )
             if cur.rowcount != 1:
                 return False
+            await self._reschedule(db, "s.game_id = ? AND s.seat = ?", wait.game_id, wait.seat)
             await db.executemany(
                 "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
                 "turn_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -1211,6 +1225,7 @@ class Store:
                 "AND turn_since = COALESCE(?, turn_since)",
                 (game_id, user_id, turn_since),
             )
+            await self._reschedule(db, "s.game_id = ? AND s.user_id = ?", game_id, user_id)
         return cur.rowcount == 1
 
     async def waiting_since(self, game_id: int, turn_since: str) -> list[str]:
@@ -1247,6 +1262,7 @@ class Store:
                     (iso(parse_time(deadline) + timedelta(hours=by)), by, game, seat),
                 )
                 moved.append(game)
+            await self._reschedule(db, "s.user_id = ? AND s.awaiting = 1", user_id)
         return moved
 
     async def extend_turn(
@@ -1282,6 +1298,7 @@ class Store:
                     for seat, deadline, _extended in waits
                 ],
             )
+            await self._reschedule(db, "s.game_id = ?", game_id)
         return given, True
 
     async def is_rated(self, game_id: int) -> bool:
@@ -1313,6 +1330,7 @@ class Store:
                 "turn_since = CASE WHEN awaiting = 1 THEN ? END WHERE game_id = ? AND seat = ?",
                 (user_id, name, self.now(), game_id, seat),
             )
+            await self._reschedule(db, "s.game_id = ? AND s.seat = ?", game_id, seat)
 
     async def settings(self, user_id: int) -> Settings:
         row = await self._fetchone(
@@ -1330,6 +1348,8 @@ class Store:
                 (user_id, settings.notify, settings.timezone, settings.quiet_start)
                 + (settings.quiet_end, settings.vacation_days, settings.vacation_until),
             )
+            # nothing is due during a vacation: its start and end move the user's waits
+            await self._reschedule(db, "s.user_id = ? AND s.awaiting = 1", user_id)
 
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         async with self.transaction() as db:
@@ -1634,6 +1654,14 @@ class Store:
 
 
 def _statements(sql: str) -> list[str]:
-    """Split a migration into statements (our migrations keep ';' out of strings)."""
+    """Split a migration into statements (our migrations keep ';' out of strings). A
+    trigger's body holds ';' of its own: pieces are joined until SQLite calls the
+    statement complete."""
     lines = [line.split("--", 1)[0] for line in sql.splitlines()]
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+    statements, pending = [], ""
+    for piece in "\n".join(lines).split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip().removesuffix(";"))
+            pending = ""
+    return [s for s in statements if s]
