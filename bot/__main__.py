@@ -68,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
         "--game", action="append", default=[], metavar="KEY", help="only this game (repeatable)"
     )
     bench.add_argument("--load", action="store_true", help="many games at once on one file")
+    bench.add_argument(
+        "--timers", action="store_true", help="the minute's tick and start-up at 100,000 games"
+    )
     bench.add_argument("--games", type=int, default=1000, help="with --load: games at once")
     bench.add_argument("--seconds", type=float, default=20.0, help="with --load: per phase")
     bench.add_argument(
@@ -323,6 +326,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "restore":
         return asyncio.run(_restore(args.source, args.db or settings.db_path, args.force))
     if args.command == "bench":
+        if args.timers:
+            from bot.tools import timers
+
+            asyncio.run(timers.run())
+            return 0
         if args.load:
             from bot.tools import load
 

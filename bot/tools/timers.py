@@ -1,0 +1,86 @@
+"""``python -m bot bench --timers``: what grows with the games stored, at 100,000 of them.
+
+The database is :func:`bot.tools.load.seed`'s: cloned real Skybridge games, one in ten
+still running on a 72-hour clock (some with a reminder due), the rest finished. The first
+pass does what is due; the figures are what every minute costs afterwards, when nothing
+or little is due, which is what a bot with years of finished games pays all day:
+
+- ``timers.tick_ms`` (p50, and ``timers.tick_max_ms``): the play-by-post pass alone
+  (:meth:`bot.scheduler.Scheduler.tick`: reminders, warnings, deadlines, reaction windows);
+- ``timers.minute_ms``: the whole once-a-minute pass the bot runs (that tick, league
+  rounds, the daily challenge's settling and rollover, due notices);
+- ``timers.first_tick_ms``: the first pass, with its due reminders (``timers.first_due``);
+- ``timers.startup_s`` and its phases: ``python -m bot``'s start in a fresh process, as
+  the load bench times it (imports, open with migrations and the integrity check, the
+  client's set-up, the first pass).
+
+One JSON object per line, like the other benches.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from bot.daily import Daily
+from bot.organiser import Organiser
+from bot.scheduler import Scheduler
+from bot.service import Service
+from bot.store import Store
+from bot.tools import load
+from bot.tools.figures import Emit, metric, percentile
+
+STORED = 100_000
+TICKS = 30
+
+
+async def _timed(work: Callable[[], Awaitable[int]]) -> tuple[float, int]:
+    """Seconds ``work`` took, and how many things it did."""
+    started = time.perf_counter()
+    done = await work()
+    return time.perf_counter() - started, done
+
+
+async def _passes(emit: Emit, store: Store, ticks: int) -> None:
+    service = Service(store, images=False)
+    scheduler = Scheduler(service)
+    organiser, daily = Organiser(service), Daily(service)
+
+    async def tick() -> int:
+        return len(await scheduler.tick())
+
+    async def minute() -> int:
+        done = await tick() + len(await organiser.tick())
+        done += len(await daily.settle()) + len(await daily.rollover())
+        notices = await scheduler.deliveries()
+        for notice in notices:  # delivered, as the bot's loop would
+            await scheduler.sent(notice)
+        return done + len(notices)
+
+    first, due = await _timed(minute)
+    metric(emit, "timers.first_tick_ms", first * 1000, "ms")
+    metric(emit, "timers.first_due", due, "items")
+    times = [(await _timed(tick))[0] for _ in range(ticks)]
+    metric(emit, "timers.tick_ms", percentile(times, 0.50) * 1000, "ms")
+    metric(emit, "timers.tick_max_ms", max(times) * 1000, "ms")
+    minutes = [(await _timed(minute))[0] for _ in range(ticks)]
+    metric(emit, "timers.minute_ms", percentile(minutes, 0.50) * 1000, "ms")
+
+
+async def run(emit: Emit = print, stored: int = STORED, ticks: int = TICKS) -> None:
+    with tempfile.TemporaryDirectory(prefix="bridgekeeper-timers-") as tmp:
+        path = Path(tmp) / "timers.db"
+        await load.seed(path, stored)
+        metric(emit, "timers.stored_games", stored, "games")
+        metric(emit, "timers.db_mb", path.stat().st_size / 2**20, "MiB")
+        store = await Store.open(path)
+        try:
+            await _passes(emit, store, ticks)
+        finally:
+            await store.close()
+        elapsed, phases = load._time_startup(path)
+        metric(emit, "timers.startup_s", elapsed, "s")
+        for name in ("imports_s", "open_check_s", "setup_s", "first_tick_s"):
+            metric(emit, f"timers.startup.{name}", phases[name], "s")
