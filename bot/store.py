@@ -1613,10 +1613,13 @@ class Store:
         return [Entry(*r[:10], bool(r[10])) for r in rows]
 
     async def all_entries(self) -> list[Entry]:
+        return await self._entries_where("1")
+
+    async def _entries_where(self, condition: str) -> list[Entry]:
         rows = await self._fetchall(
             "SELECT e.day, e.user_id, e.name, e.guild_id, e.game_id, e.status, e.total, "
             "e.euler, g.status, g.channel_id, e.share_pending "
-            "FROM daily_entries e JOIN games g ON g.id = e.game_id "
+            f"FROM daily_entries e JOIN games g ON g.id = e.game_id WHERE {condition} "
             "ORDER BY e.day, e.user_id"
         )
         return [Entry(*r[:10], bool(r[10])) for r in rows]
@@ -1628,8 +1631,9 @@ class Store:
             await self._settle_attempt(db, entry.game_id, attempt)
 
     async def entries_to_share(self) -> list[Entry]:
-        """Settled attempts whose share line has not been claimed yet."""
-        return [e for e in await self.all_entries() if e.share_pending]
+        """Settled attempts whose share line has not been claimed yet: asked every minute,
+        so read through their own index, not from every attempt ever played."""
+        return await self._entries_where("e.share_pending = 1")
 
     async def claim_share(self, entry: Entry) -> bool:
         """True once per attempt: its share line is posted by one tick only."""
