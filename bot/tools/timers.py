@@ -1,7 +1,9 @@
 """``python -m bot bench --timers``: what grows with the games stored, at 100,000 of them.
 
 The database is :func:`bot.tools.load.seed`'s: cloned real Skybridge games, one in ten
-still running on a 72-hour clock (some with a reminder due), the rest finished. The first
+still running on a 72-hour clock (some with a reminder due), the rest finished; with what
+years of play leave besides (:func:`_history`): notices never sent, daily results shared.
+The first
 pass does what is due; the figures are what every minute costs afterwards, when nothing
 or little is due, which is what a bot with years of finished games pays all day:
 
@@ -27,6 +29,7 @@ import resource
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from datetime import date, timedelta
 from pathlib import Path
 
 from bot.daily import Daily
@@ -50,6 +53,30 @@ async def _timed(work: Callable[[], Awaitable[int]]) -> tuple[float, float, int]
 
 def _p50_ms(values: list[float]) -> float:
     return percentile(values, 0.50) * 1000
+
+
+async def _history(store: Store, stored: int) -> None:
+    """One finished game in ten gets a notice that was never sent (its player moved
+    before quiet hours ended), one in ten a daily challenge result already shared."""
+    long_ago = "2026-01-01T00:00:00.000000+00:00"
+    async with store.transaction() as db:
+        rows = await db.execute_fetchall(
+            "SELECT id FROM games WHERE status = 'finished' ORDER BY id LIMIT ?", (stored // 5,)
+        )
+        games = [game for (game,) in rows]
+        await db.executemany(
+            "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+            "turn_since, dropped) VALUES (?, 1, 'turn', 'dm', 'Your turn', ?, ?, ?, 'moved')",
+            [(game, long_ago, long_ago, long_ago) for game in games[::2]],
+        )
+        await db.executemany(  # 300 players a day, from 2020 on
+            "INSERT INTO daily_entries (day, user_id, name, game_id, status, total, euler) "
+            "VALUES (?, ?, 'Player', ?, 'won', 50, 40)",
+            [
+                ((date(2020, 1, 1) + timedelta(days=n // 300)).isoformat(), n % 300, game)
+                for n, game in enumerate(games[1::2])
+            ],
+        )
 
 
 async def _passes(emit: Emit, store: Store, ticks: int) -> None:
@@ -85,6 +112,11 @@ async def run(emit: Emit = print, stored: int = STORED, ticks: int = TICKS) -> N
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-timers-") as tmp:
         path = Path(tmp) / "timers.db"
         await load.seed(path, stored)
+        store = await Store.open(path)
+        try:
+            await _history(store, stored)
+        finally:
+            await store.close()
         metric(emit, "timers.stored_games", stored, "games")
         metric(emit, "timers.db_mb", path.stat().st_size / 2**20, "MiB")
         store = await Store.open(path)
