@@ -17,7 +17,7 @@ WHERE awaiting = 1 AND game_id IN (SELECT id FROM games WHERE status = 'active')
 -- in the same transaction. INSERT OR REPLACE of settings is a delete and an insert.
 CREATE TRIGGER seats_due_follows AFTER UPDATE OF
     awaiting, turn_since, deadline, reminders, snoozed, warned, reacting, user_id ON seats
-WHEN NEW.due_at IS OLD.due_at
+WHEN NEW.due_at IS OLD.due_at AND (NEW.awaiting = 1 OR NEW.due_at IS NOT NULL)
 BEGIN
     UPDATE seats SET due_at = CASE WHEN NEW.awaiting = 1 THEN '' END
     WHERE game_id = NEW.game_id AND seat = NEW.seat;
