@@ -42,6 +42,19 @@ def damage(path) -> None:
         db.commit()
 
 
+def garble_the_schema(path) -> None:
+    """A table's name and definition turned to bytes that are not text, as a bad sector
+    in the schema can leave them: SQLite's own error message then quotes them."""
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA writable_schema = ON")
+        garbled = b"CREATE TABLE games (id \xff\xfe,,)".hex()
+        db.execute(
+            f"UPDATE sqlite_master SET sql = CAST(x'{garbled}' AS TEXT), "
+            "name = CAST(x'67ff' AS TEXT) WHERE name = 'games'"
+        )
+        db.commit()
+
+
 @pytest.fixture
 def big(monkeypatch):
     """Every file counts as too big to check before the start."""
@@ -63,6 +76,14 @@ async def test_a_small_damaged_file_is_still_refused_before_the_start(tmp_path):
     await played(path)
     damage(path)
     with pytest.raises(Damaged, match=r"failed SQLite's integrity check.*Restore a backup"):
+        await Store.open_checked(path)
+
+
+async def test_a_schema_garbled_past_reading_is_named_damaged_not_a_crash(tmp_path):
+    path = tmp_path / "bk.db"
+    await played(path)
+    garble_the_schema(path)
+    with pytest.raises(Damaged, match=r"not UTF-8.*Restore a backup"):
         await Store.open_checked(path)
 
 
