@@ -69,8 +69,8 @@ class Scheduler:
         """Do everything due now; return the public replies deadline moves produced.
 
         Only the waits the store has as due are read. Doing what is due stores each
-        wait's next due time with it; a wait read with nothing due (one that was running
-        when its database was upgraded) has its next due time stored here, once.
+        wait's next due time with it; a wait read with nothing due (one running when its
+        database was upgraded, or changed outside the store) has it stored here, once.
         """
         now = self.store.clock()
         posted, idle = [], []
