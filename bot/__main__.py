@@ -68,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
         "--game", action="append", default=[], metavar="KEY", help="only this game (repeatable)"
     )
     bench.add_argument("--load", action="store_true", help="many games at once on one file")
+    bench.add_argument(
+        "--timers", action="store_true", help="the minute's tick and start-up at 100,000 games"
+    )
     bench.add_argument("--games", type=int, default=1000, help="with --load: games at once")
     bench.add_argument("--seconds", type=float, default=20.0, help="with --load: per phase")
     bench.add_argument(
@@ -79,11 +82,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def _checked_store(db_path: Path) -> Store:
+async def _checked_store(db_path: Path, full: bool = False) -> Store:
     """Open the store, or stop saying what is wrong with the file and what to do about it:
-    a missing folder, a lock held elsewhere, a newer schema and damage each get their own."""
+    a missing folder, a lock held elsewhere, a newer schema and damage each get their own.
+    ``full``: check a big file in full before going on, not after (for the one-off commands:
+    a backup must not copy damage, nor a ratings rebuild write into it)."""
     try:
-        return await Store.open_checked(db_path)
+        return await Store.open_checked(db_path, full=full)
     except StoreFault as exc:
         raise SystemExit(str(exc)) from None
 
@@ -92,7 +97,7 @@ async def _backup(db_path: Path, target: Path) -> int:
     if target.exists():
         print(f"{target} already exists; choose a new file for the backup.", file=sys.stderr)
         return 1
-    store = await _checked_store(db_path)
+    store = await _checked_store(db_path, full=True)
     try:
         await store.backup(target)
     except StoreFault as exc:
@@ -201,7 +206,7 @@ def _fsync(path: Path) -> None:
 
 
 async def _rebuild_ratings(db_path: Path) -> int:
-    store = await _checked_store(db_path)
+    store = await _checked_store(db_path, full=True)
     try:
         games, same = await store.rebuild_ratings()
     finally:
@@ -323,6 +328,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "restore":
         return asyncio.run(_restore(args.source, args.db or settings.db_path, args.force))
     if args.command == "bench":
+        if args.timers:
+            from bot.tools import timers
+
+            asyncio.run(timers.run())
+            return 0
         if args.load:
             from bot.tools import load
 

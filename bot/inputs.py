@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.clocks import MOVE_HOURS, REACTION_HOURS, REMIND_HOURS
 from bot.store import Clocks
 
 #: a value longer than this is shown cut short in a refusal
@@ -45,9 +46,9 @@ class Span:
 
 MINUTE = 1 / 60
 DAY = 24.0
-TIME_PER_MOVE = Span("time_per_move", MINUTE, 60 * DAY)
-REMIND_EVERY = Span("remind_every", 1.0, 60 * DAY)
-REACTION_WINDOW = Span("reaction_window", 5 * MINUTE, 7 * DAY)
+TIME_PER_MOVE = Span("time_per_move", *MOVE_HOURS)
+REMIND_EVERY = Span("remind_every", *REMIND_HOURS)
+REACTION_WINDOW = Span("reaction_window", *REACTION_HOURS)
 EXTEND_BY = Span("by", 1.0, 60 * DAY)
 ROUND_TIME = Span("round_time", 1.0, 90 * DAY)
 LEAGUE_MOVE_TIME = Span("move_time", MINUTE, 60 * DAY)

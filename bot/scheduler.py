@@ -1,8 +1,9 @@
 """Play-by-post timing: what is due now (reminders, warnings, deadlines), done once.
 
 Every timer lives in the database (each awaited seat's wait began at ``turn_since``
-and ends at ``deadline``), so nothing is lost in a restart: each tick reads all waits
-and works out afresh what is due. Doing it exactly once comes from the store: a
+and ends at ``deadline``), so nothing is lost in a restart. The store keeps when each
+wait is next due (``bot.clocks``) in an index, so a tick reads only the waits due, and
+works out afresh what is due for them. Doing it exactly once comes from the store: a
 reminder or warning is *claimed* by a conditional UPDATE that only one tick can win,
 and a deadline move is an ordinary move guarded by the game's version. No Discord here.
 """
@@ -14,13 +15,11 @@ import random
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 
-from bot.inputs import REACTION_WINDOW, REMIND_EVERY, TIME_PER_MOVE, Span
+from bot.clocks import Wait, due, remind_every, warning_window
 from bot.notify import routes
 from bot.service import POLICIES, Caller, Refused, Reply, Service, Table
-from bot.store import Notice, Wait, iso, parse_time
+from bot.store import Notice, iso, parse_time
 
-WARN_AT_MOST = timedelta(hours=24)
-HOUR = timedelta(hours=1)
 log = logging.getLogger(__name__)
 
 
@@ -30,61 +29,6 @@ class Posted:
 
     table: Table
     reply: Reply
-
-
-def warn_before(move_hours: float) -> timedelta:
-    """Warn a quarter of the time per move before the deadline, a day at the most."""
-    return min(WARN_AT_MOST, timedelta(hours=move_hours) / 4)
-
-
-def on_vacation(wait: Wait, now: datetime) -> bool:
-    return wait.vacation_until is not None and parse_time(wait.vacation_until) > now
-
-
-def within(hours: float, span: Span) -> timedelta:
-    """``hours`` as a timedelta, brought inside ``span``.
-
-    Values are checked before they are stored, but a database written by an older
-    version may hold a zero, a negative or a huge interval: a tick must never divide by
-    zero or overflow on one, or every game's timers would stall behind it.
-    """
-    if hours > span.high:
-        return timedelta(hours=span.high)
-    return timedelta(hours=hours if hours >= span.low else span.low)
-
-
-def remind_every(wait: Wait) -> timedelta:
-    return within(wait.clocks.remind_hours, REMIND_EVERY)
-
-
-def warning_window(wait: Wait) -> timedelta:
-    """How long before this wait's deadline its warning comes."""
-    if wait.reacting:
-        return warn_before(within(wait.clocks.reaction_hours, REACTION_WINDOW) / HOUR)
-    if wait.clocks.move_hours is None:
-        return timedelta(0)
-    return warn_before(within(wait.clocks.move_hours, TIME_PER_MOVE) / HOUR)
-
-
-def due(wait: Wait, now: datetime) -> str | None:
-    """The one thing due for a wait now: ``deadline``, ``warning``, ``reminder`` or None.
-
-    A deadline move always comes after a warning: a wait that reaches its deadline
-    unwarned (the bot was down, say) is warned first, and given the warning's time.
-    """
-    if on_vacation(wait, now):
-        return None
-    if wait.deadline is not None:
-        deadline = parse_time(wait.deadline)
-        if not wait.warned and now >= deadline - warning_window(wait):
-            return "warning"
-        if now >= deadline:
-            return "deadline"
-    if wait.turn_since is None or wait.snoozed or wait.reminders >= wait.clocks.reminder_limit:
-        return None
-    if now >= parse_time(wait.turn_since) + remind_every(wait) * (wait.reminders + 1):
-        return "reminder"
-    return None
 
 
 #: what the deadline brings, told to the player it will happen to
@@ -122,10 +66,15 @@ class Scheduler:
         self.store = service.store
 
     async def tick(self) -> list[Posted]:
-        """Do everything due now; return the public replies deadline moves produced."""
+        """Do everything due now; return the public replies deadline moves produced.
+
+        Only the waits the store has as due are read. Doing what is due stores each
+        wait's next due time with it; a wait read with nothing due (one running when its
+        database was upgraded, or changed outside the store) has it stored here, once.
+        """
         now = self.store.clock()
-        posted = []
-        for wait in await self.store.waits():
+        posted, idle = [], []
+        for wait in await self.store.due_waits(now):
             kind = due(wait, now)
             try:
                 if kind == "deadline":
@@ -134,8 +83,12 @@ class Scheduler:
                         posted.append(Posted(Table(wait.channel_id, wait.guild_id), reply))
                 elif kind is not None:
                     await self._notify(wait, kind, now)
+                else:
+                    idle.append(wait)
             except Exception:  # one broken game must not strand the others' committed moves
                 log.exception("play-by-post: %s for game %d failed", kind, wait.game_id)
+        if idle:
+            await self.store.reschedule(idle)
         return posted
 
     async def _notify(self, wait: Wait, kind: str, now: datetime) -> None:

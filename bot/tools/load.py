@@ -91,7 +91,8 @@ async def _rows(store: Store, sql: str, params: tuple = ()) -> tuple[list[str], 
 async def seed(path: Path, count: int = STORED) -> None:
     """``count`` stored games cloned from really played ones: finished games with their
     whole move logs and results, and one in :data:`LIVE_SHARE` still active on a 72-hour
-    clock, some of them with a reminder due, so the first scheduler pass has work."""
+    clock, some of them with a reminder due, so the first scheduler pass has work. The
+    clones' waits are written row by row, so their next due times are worked out after."""
     store = await Store.open(path)
     try:
         await _play_samples(store)
@@ -110,7 +111,7 @@ async def seed(path: Path, count: int = STORED) -> None:
         i_id, i_chan, i_guild = cols.index("id"), cols.index("channel_id"), cols.index("guild_id")
         i_rated = cols.index("rating_seq")
         i_turn, i_dead = seat_cols.index("turn_since"), seat_cols.index("deadline")
-        i_await = seat_cols.index("awaiting")
+        i_await, i_due = seat_cols.index("awaiting"), seat_cols.index("due_at")
         new_games, new_seats, new_moves = [], [], []
         next_id = max(g[i_id] for g in games) + 1
         for n in range(count - len(games)):
@@ -127,6 +128,7 @@ async def seed(path: Path, count: int = STORED) -> None:
                 s[0] = next_id
                 if live and s[i_await]:
                     s[i_turn], s[i_dead] = iso(since), iso(since + timedelta(hours=72))
+                    s[i_due] = ""  # due at once: worked out below, from the new times
                 new_seats.append(s)
             new_moves.extend((next_id, *m[1:]) for m in moves_of[src[i_id]])
             next_id += 1
@@ -139,6 +141,7 @@ async def seed(path: Path, count: int = STORED) -> None:
             await db.executemany(insert("games", cols), new_games)
             await db.executemany(insert("seats", seat_cols), new_seats)
             await db.executemany(insert("moves", move_cols), new_moves)
+        await store.reschedule(await store.due_waits(now))
     finally:
         await store.close()
 

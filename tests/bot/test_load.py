@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 from bot.__main__ import render_processes
 from bot.store import Store
@@ -36,7 +37,7 @@ async def test_seeded_database_holds_played_games_and_live_ones_on_a_clock(tmp_p
     store = await Store.open(path)
     try:
         assert await store.count_games() == 120
-        waits = await store.waits()
+        waits = await store.due_waits(datetime.max.replace(tzinfo=UTC))
         assert waits and all(w.deadline is not None for w in waits)
         async with store.transaction() as db:
             cur = await db.execute("SELECT COUNT(*) FROM moves")

@@ -1,0 +1,134 @@
+"""Play-by-post timing: a game's clocks, a seat's wait, and when something is due for it.
+
+One rule, used twice: the scheduler asks :func:`due` what to do for a wait now, and the
+store keeps :func:`next_due` of every wait in an index, written in the same transaction
+as whatever moved it, so each minute's tick reads only the waits that are due. Both read
+the same functions, so the index can never say "later" where the tick would say "now".
+Pure: no I/O, no clock of its own, nothing of ours imported, so any store can use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+#: the hours each clock may take (the ranges ``bot.inputs`` checks typed values against)
+MOVE_HOURS = (1 / 60, 60 * 24.0)
+REMIND_HOURS = (1.0, 60 * 24.0)
+REACTION_HOURS = (5 / 60, 7 * 24.0)
+WARN_AT_MOST = timedelta(hours=24)
+HOUR = timedelta(hours=1)
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """A game's play-by-post timing: time per move, what happens at the deadline, reminders."""
+
+    move_hours: float | None = None
+    policy: str = "random"
+    remind_hours: float = 24.0
+    reminder_limit: int = 3
+    reaction_hours: float = 12.0  # how long an out-of-turn window waits for answers
+
+
+@dataclass(frozen=True)
+class Wait:
+    """One seat a game waits for, with everything that decides what is due for it."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    game_key: str
+    version: int
+    seat: int
+    user_id: int
+    name: str
+    turn_since: str | None
+    deadline: str | None
+    reminders: int
+    snoozed: bool
+    warned: bool
+    clocks: Clocks
+    vacation_until: str | None
+    reacting: bool  # awaited in an out-of-turn window: at the deadline the bot passes
+
+
+def warn_before(move_hours: float) -> timedelta:
+    """Warn a quarter of the time per move before the deadline, a day at the most."""
+    return min(WARN_AT_MOST, timedelta(hours=move_hours) / 4)
+
+
+def on_vacation(wait: Wait, now: datetime) -> bool:
+    return wait.vacation_until is not None and datetime.fromisoformat(wait.vacation_until) > now
+
+
+def within(hours: float, bounds: tuple[float, float]) -> timedelta:
+    """``hours`` as a timedelta, brought inside ``bounds``.
+
+    Values are checked before they are stored, but a database written by an older
+    version may hold a zero, a negative or a huge interval: a tick must never divide by
+    zero or overflow on one, or every game's timers would stall behind it.
+    """
+    low, high = bounds
+    if hours > high:
+        return timedelta(hours=high)
+    return timedelta(hours=hours if hours >= low else low)
+
+
+def remind_every(wait: Wait) -> timedelta:
+    return within(wait.clocks.remind_hours, REMIND_HOURS)
+
+
+def warning_window(wait: Wait) -> timedelta:
+    """How long before this wait's deadline its warning comes."""
+    if wait.reacting:
+        return warn_before(within(wait.clocks.reaction_hours, REACTION_HOURS) / HOUR)
+    if wait.clocks.move_hours is None:
+        return timedelta(0)
+    return warn_before(within(wait.clocks.move_hours, MOVE_HOURS) / HOUR)
+
+
+def _deadline_step(wait: Wait) -> tuple[str, datetime] | None:
+    """The deadline's next step and its moment: the warning, then the deadline itself.
+
+    A deadline always comes after a warning: a wait that reaches its deadline unwarned
+    (the bot was down, say) is warned first, and the warning is given its time then.
+    """
+    if wait.deadline is None:
+        return None
+    deadline = datetime.fromisoformat(wait.deadline)
+    if wait.warned:
+        return "deadline", deadline
+    return "warning", deadline - warning_window(wait)
+
+
+def _reminder_at(wait: Wait) -> datetime | None:
+    """When this wait's next reminder is due, if one is still to come."""
+    if wait.turn_since is None or wait.snoozed or wait.reminders >= wait.clocks.reminder_limit:
+        return None
+    return datetime.fromisoformat(wait.turn_since) + remind_every(wait) * (wait.reminders + 1)
+
+
+def due(wait: Wait, now: datetime) -> str | None:
+    """The one thing due for a wait now: ``deadline``, ``warning``, ``reminder`` or None."""
+    if on_vacation(wait, now):
+        return None
+    step = _deadline_step(wait)
+    if step is not None and now >= step[1]:
+        return step[0]
+    reminder = _reminder_at(wait)
+    return "reminder" if reminder is not None and now >= reminder else None
+
+
+def next_due(wait: Wait) -> datetime | None:
+    """The first moment :func:`due` says anything for this wait as it stands (None: it
+    never will until the wait changes). Nothing is due during a vacation, so a moment
+    that falls in one moves to its end."""
+    step = _deadline_step(wait)
+    moments = [m for m in (step[1] if step else None, _reminder_at(wait)) if m is not None]
+    if not moments:
+        return None
+    first = min(moments)
+    if wait.vacation_until is not None:
+        first = max(first, datetime.fromisoformat(wait.vacation_until))
+    return first

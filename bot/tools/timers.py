@@ -1,0 +1,134 @@
+"""``python -m bot bench --timers``: what grows with the games stored, at 100,000 of them.
+
+The database is :func:`bot.tools.load.seed`'s: cloned real Skybridge games, one in ten
+still running on a 72-hour clock (some with a reminder due), the rest finished; with what
+years of play leave besides (:func:`_history`): notices never sent, daily results shared.
+The first
+pass does what is due; the figures are what every minute costs afterwards, when nothing
+or little is due, which is what a bot with years of finished games pays all day:
+
+- ``timers.tick_ms`` (p50, and ``timers.tick_max_ms``): the play-by-post pass alone
+  (:meth:`bot.scheduler.Scheduler.tick`: reminders, warnings, deadlines, reaction windows);
+- ``timers.minute_ms``: the whole once-a-minute pass the bot runs (that tick, league
+  rounds, the daily challenge's settling and rollover, due notices);
+- ``timers.tick_cpu_ms``, ``timers.minute_cpu_ms``: the same in CPU time (p50) of the
+  process and its SQLite thread: steadier than wall-clock figures on a shared machine;
+- ``timers.first_tick_ms`` (and ``_cpu_ms``): the first pass, with its due reminders
+  (``timers.first_due``): each is claimed in a transaction of its own, so the wall-clock
+  figure is mostly waiting for disk flushes;
+- ``timers.startup_s`` and its phases: ``python -m bot``'s start in a fresh process, as
+  the load bench times it (imports, open with migrations and the integrity check, the
+  client's set-up, the first pass); ``timers.startup_cpu_s``, that process's CPU time.
+
+One JSON object per line, like the other benches.
+"""
+
+from __future__ import annotations
+
+import resource
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from datetime import date, timedelta
+from pathlib import Path
+
+from bot.daily import Daily
+from bot.organiser import Organiser
+from bot.scheduler import Scheduler
+from bot.service import Service
+from bot.store import Store
+from bot.tools import load
+from bot.tools.figures import Emit, metric, percentile
+
+STORED = 100_000
+TICKS = 30
+
+
+async def _timed(work: Callable[[], Awaitable[int]]) -> tuple[float, float, int]:
+    """Seconds ``work`` took, of wall clock and of CPU, and how many things it did."""
+    started, cpu = time.perf_counter(), time.process_time()
+    done = await work()
+    return time.perf_counter() - started, time.process_time() - cpu, done
+
+
+def _p50_ms(values: list[float]) -> float:
+    return percentile(values, 0.50) * 1000
+
+
+async def _history(store: Store, stored: int) -> None:
+    """One finished game in ten gets a notice that was never sent (its player moved
+    before quiet hours ended), one in ten a daily challenge result already shared."""
+    long_ago = "2026-01-01T00:00:00.000000+00:00"
+    async with store.transaction() as db:
+        rows = await db.execute_fetchall(
+            "SELECT id FROM games WHERE status = 'finished' ORDER BY id LIMIT ?", (stored // 5,)
+        )
+        games = [game for (game,) in rows]
+        await db.executemany(
+            "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+            "turn_since, dropped) VALUES (?, 1, 'turn', 'dm', 'Your turn', ?, ?, ?, 'moved')",
+            [(game, long_ago, long_ago, long_ago) for game in games[::2]],
+        )
+        await db.executemany(  # 300 players a day, from 2020 on
+            "INSERT INTO daily_entries (day, user_id, name, game_id, status, total, euler) "
+            "VALUES (?, ?, 'Player', ?, 'won', 50, 40)",
+            [
+                ((date(2020, 1, 1) + timedelta(days=n // 300)).isoformat(), n % 300, game)
+                for n, game in enumerate(games[1::2])
+            ],
+        )
+
+
+async def _passes(emit: Emit, store: Store, ticks: int) -> None:
+    service = Service(store, images=False)
+    scheduler = Scheduler(service)
+    organiser, daily = Organiser(service), Daily(service)
+
+    async def tick() -> int:
+        return len(await scheduler.tick())
+
+    async def minute() -> int:
+        done = await tick() + len(await organiser.tick())
+        done += len(await daily.settle()) + len(await daily.rollover())
+        notices = await scheduler.deliveries()
+        for notice in notices:  # delivered, as the bot's loop would
+            await scheduler.sent(notice)
+        return done + len(notices)
+
+    first, cpu, due = await _timed(minute)
+    metric(emit, "timers.first_tick_ms", first * 1000, "ms")
+    metric(emit, "timers.first_tick_cpu_ms", cpu * 1000, "ms")
+    metric(emit, "timers.first_due", due, "items")
+    walls, cpus, _done = zip(*[await _timed(tick) for _ in range(ticks)], strict=True)
+    metric(emit, "timers.tick_ms", _p50_ms(walls), "ms")
+    metric(emit, "timers.tick_max_ms", max(walls) * 1000, "ms")
+    metric(emit, "timers.tick_cpu_ms", _p50_ms(cpus), "ms")
+    walls, cpus, _done = zip(*[await _timed(minute) for _ in range(ticks)], strict=True)
+    metric(emit, "timers.minute_ms", _p50_ms(walls), "ms")
+    metric(emit, "timers.minute_cpu_ms", _p50_ms(cpus), "ms")
+
+
+async def run(emit: Emit = print, stored: int = STORED, ticks: int = TICKS) -> None:
+    with tempfile.TemporaryDirectory(prefix="bridgekeeper-timers-") as tmp:
+        path = Path(tmp) / "timers.db"
+        await load.seed(path, stored)
+        store = await Store.open(path)
+        try:
+            await _history(store, stored)
+        finally:
+            await store.close()
+        metric(emit, "timers.stored_games", stored, "games")
+        metric(emit, "timers.db_mb", path.stat().st_size / 2**20, "MiB")
+        store = await Store.open(path)
+        try:
+            await _passes(emit, store, ticks)
+        finally:
+            await store.close()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        elapsed, phases = load._time_startup(path)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        metric(emit, "timers.startup_s", elapsed, "s")
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        metric(emit, "timers.startup_cpu_s", cpu, "s")
+        for name in ("imports_s", "open_check_s", "setup_s", "first_tick_s"):
+            metric(emit, f"timers.startup.{name}", phases[name], "s")
