@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from engine.core import Rng
 from engine.skybridge import actions
 from engine.skybridge.actions import Place
-from engine.skybridge.board import COLOURS, KINDS, NEUTRAL, PER_COLOUR, Board, Piece
+from engine.skybridge.board import COLOURS, KINDS, NEUTRAL, PER_COLOUR, Board, Piece, height
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,11 @@ class State:
     last: Place | None
     placed: int
     rng: Rng
+
+    @cached_property
+    def heights(self) -> tuple[int, ...]:
+        """Each tower's height in stories, worked out once per state: every rule asks."""
+        return tuple(height(stack) for stack in self.board)
 
 
 def slot(colour: int, kind: str) -> int:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.skybridge.actions import Place
-from engine.skybridge.board import Stack, bridge_spans, height, roofed
+from engine.skybridge.board import Stack, bridge_spans, roofed
 from engine.skybridge.scoring import result, scores
 from engine.skybridge.state import State, seat_colours
 
@@ -39,7 +39,7 @@ def view(state: State, seat: int | None) -> View:
         seat=seat,
         seat_colours=seat_colours(state.players),
         board=state.board,
-        heights=tuple(height(s) for s in state.board),
+        heights=state.heights,
         roof_owner=tuple(s[-1].colour if roofed(s) else None for s in state.board),
         bridges=bridge_spans(state.board),
         stock=state.stock,

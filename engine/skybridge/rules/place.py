@@ -7,27 +7,30 @@ from dataclasses import replace
 from engine.core import Event, Rule, seat_ref
 from engine.skybridge import actions
 from engine.skybridge.actions import Place
-from engine.skybridge.board import ADJACENT, COLOURS, KINDS, SQUARES, Board, Piece, height, roofed
+from engine.skybridge.board import ADJACENT, COLOURS, KINDS, SQUARES, Board, Piece, roofed
 from engine.skybridge.state import State, seat_colours, slot
 
 
-def block_targets(board: Board, colour: int) -> list[int]:
+def block_targets(state: State, colour: int) -> list[int]:
     """Lowest-tower rule: among towers the block may touch, only the lowest ones."""
+    heights = state.heights
     allowed = [
-        sq for sq, s in enumerate(board) if not roofed(s) and (not s or s[-1].colour != colour)
+        sq
+        for sq, s in enumerate(state.board)
+        if not roofed(s) and (not s or s[-1].colour != colour)
     ]
     if not allowed:
         return []
-    lowest = min(height(board[sq]) for sq in allowed)
-    return [sq for sq in allowed if height(board[sq]) == lowest]
+    lowest = min(heights[sq] for sq in allowed)
+    return [sq for sq in allowed if heights[sq] == lowest]
 
 
-def bridge_targets(board: Board, colour: int) -> list[tuple[int, int]]:
-    return [(a, b) for a, b in ADJACENT if bridge_refusal(board, colour, a, b) is None]
+def bridge_targets(state: State, colour: int) -> list[tuple[int, int]]:
+    return [(a, b) for a, b in ADJACENT if bridge_refusal(state, colour, a, b) is None]
 
 
-def bridge_refusal(board: Board, colour: int, a: int, b: int) -> str | None:
-    name = COLOURS[colour]
+def bridge_refusal(state: State, colour: int, a: int, b: int) -> str | None:
+    board, name = state.board, COLOURS[colour]
     if (a, b) not in ADJACENT:
         return (
             f"A bridge joins two towers side by side, not diagonally or apart; "
@@ -38,7 +41,7 @@ def bridge_refusal(board: Board, colour: int, a: int, b: int) -> str | None:
             return f"A bridge rests on two towers, and {SQUARES[sq]} is an empty foundation."
         if roofed(board[sq]):
             return f"{SQUARES[sq]} has a roof: nothing more can be built on it."
-    ha, hb = height(board[a]), height(board[b])
+    ha, hb = state.heights[a], state.heights[b]
     if ha != hb:
         return (
             f"A bridge needs two towers of the same height; "
@@ -68,11 +71,11 @@ def targets(state: State, seat: int) -> list[Place]:
             if not stock[slot(colour, kind)]:
                 continue
             if kind == "bridge":
-                moves += [Place(colour, kind, ab) for ab in bridge_targets(state.board, colour)]
+                moves += [Place(colour, kind, ab) for ab in bridge_targets(state, colour)]
             elif kind == "roof":
                 moves += [Place(colour, kind, (sq,)) for sq in roof_targets(state.board, colour)]
             else:
-                moves += [Place(colour, kind, (sq,)) for sq in block_targets(state.board, colour)]
+                moves += [Place(colour, kind, (sq,)) for sq in block_targets(state, colour)]
     return moves
 
 
@@ -81,22 +84,26 @@ def can_place(state: State, seat: int) -> bool:
     stock = state.stock[seat]
     for colour in seat_colours(state.players)[seat]:
         if (stock[slot(colour, "tall")] or stock[slot(colour, "cube")]) and block_targets(
-            state.board, colour
+            state, colour
         ):
             return True
         if stock[slot(colour, "roof")] and roof_targets(state.board, colour):
             return True
-        if stock[slot(colour, "bridge")] and bridge_targets(state.board, colour):
+        if stock[slot(colour, "bridge")] and bridge_targets(state, colour):
             return True
     return False
 
 
+_COLOUR_NUMBERS = range(len(COLOURS))
+_ON_BOARD = frozenset(range(len(SQUARES)))
+
+
 def _shape_refusal(move: Place) -> str | None:
     """Actions come from parse, buttons or code: the rule checks their shape itself."""
-    if move.colour not in range(len(COLOURS)) or move.kind not in KINDS:
+    if move.colour not in _COLOUR_NUMBERS or move.kind not in KINDS:
         return "That is not a Skybridge piece."
     squares = move.squares
-    if any(sq not in range(len(SQUARES)) for sq in squares):
+    if not _ON_BOARD.issuperset(squares):
         return "That square is not on the board (columns a–c, rows 1–3)."
     if move.kind == "bridge":
         if len(squares) != 2 or squares[0] >= squares[1]:
@@ -110,34 +117,45 @@ def refusal(state: State, seat: int, move: Place) -> str | None:
     shape = _shape_refusal(move)
     if shape:
         return shape
-    name = f"{COLOURS[move.colour]} {move.kind}"
-    if move.colour not in seat_colours(state.players)[seat]:
-        return f"You don't play {COLOURS[move.colour]} pieces."
-    if not state.stock[seat][slot(move.colour, move.kind)]:
-        return f"You have no {name} left."
+    colour = move.colour
+    if colour not in seat_colours(state.players)[seat]:
+        return f"You don't play {COLOURS[colour]} pieces."
+    if not state.stock[seat][slot(colour, move.kind)]:
+        return f"You have no {COLOURS[colour]} {move.kind} left."
     if move.kind == "bridge":
-        return bridge_refusal(state.board, move.colour, *move.squares)
+        return bridge_refusal(state, colour, *move.squares)
     sq = move.squares[0]
     stack = state.board[sq]
     where = SQUARES[sq]
     if roofed(stack):
         return f"{where} has a roof: nothing more can be built on it."
-    if stack and stack[-1].colour == move.colour:
-        colour = COLOURS[move.colour]
-        return f"Touch rule: your {name} would rest on a {colour} piece on {where}."
+    if stack and stack[-1].colour == colour:
+        return (
+            f"Touch rule: your {COLOURS[colour]} {move.kind} would rest on a "
+            f"{COLOURS[colour]} piece on {where}."
+        )
     if move.kind == "roof":
         if not stack:
             return f"A roof goes on a tower, and {where} is an empty foundation."
         return None
-    blocks = block_targets(state.board, move.colour)
-    if sq not in blocks:
-        lowest = height(state.board[blocks[0]])
+    if _lower_tower(state, colour, state.heights[sq]):
+        blocks = block_targets(state, colour)
         options = ", ".join(SQUARES[t] for t in blocks)
         return (
             f"Lowest-tower rule: a block goes on the lowest tower it may touch "
-            f"({options}, {lowest} high); {where} is {height(stack)} high."
+            f"({options}, {state.heights[blocks[0]]} high); {where} is {state.heights[sq]} high."
         )
     return None
+
+
+def _lower_tower(state: State, colour: int, height: int) -> bool:
+    """Whether a block of ``colour`` may touch some tower lower than ``height``: the
+    lowest-tower rule's question for one square, without listing them all."""
+    heights = state.heights
+    return height > 0 and any(
+        heights[t] < height and not roofed(s) and (not s or s[-1].colour != colour)
+        for t, s in enumerate(state.board)
+    )
 
 
 def effect(state: State, seat: int, move: Place) -> tuple[State, list[Event]]:
