@@ -19,6 +19,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
 
@@ -189,6 +190,12 @@ class Rule(Generic[S, A]):
     anytime: bool = False
 
 
+def offered(action: A, refusal: Callable[[S, int, A], str | None]) -> Callable[[S, int], list[A]]:
+    """The targets of a rule that has one action (``end``, ``buy``): that action, whenever
+    its refusal has nothing to say."""
+    return lambda state, seat: [action] if refusal(state, seat, action) is None else []
+
+
 @dataclass(frozen=True)
 class Step(Generic[S, A]):
     """Everything one action led to, computed once so no caller asks again.
@@ -210,6 +217,37 @@ class Step(Generic[S, A]):
     @property
     def reaction_open(self) -> bool:
         return any(stage.out_of_turn for stage in self.awaited.values())
+
+
+@dataclass(frozen=True)
+class Kit:
+    """A game's modules in engine/README.md's layout. The core takes from them, by their
+    fixed names, each function a game answers with, so no game writes the same wiring:
+    ``actions.parse``/``format``, ``state.to_dict``/``from_dict``, ``flow.awaited``
+    (and ``flow.after``, ``flow.skipped`` where the game has them), ``scoring.result``,
+    ``view.view``."""
+
+    actions: ModuleType
+    state: ModuleType
+    flow: ModuleType
+    scoring: ModuleType
+    view: ModuleType
+
+    def functions(self) -> dict[str, Callable[..., Any]]:
+        """The :class:`Game` methods these modules answer, by method name."""
+        found = {
+            "parse": self.actions.parse,
+            "format": self.actions.format,
+            "state_to_dict": self.state.to_dict,
+            "state_from_dict": self.state.from_dict,
+            "awaited": self.flow.awaited,
+            "result": self.scoring.result,
+            "view": self.view.view,
+        }
+        for optional in ("after", "skipped"):
+            if hasattr(self.flow, optional):
+                found[optional] = getattr(self.flow, optional)
+        return found
 
 
 @dataclass(frozen=True)
@@ -248,6 +286,8 @@ class Game(ABC, Generic[S, A]):
     info: ClassVar[GameInfo]
     #: every kind of action, in the order ``legal`` lists them
     rules: ClassVar[tuple[Rule, ...]]
+    #: the game's modules, whose functions answer for it (a game may also write methods)
+    kit: ClassVar[Kit]
     #: bumped whenever the JSON form of the state changes incompatibly
     state_version: ClassVar[int] = 1
     #: whether :meth:`skip` can pass a seat's turn (a deadline policy, not a player's move)
@@ -257,6 +297,10 @@ class Game(ABC, Generic[S, A]):
         super().__init_subclass__(**kwargs)
         if "rules" in cls.__dict__:
             cls._by_action = {rule.action: rule for rule in cls.rules}
+        if "kit" in cls.__dict__:  # before ABCMeta counts what is still abstract
+            for name, function in cls.kit.functions().items():
+                setattr(cls, name, staticmethod(function))
+            cls.can_skip = hasattr(cls.kit.flow, "skipped")
 
     _by_action: ClassVar[dict[type, Rule]]
 

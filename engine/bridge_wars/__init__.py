@@ -20,7 +20,7 @@ from engine.bridge_wars.actions import Action
 from engine.bridge_wars.rules import RULES
 from engine.bridge_wars.state import State, height_option
 from engine.bridge_wars.view import View
-from engine.core import Game, GameInfo
+from engine.core import Game, GameInfo, Kit
 
 __all__ = ["BridgeWars", "View"]
 
@@ -57,15 +57,7 @@ class BridgeWars(Game[State, Action]):
         options={"height": "rod height in layers, 4 to 16 (default 12) [P]"},
     )
     rules = RULES
-
-    parse = staticmethod(actions.parse)
-    format = staticmethod(actions.format)
-    view = staticmethod(view.view)
-    awaited = staticmethod(flow.awaited)
-    after = staticmethod(flow.after)
-    result = staticmethod(scoring.result)
-    state_to_dict = staticmethod(state.to_dict)
-    state_from_dict = staticmethod(state.from_dict)
+    kit = Kit(actions, state, flow, scoring, view)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return state.new(players, height_option(options), seed)

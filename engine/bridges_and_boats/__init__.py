@@ -21,7 +21,7 @@ from engine.bridges_and_boats import actions, flow, scoring, state, view
 from engine.bridges_and_boats.actions import Action
 from engine.bridges_and_boats.rules import RULES
 from engine.bridges_and_boats.state import ATTACKER, DEFENDER, ROLES, State
-from engine.core import Game, GameInfo
+from engine.core import Game, GameInfo, Kit
 
 HELP = (
     "**Bridges and Boats** — 2 players: attacker (seat 1, moves first) against defender.\n"
@@ -63,15 +63,7 @@ class BridgesAndBoats(Game[State, Action]):
         hidden_information=True,
     )
     rules = RULES
-
-    parse = staticmethod(actions.parse)
-    format = staticmethod(actions.format)
-    view = staticmethod(view.view)
-    awaited = staticmethod(flow.awaited)
-    after = staticmethod(flow.after)
-    result = staticmethod(scoring.result)
-    state_to_dict = staticmethod(state.to_dict)
-    state_from_dict = staticmethod(state.from_dict)
+    kit = Kit(actions, state, flow, scoring, view)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return state.new(seed)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Game, GameInfo
+from engine.core import Game, GameInfo, Kit
 from engine.seven_bridges import actions, flow, scoring, state, view
 from engine.seven_bridges.actions import Action
 from engine.seven_bridges.rules import RULES
@@ -55,15 +55,7 @@ class SevenBridges(Game[State, Action]):
     )
 
     rules = RULES
-
-    parse = staticmethod(actions.parse)
-    format = staticmethod(actions.format)
-    view = staticmethod(view.view)
-    awaited = staticmethod(flow.awaited)
-    after = staticmethod(flow.after)
-    result = staticmethod(scoring.result)
-    state_to_dict = staticmethod(state.to_dict)
-    state_from_dict = staticmethod(state.from_dict)
+    kit = Kit(actions, state, flow, scoring, view)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return flow.begin(state.new(players, options, seed))

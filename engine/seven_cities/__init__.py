@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Game, GameInfo
+from engine.core import Game, GameInfo, Kit
 from engine.seven_cities import actions, flow, scoring, state, view
 from engine.seven_cities.actions import Action
 from engine.seven_cities.rules import RULES
@@ -70,15 +70,7 @@ class SevenCities(Game[State, Action]):
         hidden_information=True,
     )
     rules = RULES
-
-    parse = staticmethod(actions.parse)
-    format = staticmethod(actions.format)
-    view = staticmethod(view.view)
-    awaited = staticmethod(flow.awaited)
-    after = staticmethod(flow.after)
-    result = staticmethod(scoring.result)
-    state_to_dict = staticmethod(state.to_dict)
-    state_from_dict = staticmethod(state.from_dict)
+    kit = Kit(actions, state, flow, scoring, view)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return state.new(players, clock_option(options), seed)

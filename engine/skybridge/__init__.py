@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Game, GameInfo
+from engine.core import Game, GameInfo, Kit
 from engine.skybridge import actions, flow, scoring, state, view
 from engine.skybridge.actions import Action
 from engine.skybridge.board import COLOURS
@@ -46,17 +46,7 @@ class Skybridge(Game[State, Action]):
         ),
     )
     rules = RULES
-    can_skip = True
-
-    parse = staticmethod(actions.parse)
-    format = staticmethod(actions.format)
-    view = staticmethod(view.view)
-    awaited = staticmethod(flow.awaited)
-    after = staticmethod(flow.after)
-    skipped = staticmethod(flow.skipped)
-    result = staticmethod(scoring.result)
-    state_to_dict = staticmethod(state.to_dict)
-    state_from_dict = staticmethod(state.from_dict)
+    kit = Kit(actions, state, flow, scoring, view)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return state.new(players, seed)

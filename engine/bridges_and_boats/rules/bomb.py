@@ -15,11 +15,7 @@ from engine.bridges_and_boats.bombing import start_run
 from engine.bridges_and_boats.dominoes import run_cost
 from engine.bridges_and_boats.state import DEFENDER, RUN, State, pay
 from engine.bridges_and_boats.steps import role_refusal, run_refusal
-from engine.core import Event, Rule, seat_ref
-
-
-def targets(state: State, seat: int) -> list[Bomb]:
-    return [Bomb()] if refusal(state, seat, Bomb()) is None else []
+from engine.core import Event, Rule, offered, seat_ref
 
 
 def refusal(state: State, seat: int, action: Bomb) -> str | None:
@@ -46,4 +42,4 @@ def effect(state: State, seat: int, action: Bomb) -> tuple[State, list[Event]]:
     return start_run(flying, events), events
 
 
-RULE = Rule(Bomb, refusal, effect, targets)
+RULE = Rule(Bomb, refusal, effect, offered(Bomb(), refusal))

@@ -13,11 +13,7 @@ from engine.bridges_and_boats.board import coins
 from engine.bridges_and_boats.dominoes import PRICE
 from engine.bridges_and_boats.state import BUY, State, pay, set_at
 from engine.bridges_and_boats.steps import order_refusal
-from engine.core import Event, Rule, seat_ref
-
-
-def targets(state: State, seat: int) -> list[Buy]:
-    return [Buy()] if refusal(state, seat, Buy()) is None else []
+from engine.core import Event, Rule, offered, seat_ref
 
 
 def refusal(state: State, seat: int, action: Buy) -> str | None:
@@ -44,4 +40,4 @@ def effect(state: State, seat: int, action: Buy) -> tuple[State, list[Event]]:
     return replace(state, over="pool"), events
 
 
-RULE = Rule(Buy, refusal, effect, targets)
+RULE = Rule(Buy, refusal, effect, offered(Buy(), refusal))

@@ -11,11 +11,7 @@ from dataclasses import replace
 from engine.bridges_and_boats.actions import End
 from engine.bridges_and_boats.state import State
 from engine.bridges_and_boats.steps import fire_due
-from engine.core import Event, Rule
-
-
-def targets(state: State, seat: int) -> list[End]:
-    return [End()] if refusal(state, seat, End()) is None else []
+from engine.core import Event, Rule, offered
 
 
 def refusal(state: State, seat: int, action: End) -> str | None:
@@ -28,4 +24,4 @@ def effect(state: State, seat: int, action: End) -> tuple[State, list[Event]]:
     return replace(state, turns=state.turns + 1), []
 
 
-RULE = Rule(End, refusal, effect, targets)
+RULE = Rule(End, refusal, effect, offered(End(), refusal))

@@ -11,11 +11,7 @@ from dataclasses import replace
 from engine.bridges_and_boats.actions import Enter
 from engine.bridges_and_boats.state import ATTACKER, ENTER, State, pay, set_at
 from engine.bridges_and_boats.steps import order_refusal, role_refusal
-from engine.core import Event, Rule, seat_ref
-
-
-def targets(state: State, seat: int) -> list[Enter]:
-    return [Enter()] if refusal(state, seat, Enter()) is None else []
+from engine.core import Event, Rule, offered, seat_ref
 
 
 def refusal(state: State, seat: int, action: Enter) -> str | None:
@@ -44,4 +40,4 @@ def effect(state: State, seat: int, action: Enter) -> tuple[State, list[Event]]:
     return entered, [Event("enter", f"{seat_ref(seat)} sends a soldier onto space 1.")]
 
 
-RULE = Rule(Enter, refusal, effect, targets)
+RULE = Rule(Enter, refusal, effect, offered(Enter(), refusal))

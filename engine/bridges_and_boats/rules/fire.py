@@ -15,11 +15,7 @@ from engine.bridges_and_boats.board import soldiers
 from engine.bridges_and_boats.dice import roll
 from engine.bridges_and_boats.state import DECLARE, DEFENDER, FIRE, Roll, State
 from engine.bridges_and_boats.steps import order_refusal, role_refusal
-from engine.core import Event, Rule, seat_ref
-
-
-def targets(state: State, seat: int) -> list[Fire]:
-    return [Fire()] if refusal(state, seat, Fire()) is None else []
+from engine.core import Event, Rule, offered, seat_ref
 
 
 def refusal(state: State, seat: int, action: Fire) -> str | None:
@@ -66,4 +62,4 @@ def effect(state: State, seat: int, action: Fire) -> tuple[State, list[Event]]:
     return replace(state, dice=tuple(rolls), stage=DECLARE, done=state.done | {"fire"}), events
 
 
-RULE = Rule(Fire, refusal, effect, targets)
+RULE = Rule(Fire, refusal, effect, offered(Fire(), refusal))

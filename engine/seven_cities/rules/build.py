@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.core import Event, Rule, seat_ref
+from engine.core import Event, Rule, offered, seat_ref
 from engine.seven_cities.actions import Build
 from engine.seven_cities.board import build_cost
 from engine.seven_cities.cities import built, supply
@@ -32,10 +32,6 @@ def refusal(state: State, seat: int, action: Build) -> str | None:
     return None
 
 
-def targets(state: State, seat: int) -> list[Build]:
-    return [Build()] if refusal(state, seat, Build()) is None else []
-
-
 def effect(state: State, seat: int, action: Build) -> tuple[State, list[Event]]:
     pos = state.positions[seat]
     assert pos is not None
@@ -48,4 +44,4 @@ def effect(state: State, seat: int, action: Build) -> tuple[State, list[Event]]:
     return built(state, seat, pos, events, direct=True), events
 
 
-RULE = Rule(Build, refusal, effect, targets, stages=frozenset({TURN}))
+RULE = Rule(Build, refusal, effect, offered(Build(), refusal), stages=frozenset({TURN}))
