@@ -116,14 +116,13 @@ class Daily:
 
         A move that ends a daily game settles its attempt itself; this also settles, as
         a safety net, attempts whose game ended before moves did that (an older row)."""
-        for entry in await self.store.all_entries():
-            if entry.status == "playing" and entry.game_status in ("finished", "abandoned"):
-                row, seats = await self.store.seated_game(entry.game_id)
-                rules = engine.get(row.game_key)
-                game = Loaded(row, seats, rules, rules.from_json(row.state))
-                abandoned = entry.game_status == "abandoned"
-                attempt = solo_attempt(game, game.state, abandoned=abandoned)
-                await self.store.finish_entry(entry, attempt)
+        for entry in await self.store.unsettled_entries():
+            row, seats = await self.store.seated_game(entry.game_id)
+            rules = engine.get(row.game_key)
+            game = Loaded(row, seats, rules, rules.from_json(row.state))
+            abandoned = entry.game_status == "abandoned"
+            attempt = solo_attempt(game, game.state, abandoned=abandoned)
+            await self.store.finish_entry(entry, attempt)
         channels = await self.store.daily_channels()
         posted = []
         for entry in await self.store.entries_to_share():

@@ -1618,6 +1618,13 @@ class Store:
     async def all_entries(self) -> list[Entry]:
         return await self._entries_where("1")
 
+    async def unsettled_entries(self) -> list[Entry]:
+        """Attempts still marked as playing whose game has ended: read through the index
+        of attempts in play, not every result ever played."""
+        return await self._entries_where(
+            "e.status = 'playing' AND g.status IN ('finished', 'abandoned')"
+        )
+
     async def _entries_where(self, condition: str) -> list[Entry]:
         rows = await self._fetchall(
             "SELECT e.day, e.user_id, e.name, e.guild_id, e.game_id, e.status, e.total, "

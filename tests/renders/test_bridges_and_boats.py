@@ -21,7 +21,6 @@ import renders
 from engine.bridges_and_boats.actions import End
 from engine.bridges_and_boats.dominoes import DOUBLE_SIX, Domino
 from engine.bridges_and_boats.state import Boat, Run, State
-from engine.core import Rng
 from renders.bridges_and_boats import (
     BACK,
     IVORY,
@@ -36,29 +35,11 @@ from renders.bridges_and_boats import (
     render,
 )
 from renders.palette import HIGHLIGHT, RGB, WAITING, WOOD
+from tests.engine.bridges_and_boats.conftest import dom, rolling
 
 g = engine.get("bridges-and-boats")
 NAMES = ("Ada", "Bob")
 A, D = 0, 1
-
-
-def dom(text: str) -> Domino:
-    domino = Domino.parse(text)
-    assert domino is not None
-    return domino
-
-
-def rolling(*values: int) -> Rng:
-    """A generator whose next dice, drawn as the engine draws them, are ``values``."""
-    for seed in range(1_000_000):
-        rng = Rng.from_seed(seed)
-        for value in values:
-            drawn, rng = rng.below(6)
-            if drawn + 1 != value:
-                break
-        else:
-            return Rng.from_seed(seed)
-    raise AssertionError(f"no seed rolls {values}")
 
 
 def bridge(spec: str) -> tuple[Domino | None, ...]:
