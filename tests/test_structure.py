@@ -1,5 +1,6 @@
 """The code's shape, where a regression would be silent: no module of ours imports,
-however indirectly, a module that imports it back."""
+however indirectly, a module that imports it back; the layers import one way; every game
+has the kit's layout (engine/README.md)."""
 
 from __future__ import annotations
 
@@ -58,3 +59,34 @@ def test_no_module_imports_one_that_imports_it_back():
     graph = _modules()
     assert len(graph) > 50, "the modules were found"
     assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
+
+
+def test_layers_import_one_way():
+    """bot -> engine and renders, renders -> engine, engine -> nothing of ours."""
+    below = {"engine": set(), "renders": {"engine"}, "bot": {"engine", "renders"}}
+    for name, imported in _modules().items():
+        layer = name.split(".")[0]
+        for other in imported:
+            assert other.split(".")[0] in below[layer] | {layer}, f"{name} imports {other}"
+
+
+KIT = ("__init__", "actions", "board", "state", "flow", "scoring", "view", "rules.__init__")
+
+
+def test_every_game_has_the_kits_layout():
+    """engine/README.md's modules, in every game package, and one file per rule."""
+    import engine
+
+    for key, game in engine.GAMES.items():
+        package = ROOT / "engine" / type(game).__module__.split(".")[1]
+        for module in KIT:
+            assert (package / module.replace(".", "/")).with_suffix(".py").exists(), (key, module)
+        rule_files = {p.stem for p in (package / "rules").glob("*.py")} - {"__init__"}
+        rule_files |= {p.name for p in (package / "rules").iterdir() if p.is_dir()} - {
+            "__pycache__"
+        }
+        assert len(game.rules) == len({r.action for r in game.rules}), key
+        for rule in game.rules:
+            home = rule.effect.__module__.split(".")
+            assert home[:3] == ["engine", package.name, "rules"], (key, rule.action)
+        assert rule_files, key
