@@ -26,7 +26,14 @@ from bot.console_options import (
     vacation_days,
 )
 from bot.daily import Daily
-from bot.inputs import EXTEND_BY, MOVE_NUMBERS, parse_hours, parse_whole
+from bot.inputs import (
+    EXTEND_BY,
+    LEAGUE_MOVE_TIME,
+    MOVE_NUMBERS,
+    ROUND_TIME,
+    parse_hours,
+    parse_whole,
+)
 from bot.organiser import Organiser
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Service, Table, player_count
@@ -272,6 +279,10 @@ class Console:
                     'name="Spring Cup" game=skybridge format=round-robin`.'
                 )
             numbers = {k: number(k, given.pop(k, None)) for k in ("table_size", "rounds", "bye")}
+            if "round_time" in given:
+                given["round_hours"] = parse_hours(given.pop("round_time"), ROUND_TIME)
+            if "move_time" in given:
+                given["move_hours"] = parse_hours(given.pop("move_time"), LEAGUE_MOVE_TIME)
             if numbers["table_size"] is None:
                 numbers["table_size"] = 2
             return await o.create(

@@ -8,8 +8,9 @@ from discord.ext import commands
 
 from bot import permissions
 from bot.cogs.base import AnsweringCog, in_time, noted, permission_note
-from bot.cogs.options import GAME_CHOICES
+from bot.cogs.options import GAME_CHOICES, Duration
 from bot.host import Host
+from bot.inputs import LEAGUE_MOVE_TIME, ROUND_TIME
 from bot.leagues.formats import FORMATS
 from bot.service import Reply
 from bot.views import caller_of, send_reply, table_of
@@ -53,8 +54,8 @@ class Leagues(
         table_size: app_commands.Range[int, 2, 6] = 2,
         rounds: app_commands.Range[int, 1, 50] | None = None,
         points: str | None = None,
-        round_time: str = "7d",
-        move_time: str = "2d",
+        round_time: app_commands.Transform[float, Duration(ROUND_TIME)] = 7 * 24,
+        move_time: app_commands.Transform[float, Duration(LEAGUE_MOVE_TIME)] = 2 * 24,
         starts: str | None = None,
         bye: app_commands.Range[int, 0, 100] | None = None,
     ) -> None:
@@ -68,8 +69,8 @@ class Leagues(
             table_size=table_size,
             rounds=rounds,
             points=points,
-            round_time=round_time,
-            move_time=move_time,
+            round_hours=round_time,
+            move_hours=move_time,
             starts=starts,
             bye=bye,
         )

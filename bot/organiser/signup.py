@@ -14,7 +14,8 @@ from bot.inputs import (
     SHOWN,
     TABLE_SIZE,
     check_count,
-    parse_hours,
+    check_hours,
+    format_hours,
     parse_start,
 )
 from bot.leagues.formats import (
@@ -42,8 +43,8 @@ class SignUp(OrganiserBase):
         table_size: int = 2,
         rounds: int | None = None,
         points: str | None = None,
-        round_time: str = "7d",
-        move_time: str | None = "2d",
+        round_hours: float = 7 * 24,
+        move_hours: float | None = 2 * 24,
         starts: str | None = None,
         bye: int | None = None,
     ) -> Reply:
@@ -84,8 +85,8 @@ class SignUp(OrganiserBase):
             rounds=rounds,
             points=scoring.places,
             bye_points=scoring.bye,
-            round_hours=parse_hours(round_time, ROUND_TIME),
-            move_hours=parse_hours(move_time, LEAGUE_MOVE_TIME) if move_time else None,
+            round_hours=check_hours(round_hours, ROUND_TIME),
+            move_hours=None if move_hours is None else check_hours(move_hours, LEAGUE_MOVE_TIME),
             seed=secrets.randbits(31),
             created_by=caller.user_id,
             starts_at=self._start_time(starts),
@@ -101,7 +102,8 @@ class SignUp(OrganiserBase):
                 f"{caller.name} opened the **{league.name}** league: {info.name}, {format_name}"
                 f"{f' at tables of {table_size}' if format_name == 'rotating' else ''}, points "
                 f"{'/'.join(map(str, scoring.places))} by place, {scoring.bye} for a bye, "
-                f"{round_time} per round. Join with `/league join name:{league.name}`."
+                f"{format_hours(round_hours)} per round. "
+                f"Join with `/league join name:{league.name}`."
                 + (
                     f" It starts by itself at {league.starts_at[:16].replace('T', ' ')} UTC."
                     if league.starts_at

@@ -157,8 +157,8 @@ CALLS = st.one_of(
                 "table_size": st.integers(),
                 "rounds": st.one_of(st.none(), st.integers()),
                 "points": MAYBE_TEXT,
-                "round_time": WORDS,
-                "move_time": MAYBE_TEXT,
+                "round_hours": NUMBERS,
+                "move_hours": st.one_of(st.none(), NUMBERS),
                 "starts": MAYBE_TEXT,
                 "bye": st.one_of(st.none(), st.integers()),
             },
@@ -174,7 +174,8 @@ INPUTS = st.one_of(LINES.map(lambda line: ("line", line)), CALLS)
 EDGES = (0, -1, 0.5, 1, 24, 1440, 1441, 10**30, 1e308, -1e308, math.inf, -math.inf, math.nan)
 CLOCK_FIELDS = ("move_hours", "remind_hours", "reaction_hours")
 TYPED_FIELDS = ("time_per_move", "at_deadline", "remind_every", "reaction_window")
-LEAGUE_FIELDS = ("round_time", "move_time", "starts", "points")
+LEAGUE_FIELDS = ("starts", "points")
+LEAGUE_HOURS = ("round_hours", "move_hours")
 
 
 def sweep() -> list[tuple]:
@@ -196,6 +197,11 @@ def sweep() -> list[tuple]:
         ("league", "Cup", "skybridge", "swiss", {field: odd})
         for field in LEAGUE_FIELDS
         for odd in ODD
+    ]
+    items += [
+        ("league", "Cup", "skybridge", "swiss", {field: edge})
+        for field in LEAGUE_HOURS
+        for edge in EDGES
     ]
     items += [(kind, edge) for kind in ("extend", "vacation") for edge in EDGES]
     items += [

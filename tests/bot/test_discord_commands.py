@@ -947,12 +947,11 @@ async def test_a_league_by_slash_commands_opens_a_thread_and_game_per_match(h):
         "league", "create", name="Cup", game="skybridge", format="swiss", user=ADA
     )
     assert_refused(refused, "Only a server manager")
-    made = (
-        await h.slash(
-            "league", "create", name="Cup", game="skybridge", format="swiss", rounds=2, user=MO
-        )
-    ).one
-    assert "opened the **Cup** league" in made.text
+    cup = {"name": "Cup", "game": "skybridge", "format": "swiss", "rounds": 2}
+    late = await h.slash("league", "create", **cup, round_time="a fortnight", user=MO)
+    assert_refused(late, "round_time: `a fortnight` is not a duration")
+    made = (await h.slash("league", "create", **cup, round_time="36h", user=MO)).one
+    assert "opened the **Cup** league" in made.text and "36 hours per round" in made.text
     for player in (ADA, BOB, CY, Caller(1004, "Dee")):
         await h.slash("league", "join", name="Cup", user=player)
     assert_refused(await h.slash("league", "join", name="cup", user=ADA), "already in")

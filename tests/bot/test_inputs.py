@@ -215,9 +215,9 @@ async def test_a_stored_zero_reminder_interval_reminds_hourly_instead_of_failing
         ("starts", "nan", "starts: `nan` is not a duration"),
         ("starts", "9999-12-31", "starts must be in the future and at most 365 days away"),
         ("starts", "2020-01-01", "starts must be in the future"),
-        ("round_time", "-1", "round_time: `-1` is not a duration"),
-        ("round_time", "0", "round_time must be between 1 hour and 90 days; `0` is not."),
-        ("move_time", "inf", "move_time: `inf` is not a duration"),
+        ("round_hours", -1, "round_time must be between 1 hour and 90 days; `-1` is not."),
+        ("round_hours", 0, "round_time must be between 1 hour and 90 days; `0` is not."),
+        ("move_hours", float("inf"), "move_time must be between 1 minute and 60 days"),
         ("rounds", 1_000_000_000, "rounds must be a whole number from 1 to 50"),
         ("points", "1000000/0", "points must be up to 6 numbers from 0 to 100"),
     ],
@@ -253,6 +253,25 @@ async def test_the_console_opens_games_with_a_clock_and_refuses_a_zero_one(world
     await console.handle("ada: /vacation 3")
     assert "paused for 3 days" in out.getvalue()
     assert console.refused == 1
+
+
+@pytest.mark.parametrize(
+    ("typed", "refusal"),
+    [
+        ("round_time=-1", "round_time: `-1` is not a duration"),
+        ("round_time=0", "round_time must be between 1 hour and 90 days; `0` is not."),
+        ("move_time=inf", "move_time: `inf` is not a duration"),
+    ],
+)
+async def test_the_console_reads_a_leagues_durations_before_the_organiser(world, typed, refusal):
+    service, path = world
+    out = io.StringIO()
+    console = Console(service, path.parent / "images", out, managers=["mod"])
+    await console.handle(f"mod: /league create name=Cup game=skybridge format=swiss {typed}")
+    assert refusal in out.getvalue()
+    assert console.refused == 1
+    await console.handle("mod: /league create name=Cup game=skybridge format=swiss round_time=2d")
+    assert "2 days per round" in out.getvalue()
 
 
 @pytest.mark.parametrize("typed", ["²", "9" * 5000, "-1", "1.5"])

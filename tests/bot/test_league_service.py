@@ -61,7 +61,7 @@ async def test_a_six_player_rotating_league_runs_to_the_end(league):
     made = await organiser.create(
         HOME, MOD, "Spring", "skybridge", "rotating", table_size=3, rounds=6
     )
-    assert "points 4/2/0 by place, 2 for a bye, 7d per round" in made.text
+    assert "points 4/2/0 by place, 2 for a bye, 7 days per round" in made.text
     for p in PLAYERS:
         await organiser.join(HOME.guild_id, p, "spring")
     with pytest.raises(Refused, match="already in"):
@@ -113,7 +113,7 @@ async def test_a_six_player_rotating_league_runs_to_the_end(league):
 
 async def test_a_five_player_swiss_with_byes_a_forfeit_and_a_late_joiner(league):
     service, organiser, clock = league
-    await organiser.create(HOME, MOD, "Duel Cup", "skybridge", "swiss", rounds=3, round_time="2d")
+    await organiser.create(HOME, MOD, "Duel Cup", "skybridge", "swiss", rounds=3, round_hours=48)
     for p in PLAYERS[:5]:
         await organiser.join(HOME.guild_id, p, "Duel Cup")
     posted = await organiser.start(HOME.guild_id, MOD, "Duel Cup")
