@@ -60,7 +60,6 @@ class Domino:
 #: the 28 dominoes of a double-six set, in a fixed order (the pool is a shuffle of it)
 DOUBLE_SIX: tuple[Domino, ...] = tuple(Domino(a, b) for a in range(7) for b in range(a, 7))
 GHOST = Domino(0, 0)
-ACE = Domino(0, 1)
 PRICE = 2  # coins per domino bought
 
 

@@ -72,8 +72,6 @@ def targets(state: State, seat: int) -> list[Play]:
 def _unwritten(play: Play) -> str | None:
     """What the notation never produces, for a move built some other way."""
     card = play.card
-    if card not in BY_SLUG:
-        return f"'{card}' is not a card."
     if card not in ARGUMENTS:
         return f"{name(card)} has no special action: play it with `ap {card}`."
     tiles, fewest, most = ARGUMENTS[card]
@@ -88,14 +86,18 @@ def _unwritten(play: Play) -> str | None:
 
 
 def refusal(state: State, seat: int, play: Play) -> str | None:
-    wrong = _unwritten(play)
-    if wrong:
-        return wrong
+    """The cheap questions first (a card at all, the window's card, in your hand), as most
+    refused plays are a card not held: then the shape of the rest of the move."""
+    if play.card not in BY_SLUG:
+        return f"'{play.card}' is not a card."
     if state.windows and play.card != state.windows[0].kind:
         return STAGES[state.windows[0].kind].prompt
     held = not_held(state.hands[seat], play.card)
     if held:
         return held
+    wrong = _unwritten(play)
+    if wrong:
+        return wrong
     missing = [t for t in play.tiles if state.geo.tile_named(t) is None]
     if missing:
         return f"There is no tile {missing[0]} on the board."
