@@ -31,12 +31,9 @@ reply. Figures as JSON lines, like the bench.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import random
 import resource
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -50,6 +47,7 @@ from bot.service import Service, Table
 from bot.store import Clocks, Store, iso
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.selfplay import play_random, robots
+from bot.tools.startup import report_startup
 
 STORED = 10_000
 LIVE_SHARE = 10  # one stored game in ten is still being played, on a clock
@@ -144,55 +142,6 @@ async def seed(path: Path, count: int = STORED) -> None:
         await store.reschedule(await store.due_waits(now))
     finally:
         await store.close()
-
-
-# -- start-up, in a fresh process like the bot's own --------------------------------------
-
-_STARTUP = """
-import asyncio, json, sys, time
-t0 = time.perf_counter()
-from bot.tools.load import startup
-print(json.dumps(asyncio.run(startup(sys.argv[1], t0))), flush=True)
-"""
-
-
-async def startup(path: str, t0: float) -> dict[str, float]:
-    """What ``python -m bot`` does before it can answer, less the Discord connection:
-    imports, open + migrations, integrity check, the client's setup_hook work (cogs,
-    persistent buttons; not the command sync, which is a call to Discord), and the first
-    play-by-post pass (timers, league rounds, the daily puzzle, due notices)."""
-    from bot.client import Bridgekeeper
-    from bot.views import jump_link
-
-    phases = {"imports_s": time.perf_counter() - t0}
-    store = await Store.open_checked(Path(path))
-    phases["open_check_s"] = time.perf_counter() - t0 - sum(phases.values())
-    try:
-        async with Bridgekeeper(Service(store, link=jump_link)) as client:
-            await client.install()  # the bot's own set-up, less the command sync
-            phases["setup_s"] = time.perf_counter() - t0 - sum(phases.values())
-            postal = client.get_cog("Postal")
-            due = await postal.scheduler.tick() + await client.organiser.tick()
-            due += await client.daily.settle() + await client.daily.rollover()
-            notices = await postal.scheduler.deliveries()
-            phases["first_tick_s"] = time.perf_counter() - t0 - sum(phases.values())
-            phases["due"] = len(due) + len(notices)
-    finally:
-        await store.close()
-    return phases
-
-
-def _time_startup(path: Path) -> tuple[float, dict[str, float]]:
-    started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", _STARTUP, str(path)],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=Path(__file__).resolve().parent.parent,
-    )
-    elapsed = time.perf_counter() - started
-    return elapsed, json.loads(done.stdout.strip().splitlines()[-1])
 
 
 # -- memory -----------------------------------------------------------------------------
@@ -380,10 +329,7 @@ async def run(
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-load-") as tmp:
         path = Path(tmp) / "load.db"
         await seed(path, stored)
-        elapsed, phases = _time_startup(path)
-        metric(emit, "load.startup_s", elapsed, "s")
-        for name in ("imports_s", "open_check_s", "setup_s", "first_tick_s"):
-            metric(emit, f"load.startup.{name}", phases[name], "s")
+        report_startup(emit, "load", path)
         with _renderer(processes) as pool:
             memory = _Memory(pool)
             watcher = asyncio.create_task(memory.watch())

@@ -25,7 +25,6 @@ One JSON object per line, like the other benches.
 
 from __future__ import annotations
 
-import resource
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -39,6 +38,7 @@ from bot.service import Service
 from bot.store import Store
 from bot.tools import load
 from bot.tools.figures import Emit, metric, percentile
+from bot.tools.startup import report_startup
 
 STORED = 100_000
 TICKS = 30
@@ -124,11 +124,4 @@ async def run(emit: Emit = print, stored: int = STORED, ticks: int = TICKS) -> N
             await _passes(emit, store, ticks)
         finally:
             await store.close()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        elapsed, phases = load._time_startup(path)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        metric(emit, "timers.startup_s", elapsed, "s")
-        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-        metric(emit, "timers.startup_cpu_s", cpu, "s")
-        for name in ("imports_s", "open_check_s", "setup_s", "first_tick_s"):
-            metric(emit, f"timers.startup.{name}", phases[name], "s")
+        report_startup(emit, "timers", path)

@@ -1,0 +1,80 @@
+"""How long ``python -m bot`` takes before it can answer, measured in a fresh process.
+
+Both ``bench --load`` and ``bench --timers`` report it (``<bench>.startup_s``, its
+phases, and the process's CPU time), on the database each has just filled.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bot.service import Service
+from bot.store import Store
+from bot.tools.figures import Emit, metric
+
+PHASES = ("imports_s", "open_check_s", "setup_s", "first_tick_s")
+
+_STARTUP = """
+import asyncio, json, sys, time
+t0 = time.perf_counter()
+from bot.tools.startup import startup
+print(json.dumps(asyncio.run(startup(sys.argv[1], t0))), flush=True)
+"""
+
+
+async def startup(path: str, t0: float) -> dict[str, float]:
+    """What ``python -m bot`` does before it can answer, less the Discord connection:
+    imports, open + migrations, integrity check, the client's setup_hook work (cogs,
+    persistent buttons; not the command sync, which is a call to Discord), and the first
+    play-by-post pass (timers, league rounds, the daily puzzle, due notices)."""
+    from bot.client import Bridgekeeper
+    from bot.views import jump_link
+
+    phases = {"imports_s": time.perf_counter() - t0}
+    store = await Store.open_checked(Path(path))
+    phases["open_check_s"] = time.perf_counter() - t0 - sum(phases.values())
+    try:
+        async with Bridgekeeper(Service(store, link=jump_link)) as client:
+            await client.install()  # the bot's own set-up, less the command sync
+            phases["setup_s"] = time.perf_counter() - t0 - sum(phases.values())
+            postal = client.get_cog("Postal")
+            due = await postal.scheduler.tick() + await client.organiser.tick()
+            due += await client.daily.settle() + await client.daily.rollover()
+            notices = await postal.scheduler.deliveries()
+            phases["first_tick_s"] = time.perf_counter() - t0 - sum(phases.values())
+            phases["due"] = len(due) + len(notices)
+    finally:
+        await store.close()
+    return phases
+
+
+def _time_startup(path: Path) -> tuple[float, dict[str, float]]:
+    """Wall time of a fresh process's start-up on ``path``, and its phases."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", _STARTUP, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    elapsed = time.perf_counter() - started
+    return elapsed, json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def report_startup(emit: Emit, bench: str, path: Path) -> None:
+    """Start a fresh process on ``path`` and emit ``<bench>.startup_s``, its CPU time
+    (``<bench>.startup_cpu_s``) and each phase (``<bench>.startup.<phase>``)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    elapsed, phases = _time_startup(path)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    metric(emit, f"{bench}.startup_s", elapsed, "s")
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    metric(emit, f"{bench}.startup_cpu_s", cpu, "s")
+    for name in PHASES:
+        metric(emit, f"{bench}.startup.{name}", phases[name], "s")
