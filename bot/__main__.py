@@ -18,8 +18,9 @@ from pathlib import Path
 
 from bot.config import load_settings
 from bot.drawing import drawers
+from bot.ratings import replay
 from bot.service import Service, Table, player_count
-from bot.store import Store, StoreFault, sole_process
+from bot.store import SQLiteStore, Store, StoreFault, sole_process
 
 NO_TOKEN = """\
 No Discord token found, so the bot cannot connect to Discord.
@@ -88,7 +89,7 @@ async def _checked_store(db_path: Path, full: bool = False) -> Store:
     ``full``: check a big file in full before going on, not after (for the one-off commands:
     a backup must not copy damage, nor a ratings rebuild write into it)."""
     try:
-        return await Store.open_checked(db_path, full=full)
+        return await SQLiteStore.open_checked(db_path, full=full)
     except StoreFault as exc:
         raise SystemExit(str(exc)) from None
 
@@ -104,7 +105,7 @@ async def _backup(db_path: Path, target: Path) -> int:
         raise SystemExit(str(exc)) from None
     finally:
         await store.close()
-    copy = await Store.open(target)
+    copy = await SQLiteStore.open(target)
     try:
         verdict, games = await copy.integrity(), await copy.count_games()
     finally:
@@ -208,7 +209,7 @@ def _fsync(path: Path) -> None:
 async def _rebuild_ratings(db_path: Path) -> int:
     store = await _checked_store(db_path, full=True)
     try:
-        games, same = await store.rebuild_ratings()
+        games, same = await store.rebuild_ratings(replay)
     finally:
         await store.close()
     verdict = "identical to the stored ratings" if same else "DIFFERENT from the stored ratings"
@@ -283,7 +284,7 @@ async def _selfplay(args: argparse.Namespace) -> int:
         return 2
     counts = [args.players] if args.players else list(range(info.min_players, info.max_players + 1))
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-selfplay-") as tmp:
-        store = await Store.open(args.db or Path(tmp) / "selfplay.db")
+        store = await SQLiteStore.open(args.db or Path(tmp) / "selfplay.db")
         service = Service(store, images=args.images, seed=lambda: 0)
         rng = random.Random(args.seed)
         try:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
+from bot.clocks import Clocks
 from bot.inputs import VACATION, parse_clocks, parse_hours, parse_options, parse_whole
 from bot.service import Refused
-from bot.store import Clocks
 
 #: ``/new``'s own options; every other name=value is the game's (see ``/rules <game>``)
 CLOCK_OPTIONS = ("time_per_move", "at_deadline", "remind_every", "rated", "reaction_window")

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.clocks import MOVE_HOURS, REACTION_HOURS, REMIND_HOURS
-from bot.store import Clocks
+from bot.clocks import MOVE_HOURS, REACTION_HOURS, REMIND_HOURS, Clocks
 
 #: a value longer than this is shown cut short in a refusal
 SHOWN = 30

@@ -43,3 +43,21 @@ def rate(before: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
         Rating(team[0].mu, team[0].sigma, r.games + 1)
         for team, r in zip(after, before, strict=True)
     ]
+
+
+def replay(
+    games: Sequence[tuple[int, str, Sequence[tuple[int, str, int]]]],
+) -> dict[tuple[int, str, int], tuple[str, Rating]]:
+    """Every rating from scratch: each rated game (server, game, seats as (user, name,
+    place)) in the order it was rated, as :func:`rate` rated it then. Games with fewer
+    than two seats move nothing."""
+    table: dict[tuple[int, str, int], tuple[str, Rating]] = {}
+    for guild, key, seats in games:
+        if len(seats) < 2:
+            continue
+        keys = [(guild, key, user_id) for user_id, _name, _place in seats]
+        before = [table.get(k, ("", Rating()))[1] for k in keys]
+        after = rate(before, [place for _u, _n, place in seats])
+        for k, (_u, name, _p), r in zip(keys, seats, after, strict=True):
+            table[k] = (name, r)
+    return table

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import Caller, Service, Table
-from bot.store import Store
+from bot.store import SQLiteStore, Store, utcnow
 
 ADA = Caller(1001, "Ada")
 BOB = Caller(1002, "Bob")
@@ -82,11 +82,29 @@ def pytest_unconfigure(config):
         os._exit(pytest.ExitCode.TESTS_FAILED)
 
 
+#: the store implementations every test of the store's interface runs on
+STORES = ("sqlite",)
+
+
+@pytest.fixture(params=STORES)
+async def open_store(request, tmp_path):
+    """Opens stores of one implementation (the test runs once for each in :data:`STORES`),
+    each a fresh database, closed at the end: ``await open_store(clock=...)``."""
+    opened: list[Store] = []
+
+    async def open_(name: str = "bridgekeeper", *, clock=utcnow) -> Store:
+        store = await SQLiteStore.open(tmp_path / f"{name}.db", clock=clock)
+        opened.append(store)
+        return store
+
+    yield open_
+    for store in opened:
+        await store.close()
+
+
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "bridgekeeper.db")
-    yield store
-    await store.close()
+async def store(open_store):
+    return await open_store()
 
 
 @pytest.fixture

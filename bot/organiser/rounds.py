@@ -8,6 +8,7 @@ import logging
 from dataclasses import replace
 from datetime import timedelta
 
+from bot.clocks import Clocks
 from bot.leagues.formats import (
     BadLeague,
     next_round,
@@ -15,7 +16,7 @@ from bot.leagues.formats import (
 from bot.organiser.base import OrganiserBase, league_format, league_scoring, match_result
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Table
-from bot.store import Clocks, LeagueRow, Match, StaleGame, iso, parse_time
+from bot.store import LeagueRow, Match, StaleGame, iso, parse_time
 
 log = logging.getLogger(__name__)
 

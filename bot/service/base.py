@@ -19,14 +19,7 @@ from bot.drawing import Drawers, DrawingFailed
 from bot.inputs import Refused
 from bot.notify import routes
 from bot.service.replies import Caller, Reply, Table, default_link, ordinal
-from bot.store import (
-    Attempt,
-    GameRow,
-    MoveRow,
-    SeatRow,
-    Store,
-    iso,
-)
+from bot.store import Attempt, GameRow, MoveRow, SeatRow, Store, iso
 from engine.core import Game, Result, Step
 from renders import has_renderer, render
 

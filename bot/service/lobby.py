@@ -7,6 +7,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import engine
+from bot.clocks import Clocks
 from bot.inputs import (
     SHOWN,
     Refused,
@@ -16,10 +17,7 @@ from bot.inputs import (
 )
 from bot.service.base import STATES, Loaded, ServiceBase, solo_attempt
 from bot.service.replies import Caller, Reply, Table, player_count
-from bot.store import (
-    Clocks,
-    StaleGame,
-)
+from bot.store import StaleGame
 from engine.core import BadOptions, Game
 
 POLICIES = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.inputs import Refused
+from bot.ratings import rate
 from bot.service.base import STATES, Loaded, ServiceBase, solo_attempt
 from bot.service.replies import Caller, Reply, Table
 from bot.store import StaleGame
@@ -81,6 +82,7 @@ class Play(ServiceBase):
                 kind=kind,
                 reacting=step.reaction_open,
                 attempt=solo_attempt(game, state) if step.over else None,
+                rate=rate,
             )
         except StaleGame:
             raise Refused(

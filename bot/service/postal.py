@@ -18,11 +18,7 @@ from bot.inputs import (
 )
 from bot.service.base import Loaded, ServiceBase, effective_moves
 from bot.service.replies import Caller, Reply, Table
-from bot.store import (
-    StaleGame,
-    iso,
-    parse_time,
-)
+from bot.store import StaleGame, iso, parse_time
 
 NOTIFY = {
     "channel": "a mention in the game's channel",

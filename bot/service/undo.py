@@ -7,12 +7,7 @@ from collections.abc import Sequence
 from bot.inputs import Refused
 from bot.service.base import STATES, Loaded, ServiceBase, effective_moves, rebuild
 from bot.service.replies import Caller, Reply, Table
-from bot.store import (
-    MoveRow,
-    SeatRow,
-    StaleGame,
-    UndoRequest,
-)
+from bot.store import MoveRow, SeatRow, StaleGame, UndoRequest
 
 
 def _asked(game: Loaded, standing: Sequence[MoveRow], request: UndoRequest) -> list[SeatRow]:

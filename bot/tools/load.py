@@ -42,9 +42,10 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
+from bot.clocks import Clocks
 from bot.drawing import Drawers, drawers
 from bot.service import Service, Table
-from bot.store import Clocks, Store, iso
+from bot.store import SQLiteStore, Store, iso
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.selfplay import play_random, robots
 from bot.tools.startup import report_startup
@@ -91,7 +92,7 @@ async def seed(path: Path, count: int = STORED) -> None:
     whole move logs and results, and one in :data:`LIVE_SHARE` still active on a 72-hour
     clock, some of them with a reminder due, so the first scheduler pass has work. The
     clones' waits are written row by row, so their next due times are worked out after."""
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         await _play_samples(store)
         cols, games = await _rows(store, "SELECT * FROM games ORDER BY id")
@@ -333,7 +334,7 @@ async def run(
         with _renderer(processes) as pool:
             memory = _Memory(pool)
             watcher = asyncio.create_task(memory.watch())
-            store = await Store.open(path)
+            store = await SQLiteStore.open(path)
             try:
                 await _measure(emit, store, pool, games, seconds, rate)
             finally:

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from bot.service import Service
-from bot.store import Store
+from bot.store import SQLiteStore
 from bot.tools.figures import Emit, metric
 
 PHASES = ("imports_s", "open_check_s", "setup_s", "first_tick_s")
@@ -36,7 +36,7 @@ async def startup(path: str, t0: float) -> dict[str, float]:
     from bot.views import jump_link
 
     phases = {"imports_s": time.perf_counter() - t0}
-    store = await Store.open_checked(Path(path))
+    store = await SQLiteStore.open_checked(Path(path))
     phases["open_check_s"] = time.perf_counter() - t0 - sum(phases.values())
     try:
         async with Bridgekeeper(Service(store, link=jump_link)) as client:

@@ -35,7 +35,7 @@ from bot.daily import Daily
 from bot.organiser import Organiser
 from bot.scheduler import Scheduler
 from bot.service import Service
-from bot.store import Store
+from bot.store import SQLiteStore, Store
 from bot.tools import load
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.startup import report_startup
@@ -112,14 +112,14 @@ async def run(emit: Emit = print, stored: int = STORED, ticks: int = TICKS) -> N
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-timers-") as tmp:
         path = Path(tmp) / "timers.db"
         await load.seed(path, stored)
-        store = await Store.open(path)
+        store = await SQLiteStore.open(path)
         try:
             await _history(store, stored)
         finally:
             await store.close()
         metric(emit, "timers.stored_games", stored, "games")
         metric(emit, "timers.db_mb", path.stat().st_size / 2**20, "MiB")
-        store = await Store.open(path)
+        store = await SQLiteStore.open(path)
         try:
             await _passes(emit, store, ticks)
         finally:

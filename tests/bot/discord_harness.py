@@ -58,7 +58,7 @@ from PIL import Image
 from bot.client import Bridgekeeper
 from bot.delivery import PLACEHOLDER
 from bot.service import Caller, Service
-from bot.store import Store
+from bot.store import SQLiteStore, Store
 from bot.views import jump_link
 from tests.bot.discord_limits import (
     autocomplete_problems,
@@ -426,7 +426,7 @@ class Harness:
         await self._boot()
 
     async def _boot(self) -> None:
-        self.store = await Store.open(self.db_path)
+        self.store = await SQLiteStore.open(self.db_path)
         # as bot/__main__.py builds it, with a fixed seed so games are repeatable
         self.service = Service(self.store, link=jump_link, seed=lambda: 12345)
         self.service.images = self.images

@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import engine
+from bot.clocks import Clocks
 from bot.console import Console
 from bot.inputs import (
     LEAGUE_MOVE_TIME,
@@ -42,7 +43,7 @@ from bot.inputs import (
 )
 from bot.organiser import Organiser
 from bot.service import Caller, Refused, Service, Table
-from bot.store import Clocks, Store
+from bot.store import SQLiteStore
 
 ACCEPTED, REFUSED = "accepted", "refused"
 ADA, BOB, MOD = Caller(1, "ada"), Caller(2, "bob"), Caller(3, "Mod", manager=True)
@@ -262,7 +263,7 @@ class Rig:
     def __init__(self, folder: Path) -> None:
         self.loop = asyncio.new_event_loop()
         self.path = folder / "fuzz.db"
-        self.store = self.loop.run_until_complete(Store.open(self.path))
+        self.store = self.loop.run_until_complete(SQLiteStore.open(self.path))
         self.service = Service(self.store, images=False, seed=lambda: 12345)
         self.organiser = Organiser(self.service)
         self.console = Console(self.service, folder / "images", io.StringIO())

@@ -12,7 +12,7 @@ import pytest
 
 from bot.__main__ import _checked_store
 from bot.service import Service, Table
-from bot.store import Store
+from bot.store import SQLiteStore
 from bot.tools.selfplay import play_random
 from tests.conftest import run_bot
 
@@ -21,7 +21,7 @@ async def fill(path: Path, games: int) -> list[tuple]:
     """A database with finished games; returns every move row, to compare copies with."""
     import random
 
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         service = Service(store, images=False, seed=lambda: 9)
         for n in range(games):
@@ -37,7 +37,7 @@ async def fill(path: Path, games: int) -> list[tuple]:
 
 
 async def rows_of(path: Path) -> list[tuple]:
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         async with store.transaction() as db:
             return [
@@ -82,7 +82,7 @@ def test_a_damaged_backup_is_not_restored_over_the_live_database(tmp_path):
 async def test_a_backup_taken_while_games_are_played_is_one_consistent_state(tmp_path):
     import random
 
-    store = await Store.open(tmp_path / "busy.db")
+    store = await SQLiteStore.open(tmp_path / "busy.db")
     try:
         service = Service(store, images=False, seed=lambda: 9)
         playing = asyncio.gather(
@@ -96,7 +96,7 @@ async def test_a_backup_taken_while_games_are_played_is_one_consistent_state(tmp
         await playing
     finally:
         await store.close()
-    copy = await Store.open(tmp_path / "mid.db")
+    copy = await SQLiteStore.open(tmp_path / "mid.db")
     try:
         assert await copy.integrity() == "ok"
         for game in [await copy.game(i) for i in range(1, 5)]:

@@ -19,7 +19,7 @@ import engine
 from bot.cogs import COGS
 from bot.console import DM, Console, run
 from bot.service import Service
-from bot.store import Store
+from bot.store import SQLiteStore
 from tests.conftest import run_bot
 
 NOON = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)  # a Monday
@@ -27,7 +27,7 @@ NOON = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)  # a Monday
 
 @pytest.fixture
 async def console(tmp_path):
-    store = await Store.open(tmp_path / "console.db", clock=lambda: NOON)
+    store = await SQLiteStore.open(tmp_path / "console.db", clock=lambda: NOON)
     out = io.StringIO()
     service = Service(store, images=False, seed=lambda: 4242)
     yield Console(service, tmp_path / "boards", out, managers=["mod"]), out
@@ -202,7 +202,7 @@ async def test_an_interactive_run_says_its_seed_first(tmp_path):
         def isatty(self) -> bool:
             return True
 
-    store = await Store.open(tmp_path / "t.db")
+    store = await SQLiteStore.open(tmp_path / "t.db")
     out = io.StringIO()
     try:
         await run(Service(store, images=False), tmp_path, Keyboard(""), seed=99, out=out)

@@ -12,7 +12,7 @@ import engine
 from bot.daily import WEEK, Daily, challenge_for, share_line, streak
 from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
-from bot.store import Store
+from bot.store import SQLiteStore
 from engine.seven_bridges.board import CITY, parse_square
 from tests.conftest import ADA, BOB, Clock
 
@@ -24,7 +24,7 @@ SERVER = Table(channel_id=600, guild_id=60)
 @pytest.fixture
 async def daily(tmp_path):
     clock = Clock(MONDAY)
-    store = await Store.open(tmp_path / "daily.db", clock=clock)
+    store = await SQLiteStore.open(tmp_path / "daily.db", clock=clock)
     service = Service(store, images=False)
     yield service, Daily(service), clock
     await store.close()
@@ -123,7 +123,7 @@ async def test_a_finished_game_is_scored_shared_without_spoilers_and_ranked(dail
 async def test_the_rollover_post_is_made_once_per_day_even_by_two_processes(daily, tmp_path):
     service, daily_, clock = daily
     await daily_.setup(SERVER, Caller(1, "Mod", manager=True))
-    other_store = await Store.open(tmp_path / "daily.db", clock=clock)
+    other_store = await SQLiteStore.open(tmp_path / "daily.db", clock=clock)
     try:
         other = Daily(Service(other_store, images=False))
         first, second = await daily_.rollover(), await other.rollover()

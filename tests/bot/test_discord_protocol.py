@@ -26,7 +26,7 @@ from PIL import Image
 
 from bot.client import Bridgekeeper
 from bot.service import Caller, Service, Table
-from bot.store import Store
+from bot.store import SQLiteStore
 from bot.views import jump_link
 from tests.bot.fake_discord_server import (
     APP_ID,
@@ -86,7 +86,7 @@ async def running_bot(
             fake.redirect(monkeypatch)
             assert discord.http.Route.BASE.startswith("http://127.0.0.1:")
             assert discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY.host == "127.0.0.1"
-            store = await Store.open(tmp_path / "bridgekeeper.db")
+            store = await SQLiteStore.open(tmp_path / "bridgekeeper.db")
             service = Service(store, link=jump_link, seed=lambda: 12345)
             bot = Bridgekeeper(service, guild_ready_timeout=0.05)
             task = asyncio.create_task(bot.start(TOKEN))

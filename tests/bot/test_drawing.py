@@ -14,7 +14,7 @@ import pytest
 import engine
 from bot.drawing import DrawingFailed, drawers
 from bot.service import BOARD_LOST, Service, Table
-from bot.store import Store
+from bot.store import SQLiteStore
 from bot.tools.selfplay import robots
 from renders import render
 
@@ -82,7 +82,7 @@ async def test_a_worker_that_died_idle_is_replaced_before_it_is_missed() -> None
 
 
 async def test_a_move_whose_board_is_lost_still_stands(tmp_path, caplog) -> None:
-    store = await Store.open(tmp_path / "drawing.db")
+    store = await SQLiteStore.open(tmp_path / "drawing.db")
     try:
         with drawers(1) as workers:
             service = Service(store, drawers=workers)

@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.clocks import Clocks
 from bot.scheduler import Scheduler
 from bot.service import Caller, Service
-from bot.store import Clocks, Store
+from bot.store import SQLiteStore
 from tests.conftest import ADA, BOB, CY, TABLE, Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
@@ -27,7 +28,7 @@ def clock():
 
 @pytest.fixture
 async def world(tmp_path, clock):
-    store = await Store.open(tmp_path / "due.db", clock=clock)
+    store = await SQLiteStore.open(tmp_path / "due.db", clock=clock)
     service = Service(store, images=False, seed=lambda: 12345)
     yield service, Scheduler(service)
     await store.close()
@@ -212,7 +213,7 @@ async def test_a_deadline_an_operator_brings_forward_by_hand_is_kept(world, cloc
 async def _as_before_migration_12(path) -> None:
     """Take ``path`` back to the schema before migration 12, rows kept, as a database
     written by the previous Bridgekeeper would be."""
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         async with store.transaction() as db:
             for (trigger,) in await db.execute_fetchall(
@@ -228,7 +229,7 @@ async def _as_before_migration_12(path) -> None:
 
 async def test_an_upgraded_database_fires_its_running_timers_as_before(tmp_path, clock):
     path = tmp_path / "old.db"
-    store = await Store.open(path, clock=clock)
+    store = await SQLiteStore.open(path, clock=clock)
     service = Service(store, images=False, seed=lambda: 12345)
     first, _ = await start(service, Clocks(move_hours=24, remind_hours=5))
     clock.at(hours=5)
@@ -236,7 +237,7 @@ async def test_an_upgraded_database_fires_its_running_timers_as_before(tmp_path,
     await store.close()
     await _as_before_migration_12(path)
 
-    store = await Store.open(path, clock=clock)
+    store = await SQLiteStore.open(path, clock=clock)
     try:
         service = Service(store, images=False, seed=lambda: 12345)
         scheduler = Scheduler(service)

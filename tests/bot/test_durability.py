@@ -14,7 +14,7 @@ import pytest
 
 import engine
 from bot.service import effective_moves
-from bot.store import Store
+from bot.store import SQLiteStore
 
 SKY = engine.get("skybridge")
 SEED = 4242
@@ -89,7 +89,7 @@ def test_sigkill_mid_move_loses_no_acknowledged_move(tmp_path, kill_after_ms):
             proc.kill()
 
     async def check() -> None:
-        store = await Store.open(db)  # the restart: migrations, WAL recovery
+        store = await SQLiteStore.open(db)  # the restart: migrations, WAL recovery
         try:
             async with store.transaction() as conn:
                 (verdict,) = await (await conn.execute("PRAGMA integrity_check")).fetchone()

@@ -13,9 +13,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.clocks import Clocks
 from bot.organiser import Organiser
 from bot.service import Caller, Refused, Service
-from bot.store import Clocks, StaleGame, Store, parse_time
+from bot.store import SQLiteStore, StaleGame, parse_time
 from tests.conftest import ADA, BOB, CY, DEE, TABLE
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
@@ -27,7 +28,7 @@ ADA_MOD = Caller(ADA.user_id, ADA.name, manager=True)  # Ada, if she managed the
 @pytest.fixture
 async def service(tmp_path):
     """Ada opens every game here, and with this seed Ada moves first."""
-    store = await Store.open(tmp_path / "fair.db", clock=lambda: T0)
+    store = await SQLiteStore.open(tmp_path / "fair.db", clock=lambda: T0)
     yield Service(store, images=False, seed=lambda: 12345)
     await store.close()
 

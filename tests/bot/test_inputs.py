@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.clocks import Clocks
 from bot.console import TABLE as CONSOLE_TABLE
 from bot.console import Console
 from bot.inputs import (
@@ -29,7 +30,7 @@ from bot.inputs import (
 from bot.organiser import Organiser
 from bot.scheduler import Scheduler
 from bot.service import Refused, Service
-from bot.store import Clocks, StaleGame, Store
+from bot.store import SQLiteStore, StaleGame
 from tests.conftest import ADA, BOB, TABLE, Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
@@ -43,7 +44,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 async def world(tmp_path, clock):
-    store = await Store.open(tmp_path / "inputs.db", clock=clock)
+    store = await SQLiteStore.open(tmp_path / "inputs.db", clock=clock)
     yield Service(store, images=False, seed=lambda: 12345), tmp_path / "inputs.db"
     await store.close()
 

@@ -14,9 +14,9 @@ import pytest
 from PIL import Image
 
 from bot.organiser import Organiser, finishing_order, numbered_tables
-from bot.ratings import Rating, rate
+from bot.ratings import Rating, rate, replay
 from bot.service import Caller, Refused, Service, Table, ordinal
-from bot.store import Store
+from bot.store import SQLiteStore
 from renders.palette import BACKGROUND
 from renders.standings import TOP, layout, render_table
 from tests.conftest import Clock
@@ -34,7 +34,7 @@ async def league(tmp_path, monkeypatch):
     """A service and organiser over a real file, repeatable: games and leagues are
     seeded in sequence rather than at random, so expected standings can be exact."""
     clock = Clock(T0)
-    store = await Store.open(tmp_path / "league.db", clock=clock)
+    store = await SQLiteStore.open(tmp_path / "league.db", clock=clock)
     service = Service(store, images=False, seed=itertools.count(1).__next__)
     monkeypatch.setattr("bot.organiser.signup.secrets.randbits", lambda bits: 2026)
     yield service, Organiser(service), clock
@@ -106,7 +106,7 @@ async def test_a_six_player_rotating_league_runs_to_the_end(league):
         after = rate([expected.get(p, Rating()) for p in match.players], match.places)
         expected.update(zip(match.players, after, strict=True))
     assert {user: r for user, _n, r in ratings} == expected
-    assert await service.store.rebuild_ratings() == (12, True), "rebuilt to the last bit"
+    assert await service.store.rebuild_ratings(replay) == (12, True), "rebuilt to the last bit"
     assert await service.store.ratings(HOME.guild_id, "skybridge") == ratings
     assert await organiser.tick() == [], "a finished league stays finished"
 
@@ -171,7 +171,7 @@ async def test_a_five_player_swiss_with_byes_a_forfeit_and_a_late_joiner(league)
         "Ada": 3, "Bob": 3, "Cy": 2, "Dee": 3, "Eve": 2, "Fay": 1,
     }  # fmt: skip
     assert rated["Dee"].mu > Rating().mu > rated["Ada"].mu, "won every game; lost every game"
-    assert await service.store.rebuild_ratings() == (7, True)
+    assert await service.store.rebuild_ratings(replay) == (7, True)
     standing = await organiser.standings(HOME.guild_id, "Duel Cup")
     # Eve's bye is worth a draw (1 of 2/0); Cy's forfeit win a full 2; Bob and Fay are
     # level on 2 and Buchholz puts Bob, who met stronger opponents, ahead

@@ -9,9 +9,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import engine
+from bot.clocks import Clocks
 from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
-from bot.store import Clocks, Store
+from bot.store import SQLiteStore
 from engine.core import IllegalMove
 from tests.conftest import ADA, BOB, CY, DEE, TABLE, Clock
 
@@ -26,7 +27,7 @@ def clock():
 
 @pytest.fixture
 async def world(tmp_path, clock):
-    store = await Store.open(tmp_path / "post.db", clock=clock)
+    store = await SQLiteStore.open(tmp_path / "post.db", clock=clock)
     service = Service(store, images=False, seed=lambda: 12345)
     yield service, Scheduler(service)
     await store.close()
@@ -215,7 +216,7 @@ async def test_a_manager_extends_a_deadline_and_replaces_a_player(world, clock):
 async def test_two_schedulers_on_one_database_do_each_thing_once(tmp_path, clock):
     """A restart at the wrong moment, or a second process: reminders and deadline moves
     are claimed in the database, so they still happen exactly once."""
-    stores = [await Store.open(tmp_path / "twice.db", clock=clock) for _ in range(2)]
+    stores = [await SQLiteStore.open(tmp_path / "twice.db", clock=clock) for _ in range(2)]
     services = [Service(s, images=False, seed=lambda: 12345) for s in stores]
     try:
         await start(services[0], Clocks(move_hours=48, remind_hours=24))
@@ -379,7 +380,7 @@ async def test_a_turn_dm_waits_for_quiet_hours_and_lapses_if_the_player_moves(wo
 
 async def test_two_deliverers_on_one_database_each_get_a_notice_once(tmp_path, clock):
     """Two processes claim from one outbox: every due notice goes to exactly one of them."""
-    stores = [await Store.open(tmp_path / "outbox.db", clock=clock) for _ in range(2)]
+    stores = [await SQLiteStore.open(tmp_path / "outbox.db", clock=clock) for _ in range(2)]
     services = [Service(s, images=False, seed=lambda: 12345) for s in stores]
     try:
         await start(services[0], Clocks(remind_hours=1), players=(ADA, BOB, CY))

@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.ratings import PROVISIONAL_GAMES, Rating, rate
+from bot.ratings import PROVISIONAL_GAMES, Rating, rate, replay
 from bot.service import Refused, Service, Table
-from bot.store import Store
+from bot.store import SQLiteStore
 from bot.tools.selfplay import play_random, robots
 from tests.conftest import ADA, BOB, TABLE
 
@@ -67,7 +67,7 @@ async def test_ratings_are_per_server_and_casual_games_leave_them_alone(service)
 
 
 async def test_rebuild_from_stored_results_gives_exactly_the_stored_numbers(tmp_path):
-    store = await Store.open(tmp_path / "r.db")
+    store = await SQLiteStore.open(tmp_path / "r.db")
     service = Service(store, images=False)
     for n in range(12):
         await finish(service, Table(channel_id=300 + n, guild_id=1 + n % 2), 2 + n % 3, n)
@@ -84,12 +84,12 @@ async def test_rebuild_from_stored_results_gives_exactly_the_stored_numbers(tmp_
     assert done.returncode == 0, done.stderr
     assert "replayed 12 rated games: identical to the stored ratings" in done.stdout
 
-    store = await Store.open(tmp_path / "r.db")
+    store = await SQLiteStore.open(tmp_path / "r.db")
     try:
         assert {g: await store.ratings(g, "skybridge") for g in (1, 2)} == stored
         async with store.transaction() as db:  # tamper, and the rebuild says so and repairs
             await db.execute("UPDATE ratings SET mu = mu + 1 WHERE rowid = 1")
-        games, same = await store.rebuild_ratings()
+        games, same = await store.rebuild_ratings(replay)
         assert (games, same) == (12, False)
         assert {g: await store.ratings(g, "skybridge") for g in (1, 2)} == stored
     finally:
@@ -101,7 +101,7 @@ async def test_games_finishing_in_the_same_instant_rebuild_in_the_order_they_wer
     wins the first. Finish times are equal, so only the rating order can say which came
     first; replayed by game id instead, the numbers would come out different."""
     frozen = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
-    store = await Store.open(tmp_path / "same.db", clock=lambda: frozen)
+    store = await SQLiteStore.open(tmp_path / "same.db", clock=lambda: frozen)
     try:
         service = Service(store, images=False, seed=lambda: 7)
         first, second = Table(601, 1), Table(602, 1)
@@ -116,7 +116,7 @@ async def test_games_finishing_in_the_same_instant_rebuild_in_the_order_they_wer
         assert stored == {ADA.user_id: bob_first[0], BOB.user_id: bob_first[1]}
         by_id = rate(rate([Rating(), Rating()], [1, 2]), [2, 1])
         assert by_id[0] != bob_first[0], "the order matters to the numbers"
-        assert await store.rebuild_ratings() == (2, True)
+        assert await store.rebuild_ratings(replay) == (2, True)
         assert {u: r for u, _n, r in await store.ratings(1, "skybridge")} == stored
     finally:
         await store.close()
@@ -127,7 +127,7 @@ async def test_upgrading_numbers_earlier_games_in_the_order_rebuilds_replayed_th
     before ratings existed) come first, then by finish time, then by id. New games rate
     after them, and a rebuild is stable from then on."""
     path = tmp_path / "old.db"
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     service = Service(store, images=False, seed=lambda: 3)
     for n in range(3):
         await finish(service, Table(channel_id=700 + n, guild_id=1), 2, n)
@@ -139,15 +139,15 @@ async def test_upgrading_numbers_earlier_games_in_the_order_rebuilds_replayed_th
         await db.execute("DELETE FROM schema_migrations WHERE number = 7")
     await store.close()
 
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
-        order = await store._fetchall("SELECT id FROM games ORDER BY rating_seq")
+        order = await store.rows("SELECT id FROM games ORDER BY rating_seq")
         assert [r[0] for r in order] == [3, 1, 2]
         service = Service(store, images=False, seed=lambda: 4)
         await finish(service, Table(channel_id=710, guild_id=1), 2, 9)
-        (seq,) = await store._fetchone("SELECT rating_seq FROM games WHERE id = 4")
+        (seq,) = await store.row("SELECT rating_seq FROM games WHERE id = 4")
         assert seq == 4, "the next game rates after every earlier one"
-        assert (await store.rebuild_ratings())[0] == 4
-        assert await store.rebuild_ratings() == (4, True)
+        assert (await store.rebuild_ratings(replay))[0] == 4
+        assert await store.rebuild_ratings(replay) == (4, True)
     finally:
         await store.close()

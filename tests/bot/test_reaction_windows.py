@@ -9,9 +9,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import engine
+from bot.clocks import Clocks
 from bot.scheduler import Scheduler
 from bot.service import Service
-from bot.store import Clocks, Store
+from bot.store import SQLiteStore
 from engine.core import TURN, Event, Game, GameInfo, IllegalMove, Result, Rule, Stage, seat_ref
 from tests.conftest import ADA, BOB, CY, TABLE, Clock
 
@@ -114,7 +115,7 @@ class Raids(Game):
 async def world(tmp_path, monkeypatch):
     monkeypatch.setitem(engine.GAMES, "raids", Raids())
     clock = Clock(T0)
-    store = await Store.open(tmp_path / "raids.db", clock=clock)
+    store = await SQLiteStore.open(tmp_path / "raids.db", clock=clock)
     service = Service(store, images=False, seed=lambda: 1)
     yield service, Scheduler(service), clock
     await store.close()

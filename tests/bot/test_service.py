@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from bot.service import Caller, Refused, Reply, Service, Table, effective_moves
-from bot.store import Store
+from bot.store import SQLiteStore
 from tests.conftest import ADA, BOB, CY, DEE, PLAYERS, TABLE
 
 SKY = engine.get("skybridge")
@@ -324,7 +324,7 @@ async def test_a_channel_keeps_its_lock_only_while_a_move_needs_it(service):
 
 
 async def test_two_processes_racing_one_wins(service, tmp_path):
-    other_store = await Store.open(tmp_path / "bridgekeeper.db")
+    other_store = await SQLiteStore.open(tmp_path / "bridgekeeper.db")
     other = Service(other_store, images=False, seed=lambda: 12345)
     try:
         await open_game(service, (ADA, BOB))
@@ -542,7 +542,7 @@ async def test_abandon_by_creator_or_manager_only(service):
 
 
 async def test_my_turns_lists_games_across_channels_oldest_first(tmp_path):
-    store = await Store.open(tmp_path / "turns.db", clock=Clock())
+    store = await SQLiteStore.open(tmp_path / "turns.db", clock=Clock())
     service = Service(store, images=False, seed=lambda: 12345)
     first_table, second_table = TABLE, OTHER
     try:

@@ -12,9 +12,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import engine
+from bot.clocks import Clocks
 from bot.scheduler import Scheduler
 from bot.service import Service, Table
-from bot.store import Clocks, Store
+from bot.store import SQLiteStore
 from bot.tools.selfplay import play_random, robots
 from engine.seven_cities.cards import CARDS, name
 from renders import render
@@ -30,7 +31,7 @@ PROMPTED = ("Defend City", "Sands of Time", "Metropolis")
 @pytest.fixture
 async def world(tmp_path):
     clock = Clock(T0)
-    store = await Store.open(tmp_path / "cities.db", clock=clock)
+    store = await SQLiteStore.open(tmp_path / "cities.db", clock=clock)
     service = Service(store, images=False, seed=lambda: 4)
     yield service, Scheduler(service), clock
     await store.close()

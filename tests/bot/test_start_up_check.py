@@ -11,16 +11,16 @@ from contextlib import closing
 
 import pytest
 
-from bot import store as store_module
 from bot.__main__ import _backup
 from bot.service import Service
-from bot.store import CannotSave, Damaged, Settings, Store
+from bot.store import CannotSave, Damaged, Settings, SQLiteStore
+from bot.store.sqlite import connection as store_module
 from tests.conftest import ADA, BOB, TABLE
 
 
 async def played(path) -> None:
     """A database with a started game in it."""
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         service = Service(store, images=False, seed=lambda: 7)
         await service.create(TABLE, ADA, "skybridge")
@@ -76,7 +76,7 @@ async def test_a_small_damaged_file_is_still_refused_before_the_start(tmp_path):
     await played(path)
     damage(path)
     with pytest.raises(Damaged, match=r"failed SQLite's integrity check.*Restore a backup"):
-        await Store.open_checked(path)
+        await SQLiteStore.open_checked(path)
 
 
 async def test_a_schema_garbled_past_reading_is_named_damaged_not_a_crash(tmp_path):
@@ -84,7 +84,7 @@ async def test_a_schema_garbled_past_reading_is_named_damaged_not_a_crash(tmp_pa
     await played(path)
     garble_the_schema(path)
     with pytest.raises(Damaged, match=r"not UTF-8.*Restore a backup"):
-        await Store.open_checked(path)
+        await SQLiteStore.open_checked(path)
 
 
 async def test_a_big_damaged_file_is_named_just_after_the_start_and_writes_stop(
@@ -94,7 +94,7 @@ async def test_a_big_damaged_file_is_named_just_after_the_start_and_writes_stop(
     await played(path)
     damage(path)
     caplog.set_level(logging.INFO, logger="bot.store")
-    store = await Store.open_checked(path)  # starts at once
+    store = await SQLiteStore.open_checked(path)  # starts at once
     try:
         told = await logged(caplog, logging.CRITICAL)
         assert "failed SQLite's integrity check" in told.getMessage()
@@ -112,7 +112,7 @@ async def test_a_big_healthy_file_is_checked_after_the_start_and_play_goes_on(
     path = tmp_path / "bk.db"
     await played(path)
     caplog.set_level(logging.INFO, logger="bot.store")
-    store = await Store.open_checked(path)
+    store = await SQLiteStore.open_checked(path)
     try:
         assert "ok" in (await logged(caplog, logging.INFO)).getMessage()
         await store.put_settings(ADA.user_id, Settings(notify="dm"))
@@ -125,7 +125,7 @@ async def test_a_big_healthy_file_is_checked_after_the_start_and_play_goes_on(
 async def test_closing_at_once_stops_the_check_without_a_word(tmp_path, big, caplog):
     path = tmp_path / "bk.db"
     await played(path)
-    store = await Store.open_checked(path)
+    store = await SQLiteStore.open_checked(path)
     await store.close()
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 

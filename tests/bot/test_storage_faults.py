@@ -28,11 +28,12 @@ from bot.store import (
     InUse,
     Locked,
     SchemaTooNew,
+    SQLiteStore,
     Store,
-    migrations,
-    open_fault,
     sole_process,
 )
+from bot.store.sqlite.files import open_fault
+from bot.store.sqlite.migrations import migrations
 from tests.conftest import ADA, BOB, TABLE, run_bot
 
 KNOWN = migrations()[-1].number
@@ -40,7 +41,7 @@ KNOWN = migrations()[-1].number
 
 async def started_game(path: Path, table: Table = TABLE) -> tuple[Store, Service]:
     """A two-player Skybridge game, started, on a real file."""
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     service = Service(store, images=False, seed=lambda: 12345)
     await service.create(table, ADA, "skybridge")
     await service.join(table, BOB)
@@ -60,7 +61,7 @@ async def next_move(service: Service, table: Table = TABLE) -> tuple[Caller, str
 
 async def test_a_schema_newer_than_this_version_is_refused_naming_both_versions(tmp_path):
     path = tmp_path / "future.db"
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     await store.close()
     with closing(sqlite3.connect(path)) as db, db:
         db.execute(
@@ -68,7 +69,7 @@ async def test_a_schema_newer_than_this_version_is_refused_naming_both_versions(
             (KNOWN + 3,),
         )
     with pytest.raises(SchemaTooNew) as refused:
-        await Store.open(path)
+        await SQLiteStore.open(path)
     message = str(refused.value)
     assert f"schema version {KNOWN + 3}" in message and f"up to {KNOWN}" in message
     assert "Run that newer version" in message
@@ -92,7 +93,7 @@ def test_the_bot_stops_at_start_up_on_a_newer_schema_and_leaves_the_file_alone(t
 
 
 async def _migrated(path: Path) -> None:
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     await store.close()
 
 
@@ -126,7 +127,7 @@ async def test_a_path_that_cannot_be_opened_says_why_and_never_advises_a_restore
 ):
     path = make(tmp_path)
     with pytest.raises(CannotOpen) as refused:
-        await Store.open(path)
+        await SQLiteStore.open(path)
     message = str(refused.value)
     assert says in message and str(path) in message
     assert "BRIDGEKEEPER_DB" in message
@@ -138,7 +139,7 @@ async def test_a_file_that_is_not_sqlite_is_named_so_and_left_alone(tmp_path):
     path.write_text('{"not": "a database"}' * 50)
     before = path.read_bytes()
     with pytest.raises(CannotOpen, match="is not a SQLite database: point BRIDGEKEEPER_DB"):
-        await Store.open(path)
+        await SQLiteStore.open(path)
     assert path.read_bytes() == before
 
 
@@ -160,12 +161,12 @@ async def test_a_database_locked_by_another_process_says_so_and_not_restore(tmp_
         other.execute("CREATE TABLE theirs (x)")
         other.execute("BEGIN EXCLUSIVE")
         with pytest.raises(Locked) as refused:
-            await Store.open(path, busy_s=0.2)
+            await SQLiteStore.open(path, busy_s=0.2)
         other.execute("ROLLBACK")
     message = str(refused.value)
     assert "locked by another process" in message and "stop the other process" in message
     assert "Restore a backup" not in message
-    store = await Store.open(path)  # once it lets go, the same file opens
+    store = await SQLiteStore.open(path)  # once it lets go, the same file opens
     await store.close()
 
 
@@ -176,7 +177,7 @@ async def test_a_damaged_file_is_the_one_fault_that_advises_a_restore(tmp_path):
     data[100:4096] = b"\xff" * (4096 - 100)  # the schema page itself
     path.write_bytes(bytes(data))
     with pytest.raises(Damaged, match=r"failed SQLite's integrity check.*Restore a backup"):
-        await Store.open(path)
+        await SQLiteStore.open(path)
 
 
 def test_a_backup_into_a_missing_folder_says_so(tmp_path):
@@ -379,7 +380,7 @@ def games_in(path: Path) -> int:
 
 
 async def database_with_games(path: Path, games: int, padding: int = 0) -> None:
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         async with store.transaction() as db:
             for n in range(games):
@@ -448,8 +449,10 @@ def test_a_restore_that_fails_part_way_leaves_the_live_database_as_it_was(tmp_pa
     asyncio.run(database_with_games(backup, 2))
     with closing(sqlite3.connect(backup)) as db, db:
         db.execute("DELETE FROM schema_migrations WHERE number = ?", (KNOWN,))
-    broken = bot.store.Migration(KNOWN, "broken.sql", "INSERT INTO nowhere VALUES (1);")
-    monkeypatch.setattr(bot.store, "migrations", lambda: [*migrations()[:-1], broken])
+    broken = bot.store.sqlite.Migration(KNOWN, "broken.sql", "INSERT INTO nowhere VALUES (1);")
+    monkeypatch.setattr(
+        bot.store.sqlite.connection, "migrations", lambda: [*migrations()[:-1], broken]
+    )
     before = live.read_bytes()
     with pytest.raises(sqlite3.OperationalError, match="nowhere"):
         asyncio.run(cli_main._restore(backup, live, force=True))
@@ -484,7 +487,7 @@ async def test_writes_at_once_are_each_on_disk_before_their_caller_goes_on(tmp_p
     """Every commit is synced (synchronous = FULL), which costs a disk flush; writes that
     arrive together share one flush, and none returns before its own is done."""
     path = tmp_path / "busy.db"
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     commits = []
     execute = store._db.execute
 
@@ -511,7 +514,7 @@ async def test_writes_at_once_are_each_on_disk_before_their_caller_goes_on(tmp_p
 
 async def test_a_failing_write_leaves_the_others_of_its_group_committed(tmp_path):
     path = tmp_path / "group.db"
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
 
     async def write(user_id: int) -> None:
         async with store.transaction() as db:

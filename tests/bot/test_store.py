@@ -1,4 +1,5 @@
-"""The SQLite store on a real file: migrations, pragmas, the one-transaction move log."""
+"""The SQLite store on a real file: migrations, pragmas, raw transactions and upgrades.
+What every store does, whatever its database, is in test_store_contract.py."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 import aiosqlite
 import pytest
 
-from bot.store import StaleGame, Store, UndoRequest, migrations
+from bot.store import SQLiteStore, StaleGame, Store
+from bot.store.sqlite.migrations import migrations
 
 
 class Clock:
@@ -69,7 +71,7 @@ async def test_migrations_are_applied_in_order_and_recorded(path):
     shipped = migrations()
     assert [m.number for m in shipped] == sorted(m.number for m in shipped)
     assert [m.number for m in shipped][:2] == [1, 2]
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         recorded = await rows(store, "SELECT number, name FROM schema_migrations ORDER BY rowid")
         assert recorded == [(m.number, m.name) for m in shipped]
@@ -88,16 +90,16 @@ async def test_a_failing_migration_changes_nothing_and_stops_the_start(path, mon
     import bot.store
 
     shipped = migrations()
-    broken = bot.store.Migration(
+    broken = bot.store.sqlite.Migration(
         99,
         "0099_broken.sql",
         "CREATE TABLE half_done (x INTEGER);\nINSERT INTO nowhere VALUES (1);",
     )
-    monkeypatch.setattr(bot.store, "migrations", lambda: [*shipped, broken])
+    monkeypatch.setattr(bot.store.sqlite.connection, "migrations", lambda: [*shipped, broken])
     with pytest.raises(sqlite3.OperationalError, match="nowhere"):
-        await Store.open(path)
-    monkeypatch.setattr(bot.store, "migrations", lambda: shipped)
-    store = await Store.open(path)
+        await SQLiteStore.open(path)
+    monkeypatch.setattr(bot.store.sqlite.connection, "migrations", lambda: shipped)
+    store = await SQLiteStore.open(path)
     try:
         assert await store.schema_version() == shipped[-1].number
         assert "half_done" not in await tables(store)
@@ -106,7 +108,7 @@ async def test_a_failing_migration_changes_nothing_and_stops_the_start(path, mon
 
 
 async def test_wal_mode_and_foreign_keys_are_on(path):
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         assert (await rows(store, "PRAGMA journal_mode"))[0][0].lower() == "wal"
         # FULL syncs the WAL at each commit: an acknowledged move survives a power cut
@@ -124,12 +126,12 @@ async def test_wal_mode_and_foreign_keys_are_on(path):
 
 
 async def test_reopening_applies_nothing_twice(path):
-    store = await Store.open(path, clock=Clock())
+    store = await SQLiteStore.open(path, clock=Clock())
     before = await rows(store, "SELECT number, name, applied_at FROM schema_migrations")
     game_id = await new_game(store)
     await store.close()
 
-    store = await Store.open(path, clock=Clock(timedelta(days=3)))
+    store = await SQLiteStore.open(path, clock=Clock(timedelta(days=3)))
     try:
         assert await store.migrate() == []
         after = await rows(store, "SELECT number, name, applied_at FROM schema_migrations")
@@ -140,7 +142,7 @@ async def test_reopening_applies_nothing_twice(path):
 
 
 async def test_upgrade_from_migration_1_keeps_the_data(path):
-    store = await Store.open(path, migrate_to=1)
+    store = await SQLiteStore.open(path, migrate_to=1)
     assert await store.schema_version() == 1
     assert [r[0] for r in await rows(store, "SELECT number FROM schema_migrations")] == [1]
     assert not {"user_settings", "undo_requests"} & await tables(store)
@@ -168,7 +170,7 @@ async def test_upgrade_from_migration_1_keeps_the_data(path):
             )
     await store.close()
 
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         numbers = [r[0] for r in await rows(store, "SELECT number FROM schema_migrations")]
         assert numbers == [m.number for m in migrations()]
@@ -192,115 +194,9 @@ async def test_upgrade_from_migration_1_keeps_the_data(path):
         await store.close()
 
 
-# -- games -----------------------------------------------------------------------------
-
-
-async def test_one_live_game_per_channel(store):
-    first = await new_game(store, channel=10)
-    with pytest.raises(StaleGame):
-        await new_game(store, channel=10, creator=2)
-    assert await store.count_games() == 1
-    other = await new_game(store, channel=11)  # another channel is fine
-    assert other != first
-    await store.abandon(first, 0)
-    again = await new_game(store, channel=10, creator=2)
-    assert (await store.live_game(10)).id == again
-    assert (await store.latest_game(10)).id == again
-
-
-async def test_a_finished_game_frees_the_channel(store):
-    game_id = await started_game(store, channel=12)
-    await store.record(
-        game_id,
-        2,
-        seat=0,
-        user_id=1,
-        action="resign",
-        state="{}",
-        awaiting=[],
-        results=[(2, 0), (1, 5)],
-    )
-    game = await store.game(game_id)
-    assert game.status == "finished"
-    assert [(s.place, s.score, s.awaiting) for s in await store.seats(game_id)] == [
-        (2, 0, False),
-        (1, 5, False),
-    ]
-    assert await store.live_game(12) is None
-    await new_game(store, channel=12, creator=3)
-
-
-async def test_join_and_leave_keep_seats_numbered(store):
-    game_id = await new_game(store, creator=1)
-    await store.join(game_id, 0, 2, "B")
-    await store.join(game_id, 1, 3, "C")
-    await store.join(game_id, 2, 4, "D")
-    await store.leave(game_id, 3, 2)
-    assert [(s.seat, s.user_id) for s in await store.seats(game_id)] == [(0, 1), (1, 3), (2, 4)]
-    with pytest.raises(StaleGame):
-        await store.join(game_id, 3, 5, "E")  # version 3 is old now
-    assert len(await store.seats(game_id)) == 3
-
-
-async def test_record_appends_the_move_and_stores_the_state(store):
-    game_id = await started_game(store)
-    game = await store.game(game_id)
-    seq = await store.record(
-        game_id,
-        game.version,
-        seat=0,
-        user_id=1,
-        action="red tall a1",
-        state='{"n":1}',
-        awaiting=[1],
-    )
-    assert seq == 1
-    seq = await store.record(
-        game_id, game.version + 1, seat=1, user_id=2, action="blue tall b1", state='{"n":2}',
-        awaiting=[0],
-    )  # fmt: skip
-    assert seq == 2
-    after = await store.game(game_id)
-    assert (after.state, after.version, after.status) == ('{"n":2}', game.version + 2, "active")
-    assert [(m.seq, m.seat, m.user_id, m.kind, m.action) for m in await store.moves(game_id)] == [
-        (1, 0, 1, "move", "red tall a1"),
-        (2, 1, 2, "move", "blue tall b1"),
-    ]
-    assert [s.awaiting for s in await store.seats(game_id)] == [True, False]
-
-
-async def test_record_with_a_stale_version_changes_nothing(store):
-    game_id = await started_game(store)
-    version = (await store.game(game_id)).version
-    await store.record(
-        game_id, version, seat=0, user_id=1, action="red tall a1", state='{"n":1}', awaiting=[1]
-    )
-    before_game = await store.game(game_id)
-    before_moves = await store.moves(game_id)
-    before_seats = await store.seats(game_id)
-    with pytest.raises(StaleGame):
-        await store.record(
-            game_id, version, seat=0, user_id=1, action="red tall b1", state='{"n":"x"}',
-            awaiting=[0], results=[(1, 9), (2, 0)],
-        )  # fmt: skip
-    assert await store.game(game_id) == before_game
-    assert await store.moves(game_id) == before_moves
-    assert await store.seats(game_id) == before_seats
-
-
-async def test_record_cancels_a_pending_undo_request(store):
-    game_id = await started_game(store)
-    version = (await store.game(game_id)).version
-    request = UndoRequest(user_id=1, moves=2, version=version, agreed=frozenset({2}))
-    await store.put_undo_request(game_id, request)
-    assert await store.undo_request(game_id) == request
-    await store.record(game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[1])
-    assert await store.undo_request(game_id) is None
-
-
 async def test_two_connections_racing_one_record_wins(path):
-    a = await Store.open(path)
-    b = await Store.open(path)
+    a = await SQLiteStore.open(path)
+    b = await SQLiteStore.open(path)
     try:
         game_id = await started_game(a)
         version = (await b.game(game_id)).version
@@ -370,75 +266,6 @@ async def test_constraint_violation_rolls_back(store):
     assert (game.version, game.status) == (0, "lobby")
 
 
-# -- awaiting ("my turns") -------------------------------------------------------------
-
-
-async def test_awaiting_lists_active_games_for_a_user_oldest_first(path):
-    store = await Store.open(path, clock=Clock())
-    try:
-        older = await started_game(store, channel=1, users=(1, 2))  # waits for user 1
-        newer = await started_game(store, channel=2, users=(1, 3))  # waits for user 1
-        lobby = await new_game(store, channel=3, creator=1)  # not started: never listed
-        assert lobby
-        # in the older game user 1 moves, then user 2: it waits for user 1 again, now newest
-        await store.record(older, 2, seat=0, user_id=1, action="m1", state="{}", awaiting=[1])
-        assert [w.game_id for w in await store.awaiting(1)] == [newer]
-        assert [w.game_id for w in await store.awaiting(2)] == [older]
-        await store.record(older, 3, seat=1, user_id=2, action="m2", state="{}", awaiting=[0])
-        waiting = await store.awaiting(1)
-        assert [w.game_id for w in waiting] == [newer, older]
-        assert [w.channel_id for w in waiting] == [2, 1]
-        assert waiting[0].since < waiting[1].since
-        assert await store.awaiting(2) == []
-        assert await store.awaiting(3) == []
-        # now the same happens in the newer game: the order turns round
-        await store.record(newer, 2, seat=0, user_id=1, action="m1", state="{}", awaiting=[1])
-        await store.record(newer, 3, seat=1, user_id=3, action="m2", state="{}", awaiting=[0])
-        assert [w.game_id for w in await store.awaiting(1)] == [older, newer]
-        # finished and abandoned games wait for nobody
-        await store.abandon(newer, 4)
-        assert [w.game_id for w in await store.awaiting(1)] == [older]
-        await store.record(
-            older, 4, seat=0, user_id=1, action="resign", state="{}", awaiting=[0],
-            results=[(2, 0), (1, 0)],
-        )  # fmt: skip
-        assert await store.awaiting(1) == []
-    finally:
-        await store.close()
-
-
-async def test_awaiting_order_holds_for_updates_within_one_second(path):
-    """Two games updated a few hundredths of a second apart still list the longer-waiting first.
-
-    Timestamps are written with whole seconds, so updates in the same second tie and
-    the tie falls back to the game id (creation order), not to how long each waited.
-    """
-    store = await Store.open(path, clock=Clock(timedelta(milliseconds=10)))
-    try:
-        older = await started_game(store, channel=1, users=(1, 2))
-        newer = await started_game(store, channel=2, users=(1, 3))
-        await store.record(older, 2, seat=0, user_id=1, action="m1", state="{}", awaiting=[1])
-        await store.record(older, 3, seat=1, user_id=2, action="m2", state="{}", awaiting=[0])
-        # ``newer`` has waited for user 1 since before ``older``'s last move
-        assert [w.game_id for w in await store.awaiting(1)] == [newer, older]
-    finally:
-        await store.close()
-
-
-async def test_record_is_one_transaction_a_late_failure_undoes_the_move_row(store):
-    game_id = await started_game(store)
-    before = await store.game(game_id)
-    with pytest.raises(sqlite3.Error):
-        # the version bump and the move row are written, then binding `awaiting` fails
-        await store.record(
-            game_id, before.version, seat=0, user_id=1, action="red tall a1", state='{"n":1}',
-            awaiting=[object()],
-        )  # fmt: skip
-    assert await store.game(game_id) == before
-    assert await store.moves(game_id) == []
-    assert [s.awaiting for s in await store.seats(game_id)] == [True, False]
-
-
 async def schema(store: Store) -> list[tuple]:
     async with store.transaction() as db:
         return [
@@ -454,11 +281,11 @@ async def schema(store: Store) -> list[tuple]:
 async def test_upgrading_from_every_earlier_version_keeps_data_and_matches_a_fresh_schema(
     tmp_path, start
 ):
-    fresh = await Store.open(tmp_path / "fresh.db")
+    fresh = await SQLiteStore.open(tmp_path / "fresh.db")
     expected = await schema(fresh)
     await fresh.close()
 
-    old = await Store.open(tmp_path / "old.db", migrate_to=start)
+    old = await SQLiteStore.open(tmp_path / "old.db", migrate_to=start)
     async with old.transaction() as db:  # rows as a bot of that version wrote them
         await db.execute(
             "INSERT INTO games (id, channel_id, game_key, status, seed, state, version, "
@@ -472,7 +299,7 @@ async def test_upgrading_from_every_earlier_version_keeps_data_and_matches_a_fre
         )
     await old.close()
 
-    upgraded = await Store.open(tmp_path / "old.db")
+    upgraded = await SQLiteStore.open(tmp_path / "old.db")
     try:
         assert await upgraded.schema_version() == len(migrations())
         assert await schema(upgraded) == expected

@@ -1,0 +1,303 @@
+"""What the application layer needs from storage, feature by feature.
+
+One :class:`Store` is all of these. The SQLite store (:mod:`bot.store.sqlite`) is the
+default implementation; another (PostgreSQL) implements the same protocols, and the
+store's tests are written once, against them. Every write is one transaction: it
+happens entirely or not at all, and one that depends on a game's position names the
+``version`` it read, raising :class:`~bot.store.faults.StaleGame` when another writer
+moved the game on first. Rows come back as the dataclasses of :mod:`bot.store.rows`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
+
+from bot.clocks import Clocks, Wait
+from bot.ratings import Rating
+from bot.store.rows import (
+    Attempt,
+    Awaiting,
+    Entry,
+    GameRow,
+    LeagueRow,
+    Match,
+    Member,
+    MoveRow,
+    Notice,
+    SeatRow,
+    Settings,
+    UndoRequest,
+)
+
+#: how the ratings feature rates one game: (ratings before, places) -> ratings after
+Rate = Callable[[Sequence[Rating], Sequence[int]], list[Rating]]
+#: a rating's key: (server, game, user)
+RatingKey = tuple[int, str, int]
+#: one rated game's seats, in seat order: (user, name, place)
+RatedSeats = Sequence[tuple[int, str, int]]
+#: how the ratings feature replays every rated game, in order, into a table of ratings
+Replay = Callable[[Sequence[tuple[int, str, RatedSeats]]], Mapping[RatingKey, tuple[str, Rating]]]
+
+
+class Games(Protocol):
+    """Games, their seats and their move log: create, join, start, move, undo, resign."""
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_key: str,
+        options: dict,
+        seed: int,
+        creator_id: int,
+        creator_name: str,
+        clocks: Clocks | None = None,
+        rated: bool = True,
+    ) -> int:
+        """A new game in the lobby, its creator in seat 0; StaleGame if the channel
+        already has a live game."""
+
+    async def game(self, game_id: int) -> GameRow | None: ...
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        """The lobby or active game in a channel, if any."""
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The newest game in a channel, finished or not."""
+
+    async def seats(self, game_id: int) -> list[SeatRow]: ...
+
+    async def seated_game(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """A game and its seats, read together: every click loads one."""
+
+    async def seated_live_game(self, channel_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """:meth:`live_game` and its seats, read together."""
+
+    async def moves(self, game_id: int) -> list[MoveRow]: ...
+
+    async def count_games(self) -> int: ...
+
+    async def join(self, game_id: int, version: int, user_id: int, name: str) -> None: ...
+
+    async def leave(self, game_id: int, version: int, user_id: int) -> None:
+        """Remove a lobby seat; later seats move up so seat numbers stay 0..n-1."""
+
+    async def start(
+        self, game_id: int, version: int, state: str, awaiting: Iterable[int]
+    ) -> None: ...
+
+    async def record(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        seat: int,
+        user_id: int,
+        action: str,
+        state: str,
+        awaiting: Iterable[int],
+        kind: str = "move",
+        results: list[tuple[int, int]] | None = None,
+        reacting: bool = False,
+        attempt: Attempt | None = None,
+        rate: Rate | None = None,
+    ) -> int:
+        """Append one log entry and store the state it leads to, in one transaction.
+
+        ``results`` (place, score per seat) finishes the game; ``rate`` then moves the
+        players' ratings if the game is rated, and ``attempt`` settles the daily attempt
+        played in it. Returns the entry's seq."""
+
+    async def abandon(self, game_id: int, version: int, attempt: Attempt | None = None) -> None:
+        """Call a game off; ``attempt`` settles the daily attempt played in it."""
+
+    async def replace_player(
+        self, game_id: int, version: int, seat: int, user_id: int, name: str
+    ) -> None:
+        """Hand a seat to another user; the position (and so the version) stays."""
+
+    async def is_rated(self, game_id: int) -> bool:
+        """Whether the game's result moves ratings: opened rated, with two seats or more."""
+
+    async def set_status_message(self, game_id: int, message_id: int) -> None: ...
+
+    async def undo_request(self, game_id: int) -> UndoRequest | None: ...
+
+    async def put_undo_request(self, game_id: int, request: UndoRequest) -> None: ...
+
+
+class Postal(Protocol):
+    """Play by post: turn clocks, the timers that read them, and a user's waiting games."""
+
+    async def clocks(self, game_id: int) -> Clocks: ...
+
+    async def due_waits(self, now: datetime) -> list[Wait]:
+        """The waits of active games due by ``now``: costs what is due, not what is stored."""
+
+    async def reschedule(self, waits: Iterable[Wait]) -> None:
+        """Store afresh when these waits are next due (a tick found nothing due in them)."""
+
+    async def claim(
+        self,
+        wait: Wait,
+        kind: str,
+        notices: Iterable[tuple[str, str, str]],
+        reminders: int | None = None,
+        deadline: str | None = None,
+    ) -> bool:
+        """Mark a reminder or warning as sent and queue its notices, exactly once."""
+
+    async def snooze(self, game_id: int, user_id: int, turn_since: str | None = None) -> bool: ...
+
+    async def waiting_since(self, game_id: int, turn_since: str) -> list[str]: ...
+
+    async def push_deadlines(self, hours: float, *, user_id: int) -> list[int]:
+        """Move one user's running deadlines ``hours`` later (a vacation)."""
+
+    async def extend_turn(
+        self, game_id: int, version: int, hours: float, most: float
+    ) -> tuple[float, bool] | None:
+        """Give the awaited seats ``hours`` more, within ``most`` hours a turn."""
+
+    async def awaiting(self, user_id: int) -> list[Awaiting]:
+        """Every active game waiting for ``user_id``, the longest-waiting first."""
+
+
+class Notices(Protocol):
+    """The outbox: messages to deliver, claimed once, retried, given up."""
+
+    async def queue_turn_notice(
+        self, game_id: int, user_id: int, text: str, due_at: str
+    ) -> None: ...
+
+    async def claim_notices(self) -> list[Notice]:
+        """Take the notices due now; two deliverers never get the same one."""
+
+    async def delivery_failed(self, notice: Notice) -> str:
+        """Put back a notice Discord refused: ``retry``, ``channel`` or ``dropped``."""
+
+    async def mark_sent(self, notice_id: int) -> None: ...
+
+
+class SettingsStore(Protocol):
+    """A user's and a server's settings."""
+
+    async def settings(self, user_id: int) -> Settings: ...
+
+    async def put_settings(self, user_id: int, settings: Settings) -> None: ...
+
+    async def organiser_role(self, guild_id: int) -> int | None: ...
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None: ...
+
+
+class Leagues(Protocol):
+    """Leagues, their members and their matches."""
+
+    async def create_league(self, league: LeagueRow) -> int:
+        """StaleGame if the server already has a league of that name."""
+
+    async def league(self, guild_id: int, name: str) -> LeagueRow | None: ...
+
+    async def leagues(self, guild_id: int) -> list[LeagueRow]: ...
+
+    async def leagues_due_to_start(self) -> list[LeagueRow]: ...
+
+    async def running_leagues(self) -> list[LeagueRow]: ...
+
+    async def update_league(self, league_id: int, **columns: object) -> None: ...
+
+    async def league_match_of(self, game_id: int) -> int | None: ...
+
+    async def members(self, league_id: int) -> list[Member]: ...
+
+    async def add_member(self, league_id: int, user_id: int, name: str) -> None: ...
+
+    async def drop_member(self, league_id: int, user_id: int, *, remove: bool) -> None: ...
+
+    async def add_match(self, league_id: int, round: int, kind: str, players: list[int]) -> int: ...
+
+    async def link_match(self, match_id: int, game_id: int) -> None: ...
+
+    async def settle_match(
+        self,
+        match_id: int,
+        kind: str,
+        places: list[int],
+        scores: list[int],
+        forfeiting: list[int] = (),
+    ) -> bool:
+        """Record a match's outcome once; False if it was already settled."""
+
+    async def matches(self, league_id: int) -> list[Match]: ...
+
+
+class Daily(Protocol):
+    """The daily challenge: attempts, the servers' channels, posts made once."""
+
+    async def secret(self, name: str) -> bytes:
+        """A random server-side secret, made once and kept."""
+
+    async def add_entry(
+        self, day: str, user_id: int, name: str, guild_id: int | None, game_id: int
+    ) -> None: ...
+
+    async def entries(
+        self, *, day: str | None = None, user_id: int | None = None
+    ) -> list[Entry]: ...
+
+    async def all_entries(self) -> list[Entry]: ...
+
+    async def unsettled_entries(self) -> list[Entry]: ...
+
+    async def finish_entry(self, entry: Entry, attempt: Attempt) -> None: ...
+
+    async def entries_to_share(self) -> list[Entry]: ...
+
+    async def claim_share(self, entry: Entry) -> bool: ...
+
+    async def attempt_day(self, game_id: int) -> str | None: ...
+
+    async def set_daily_channel(self, guild_id: int, channel_id: int) -> None: ...
+
+    async def daily_channels(self) -> dict[int, int]: ...
+
+    async def claim_daily_post(self, day: str, guild_id: int) -> bool: ...
+
+
+class Ratings(Protocol):
+    """The stored ratings; the ratings feature computes them (:mod:`bot.ratings`)."""
+
+    async def ratings(self, guild_id: int | None, game_key: str) -> list[tuple[int, str, Rating]]:
+        """A server's ratings for one game, best shown rating first."""
+
+    async def rebuild_ratings(self, replay: Replay) -> tuple[int, bool]:
+        """Replace every rating by ``replay`` of the rated games in the order they were
+        rated; returns how many games that was and whether nothing changed."""
+
+
+class Store(Games, Postal, Notices, SettingsStore, Leagues, Daily, Ratings, Protocol):
+    """Everything the application layer stores, and the store's own upkeep."""
+
+    #: trips to the database so far (a SQLite store's thread, a server's socket): the bench
+    #: reports how many a move costs
+    round_trips: int
+
+    def now(self) -> str:
+        """The store's clock, as stored."""
+
+    def clock(self) -> datetime: ...
+
+    async def close(self) -> None: ...
+
+    async def schema_version(self) -> int: ...
+
+    async def integrity(self) -> str:
+        """The database's own check of what it holds: ``ok`` or what is broken."""
+
+    async def backup(self, target: str | Path) -> None:
+        """A consistent copy of the live database, taken while the bot keeps running."""

@@ -1,0 +1,183 @@
+"""What the store hands back: plain rows, one dataclass per kind, and the stored time format.
+
+Every store (SQLite today, PostgreSQL next) returns these, so the application layer
+never sees a driver's row type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(moment: datetime) -> str:
+    """Timestamps are stored as one fixed format, so they compare correctly as text."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game_key: str
+    status: str
+    options: dict
+    seed: int
+    state: str | None
+    version: int
+    creator_id: int
+    created_at: str
+    updated_at: str
+    status_message_id: int | None = None  # the channel's pinned status of this game
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: int
+    name: str
+    awaiting: bool
+    place: int | None
+    score: int | None
+    deadline: str | None = None
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    seq: int
+    seat: int
+    user_id: int
+    kind: str
+    action: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class UndoRequest:
+    user_id: int
+    moves: int
+    version: int
+    agreed: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """A game that waits for one user, for "my turns"."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    game_key: str
+    since: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message to deliver: in the game's channel with a mention, or as a DM."""
+
+    id: int
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    user_id: int
+    via: str
+    kind: str
+    text: str
+    turn_since: str | None  # the wait it belongs to: a reminder's Snooze button names it
+    attempts: int  # delivery attempts so far, this one included
+
+
+@dataclass(frozen=True)
+class Settings:
+    notify: str = "channel"  # channel, dm, both, off
+    timezone: str = "UTC"
+    quiet_start: int | None = None  # hour of day, local time
+    quiet_end: int | None = None
+    vacation_days: float = 14.0
+    vacation_until: str | None = None
+
+
+@dataclass(frozen=True)
+class LeagueRow:
+    guild_id: int
+    channel_id: int
+    name: str
+    game_key: str
+    format: str
+    table_size: int
+    rounds: int | None
+    points: tuple[int, ...]
+    bye_points: int | None
+    round_hours: float
+    move_hours: float | None
+    seed: int
+    created_by: int
+    id: int = 0
+    status: str = "open"
+    round: int = 0
+    round_deadline: str | None = None
+    starts_at: str | None = None
+
+
+@dataclass(frozen=True)
+class Member:
+    user_id: int
+    name: str
+    dropped: bool
+
+
+@dataclass(frozen=True)
+class Match:
+    """One table (or bye) of a league round, and once settled its outcome."""
+
+    id: int
+    round: int
+    kind: str
+    players: tuple[int, ...]
+    game_id: int | None
+    places: tuple[int, ...] | None
+    scores: tuple[int, ...] | None
+    forfeiting: tuple[int, ...]
+    settled: bool
+    game_status: str | None
+    channel_id: int | None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One user's attempt at one day's challenge, with its game's state of play."""
+
+    day: str
+    user_id: int
+    name: str
+    guild_id: int | None
+    game_id: int
+    status: str  # playing, won, tied, lost
+    total: int | None
+    euler: int | None
+    game_status: str
+    channel_id: int
+    share_pending: bool = False  # settled, its share line not posted yet
+
+    @property
+    def margin(self) -> int:
+        return (self.total or 0) - (self.euler or 0)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """How a game against the rulebook's opponent ended: won, tied or lost, and the
+    totals, as the daily challenge records it."""
+
+    status: str
+    total: int
+    euler: int

@@ -1,0 +1,309 @@
+"""Games, seats and the move log in SQLite (:class:`bot.store.interface.Games`)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+from bot.clocks import Clocks
+from bot.store.faults import StaleGame
+from bot.store.interface import Rate
+from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
+from bot.store.sqlite.connection import Connection
+from bot.store.sqlite.daily import settle_attempt
+from bot.store.sqlite.files import unique_failed
+from bot.store.sqlite.ratings import rate_game
+from bot.store.sqlite.waits import bump, reschedule, set_awaiting
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, game_key, status, options, seed, state, version, "
+    "creator_id, created_at, updated_at, status_message_id"
+)
+_SEAT_COLUMNS = "seat, user_id, name, awaiting, place, score, deadline"
+#: a game and its seats, one row per seat (one with no seat columns for a seatless game)
+_SEATED = "SELECT {}, {} FROM games g LEFT JOIN seats s ON s.game_id = g.id".format(
+    ", ".join(f"g.{c}" for c in _GAME_COLUMNS.split(", ")),
+    ", ".join(f"s.{c}" for c in _SEAT_COLUMNS.split(", ")),
+)
+_GAME_WIDTH = len(_GAME_COLUMNS.split(", "))
+#: the statuses of the game a channel is playing: at most one, by a unique index
+_LIVE = "('lobby', 'active')"
+
+
+def _game(row: Sequence | None) -> GameRow | None:
+    if row is None:
+        return None
+    values = list(row)
+    values[5] = json.loads(values[5])
+    return GameRow(*values)
+
+
+def _seat(row: Sequence) -> SeatRow:
+    return SeatRow(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6])
+
+
+class GamesSQL(Connection):
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_key: str,
+        options: dict,
+        seed: int,
+        creator_id: int,
+        creator_name: str,
+        clocks: Clocks | None = None,
+        rated: bool = True,
+    ) -> int:
+        """A new game in the lobby, its creator in seat 0.
+
+        Raises :class:`StaleGame` if the channel already has a live game.
+        """
+        now = self.now()
+        clocks = clocks or Clocks()
+
+        def unit(conn: sqlite3.Connection) -> int:
+            game_id = conn.execute(
+                "INSERT INTO games (guild_id, channel_id, game_key, status, options, seed, "
+                "creator_id, created_at, updated_at, move_hours, deadline_policy, "
+                "remind_hours, reminder_limit, reaction_hours, rated) "
+                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, game_key, json.dumps(options), seed, creator_id)
+                + (now, now, clocks.move_hours, clocks.policy, clocks.remind_hours)
+                + (clocks.reminder_limit, clocks.reaction_hours, int(rated)),
+            ).lastrowid
+            conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                (game_id, creator_id, creator_name),
+            )
+            return int(game_id)
+
+        try:
+            return await self.write(unit)
+        except sqlite3.IntegrityError as exc:
+            if not unique_failed(exc, "games.channel_id"):
+                raise
+            raise StaleGame("this channel already has a live game") from exc
+
+    async def game(self, game_id: int) -> GameRow | None:
+        return _game(await self.row(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)))
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        """The lobby or active game in a channel, if any."""
+        return _game(
+            await self.row(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN {_LIVE}",
+                (channel_id,),
+            )
+        )
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The newest game in a channel, finished or not (for boards and history)."""
+        return _game(
+            await self.row(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                (channel_id,),
+            )
+        )
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self.rows(
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return [_seat(r) for r in rows]
+
+    async def seated_game(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """A game and its seats in one query: every click loads one, and a trip to the
+        database's thread costs more CPU than the query."""
+        return await self._seated("g.id = ?", game_id)
+
+    async def seated_live_game(self, channel_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """:meth:`live_game` and its seats, in one query."""
+        return await self._seated(f"g.channel_id = ? AND g.status IN {_LIVE}", channel_id)
+
+    async def _seated(self, where: str, key: int) -> tuple[GameRow, list[SeatRow]] | None:
+        rows = await self.rows(f"{_SEATED} WHERE {where} ORDER BY s.seat", (key,))
+        if not rows:
+            return None
+        game = _game(rows[0][:_GAME_WIDTH])
+        assert game is not None
+        return game, [_seat(r[_GAME_WIDTH:]) for r in rows if r[_GAME_WIDTH] is not None]
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        rows = await self.rows(
+            "SELECT seq, seat, user_id, kind, action, created_at FROM moves "
+            "WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [MoveRow(*r) for r in rows]
+
+    async def count_games(self) -> int:
+        row = await self.row("SELECT COUNT(*) FROM games")
+        return int(row[0])
+
+    async def join(self, game_id: int, version: int, user_id: int, name: str) -> None:
+        now = self.now()
+
+        def unit(conn: sqlite3.Connection) -> None:
+            bump(conn, now, game_id, version)
+            conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES "
+                "(?, (SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?), ?, ?)",
+                (game_id, game_id, user_id, name),
+            )
+
+        await self.write(unit)
+
+    async def leave(self, game_id: int, version: int, user_id: int) -> None:
+        """Remove a lobby seat; later seats move up so seat numbers stay 0..n-1."""
+        now = self.now()
+
+        def unit(conn: sqlite3.Connection) -> None:
+            bump(conn, now, game_id, version)
+            (seat,) = conn.execute(
+                "DELETE FROM seats WHERE game_id = ? AND user_id = ? RETURNING seat",
+                (game_id, user_id),
+            ).fetchone()
+            # shift one by one, upwards, so (game, seat) stays unique at every step
+            later = conn.execute(
+                "SELECT seat FROM seats WHERE game_id = ? AND seat > ? ORDER BY seat",
+                (game_id, seat),
+            ).fetchall()
+            for (s,) in later:
+                conn.execute(
+                    "UPDATE seats SET seat = seat - 1 WHERE game_id = ? AND seat = ?", (game_id, s)
+                )
+
+        await self.write(unit)
+
+    async def start(self, game_id: int, version: int, state: str, awaiting: Iterable[int]) -> None:
+        now = self.clock()
+
+        def unit(conn: sqlite3.Connection) -> None:
+            hours = bump(conn, iso(now), game_id, version, status="active", state=state)
+            set_awaiting(conn, now, game_id, hours, awaiting)
+
+        await self.write(unit)
+
+    async def record(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        seat: int,
+        user_id: int,
+        action: str,
+        state: str,
+        awaiting: Iterable[int],
+        kind: str = "move",
+        results: list[tuple[int, int]] | None = None,
+        reacting: bool = False,
+        attempt: Attempt | None = None,
+        rate: Rate | None = None,
+    ) -> int:
+        """Append one log entry and store the state it leads to, atomically, in one trip.
+
+        ``results`` (place, score per seat) finishes the game, ``rate`` then moves the
+        ratings of a rated game, and ``attempt`` settles the daily attempt played in it,
+        if there is one: with the move, never a tick later. Returns the entry's seq.
+        Raises :class:`StaleGame` if the game is no longer at ``version``.
+        """
+        moment = self.clock()
+        now = iso(moment)
+        awaited = list(awaiting)
+
+        def unit(conn: sqlite3.Connection) -> int:
+            status = "finished" if results else "active"
+            hours = bump(conn, now, game_id, version, state=state, status=status)
+            (seq,) = conn.execute(
+                "INSERT INTO moves (game_id, seq, seat, user_id, kind, action, created_at) "
+                "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), "
+                "?, ?, ?, ?, ?) RETURNING seq",
+                (game_id, game_id, seat, user_id, kind, action, now),
+            ).fetchone()
+            set_awaiting(conn, moment, game_id, hours, awaited, mover=seat, reacting=reacting)
+            conn.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
+            if results:
+                conn.executemany(
+                    "UPDATE seats SET place = ?, score = ? WHERE game_id = ? AND seat = ?",
+                    [(place, score, game_id, s) for s, (place, score) in enumerate(results)],
+                )
+                conn.execute("UPDATE games SET finished_at = ? WHERE id = ?", (now, game_id))
+                if rate is not None:
+                    rate_game(conn, now, game_id, rate)
+            if attempt is not None:
+                settle_attempt(conn, now, game_id, attempt)
+            return int(seq)
+
+        return await self.write(unit)
+
+    async def abandon(self, game_id: int, version: int, attempt: Attempt | None = None) -> None:
+        """Call a game off; ``attempt`` settles the daily attempt played in it, with it."""
+        moment = self.clock()
+
+        def unit(conn: sqlite3.Connection) -> None:
+            bump(conn, iso(moment), game_id, version, status="abandoned")
+            set_awaiting(conn, moment, game_id, (None, None), ())
+            if attempt is not None:
+                settle_attempt(conn, iso(moment), game_id, attempt)
+
+        await self.write(unit)
+
+    async def replace_player(
+        self, game_id: int, version: int, seat: int, user_id: int, name: str
+    ) -> None:
+        """Hand a seat to another user, if the game is still at ``version``.
+
+        The position does not change, so neither does the version: the Play button under
+        the newest board stays good, for the newcomer. Their wait (reminders) starts now.
+        """
+        now = self.now()
+
+        def unit(conn: sqlite3.Connection) -> None:
+            cur = conn.execute(
+                "UPDATE games SET updated_at = ? WHERE id = ? AND version = ?",
+                (now, game_id, version),
+            )
+            if cur.rowcount != 1:
+                raise StaleGame(f"game {game_id} moved on from version {version}")
+            conn.execute(
+                "UPDATE seats SET user_id = ?, name = ?, reminders = 0, snoozed = 0, "
+                "turn_since = CASE WHEN awaiting = 1 THEN ? END WHERE game_id = ? AND seat = ?",
+                (user_id, name, now, game_id, seat),
+            )
+            reschedule(conn, "s.game_id = ? AND s.seat = ?", game_id, seat)
+
+        await self.write(unit)
+
+    async def is_rated(self, game_id: int) -> bool:
+        """Whether the game's result moves ratings: opened rated, with two seats or more."""
+        row = await self.row(
+            "SELECT g.rated AND (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id) >= 2 "
+            "FROM games g WHERE g.id = ?",
+            (game_id,),
+        )
+        return bool(row and row[0])
+
+    async def set_status_message(self, game_id: int, message_id: int) -> None:
+        await self.execute(
+            "UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id)
+        )
+
+    async def undo_request(self, game_id: int) -> UndoRequest | None:
+        row = await self.row(
+            "SELECT user_id, moves, version, agreed FROM undo_requests WHERE game_id = ?",
+            (game_id,),
+        )
+        if row is None:
+            return None
+        return UndoRequest(row[0], row[1], row[2], frozenset(json.loads(row[3])))
+
+    async def put_undo_request(self, game_id: int, request: UndoRequest) -> None:
+        await self.execute(
+            "INSERT OR REPLACE INTO undo_requests "
+            "(game_id, user_id, moves, version, agreed, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, request.user_id, request.moves, request.version)
+            + (json.dumps(sorted(request.agreed)), self.now()),
+        )

@@ -1,0 +1,112 @@
+"""The outbox and settings in SQLite (:class:`bot.store.interface.Notices`,
+:class:`bot.store.interface.SettingsStore`)."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import timedelta
+
+from bot.store.rows import Notice, Settings, iso
+from bot.store.sqlite.connection import Connection
+from bot.store.sqlite.waits import reschedule
+
+MAX_ATTEMPTS = 3  # tries per way of delivering a notice; then a DM falls back to the channel
+RETRY_AFTER = timedelta(minutes=5)  # times the attempts so far
+CLAIM_LEASE = timedelta(minutes=10)  # a claim older than this died with its process
+
+
+class NoticesSQL(Connection):
+    async def queue_turn_notice(self, game_id: int, user_id: int, text: str, due_at: str) -> None:
+        """Queue a "your turn" DM for the wait the user has now in this game (none: nothing)."""
+        await self.execute(
+            "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+            "turn_since) SELECT game_id, user_id, 'turn', 'dm', ?, ?, ?, turn_since "
+            "FROM seats WHERE game_id = ? AND user_id = ? AND awaiting = 1",
+            (text, due_at, self.now(), game_id, user_id),
+        )
+
+    async def claim_notices(self) -> list[Notice]:
+        """Take the notices due now for delivery; two deliverers never get the same one.
+
+        A notice whose wait is over (the player moved, was replaced, the game ended) is
+        dropped rather than sent: a DM held through quiet hours must not arrive after the
+        move. Notices queued before migration 7 name no wait and are delivered as before.
+        """
+        now = self.clock()
+
+        def unit(conn: sqlite3.Connection) -> list[Notice]:
+            conn.execute(
+                "UPDATE outbox SET dropped = 'moved' WHERE sent_at IS NULL AND dropped IS NULL "
+                "AND turn_since IS NOT NULL AND NOT EXISTS (SELECT 1 FROM seats s "
+                "JOIN games g ON g.id = s.game_id WHERE s.game_id = outbox.game_id "
+                "AND s.user_id = outbox.user_id AND s.awaiting = 1 "
+                "AND s.turn_since = outbox.turn_since AND g.status = 'active')"
+            )
+            claimed = conn.execute(
+                "UPDATE outbox SET claimed_at = ?, attempts = attempts + 1 "
+                "WHERE sent_at IS NULL AND dropped IS NULL AND due_at <= ? "
+                "AND (claimed_at IS NULL OR claimed_at <= ?) RETURNING id",
+                (iso(now), iso(now), iso(now - CLAIM_LEASE)),
+            ).fetchall()
+            ids = [r[0] for r in claimed]
+            rows = conn.execute(
+                "SELECT o.id, o.game_id, g.guild_id, g.channel_id, o.user_id, o.via, o.kind, "
+                "o.text, o.turn_since, o.attempts FROM outbox o JOIN games g ON g.id = o.game_id "
+                f"WHERE o.id IN ({','.join('?' * len(ids))}) ORDER BY o.due_at, o.id",
+                ids,
+            ).fetchall()
+            return [Notice(*r) for r in rows]
+
+        return await self.write(unit)
+
+    async def delivery_failed(self, notice: Notice) -> str:
+        """Put back a notice Discord refused, for a later try: ``retry``; after the last
+        try a DM becomes a channel mention (``channel``), a mention is given up (``dropped``)."""
+        now = self.clock()
+        if notice.attempts < MAX_ATTEMPTS:
+            outcome, sets = "retry", "claimed_at = NULL, due_at = ?"
+            params: tuple = (iso(now + RETRY_AFTER * notice.attempts),)
+        elif notice.via == "dm":
+            outcome = "channel"
+            sets = "via = 'channel', attempts = 0, claimed_at = NULL, due_at = ?"
+            params = (iso(now),)
+        else:
+            outcome, sets, params = "dropped", "dropped = 'failed'", ()
+        await self.execute(f"UPDATE outbox SET {sets} WHERE id = ?", (*params, notice.id))
+        return outcome
+
+    async def mark_sent(self, notice_id: int) -> None:
+        await self.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (self.now(), notice_id))
+
+    async def settings(self, user_id: int) -> Settings:
+        row = await self.row(
+            "SELECT notify, timezone, quiet_start, quiet_end, vacation_days, vacation_until "
+            "FROM user_settings WHERE user_id = ?",
+            (user_id,),
+        )
+        return Settings() if row is None else Settings(*row)
+
+    async def put_settings(self, user_id: int, settings: Settings) -> None:
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT OR REPLACE INTO user_settings (user_id, notify, timezone, quiet_start, "
+                "quiet_end, vacation_days, vacation_until) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (user_id, settings.notify, settings.timezone, settings.quiet_start)
+                + (settings.quiet_end, settings.vacation_days, settings.vacation_until),
+            )
+            # nothing is due during a vacation: its start and end move the user's waits
+            reschedule(conn, "s.user_id = ? AND s.awaiting = 1", user_id)
+
+        await self.write(unit)
+
+    async def organiser_role(self, guild_id: int) -> int | None:
+        row = await self.row(
+            "SELECT organiser_role FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return None if row is None else row[0]
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
+        await self.execute(
+            "INSERT OR REPLACE INTO guild_settings (guild_id, organiser_role) VALUES (?, ?)",
+            (guild_id, role_id),
+        )

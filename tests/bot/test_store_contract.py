@@ -1,0 +1,251 @@
+"""The store's interface, tested once for every implementation (``STORES`` in
+tests/conftest.py): games, seats, the move log, "my turns". Each test runs on a fresh
+database of each store; nothing here knows SQL."""
+
+from __future__ import annotations
+
+import inspect
+import sqlite3
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.store import SQLiteStore, StaleGame, Store, UndoRequest
+
+
+class Clock:
+    """A clock that moves on by ``step`` every time it is read."""
+
+    def __init__(self, step: timedelta = timedelta(minutes=1)) -> None:
+        self.t = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+        self.step = step
+
+    def __call__(self) -> datetime:
+        self.t += self.step
+        return self.t
+
+
+async def new_game(store: Store, channel: int = 77, creator: int = 1) -> int:
+    return await store.create_game(
+        guild_id=9,
+        channel_id=channel,
+        game_key="skybridge",
+        options={},
+        seed=123,
+        creator_id=creator,
+        creator_name=f"user{creator}",
+    )
+
+
+async def started_game(store: Store, channel: int = 77, users=(1, 2)) -> int:
+    """A game in ``channel`` with ``users`` seated and started, awaiting seat 0 (version 2+)."""
+    game_id = await new_game(store, channel, users[0])
+    version = 0
+    for user in users[1:]:
+        await store.join(game_id, version, user, f"user{user}")
+        version += 1
+    await store.start(game_id, version, '{"s":0}', [0])
+    return game_id
+
+
+def _interface() -> dict[str, inspect.Signature]:
+    """Every method the application layer may call on a store, with its signature."""
+    return {
+        name: inspect.signature(member)
+        for name, member in inspect.getmembers(Store, inspect.isfunction)
+        if not name.startswith("_")
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_interface()))
+def test_the_sqlite_store_offers_the_interface_method(name):
+    """A store is usable wherever the application expects one: every method of the
+    interface, with the same parameters, async where the interface's is."""
+    promised = getattr(Store, name)
+    offered = getattr(SQLiteStore, name)
+    assert inspect.signature(offered) == _interface()[name], name
+    assert inspect.iscoroutinefunction(offered) == inspect.iscoroutinefunction(promised)
+
+
+def test_the_interface_names_every_public_method_the_application_calls():
+    """Nothing the SQLite store offers publicly is missing from the interface, except
+    what only SQLite has (its opening, raw SQL for tools and tests)."""
+    own = {
+        "open",
+        "open_checked",
+        "migrate",
+        "transaction",
+        "read",
+        "write",
+        "rows",
+        "row",
+        "execute",
+    }
+    offered = {n for n, _ in inspect.getmembers(SQLiteStore, callable) if not n.startswith("_")}
+    assert offered - own - set(_interface()) == set()
+
+
+# -- games -----------------------------------------------------------------------------
+
+
+async def test_one_live_game_per_channel(store):
+    first = await new_game(store, channel=10)
+    with pytest.raises(StaleGame):
+        await new_game(store, channel=10, creator=2)
+    assert await store.count_games() == 1
+    other = await new_game(store, channel=11)  # another channel is fine
+    assert other != first
+    await store.abandon(first, 0)
+    again = await new_game(store, channel=10, creator=2)
+    assert (await store.live_game(10)).id == again
+    assert (await store.latest_game(10)).id == again
+
+
+async def test_a_finished_game_frees_the_channel(store):
+    game_id = await started_game(store, channel=12)
+    await store.record(
+        game_id,
+        2,
+        seat=0,
+        user_id=1,
+        action="resign",
+        state="{}",
+        awaiting=[],
+        results=[(2, 0), (1, 5)],
+    )
+    game = await store.game(game_id)
+    assert game.status == "finished"
+    assert [(s.place, s.score, s.awaiting) for s in await store.seats(game_id)] == [
+        (2, 0, False),
+        (1, 5, False),
+    ]
+    assert await store.live_game(12) is None
+    await new_game(store, channel=12, creator=3)
+
+
+async def test_join_and_leave_keep_seats_numbered(store):
+    game_id = await new_game(store, creator=1)
+    await store.join(game_id, 0, 2, "B")
+    await store.join(game_id, 1, 3, "C")
+    await store.join(game_id, 2, 4, "D")
+    await store.leave(game_id, 3, 2)
+    assert [(s.seat, s.user_id) for s in await store.seats(game_id)] == [(0, 1), (1, 3), (2, 4)]
+    with pytest.raises(StaleGame):
+        await store.join(game_id, 3, 5, "E")  # version 3 is old now
+    assert len(await store.seats(game_id)) == 3
+
+
+async def test_record_appends_the_move_and_stores_the_state(store):
+    game_id = await started_game(store)
+    game = await store.game(game_id)
+    seq = await store.record(
+        game_id,
+        game.version,
+        seat=0,
+        user_id=1,
+        action="red tall a1",
+        state='{"n":1}',
+        awaiting=[1],
+    )
+    assert seq == 1
+    seq = await store.record(
+        game_id, game.version + 1, seat=1, user_id=2, action="blue tall b1", state='{"n":2}',
+        awaiting=[0],
+    )  # fmt: skip
+    assert seq == 2
+    after = await store.game(game_id)
+    assert (after.state, after.version, after.status) == ('{"n":2}', game.version + 2, "active")
+    assert [(m.seq, m.seat, m.user_id, m.kind, m.action) for m in await store.moves(game_id)] == [
+        (1, 0, 1, "move", "red tall a1"),
+        (2, 1, 2, "move", "blue tall b1"),
+    ]
+    assert [s.awaiting for s in await store.seats(game_id)] == [True, False]
+
+
+async def test_record_with_a_stale_version_changes_nothing(store):
+    game_id = await started_game(store)
+    version = (await store.game(game_id)).version
+    await store.record(
+        game_id, version, seat=0, user_id=1, action="red tall a1", state='{"n":1}', awaiting=[1]
+    )
+    before_game = await store.game(game_id)
+    before_moves = await store.moves(game_id)
+    before_seats = await store.seats(game_id)
+    with pytest.raises(StaleGame):
+        await store.record(
+            game_id, version, seat=0, user_id=1, action="red tall b1", state='{"n":"x"}',
+            awaiting=[0], results=[(1, 9), (2, 0)],
+        )  # fmt: skip
+    assert await store.game(game_id) == before_game
+    assert await store.moves(game_id) == before_moves
+    assert await store.seats(game_id) == before_seats
+
+
+async def test_record_cancels_a_pending_undo_request(store):
+    game_id = await started_game(store)
+    version = (await store.game(game_id)).version
+    request = UndoRequest(user_id=1, moves=2, version=version, agreed=frozenset({2}))
+    await store.put_undo_request(game_id, request)
+    assert await store.undo_request(game_id) == request
+    await store.record(game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[1])
+    assert await store.undo_request(game_id) is None
+
+
+async def test_awaiting_lists_active_games_for_a_user_oldest_first(open_store):
+    store = await open_store(clock=Clock())
+    older = await started_game(store, channel=1, users=(1, 2))  # waits for user 1
+    newer = await started_game(store, channel=2, users=(1, 3))  # waits for user 1
+    lobby = await new_game(store, channel=3, creator=1)  # not started: never listed
+    assert lobby
+    # in the older game user 1 moves, then user 2: it waits for user 1 again, now newest
+    await store.record(older, 2, seat=0, user_id=1, action="m1", state="{}", awaiting=[1])
+    assert [w.game_id for w in await store.awaiting(1)] == [newer]
+    assert [w.game_id for w in await store.awaiting(2)] == [older]
+    await store.record(older, 3, seat=1, user_id=2, action="m2", state="{}", awaiting=[0])
+    waiting = await store.awaiting(1)
+    assert [w.game_id for w in waiting] == [newer, older]
+    assert [w.channel_id for w in waiting] == [2, 1]
+    assert waiting[0].since < waiting[1].since
+    assert await store.awaiting(2) == []
+    assert await store.awaiting(3) == []
+    # now the same happens in the newer game: the order turns round
+    await store.record(newer, 2, seat=0, user_id=1, action="m1", state="{}", awaiting=[1])
+    await store.record(newer, 3, seat=1, user_id=3, action="m2", state="{}", awaiting=[0])
+    assert [w.game_id for w in await store.awaiting(1)] == [older, newer]
+    # finished and abandoned games wait for nobody
+    await store.abandon(newer, 4)
+    assert [w.game_id for w in await store.awaiting(1)] == [older]
+    await store.record(
+        older, 4, seat=0, user_id=1, action="resign", state="{}", awaiting=[0],
+        results=[(2, 0), (1, 0)],
+    )  # fmt: skip
+    assert await store.awaiting(1) == []
+
+
+async def test_awaiting_order_holds_for_updates_within_one_second(open_store):
+    """Two games updated a few hundredths of a second apart still list the longer-waiting first.
+
+    Timestamps are written with whole seconds, so updates in the same second tie and
+    the tie falls back to the game id (creation order), not to how long each waited.
+    """
+    store = await open_store(clock=Clock(timedelta(milliseconds=10)))
+    older = await started_game(store, channel=1, users=(1, 2))
+    newer = await started_game(store, channel=2, users=(1, 3))
+    await store.record(older, 2, seat=0, user_id=1, action="m1", state="{}", awaiting=[1])
+    await store.record(older, 3, seat=1, user_id=2, action="m2", state="{}", awaiting=[0])
+    # ``newer`` has waited for user 1 since before ``older``'s last move
+    assert [w.game_id for w in await store.awaiting(1)] == [newer, older]
+
+
+async def test_record_is_one_transaction_a_late_failure_undoes_the_move_row(store):
+    game_id = await started_game(store)
+    before = await store.game(game_id)
+    with pytest.raises(sqlite3.Error):
+        # the version bump and the move row are written, then binding `awaiting` fails
+        await store.record(
+            game_id, before.version, seat=0, user_id=1, action="red tall a1", state='{"n":1}',
+            awaiting=[object()],
+        )  # fmt: skip
+    assert await store.game(game_id) == before
+    assert await store.moves(game_id) == []
+    assert [s.awaiting for s in await store.seats(game_id)] == [True, False]
