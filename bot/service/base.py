@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from bot.drawing import Drawers, DrawingFailed
 from bot.inputs import Refused
 from bot.notify import routes
 from bot.service.replies import Caller, Reply, Table, default_link, ordinal
-from bot.store import Attempt, GameRow, MoveRow, SeatRow, Store, iso
+from bot.store import Attempt, GameRow, MoveRow, SeatRow, Settings, Store, iso
 from engine.core import Game, Result, Step
 from renders import has_renderer, render
 
@@ -94,6 +95,8 @@ class ParsedStates:
 
 
 STATES = ParsedStates(4096)
+SETTINGS_FOR = 60.0  # seconds a user's settings are read again after
+SETTINGS_KEPT = 10_000  # users whose settings are kept at most
 
 
 def effective_moves(log: Sequence[MoveRow]) -> list[MoveRow]:
@@ -165,6 +168,7 @@ class ServiceBase:
         self._seed = seed
         self._drawers = drawers
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+        self._settings: dict[int, tuple[float, Settings]] = {}  # user -> (read at, settings)
 
     def _turn(self, table: Table) -> asyncio.Lock:
         """The channel's lock: a channel holds one live game, whose moves are taken in turn.
@@ -262,12 +266,14 @@ class ServiceBase:
         version: int,
         lines: Sequence[str],
         already: Sequence[int] = (),
+        mentions: tuple[int, ...] | None = None,
     ) -> Reply:
         """The public answer after anything that changed the position, told from ``step``
         (whose awaited seats and result the engine worked out once).
 
         Whoever the game newly waits for (not ``already`` awaited: a player mid-way through
-        a several-step turn, or one still pondering an out-of-turn answer) is told.
+        a several-step turn, or one still pondering an out-of-turn answer) is told, unless
+        ``mentions`` says whom the caller has told already.
         """
         over = step.over
         awaited = tuple(game.seats[s].user_id for s in step.awaited)
@@ -276,7 +282,11 @@ class ServiceBase:
         return Reply(
             text=text,
             image=image,
-            mentions=await self._tell_turn(game, [u for u in awaited if u not in already]),
+            mentions=(
+                mentions
+                if mentions is not None
+                else await self._tell_turn(game, [u for u in awaited if u not in already])
+            ),
             awaiting=awaited,
             game_id=game.row.id,
             version=version,
@@ -285,19 +295,46 @@ class ServiceBase:
         )
 
     async def _tell_turn(self, game: Loaded, users: Sequence[int]) -> tuple[int, ...]:
-        """Tell each user it is their turn, the way their ``/settings`` ask: the users to
-        mention in the channel are returned; a DM is queued, held through quiet hours.
-        A game played in a DM tells nobody: its board, posted there, is the notice, and
-        a mention of the DM's only player would ping them about their own move."""
+        """Tell each user it is their turn (:meth:`_turn_notices`), queueing the DMs now:
+        the users to mention in the channel are returned."""
+        mentioned, dms = await self._turn_notices(game, users)
+        for user_id, text, at in dms:
+            await self.store.queue_turn_notice(game.row.id, user_id, text, at)
+        return mentioned
+
+    async def _turn_notices(
+        self, game: Loaded, users: Sequence[int]
+    ) -> tuple[tuple[int, ...], list[tuple[int, str, str]]]:
+        """How to tell each user it is their turn, the way their ``/settings`` ask: the
+        users to mention in the channel, and the DMs to queue (user, text, when: held
+        through quiet hours). A game played in a DM tells nobody: its board, posted there,
+        is the notice, and a mention of the DM's only player would ping them about their
+        own move."""
         if game.row.guild_id is None:
-            return ()
+            return (), []
         now = self.store.clock()
-        mentioned = []
+        mentioned, dms = [], []
         for user_id in users:
-            for via, at in routes(await self.store.settings(user_id), now):
+            for via, at in routes(await self._settings_of(user_id), now):
                 if via == "channel":
                     mentioned.append(user_id)
                 else:
-                    text = f"Your turn in **{game.rules.info.name}**."
-                    await self.store.queue_turn_notice(game.row.id, user_id, text, iso(at))
-        return tuple(mentioned)
+                    dms.append((user_id, f"Your turn in **{game.rules.info.name}**.", iso(at)))
+        return tuple(mentioned), dms
+
+    async def _settings_of(self, user_id: int) -> Settings:
+        """A user's settings, as read at most :data:`SETTINGS_FOR` seconds ago: nearly every
+        move tells someone it is their turn, and their settings rarely change. This
+        process's own changes replace the copy at once (:meth:`_put_settings`); another
+        process's are seen within that time."""
+        read_at, settings = self._settings.get(user_id, (-SETTINGS_FOR, Settings()))
+        if time.monotonic() - read_at >= SETTINGS_FOR:
+            settings = await self.store.settings(user_id)
+            if len(self._settings) >= SETTINGS_KEPT:
+                self._settings.clear()
+            self._settings[user_id] = (time.monotonic(), settings)
+        return settings
+
+    async def _put_settings(self, user_id: int, settings: Settings) -> None:
+        await self.store.put_settings(user_id, settings)
+        self._settings[user_id] = (time.monotonic(), settings)

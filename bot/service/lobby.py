@@ -82,7 +82,7 @@ class Lobby(ServiceBase):
         if "clock" in rules.info.options and "clock" not in options:
             # a game that starts by the time of day (Seven Cities' clock cards) reads the
             # opener's own clock: their time zone from /settings, else UTC
-            zone = ZoneInfo((await self.store.settings(caller.user_id)).timezone)
+            zone = ZoneInfo((await self._settings_of(caller.user_id)).timezone)
             options["clock"] = self.store.clock().astimezone(zone).strftime("%H:%M")
         try:
             rules.new(rules.info.min_players, options, 0)

@@ -69,6 +69,9 @@ class Play(ServiceBase):
         results = None
         if result is not None:
             results = list(zip(result.places, result.scores, strict=True))
+        newly = [game.seats[s].user_id for s in step.awaited]
+        newly = [u for u in newly if u not in game.awaited_users()]
+        mentions, dms = await self._turn_notices(game, newly)
         try:
             await self.store.record(
                 game.row.id,
@@ -83,6 +86,7 @@ class Play(ServiceBase):
                 reacting=step.reaction_open,
                 attempt=solo_attempt(game, state) if step.over else None,
                 rate=rate,
+                notices=dms,
             )
         except StaleGame:
             raise Refused(
@@ -91,7 +95,7 @@ class Play(ServiceBase):
             ) from None
         lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
         reply = await self._position_reply(
-            game, step, game.row.version + 1, lines, already=game.awaited_users()
+            game, step, game.row.version + 1, lines, mentions=mentions
         )
         if not rules.info.sends_own_view:
             return reply

@@ -178,7 +178,7 @@ class PlayByPost(ServiceBase):
             if until is None or until <= now:
                 raise Refused("You are not on vacation.")
             left = (until - now).total_seconds() / 86400
-            await self.store.put_settings(
+            await self._put_settings(
                 caller.user_id,
                 replace(settings, vacation_until=None, vacation_days=settings.vacation_days + left),
             )
@@ -194,7 +194,7 @@ class PlayByPost(ServiceBase):
                 f"(back early) to {settings.vacation_days:g}; {shown(days)} is not."
             )
         start = max(now, until) if until else now
-        await self.store.put_settings(
+        await self._put_settings(
             caller.user_id,
             replace(
                 settings,
@@ -231,7 +231,7 @@ class PlayByPost(ServiceBase):
             given.update(quiet_start=None, quiet_end=None)
         updated = replace(current, **given)
         if given:
-            await self.store.put_settings(caller.user_id, updated)
+            await self._put_settings(caller.user_id, updated)
         quiet = (
             f"quiet {updated.quiet_start}:00–{updated.quiet_end}:00 (DMs wait)"
             if updated.quiet_start is not None and updated.quiet_end is not None

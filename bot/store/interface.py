@@ -105,12 +105,14 @@ class Games(Protocol):
         reacting: bool = False,
         attempt: Attempt | None = None,
         rate: Rate | None = None,
+        notices: Sequence[tuple[int, str, str]] = (),
     ) -> int:
         """Append one log entry and store the state it leads to, in one transaction.
 
         ``results`` (place, score per seat) finishes the game; ``rate`` then moves the
         players' ratings if the game is rated, and ``attempt`` settles the daily attempt
-        played in it. Returns the entry's seq."""
+        played in it. ``notices`` are "your turn" DMs (user, text, due at) for the waits
+        the move starts. Returns the entry's seq."""
 
     async def abandon(self, game_id: int, version: int, attempt: Attempt | None = None) -> None:
         """Call a game off; ``attempt`` settles the daily attempt played in it."""

@@ -5,7 +5,10 @@ the service on a real SQLite file (persistence included, rendering excluded); re
 are timed on positions from random games; ``sqlite.commit_p50_ms`` is the floor: one
 bare INSERT + COMMIT of a move-sized row on a database set up like the store's
 (``synchronous = FULL``), and ``sqlite.commit_normal_p50_ms`` the same with ``NORMAL``:
-what surviving a power cut costs each commit.
+what surviving a power cut costs each commit. ``<game>.move_vs_commit`` is a move's
+p50 over that floor; ``<game>.move_round_trips`` counts the trips to the database's
+thread a move makes, loading the game included, and ``<game>.record_round_trips`` those
+of its transaction alone.
 
 Boards: ``<game>.render_p50_ms`` is wall time, which other work on the machine inflates;
 ``<game>.render_cpu_ms`` is the same boards' CPU time (p50, ``time.process_time``), and
@@ -23,18 +26,21 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import aiosqlite
 
 import engine
 from bot.service import Service, Table
-from bot.store import Store
+from bot.store import SQLiteStore
 from bot.tools import bench_loops
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.selfplay import play_random
 from renders import has_renderer, render
+
+T = TypeVar("T")
 
 
 async def _sqlite_floor(path: Path, rows: int, synchronous: str = "FULL") -> list[float]:
@@ -54,6 +60,19 @@ async def _sqlite_floor(path: Path, rows: int, synchronous: str = "FULL") -> lis
         return times
     finally:
         await db.close()
+
+
+def _counted(store: SQLiteStore, call: Callable[..., Awaitable[T]], into: list[int]):
+    """``call``, noting in ``into`` how many trips to the database each call made."""
+
+    async def counted(*args: object, **kwargs: object) -> T:
+        before = store.round_trips
+        try:
+            return await call(*args, **kwargs)
+        finally:
+            into.append(store.round_trips - before)
+
+    return counted
 
 
 def _positions(key: str, games: int, seed: int) -> list[tuple[object, int, int]]:
@@ -135,8 +154,12 @@ async def run(emit: Emit = print, quick: bool = False, only: Sequence[str] = ())
         for key, rules in engine.GAMES.items():
             if only and key not in only:
                 continue
-            store = await Store.open(Path(tmp) / f"{key}.db")
+            store = await SQLiteStore.open(Path(tmp) / f"{key}.db")
             service = Service(store, images=False)
+            clicks: list[int] = []  # round trips to the database per move, load included
+            records: list[int] = []  # ... and per move transaction
+            service.move = _counted(store, service.move, clicks)
+            store.record = _counted(store, store.record, records)
             times: list[float] = []
             rng = random.Random(1)
             try:
@@ -157,6 +180,10 @@ async def run(emit: Emit = print, quick: bool = False, only: Sequence[str] = ())
             metric(emit, f"{key}.move_p50_ms", percentile(times, 0.50) * 1000, "ms")
             metric(emit, f"{key}.move_p99_ms", percentile(times, 0.99) * 1000, "ms")
             metric(emit, f"{key}.moves_per_s", len(times) / sum(times), "moves/s")
+            metric(emit, f"{key}.move_round_trips", statistics.mean(clicks), "trips")
+            metric(emit, f"{key}.record_round_trips", statistics.mean(records), "trips")
+            commit = statistics.median(floor)
+            metric(emit, f"{key}.move_vs_commit", percentile(times, 0.50) / commit, "x")
 
             positions = _positions(key, 2 if quick else 6, seed=7)
             metric(emit, f"{key}.is_legal_speedup", _is_legal_speedup(rules, positions), "x")

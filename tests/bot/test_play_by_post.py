@@ -525,3 +525,26 @@ async def test_a_snooze_clicked_by_another_player_says_whose_turn_it_is(world, c
     await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
     with pytest.raises(Refused, match="That turn is over"):
         await service.snooze_turn(game_id, first, since)
+
+
+async def test_a_changed_notice_setting_counts_from_the_very_next_turn(world):
+    """Turn notices read each player's settings from a copy kept between moves: a change
+    made with /settings replaces that copy at once, both ways."""
+    service, _ = world
+    first = await start(service)
+    other = BOB if first == ADA else ADA
+
+    async def play(caller):
+        return await service.move(TABLE, caller, (await service.legal_moves(TABLE, caller))[0])
+
+    assert (await play(first)).mentions == (other.user_id,)
+    await play(other)
+    await service.settings(other, notify="dm")
+    assert (await play(first)).mentions == (), "a DM now, not a mention"
+    assert [(u, k, v) for u, k, v, _due, _sent in await outbox(service)] == [
+        (other.user_id, "turn", "dm")
+    ]
+    await play(other)
+    await service.settings(other, notify="channel")
+    assert (await play(first)).mentions == (other.user_id,)
+    assert len(await outbox(service)) == 1, "no DM any more"

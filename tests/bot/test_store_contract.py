@@ -249,3 +249,24 @@ async def test_record_is_one_transaction_a_late_failure_undoes_the_move_row(stor
     assert await store.game(game_id) == before
     assert await store.moves(game_id) == []
     assert [s.awaiting for s in await store.seats(game_id)] == [True, False]
+
+
+async def test_a_moves_turn_dms_are_stored_with_it_and_only_with_it(store):
+    """A "your turn" DM queued by a move is part of the move's transaction: the move that
+    loses a race leaves none behind, the one stored queues its own, for the new wait."""
+    game_id = await started_game(store)
+    version = (await store.game(game_id)).version
+    due = "2000-01-01T00:00:00.000000+00:00"
+    await store.record(game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[0])
+    with pytest.raises(StaleGame):
+        await store.record(
+            game_id, version, seat=0, user_id=1, action="y", state="{}", awaiting=[1],
+            notices=[(2, "Your turn (lost).", due)],
+        )  # fmt: skip
+    assert await store.claim_notices() == []
+    await store.record(
+        game_id, version + 1, seat=0, user_id=1, action="y", state="{}", awaiting=[1],
+        notices=[(2, "Your turn.", due)],
+    )  # fmt: skip
+    (notice,) = await store.claim_notices()
+    assert (notice.user_id, notice.via, notice.kind, notice.text) == (2, "dm", "turn", "Your turn.")

@@ -13,6 +13,7 @@ from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
 from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.daily import settle_attempt
 from bot.store.sqlite.files import unique_failed
+from bot.store.sqlite.notices import queue_turn
 from bot.store.sqlite.ratings import rate_game
 from bot.store.sqlite.waits import bump, reschedule, set_awaiting
 
@@ -202,12 +203,14 @@ class GamesSQL(Connection):
         reacting: bool = False,
         attempt: Attempt | None = None,
         rate: Rate | None = None,
+        notices: Sequence[tuple[int, str, str]] = (),
     ) -> int:
         """Append one log entry and store the state it leads to, atomically, in one trip.
 
         ``results`` (place, score per seat) finishes the game, ``rate`` then moves the
         ratings of a rated game, and ``attempt`` settles the daily attempt played in it,
-        if there is one: with the move, never a tick later. Returns the entry's seq.
+        if there is one: with the move, never a tick later. ``notices`` are "your turn"
+        DMs (user, text, due at) for the waits the move starts. Returns the entry's seq.
         Raises :class:`StaleGame` if the game is no longer at ``version``.
         """
         moment = self.clock()
@@ -225,6 +228,8 @@ class GamesSQL(Connection):
             ).fetchone()
             set_awaiting(conn, moment, game_id, hours, awaited, mover=seat, reacting=reacting)
             conn.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
+            for notice in notices:
+                queue_turn(conn, now, game_id, *notice)
             if results:
                 conn.executemany(
                     "UPDATE seats SET place = ?, score = ? WHERE game_id = ? AND seat = ?",

@@ -15,15 +15,22 @@ RETRY_AFTER = timedelta(minutes=5)  # times the attempts so far
 CLAIM_LEASE = timedelta(minutes=10)  # a claim older than this died with its process
 
 
+def queue_turn(
+    conn: sqlite3.Connection, now: str, game_id: int, user_id: int, text: str, due_at: str
+) -> None:
+    """Queue a "your turn" DM for the wait the user has now in this game (none: nothing)."""
+    conn.execute(
+        "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+        "turn_since) SELECT game_id, user_id, 'turn', 'dm', ?, ?, ?, turn_since "
+        "FROM seats WHERE game_id = ? AND user_id = ? AND awaiting = 1",
+        (text, due_at, now, game_id, user_id),
+    )
+
+
 class NoticesSQL(Connection):
     async def queue_turn_notice(self, game_id: int, user_id: int, text: str, due_at: str) -> None:
         """Queue a "your turn" DM for the wait the user has now in this game (none: nothing)."""
-        await self.execute(
-            "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
-            "turn_since) SELECT game_id, user_id, 'turn', 'dm', ?, ?, ?, turn_since "
-            "FROM seats WHERE game_id = ? AND user_id = ? AND awaiting = 1",
-            (text, due_at, self.now(), game_id, user_id),
-        )
+        await self.write(queue_turn, self.now(), game_id, user_id, text, due_at)
 
     async def claim_notices(self) -> list[Notice]:
         """Take the notices due now for delivery; two deliverers never get the same one.
