@@ -21,6 +21,7 @@ from bot.drawing import drawers
 from bot.ratings import replay
 from bot.service import Service, Table, player_count
 from bot.store import SQLiteStore, Store, StoreFault, sole_process
+from bot.thinking import thinkers
 
 NO_TOKEN = """\
 No Discord token found, so the bot cannot connect to Discord.
@@ -217,6 +218,11 @@ async def _rebuild_ratings(db_path: Path) -> int:
     return 0 if same else 1
 
 
+#: worker processes for AI players' decisions: a move at ``hard`` takes up to ~0.3 s of
+#: CPU, and AI seats move seconds apart, so one process keeps them all off the event loop
+AI_PROCESSES = 1
+
+
 def render_processes(environ: dict[str, str] | None = None) -> int:
     """Worker processes drawing boards: ``BRIDGEKEEPER_RENDER_PROCESSES``, by default one
     per core on a machine with more than one (0: draw in threads of the bot's process).
@@ -246,13 +252,11 @@ async def _serve(db_path: Path, token: str) -> None:
     logging.getLogger(__name__).info("drawing boards in %d worker processes", processes)
     store = await _checked_store(db_path)
     try:
-        if processes:
-            with drawers(processes) as workers:
-                service = Service(store, link=jump_link, drawers=workers)
-                async with Bridgekeeper(service) as client:
-                    await client.start(token)
-        else:
-            async with Bridgekeeper(Service(store, link=jump_link)) as client:
+        with ExitStack() as stack:
+            workers = stack.enter_context(drawers(processes)) if processes else None
+            pool = stack.enter_context(thinkers(AI_PROCESSES))
+            service = Service(store, link=jump_link, drawers=workers, thinkers=pool)
+            async with Bridgekeeper(service) as client:
                 await client.start(token)
     finally:
         await store.close()

@@ -18,6 +18,8 @@ REMIND_HOURS = (1.0, 60 * 24.0)
 REACTION_HOURS = (5 / 60, 7 * 24.0)
 WARN_AT_MOST = timedelta(hours=24)
 HOUR = timedelta(hours=1)
+#: how long an AI seat pauses before it moves, as a person would, at least and at most
+AI_PAUSE = (3.0, 12.0)
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,7 @@ class Wait:
     clocks: Clocks
     vacation_until: str | None
     reacting: bool  # awaited in an out-of-turn window: at the deadline the bot passes
+    ai: str | None = None  # an AI seat's level: it moves by itself, after a short pause
 
 
 def warn_before(move_hours: float) -> timedelta:
@@ -109,8 +112,27 @@ def _reminder_at(wait: Wait) -> datetime | None:
     return datetime.fromisoformat(wait.turn_since) + remind_every(wait) * (wait.reminders + 1)
 
 
+def ai_pause(game_id: int, version: int) -> timedelta:
+    """How long an AI seat waits before it moves in this position: a few seconds, the same
+    for every retry and fixed by what everyone sees (the game and its move count), so
+    neither a restart nor a secret in the AI's hand changes when it answers."""
+    low, high = AI_PAUSE
+    spread = (game_id * 2654435761 + version * 40503) % 1000 / 1000
+    return timedelta(seconds=low + (high - low) * spread)
+
+
+def _ai_at(wait: Wait) -> datetime | None:
+    if wait.turn_since is None:
+        return None
+    return datetime.fromisoformat(wait.turn_since) + ai_pause(wait.game_id, wait.version)
+
+
 def due(wait: Wait, now: datetime) -> str | None:
-    """The one thing due for a wait now: ``deadline``, ``warning``, ``reminder`` or None."""
+    """The one thing due for a wait now: ``deadline``, ``warning``, ``reminder`` or None;
+    for an AI seat, ``ai`` (its move) once its pause is over, and nothing else."""
+    if wait.ai is not None:
+        at = _ai_at(wait)
+        return "ai" if at is not None and now >= at else None
     if on_vacation(wait, now):
         return None
     step = _deadline_step(wait)
@@ -124,6 +146,8 @@ def next_due(wait: Wait) -> datetime | None:
     """The first moment :func:`due` says anything for this wait as it stands (None: it
     never will until the wait changes). Nothing is due during a vacation, so a moment
     that falls in one moves to its end."""
+    if wait.ai is not None:
+        return _ai_at(wait)
     step = _deadline_step(wait)
     moments = [m for m in (step[1] if step else None, _reminder_at(wait)) if m is not None]
     if not moments:

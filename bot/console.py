@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.console_options import (
+    ai_of,
     bare_or_named,
     clocks_of,
     game_and_options,
@@ -37,11 +38,16 @@ from bot.inputs import (
 from bot.organiser import Organiser
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Service, Table, player_count
+from bot.service.seats import DEFAULT_LEVEL
 from bot.store import CannotSave
 
 LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
 TABLE = Table(channel_id=1, guild_id=1)  # a server of its own: players share the keyboard
 DM = 1_000_000  # a user's direct messages with the bot are channel DM + their user id
+#: AI moves played in a row before a person is awaited, at most (a guard, never reached:
+#: a game of only AI players is refused)
+AI_MOVES_AT_MOST = 10_000
+
 HELP = """\
 Lines look like  <user>: /<command> <args>   (several users can take turns at one keyboard)
 Options are name=value, as on Discord; quote a value with spaces: name="Spring Cup".
@@ -49,6 +55,8 @@ Options are name=value, as on Discord; quote a value with spaces: name="Spring C
   ada: /new seven-bridges start=ii-2-3 time_per_move=3d at_deadline=skip rated=off
   ada: /solo [seven-bridges] [start=ii-2-3]   alone against Euler, started at once
   ada: /new skybridge time_per_move=2d at_deadline=skip remind_every=12h  with a clock
+  ada: /new skybridge ai=1 [ai_level=easy|normal|hard]   against an AI player (it moves
+  by itself); /add-ai [level] seats one more, /replace player=bob ai=hard hands a seat on
   ada: /start              start it           ada: /legal      list your legal moves
   ada: /move red tall b2   play a move        ada: /board [move=N]  the board (after move N)
   /hand (what only you see)  /status  /history  /undo  /resign  /leave  /abandon  /archive
@@ -126,7 +134,17 @@ class Console:
             self.show(caller, done)
         else:
             await self.post(caller, done)
+        await self.play_ai(await self.place(caller))
         await self.post(caller, await self.organiser.tick())  # rounds move on, as each minute
+
+    async def play_ai(self, table: Table) -> None:
+        """The AI players of the table's game move at once, each as soon as it is awaited,
+        until a person is (on Discord each pauses a few seconds first, on its timer)."""
+        for _ in range(AI_MOVES_AT_MOST):
+            ai = await self.service.waiting_ai(table)
+            if ai is None:
+                return
+            self.show(ai, await self.service.ai_move(table, ai))
 
     async def place(self, caller: Caller) -> Table:
         """Where the caller's game commands go: their daily or league game while it runs,
@@ -152,7 +170,15 @@ class Console:
         async def new() -> Reply:
             game, options = game_and_options(args)
             clocks, rated = clocks_of(options)
-            return await s.create(table, caller, game, options or None, clocks=clocks, rated=rated)
+            ai, level = ai_of(options)
+            return await s.create(
+                table, caller, game, options or None, clocks=clocks, rated=rated, ai=ai,
+                ai_level=level,
+            )  # fmt: skip
+
+        async def add_ai() -> Reply:
+            level = bare_or_named("level", args) or DEFAULT_LEVEL
+            return await s.add_ai(table, caller, level)
 
         async def solo() -> Reply:
             return await s.solo(table, caller, *game_and_options(args, "seven-bridges"))
@@ -168,14 +194,20 @@ class Console:
             return await s.extend(table, caller, parse_hours(by, EXTEND_BY))
 
         async def replace() -> Reply:
-            given = named("replace", args, ("player", "by"), ("player", "by"))
-            if len(given) < 2:
-                raise Refused("Name both: `/replace player=bob by=cy`.")
+            given = named("replace", args, ("player", "by", "ai"), ("player", "by"))
+            if "player" not in given or ("by" in given) == ("ai" in given):
+                raise Refused(
+                    "Name the player and who takes over: `/replace player=bob by=cy`, or an "
+                    "AI player: `/replace player=bob ai=hard`."
+                )
             old = self.caller(given["player"])
+            if "ai" in given:
+                return await s.hand_to_ai(table, caller, old.user_id, given["ai"])
             return await s.replace_player(table, caller, old.user_id, self.caller(given["by"]))
 
         return {
             "new": new,
+            "add-ai": add_ai,
             "solo": solo,
             "join": lambda: s.join(table, caller),
             "leave": lambda: s.leave(table, caller),

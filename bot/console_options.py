@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from bot.clocks import Clocks
 from bot.inputs import VACATION, parse_clocks, parse_hours, parse_options, parse_whole
 from bot.service import Refused
+from bot.service.seats import DEFAULT_LEVEL
 
 #: ``/new``'s own options; every other name=value is the game's (see ``/rules <game>``)
 CLOCK_OPTIONS = ("time_per_move", "at_deadline", "remind_every", "rated", "reaction_window")
+AI_OPTIONS = ("ai", "ai_level")
 SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 
 
@@ -81,6 +83,14 @@ def clocks_of(options: dict[str, str]) -> tuple[Clocks, bool]:
         given.get("reaction_window"),
     )
     return clocks, switch("rated", given["rated"]) if "rated" in given else True
+
+
+def ai_of(options: dict[str, str]) -> tuple[int, str]:
+    """Take ``/new``'s AI options out of ``options``: how many AI players, at what level
+    (the service checks both against the game)."""
+    given = {k: options.pop(k) for k in AI_OPTIONS if k in options}
+    count = parse_whole(given["ai"], "ai", (0, 99)) if "ai" in given else 0
+    return count, given.get("ai_level", DEFAULT_LEVEL)
 
 
 def number(name: str, value: str | None) -> int | None:

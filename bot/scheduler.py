@@ -1,4 +1,5 @@
-"""Play-by-post timing: what is due now (reminders, warnings, deadlines), done once.
+"""Play-by-post timing: what is due now (reminders, warnings, deadlines, AI players'
+moves), done once.
 
 Every timer lives in the database (each awaited seat's wait began at ``turn_since``
 and ends at ``deadline``), so nothing is lost in a restart. The store keeps when each
@@ -77,8 +78,8 @@ class Scheduler:
         for wait in await self.store.due_waits(now):
             kind = due(wait, now)
             try:
-                if kind == "deadline":
-                    reply = await self._deadline(wait)
+                if kind in ("deadline", "ai"):
+                    reply = await (self._deadline(wait) if kind == "deadline" else self._ai(wait))
                     if reply is not None:
                         posted.append(Posted(Table(wait.channel_id, wait.guild_id), reply))
                 elif kind is not None:
@@ -156,6 +157,17 @@ class Scheduler:
         played = POLICIES[wait.clocks.policy]
         note = f"⏰ {wait.name} ran out of time: the game played {played}."
         return replace(reply, text=f"{note}\n{reply.text}")
+
+    async def _ai(self, wait: Wait) -> Reply | None:
+        """An AI seat's pause is over: it moves. None if the game moved on meanwhile (its
+        wait, rescheduled with the move, brings it back to the new position)."""
+        table = Table(wait.channel_id, wait.guild_id)
+        try:
+            return await self.service.ai_move(
+                table, Caller(wait.user_id, wait.name), (wait.game_id, wait.version)
+            )
+        except Refused:
+            return None
 
     async def sent(self, notice: Notice) -> None:
         await self.store.mark_sent(notice.id)

@@ -9,6 +9,7 @@ it); one Discord refuses is tried again a few times, a DM then becomes a mention
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -22,25 +23,48 @@ from bot.store import Notice
 from bot.views import SnoozeButton, jump_link
 
 log = logging.getLogger(__name__)
+#: seconds after an AI's pause its pass runs, so the clock has surely reached it
+PAST_DUE = 0.05
 
 
 class Postal(commands.Cog):
     def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.scheduler = Scheduler(bot.service)
+        self._passing = asyncio.Lock()  # one pass at a time: the minute's, an AI's
+        self._soon: set[asyncio.Task[None]] = set()  # passes due before the next minute
+        bot.service.on_ai_waiting = self.pass_in
 
     async def cog_load(self) -> None:
         self.loop.start()
 
     async def cog_unload(self) -> None:
         self.loop.cancel()
+        for task in self._soon:
+            task.cancel()
 
     @tasks.loop(seconds=60)
     async def loop(self) -> None:
-        try:
-            await self.run_once()
-        except Exception:  # the loop must outlive any one bad tick
-            log.exception("play-by-post tick failed")
+        await self._pass()
+
+    def pass_in(self, seconds: float) -> None:
+        """Run a pass ``seconds`` from now: an AI seat's pause ends then, and it should not
+        wait for the next minute to move. Its wait is in the database all the same, so a
+        restart in between only makes it wait for that minute."""
+        task = asyncio.get_running_loop().create_task(self._pass_after(seconds))
+        self._soon.add(task)
+        task.add_done_callback(self._soon.discard)
+
+    async def _pass_after(self, seconds: float) -> None:
+        await asyncio.sleep(seconds + PAST_DUE)
+        await self._pass()
+
+    async def _pass(self) -> None:
+        async with self._passing:
+            try:
+                await self.run_once()
+            except Exception:  # the loop must outlive any one bad tick
+                log.exception("play-by-post tick failed")
 
     @loop.before_loop
     async def _ready(self) -> None:

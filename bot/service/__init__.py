@@ -6,7 +6,8 @@ the :class:`Reply` they get back. A request the rules or the lobby do not allow 
 A move is checked by the engine, then logged and stored in one transaction.
 
 One module per feature (engine/README.md's idea, for the application layer):
-``lobby``, ``play``, ``undo``, ``postal``, ``looking``, ``ratings``, over ``base``; the
+``lobby``, ``play``, ``undo``, ``postal``, ``seats`` (AI players), ``looking``,
+``ratings``, over ``base``; the
 values front ends trade with it are in ``replies``.
 """
 
@@ -26,10 +27,11 @@ from bot.service.replies import (
     ordinal,
     player_count,
 )
+from bot.service.seats import Seats
 from bot.service.undo import Undo
 
 
-class Service(Lobby, Play, Undo, PlayByPost, Looking, Ratings):
+class Service(Seats, Lobby, Play, Undo, PlayByPost, Looking, Ratings):
     """Every request a front end can make. One instance per process, over one store."""
 
 

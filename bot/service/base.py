@@ -16,11 +16,13 @@ from typing import Any
 from weakref import WeakValueDictionary
 
 import engine
+from bot.clocks import ai_pause
 from bot.drawing import Drawers, DrawingFailed
 from bot.inputs import Refused
 from bot.notify import routes
 from bot.service.replies import Caller, Reply, Table, default_link, ordinal
 from bot.store import Attempt, GameRow, MoveRow, SeatRow, Settings, Store, iso
+from bot.thinking import Thinkers
 from engine.core import Game, Result, Step
 from renders import has_renderer, render
 
@@ -158,15 +160,21 @@ class ServiceBase:
         link: Callable[[Table], str] = default_link,
         seed: Callable[[], int] = lambda: secrets.randbits(63),
         drawers: Drawers | None = None,
+        thinkers: Thinkers | None = None,
+        on_ai_waiting: Callable[[float], None] | None = None,
     ) -> None:
         """``drawers`` draw boards in worker processes, so every core draws; without them
         boards are drawn in a thread, sharing the event loop's core (Pillow holds the GIL
-        for much of a board)."""
+        for much of a board). ``thinkers`` do the same for AI players' decisions.
+        ``on_ai_waiting`` hears, in seconds, when an AI seat's pause ends after a change
+        left a game waiting for it: the front end's timer loop runs then, not a minute on."""
         self.store = store
         self.images = images
         self._link = link
         self._seed = seed
         self._drawers = drawers
+        self._thinkers = thinkers
+        self.on_ai_waiting = on_ai_waiting
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         self._settings: dict[int, tuple[float, Settings]] = {}  # user -> (read at, settings)
 
@@ -277,6 +285,9 @@ class ServiceBase:
         """
         over = step.over
         awaited = tuple(game.seats[s].user_id for s in step.awaited)
+        people = [game.seats[s].user_id for s in step.awaited if game.seats[s].ai is None]
+        if not over and len(people) < len(awaited):
+            self._ai_awaited(game.row.id, version)
         text = "\n".join([*lines, self._turn_text(game, step)])
         text, image = await self._board(game, step.state, text)
         return Reply(
@@ -285,7 +296,7 @@ class ServiceBase:
             mentions=(
                 mentions
                 if mentions is not None
-                else await self._tell_turn(game, [u for u in awaited if u not in already])
+                else await self._tell_turn(game, [u for u in people if u not in already])
             ),
             awaiting=awaited,
             game_id=game.row.id,
@@ -293,6 +304,11 @@ class ServiceBase:
             playable=not over,
             changed=(game.row.id,),
         )
+
+    def _ai_awaited(self, game_id: int, version: int) -> None:
+        """A game at ``version`` waits for an AI seat: tell the front end when it moves."""
+        if self.on_ai_waiting is not None:
+            self.on_ai_waiting(ai_pause(game_id, version).total_seconds())
 
     async def _tell_turn(self, game: Loaded, users: Sequence[int]) -> tuple[int, ...]:
         """Tell each user it is their turn (:meth:`_turn_notices`), queueing the DMs now:

@@ -17,7 +17,8 @@ from bot.inputs import (
 )
 from bot.service.base import STATES, Loaded, ServiceBase, solo_attempt
 from bot.service.replies import Caller, Reply, Table, player_count
-from bot.store import StaleGame
+from bot.service.seats import DEFAULT_LEVEL, ai_identity, check_level
+from bot.store import SeatRow, StaleGame
 from engine.core import BadOptions, Game
 
 POLICIES = {
@@ -59,8 +60,19 @@ class Lobby(ServiceBase):
         seed: int | None = None,
         clocks: Clocks | None = None,
         rated: bool = True,
+        ai: int = 0,
+        ai_level: str = DEFAULT_LEVEL,
     ) -> Reply:
+        """Open a game in the lobby, the caller in seat 0 and ``ai`` AI players at
+        ``ai_level`` beside them (a game with AI players is never rated)."""
         rules = self._rules_of(game_key)
+        check_level(ai_level)
+        if not 0 <= ai < rules.info.max_players:
+            raise Refused(
+                f"ai: {shown(ai)} AI players is out of range; {rules.info.name} seats "
+                f"{player_count(rules.info)}, one of them you, so 0 to "
+                f"{rules.info.max_players - 1}."
+            )
         clocks = clocks or Clocks()
         check_clocks(clocks)
         if clocks.policy not in POLICIES:
@@ -73,7 +85,7 @@ class Lobby(ServiceBase):
                 f"{rules.info.name} has no way to skip a turn: at the deadline choose a random "
                 "legal move or resignation."
             )
-        if table.guild_id is None and rules.info.min_players > 1:
+        if table.guild_id is None and rules.info.min_players > 1 + ai:
             raise Refused(
                 f"Nobody else can join a game in a DM: open {rules.info.name} in a server "
                 f"channel or thread. Alone, you can play {_solo_names()} here with `/solo`."
@@ -112,8 +124,15 @@ class Lobby(ServiceBase):
             )
         except StaleGame:
             raise Refused("This channel already has a game.") from None
+        seats = [SeatRow(0, caller.user_id, caller.name, False, None, None)]
+        for version in range(ai):
+            user_id, name = ai_identity(seats, ai_level)
+            await self.store.join(game_id, version, user_id, name, ai=ai_level)
+            seats.append(SeatRow(version + 1, user_id, name, False, None, None, ai=ai_level))
         info = rules.info
-        timing = "" if rated else " A casual game: ratings stay as they are."
+        timing = "" if rated and not ai else " A casual game: ratings stay as they are."
+        if ai:
+            timing += f" AI players: {', '.join(s.name for s in seats[1:])}."
         if clocks.move_hours is not None:
             timing += (
                 f" Time per move: {format_hours(clocks.move_hours)}; then the game plays "

@@ -81,7 +81,10 @@ class Games(Protocol):
 
     async def count_games(self) -> int: ...
 
-    async def join(self, game_id: int, version: int, user_id: int, name: str) -> None: ...
+    async def join(
+        self, game_id: int, version: int, user_id: int, name: str, ai: str | None = None
+    ) -> None:
+        """Seat a person, or an AI player at level ``ai`` (its user id negative)."""
 
     async def leave(self, game_id: int, version: int, user_id: int) -> None:
         """Remove a lobby seat; later seats move up so seat numbers stay 0..n-1."""
@@ -118,12 +121,14 @@ class Games(Protocol):
         """Call a game off; ``attempt`` settles the daily attempt played in it."""
 
     async def replace_player(
-        self, game_id: int, version: int, seat: int, user_id: int, name: str
+        self, game_id: int, version: int, seat: int, user_id: int, name: str, ai: str | None = None
     ) -> None:
-        """Hand a seat to another user; the position (and so the version) stays."""
+        """Hand a seat to another user, or to an AI player at level ``ai``; the position
+        (and so the version) stays."""
 
     async def is_rated(self, game_id: int) -> bool:
-        """Whether the game's result moves ratings: opened rated, with two seats or more."""
+        """Whether the game's result moves ratings: opened rated, with two seats or more,
+        none of them an AI's."""
 
     async def set_status_message(self, game_id: int, message_id: int) -> None: ...
 

@@ -49,6 +49,11 @@ class SeatRow:
     place: int | None
     score: int | None
     deadline: str | None = None
+    ai: str | None = None  # an AI seat's level; None for a person
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai is not None
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,14 @@ from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.daily import settle_attempt
 from bot.store.sqlite.files import unique_failed
 from bot.store.sqlite.notices import queue_turn
-from bot.store.sqlite.ratings import rate_game
+from bot.store.sqlite.ratings import RATED, rate_game
 from bot.store.sqlite.waits import bump, reschedule, set_awaiting
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, game_key, status, options, seed, state, version, "
     "creator_id, created_at, updated_at, status_message_id"
 )
-_SEAT_COLUMNS = "seat, user_id, name, awaiting, place, score, deadline"
+_SEAT_COLUMNS = "seat, user_id, name, awaiting, place, score, deadline, ai"
 #: a game and its seats, one row per seat (one with no seat columns for a seatless game)
 _SEATED = "SELECT {}, {} FROM games g LEFT JOIN seats s ON s.game_id = g.id".format(
     ", ".join(f"g.{c}" for c in _GAME_COLUMNS.split(", ")),
@@ -41,7 +41,7 @@ def _game(row: Sequence | None) -> GameRow | None:
 
 
 def _seat(row: Sequence) -> SeatRow:
-    return SeatRow(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6])
+    return SeatRow(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6], row[7])
 
 
 class GamesSQL(Connection):
@@ -144,15 +144,17 @@ class GamesSQL(Connection):
         row = await self.row("SELECT COUNT(*) FROM games")
         return int(row[0])
 
-    async def join(self, game_id: int, version: int, user_id: int, name: str) -> None:
+    async def join(
+        self, game_id: int, version: int, user_id: int, name: str, ai: str | None = None
+    ) -> None:
         now = self.now()
 
         def unit(conn: sqlite3.Connection) -> None:
             bump(conn, now, game_id, version)
             conn.execute(
-                "INSERT INTO seats (game_id, seat, user_id, name) VALUES "
-                "(?, (SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?), ?, ?)",
-                (game_id, game_id, user_id, name),
+                "INSERT INTO seats (game_id, seat, user_id, name, ai) VALUES "
+                "(?, (SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?), ?, ?, ?)",
+                (game_id, game_id, user_id, name, ai),
             )
 
         await self.write(unit)
@@ -257,7 +259,7 @@ class GamesSQL(Connection):
         await self.write(unit)
 
     async def replace_player(
-        self, game_id: int, version: int, seat: int, user_id: int, name: str
+        self, game_id: int, version: int, seat: int, user_id: int, name: str, ai: str | None = None
     ) -> None:
         """Hand a seat to another user, if the game is still at ``version``.
 
@@ -274,19 +276,19 @@ class GamesSQL(Connection):
             if cur.rowcount != 1:
                 raise StaleGame(f"game {game_id} moved on from version {version}")
             conn.execute(
-                "UPDATE seats SET user_id = ?, name = ?, reminders = 0, snoozed = 0, "
+                "UPDATE seats SET user_id = ?, name = ?, ai = ?, reminders = 0, snoozed = 0, "
                 "turn_since = CASE WHEN awaiting = 1 THEN ? END WHERE game_id = ? AND seat = ?",
-                (user_id, name, now, game_id, seat),
+                (user_id, name, ai, now, game_id, seat),
             )
             reschedule(conn, "s.game_id = ? AND s.seat = ?", game_id, seat)
 
         await self.write(unit)
 
     async def is_rated(self, game_id: int) -> bool:
-        """Whether the game's result moves ratings: opened rated, with two seats or more."""
+        """Whether the game's result moves ratings: opened rated, two seats or more, and
+        no AI seat (AI players are never rated)."""
         row = await self.row(
-            "SELECT g.rated AND (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id) >= 2 "
-            "FROM games g WHERE g.id = ?",
+            f"SELECT {RATED} FROM games g WHERE g.id = ?",
             (game_id,),
         )
         return bool(row and row[0])

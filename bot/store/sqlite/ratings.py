@@ -10,18 +10,25 @@ from bot.ratings import Rating
 from bot.store.interface import Rate, Replay
 from bot.store.sqlite.connection import Connection
 
+#: whether game ``g`` moves ratings: opened rated, two seats or more (a solo game against
+#: Euler moves none), and no AI seat (AI players are never rated)
+RATED = (
+    "g.rated AND (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id) >= 2 "
+    "AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.ai IS NOT NULL)"
+)
+
 
 def rate_game(conn: sqlite3.Connection, now: str, game_id: int, rate: Rate) -> None:
     """Move the players' ratings by a finished game's places, if it is rated, inside the
     transaction of the move that finished it."""
     guild, key, rated = conn.execute(
-        "SELECT guild_id, game_key, rated FROM games WHERE id = ?", (game_id,)
+        f"SELECT g.guild_id, g.game_key, {RATED} FROM games g WHERE g.id = ?", (game_id,)
     ).fetchone()
+    if not rated:
+        return
     seats = conn.execute(
         "SELECT user_id, name, place FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
     ).fetchall()
-    if not rated or len(seats) < 2:  # casual games, and solo games against Euler
-        return
     guild = guild or 0
     conn.execute(  # the rebuild replays games in exactly this order
         "UPDATE games SET rating_seq = "

@@ -17,7 +17,7 @@ WAIT_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.game_key, g.version, s.seat, s.user_id, "
     "s.name, s.turn_since, s.deadline, s.reminders, s.snoozed, s.warned, "
     "g.move_hours, g.deadline_policy, g.remind_hours, g.reminder_limit, "
-    "g.reaction_hours, u.vacation_until, s.reacting"
+    "g.reaction_hours, u.vacation_until, s.reacting, s.ai"
 )
 WAIT_TABLES = (
     "seats s JOIN games g ON g.id = s.game_id LEFT JOIN user_settings u ON u.user_id = s.user_id"
@@ -26,7 +26,13 @@ WAIT_TABLES = (
 
 def wait(row: Sequence) -> Wait:
     return Wait(
-        *row[:11], bool(row[11]), bool(row[12]), Clocks(*row[13:18]), row[18], bool(row[19])
+        *row[:11],
+        bool(row[11]),
+        bool(row[12]),
+        Clocks(*row[13:18]),
+        row[18],
+        bool(row[19]),
+        row[20],
     )
 
 
@@ -63,7 +69,7 @@ def reschedule(conn: sqlite3.Connection, where: str, *params: object) -> None:
     ).fetchall()
     conn.executemany(
         "UPDATE seats SET due_at = ? WHERE game_id = ? AND seat = ?",
-        [(_due_at(r) if r[-1] else None, r[0], r[5]) for r in rows],
+        [(_due_at(r[:-1]) if r[-1] else None, r[0], r[5]) for r in rows],
     )
 
 
