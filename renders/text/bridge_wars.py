@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from engine.bridge_wars import actions
 from engine.bridge_wars.blocks import COLOURS, STARTER
-from engine.bridge_wars.board import BRASS, HOLES, MID, col_row, name, names
+from engine.bridge_wars.board import BRASS, HOLES, MID, col_row, names
 from engine.bridge_wars.view import View
 from renders.bridge_wars import caption, status, stock_line
 from renders.text.common import heading, lines, listing, scores
@@ -33,19 +34,20 @@ def _region(hole: int) -> str:
 
 
 def _last(view: View, names_: Sequence[str]) -> str:
+    """The last block in the notation moves are written in, and where it came to rest."""
     last = view.last
     if last is None:
         return "New game: colours and corners are being chosen"
-    who = names_[last.seat]
     if last.block == STARTER:
-        return f"Last move: {who} took {COLOURS[last.colour]}, {view.corners[last.seat].upper()}"
-    where = f"{name(last.anchor)}, level {last.level}"
-    return f"Last move: {who} put {last.block} {last.orient} at {where}"
+        move = actions.format(actions.Choose(last.colour, view.corners[last.seat]))
+        return f"Last move: {names_[last.seat]} {move}"
+    move = actions.format(actions.Place(last.block, last.orient, last.anchor))
+    return f"Last move: {names_[last.seat]} {move}, coming to rest at level {last.level}"
 
 
 def _regions(view: View) -> list[str]:
-    """Per part of the board, clockwise from the north-west: the colours on top and how
-    many rods each tops there, with the highest level reached."""
+    """Per part of the board, read like a page from the north-west: the colours on top,
+    how many rods each tops there, and the highest level reached."""
     tops: dict[str, Counter[int]] = {}
     high: dict[str, int] = {}
     for hole in range(HOLES):
