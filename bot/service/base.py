@@ -217,10 +217,6 @@ class ServiceBase:
             raise Refused("You are not playing in this game.")
         return seat
 
-    def _words(self, game: Loaded, state: Any, seat: int | None = None) -> str | None:
-        """The board as ``seat`` sees it, in words: from the same view as its picture."""
-        return describe(game.row.game_key, game.rules.view(state, seat), game.names)
-
     async def _board(
         self, game: Loaded, state: Any, text: str, seat: int | None = None
     ) -> tuple[str, bytes | None, str | None]:

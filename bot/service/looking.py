@@ -8,6 +8,7 @@ import engine
 from bot.inputs import Refused
 from bot.service.base import Loaded, ServiceBase, loaded, rebuild
 from bot.service.replies import Caller, Reply, StatusCard, Table, player_count
+from renders.text import describe
 
 
 class Looking(ServiceBase):
@@ -58,7 +59,7 @@ class Looking(ServiceBase):
 
     def _in_words(self, game: Loaded, state: Any, text: str) -> str:
         """``text``, then the public board in words (a game with no words says so)."""
-        words = self._words(game, state)
+        words = describe(game.row.game_key, game.rules.view(state, None), game.names)
         return f"{text}\n{words or 'This game has no description in words yet.'}"
 
     async def status_card(self, game_id: int) -> StatusCard:
