@@ -77,7 +77,6 @@ def describe(view: View, names: Sequence[str]) -> str:
             if view.declared
             else ""
         ),
-        "The cannons must fire before anything else" if view.fire_due else None,
         f"Face-down reserves: {names[ATTACKER]} {view.hand_counts[ATTACKER]}, "
         f"{names[DEFENDER]} {view.hand_counts[DEFENDER]}; pool {view.pool}, "
         f"discard pile {view.discard}",

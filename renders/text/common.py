@@ -38,13 +38,16 @@ def heading(game: str, seat: int | None, names: Sequence[str]) -> str:
     return f"{game} board as {names[seat]} sees it (only they see this)."
 
 
-def scores(names: Sequence[str], values: Sequence[int], notes: Sequence[str] = ()) -> str:
-    """``Scores: Ada 3, Bob 5 (resigned).``; ``notes[seat]``, where given, follows a name."""
+def scores(
+    names: Sequence[str], values: Sequence[int], notes: Sequence[str] = (), label: str = "Scores"
+) -> str:
+    """``Scores: Ada 3, Bob 5 (resigned).``; ``notes[seat]``, where given, follows a name,
+    and ``label`` says what the game counts where "Scores" would not."""
     parts = []
     for seat, (name, value) in enumerate(zip(names, values, strict=True)):
         note = notes[seat] if seat < len(notes) else ""
         parts.append(f"{name} {value}" + (f" ({note})" if note else ""))
-    return f"Scores: {', '.join(parts)}."
+    return f"{label}: {', '.join(parts)}."
 
 
 def sentence(text: str) -> str:

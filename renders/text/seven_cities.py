@@ -78,8 +78,7 @@ def describe(view: View, names: Sequence[str]) -> str:
     return lines(
         heading("Battle for Seven Cities", view.seat, names),
         _turn(view, names, tile),
-        f"Future cities (the score; {view.goal} win): "
-        + scores(names, view.future_cities).removeprefix("Scores: "),
+        scores(names, view.future_cities, label=f"Future cities, the score ({view.goal} win)"),
         last,
         f"{round_} of at most {view.round_cap}; the clock reads {clock_text(view.clock)}"
         + (f"; first player {names[view.first]}" if view.round else ""),
