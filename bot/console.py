@@ -22,6 +22,7 @@ from bot.console_options import (
     game_and_options,
     named,
     number,
+    switch,
     tokens,
     vacation_days,
 )
@@ -51,6 +52,7 @@ Options are name=value, as on Discord; quote a value with spaces: name="Spring C
   ada: /new skybridge time_per_move=2d at_deadline=skip remind_every=12h  with a clock
   ada: /start              start it           ada: /legal      list your legal moves
   ada: /move red tall b2   play a move        ada: /board [move=N]  the board (after move N)
+  ada: /board text=on      the board in words too (for a screen reader; Discord's text:true)
   /hand (what only you see)  /status  /history  /undo  /resign  /leave  /abandon  /archive
   /snooze  /extend by=1d  /replace player=bob by=cy  /rules <game>  /games
   /turns  /vacation days=3  /settings notify=dm timezone=Europe/Berlin quiet_start=22
@@ -158,8 +160,11 @@ class Console:
             return await s.solo(table, caller, *game_and_options(args, "seven-bridges"))
 
         async def board() -> Reply:
-            move = named("board", args, ("move",), ("move",)).get("move")
-            return await s.board(table, parse_whole(move, "move", MOVE_NUMBERS) if move else None)
+            given = named("board", args, ("move", "text"), ("move",))
+            move, words = given.get("move"), switch("text", given.get("text", "off"))
+            return await s.board(
+                table, parse_whole(move, "move", MOVE_NUMBERS) if move else None, words
+            )
 
         async def extend() -> Reply:
             by = named("extend", args, ("by",), ("by",)).get("by")

@@ -36,6 +36,9 @@ from bot.store import CannotSave
 log = logging.getLogger(__name__)
 
 CONTENT_LIMIT = 2000  # characters in one message's content
+ALT_LIMIT = 1024  # characters of an attachment's alt text (its ``description``)
+#: ends alt text cut to the limit, saying where the rest is
+ALT_MORE = "… (cut here; /game board text:true has it all)"
 UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes in a server without boosts: what every server allows
 FENCE = "```"
 OPENER = 20  # characters of a fence line kept to reopen its block after a cut ("```python")
@@ -61,6 +64,7 @@ class Part:
     image: bytes | None = None
     view: discord.ui.View | None = None
     mentions: tuple[int, ...] = ()
+    alt: str | None = None  # the image in words
 
     def kwargs(self) -> dict:
         """Keyword arguments for any discord.py send; only ``mentions`` may be pinged."""
@@ -70,7 +74,10 @@ class Part:
             )
         }
         if self.image is not None:
-            kwargs["file"] = discord.File(io.BytesIO(self.image), filename="board.png")
+            alt = None if self.alt is None else clip(self.alt)
+            kwargs["file"] = discord.File(
+                io.BytesIO(self.image), filename="board.png", description=alt
+            )
         if self.view is not None:
             kwargs["view"] = self.view
         return kwargs
@@ -109,6 +116,20 @@ def split_text(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
     return [p for p in pieces if p.strip()] or [text[:limit]]
 
 
+def clip(text: str, limit: int = ALT_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters for alt text, where a screen reader pauses:
+    after its last whole line that fits, else after a sentence or a word, then
+    :data:`ALT_MORE`. A description puts the most important lines first."""
+    if len(text) <= limit:
+        return text
+    room = limit - len(ALT_MORE) - 1
+    kept = text[: room + 1]
+    cut = kept.rfind("\n")
+    if cut <= 0:
+        cut = max(kept.rfind(". ") + 1, kept.rfind("; ") + 1) or kept.rfind(" ")
+    return (text[: cut if cut > 0 else room].rstrip() + "\n" + ALT_MORE)[:limit]
+
+
 def _cut_line(line: str, width: int) -> list[str]:
     """``line`` in pieces of at most ``width``, cut after a space where there is one."""
     pieces = []
@@ -135,7 +156,8 @@ def parts_of(reply: Reply, view: discord.ui.View | None = None) -> list[Part]:
         text, image = f"{text}\n{TOO_LARGE}", None
     pieces = split_text(text)
     parts = [Part(piece, reply.private, mentions=reply.mentions) for piece in pieces[:-1]]
-    parts.append(Part(pieces[-1], reply.private, image, view, reply.mentions))
+    alt = reply.alt if image is not None else None
+    parts.append(Part(pieces[-1], reply.private, image, view, reply.mentions, alt))
     if reply.followup is not None:
         parts += parts_of(reply.followup)
     return parts

@@ -93,9 +93,15 @@ class Games(
         )
 
     @app_commands.command(name="board", description="See the board, now or after a past move")
-    @app_commands.describe(move="A move number from /game history (0 = the start)")
-    async def board(self, interaction: discord.Interaction, move: int | None = None) -> None:
-        await send_reply(interaction, await self.service.board(table_of(interaction), move))
+    @app_commands.describe(
+        move="A move number from /game history (0 = the start)",
+        text="Also the whole board in words, e.g. for a screen reader",
+    )
+    async def board(
+        self, interaction: discord.Interaction, move: int | None = None, text: bool = False
+    ) -> None:
+        reply = await self.service.board(table_of(interaction), move, words=text)
+        await send_reply(interaction, reply)
 
     @app_commands.command(name="snooze", description="No more reminders for this turn")
     async def snooze(self, interaction: discord.Interaction) -> None:

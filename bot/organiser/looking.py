@@ -62,7 +62,13 @@ class Looking(OrganiserBase):
         image = await asyncio.to_thread(
             render_table, f"{league.name} standings", columns, table, when
         )
-        return Reply(text="\n".join(lines), image=image)
+        # the picture's table in words, for a screen reader: a row a line
+        alt = [f"{league.name} standings {when}"] + [
+            f"{rank}. {player}: "
+            + ", ".join(f"{c} {v}" for c, v in zip(columns[2:], values, strict=True))
+            for rank, player, *values in table
+        ]
+        return Reply(text="\n".join(lines), image=image, alt="\n".join(alt))
 
     async def league_names(self, guild_id: int | None, typed: str = "") -> list[str]:
         """This server's league names containing ``typed``, for autocomplete (at most 25,

@@ -214,6 +214,7 @@ class Rounds(OrganiserBase):
         final = Reply(
             text=f"**{league.name} is over.** Final standings:\n{standing.text}",
             image=standing.image,
+            alt=standing.alt,
         )
         posted.append(Posted(Table(league.channel_id, league.guild_id), final))
 
