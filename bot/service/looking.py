@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import engine
 from bot.inputs import Refused
+from bot.marks import when
 from bot.service.base import Loaded, ServiceBase, loaded, rebuild
 from bot.service.replies import Caller, Reply, StatusCard, Table, player_count
+from bot.store import parse_time
 
 
 class Looking(ServiceBase):
@@ -76,7 +78,7 @@ class Looking(ServiceBase):
         ]
         deadlines = [seat.deadline for seat in game.seats if seat.awaiting and seat.deadline]
         if deadlines and row.status == "active":
-            lines.append(f"Deadline: {min(deadlines)[:16].replace('T', ' ')} UTC.")
+            lines.append(f"Deadline: {when(parse_time(min(deadlines)))}.")
         return "\n".join(lines)
 
     async def status(self, table: Table) -> Reply:
@@ -120,7 +122,7 @@ class Looking(ServiceBase):
             return Reply(text="No game is waiting for you.", private=True)
         lines = [
             f"• {engine.get(w.game_key).info.name} in {self._link(Table(w.channel_id, w.guild_id))}"
-            f" — waiting since {w.since[:16].replace('T', ' ')} UTC"
+            f" — waiting since {when(parse_time(w.since), 'f')}"
             for w in waiting
         ]
         return Reply(text="Your turn in:\n" + "\n".join(lines), private=True)

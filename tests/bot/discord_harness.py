@@ -673,6 +673,11 @@ class Harness:
         contexts = spec.get("contexts")
         return spec.get("dm_permission") is not False and (contexts is None or 1 in contexts)
 
+    def mention(self, name: str) -> str:
+        """How Discord writes the synced command ``name`` (``game board``) to be clicked:
+        with the id this fake gave it at sync."""
+        return f"</{name}:{self._command(name.split()[0])['id']}>"
+
     def _command(self, name: str) -> dict:
         found = [c for c in self.commands if c["name"] == name]
         assert found, f"/{name} was not synced; synced: {[c['name'] for c in self.commands]}"

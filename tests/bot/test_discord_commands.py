@@ -345,7 +345,8 @@ async def test_lobby_refusals(h):
         "Only the player who opened the game (or a server manager) can start it.",
     )
     assert_refused(
-        await h.slash("game", "leave", user=ADA), "call it off with `/game abandon` instead"
+        await h.slash("game", "leave", user=ADA),
+        f"call it off with {h.mention('game abandon')} instead",
     )
     assert_refused(await h.slash("move", notation="red tall a1", user=ADA), "not started yet")
     assert_refused(await h.slash("game", "board", user=ADA), "no board")
@@ -1001,7 +1002,7 @@ async def test_daily_play_from_a_server_opens_the_game_in_dms(h):
 async def test_daily_play_for_a_player_who_takes_no_dms_says_so_and_where_the_game_is(h):
     h.closed_dms.add(ADA.user_id)
     told = assert_refused(await h.slash("daily", "play", user=ADA), "can't send you a direct")
-    assert "`/game board`" in told.text and "waiting in your DMs" not in told.text
+    assert h.mention("game board") in told.text and "waiting in your DMs" not in told.text
     board = (await h.slash("game", "board", user=ADA, channel=DM_CHANNEL_ID + ADA.user_id)).one
     assert board.ephemeral and board.images, "the game is there to play in the DM"
 
@@ -1356,7 +1357,8 @@ async def test_extend_vacation_and_settings_answer_privately_or_publicly_as_they
     assert extended.pinged == set()
 
     away = (await h.slash("vacation", days=2, user=BOB, channel=DM_CHANNEL_ID)).one
-    assert away.ephemeral and "paused for 2 days (0 running deadline(s) moved)" in away.text
+    assert away.ephemeral and "paused for 2 days, until <t:" in away.text
+    assert "0 running deadline(s) moved" in away.text
     assert_refused(await h.slash("vacation", days=20, user=BOB), "You have 12 vacation days left")
     back = (await h.slash("vacation", days=0, user=BOB)).one
     assert back.ephemeral and back.text.startswith("Welcome back.")
