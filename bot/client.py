@@ -31,6 +31,8 @@ class Bridgekeeper(commands.Bot):
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=Tree,
+            # installed with the bot to a server; the commands of a person's own say so too
+            allowed_installs=discord.app_commands.AppInstallationType(guild=True, user=False),
             **options,
         )
         self.service = service
