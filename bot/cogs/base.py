@@ -22,9 +22,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 AUTOCOMPLETE_SECONDS = 2.0  # of the 3 Discord waits for suggestions
 DMS_CLOSED = (
-    "I can't send you a direct message (your privacy settings block DMs from this "
-    "server's members), so your game could not be delivered. It is waiting in our "
-    "DM all the same: open a DM with me and use `/game board` there to play it."
+    "I can't send you a direct message (your privacy settings keep my DMs out), so your "
+    "game could not be delivered. It is waiting in our DM all the same: open a DM with me "
+    "and use `/game board` there to play it."
 )
 
 

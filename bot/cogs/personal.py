@@ -30,7 +30,7 @@ class Personal(AnsweringCog):
     @app_commands.command(name="settings", description="How you are told it is your turn")
     @app_commands.describe(
         notify="Where turn notices reach you",
-        timezone="Your time zone, e.g. Europe/Berlin (for quiet hours)",
+        timezone="Your time zone, e.g. Europe/Berlin (for quiet hours and league start times)",
         quiet_start="Hour (0-23) your quiet hours begin: DMs wait until they end",
         quiet_end="Hour (0-23) your quiet hours end",
         quiet="off: no quiet hours any more",

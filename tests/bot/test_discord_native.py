@@ -214,3 +214,20 @@ async def test_daily_setup_is_refused_where_the_bot_cannot_post(h):
     ).one
     assert refused.ephemeral and "not a member of this server" in refused.text
     assert await h.store.daily_channels() == {}
+
+
+async def test_a_deadline_warning_posted_by_the_timers_is_a_timestamp(h):
+    await h.slash("game", "new", game="skybridge", time_per_move="1h", user=ADA)
+    await h.slash("game", "join", user=BOB)
+    await h.slash("game", "start", user=ADA)
+    game = await h.store.latest_game(CHANNEL_ID)
+    soon = datetime.now(UTC).replace(microsecond=0) + timedelta(minutes=10)
+    async with h.store.transaction() as db:  # ten minutes left: inside the warning's window
+        await db.execute(
+            "UPDATE seats SET deadline = ?, due_at = '' WHERE game_id = ? AND awaiting = 1",
+            (soon.isoformat(timespec="microseconds"), game.id),
+        )
+    await h.bot.get_cog("Postal").run_once()
+    at = int(soon.timestamp())
+    (warning,) = [m for m in h.messages.values() if "⏰" in (m.get("content") or "")]
+    assert f"Your move is due <t:{at}:f> (<t:{at}:R>); after that" in warning["content"]
