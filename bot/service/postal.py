@@ -113,8 +113,10 @@ class PlayByPost(ServiceBase):
                 + (f"{format_hours(given)} already." if given else "none yet.")
             )
         waiting = ", ".join(game.names[s] for s in game.position.awaited)
+        due = [s.deadline for s in await self.store.seats(game.row.id) if s.awaiting and s.deadline]
         return Reply(
-            text=f"{caller.name} gave {waiting} {format_hours(hours)} more.",
+            text=f"{caller.name} gave {waiting} {format_hours(hours)} more: due "
+            f"{when(parse_time(min(due)))}.",
             changed=(game.row.id,),
         )
 

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import random
 import re
+from datetime import datetime
 
 import pytest
 from hypothesis import given, settings
@@ -981,8 +982,11 @@ async def test_a_league_by_slash_commands_opens_a_thread_and_game_per_match(h):
     assert "**Cup** standings with round 1 of 2 in play" in standings.text
     listed = (await h.slash("league", "list", user=BOB)).one
     assert listed.ephemeral
-    assert (
-        listed.text == f"**Leagues here**\nCup — Skybridge, swiss, round 1 of 2, in <#{CHANNEL_ID}>"
+    (league,) = await h.store.leagues(GUILD_ID)
+    ends = int(datetime.fromisoformat(league.round_deadline).timestamp())
+    assert listed.text == (
+        f"**Leagues here**\nCup — Skybridge, swiss, round 1 of 2, until <t:{ends}:f> "
+        f"(<t:{ends}:R>), in <#{CHANNEL_ID}>"
     )
 
 
@@ -1353,7 +1357,11 @@ async def test_extend_vacation_and_settings_answer_privately_or_publicly_as_they
     assert_refused(await h.slash("game", "extend", by="1d", user=ADA), "extend their own clock")
     assert await snapshot(h) == before
     extended = (await h.slash("game", "extend", by="1d", user=MO)).one
-    assert not extended.ephemeral and extended.text == "Mo gave Ada 24 hours more."
+    row = await h.store.latest_game(CHANNEL_ID)
+    (due,) = [s.deadline for s in await h.store.seats(row.id) if s.awaiting]
+    at = int(datetime.fromisoformat(due).timestamp())
+    assert not extended.ephemeral
+    assert extended.text == f"Mo gave Ada 24 hours more: due <t:{at}:f> (<t:{at}:R>)."
     assert extended.pinged == set()
 
     away = (await h.slash("vacation", days=2, user=BOB, channel=DM_CHANNEL_ID)).one
