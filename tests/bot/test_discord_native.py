@@ -231,3 +231,15 @@ async def test_a_deadline_warning_posted_by_the_timers_is_a_timestamp(h):
     at = int(soon.timestamp())
     (warning,) = [m for m in h.messages.values() if "⏰" in (m.get("content") or "")]
     assert f"Your move is due <t:{at}:f> (<t:{at}:R>); after that" in warning["content"]
+
+
+async def test_the_daily_post_names_its_reset_as_a_timestamp_and_its_command_to_click(h):
+    await h.slash("daily", "setup", user=MO)
+    await h.bot.get_cog("Postal").run_once()
+    (post,) = [h.messages[m] for m in h.posted if "**Daily challenge" in h.messages[m]["content"]]
+    midnight = datetime.combine(datetime.now(UTC).date() + timedelta(days=1), datetime.min.time())
+    at = int(midnight.replace(tzinfo=UTC).timestamp())
+    assert (
+        f"Play it with {h.mention('daily play')} until <t:{at}:f> (<t:{at}:R>)."
+        in (post["content"])
+    )
