@@ -764,7 +764,8 @@ class Harness:
             assert self.offered_in_dms(command), f"Discord does not offer /{command} in DMs"
         if user_install:
             assert 1 in (spec.get("integration_types") or [0]), f"/{command}: no user install"
-        context = 2 if channel == GROUP_DM_ID else 1 if channel == DM_CHANNEL_ID else 0
+        dms = (DM_CHANNEL_ID, DM_CHANNEL_ID + _user_of(user)[0])
+        context = 2 if channel == GROUP_DM_ID else 1 if channel in dms else 0
         if spec.get("contexts") is not None:
             assert context in spec["contexts"], f"Discord does not offer /{command} there"
         users = {k: v for k, v in values.items() if isinstance(v, (Caller, discord.abc.User))}
