@@ -35,6 +35,7 @@ from bot.inputs import (
     parse_hours,
     parse_whole,
 )
+from bot.marks import plain
 from bot.organiser import Organiser
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Service, Table, player_count
@@ -93,7 +94,8 @@ class Console:
         return self.users[key]
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        """Everything the terminal prints; the service's moments in UTC (``bot.marks``)."""
+        print(plain(text), file=self.out, flush=True)
 
     async def handle(self, line: str) -> None:
         if not line.strip() or line.lstrip().startswith("#"):

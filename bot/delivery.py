@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import aiohttp
 import discord
 
+from bot.marks import Mention, for_discord
 from bot.permissions import EVERY, HOW, describe
 from bot.service import Refused, Reply
 from bot.store import CannotSave
@@ -140,11 +141,15 @@ def _cut_line(line: str, width: int) -> list[str]:
     return [*pieces, line]
 
 
-def parts_of(reply: Reply, view: discord.ui.View | None = None) -> list[Part]:
+def parts_of(
+    reply: Reply, view: discord.ui.View | None = None, mention: Mention | None = None
+) -> list[Part]:
     """``reply`` (and the private follow-up it carries) as messages that fit Discord.
 
     The board, its buttons and the mentions the text does not already hold go with the
-    last piece of the text, so the picture sits under the words that explain it.
+    last piece of the text, so the picture sits under the words that explain it. Its
+    moments become timestamps and its commands, where ``mention`` knows them, mentions
+    (``bot.marks``) before it is cut, as they change its length.
     """
     text = reply.text
     unnamed = [u for u in reply.mentions if f"<@{u}>" not in text]  # not already in the text
@@ -154,12 +159,12 @@ def parts_of(reply: Reply, view: discord.ui.View | None = None) -> list[Part]:
     if image is not None and len(image) > UPLOAD_LIMIT:
         log.warning("a board of %d bytes is over the upload limit", len(image))
         text, image = f"{text}\n{TOO_LARGE}", None
-    pieces = split_text(text)
+    pieces = split_text(for_discord(text, mention))
     parts = [Part(piece, reply.private, mentions=reply.mentions) for piece in pieces[:-1]]
     alt = reply.alt if image is not None else None
     parts.append(Part(pieces[-1], reply.private, image, view, reply.mentions, alt))
     if reply.followup is not None:
-        parts += parts_of(reply.followup)
+        parts += parts_of(reply.followup, mention=mention)
     return parts
 
 
@@ -301,7 +306,8 @@ async def edit_original(interaction: discord.Interaction, content: str, view=Non
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
     """A private, specific refusal: the asker alone sees it."""
-    await deliver(interaction, parts_of(Reply(message, private=True)))
+    parts = parts_of(Reply(message, private=True), mention=mention_of(interaction))
+    await deliver(interaction, parts)
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException, what: str) -> None:
@@ -345,6 +351,11 @@ async def post(channel: discord.abc.Messageable, parts: Sequence[Part]) -> None:
     for part in parts:
         if not part.private:
             await channel.send(part.content, **part.kwargs())
+
+
+def mention_of(interaction: discord.Interaction) -> Mention | None:
+    """How the bot answering ``interaction`` mentions its commands (see ``bot.tree``)."""
+    return getattr(interaction.client.tree, "mention", None)
 
 
 def channel_of(client: discord.Client, channel_id: int | None) -> discord.abc.Messageable:

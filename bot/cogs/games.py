@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import permissions
-from bot.cogs.base import AnsweringCog, noted, permission_note
+from bot.cogs.base import AnsweringCog, at_the_table, noted, permission_note
 from bot.cogs.options import GAME_CHOICES, Duration, GameOptions
 from bot.delivery import refuse
 from bot.host import Host
@@ -20,6 +20,7 @@ from bot.service import POLICIES, Caller, Refused
 from bot.views import caller_of, send_reply, table_of
 
 
+@at_the_table
 class Games(
     AnsweringCog,
     commands.GroupCog,
@@ -28,8 +29,8 @@ class Games(
 ):
     """``/game …``: open, join and manage a game in a channel or thread.
 
-    Offered in DMs too, for games played alone there; the service refuses a DM lobby
-    that nobody else could join.
+    Offered in a DM with the bot too, for games played alone there (the service refuses a
+    DM lobby that nobody else could join), but never installed to a person's account.
     """
 
     def __init__(self, bot: Host) -> None:

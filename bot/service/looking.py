@@ -6,8 +6,10 @@ from typing import Any
 
 import engine
 from bot.inputs import Refused
+from bot.marks import when
 from bot.service.base import Loaded, ServiceBase, loaded, rebuild
 from bot.service.replies import Caller, Reply, StatusCard, Table, player_count
+from bot.store import parse_time
 from renders.text import describe
 
 
@@ -88,7 +90,7 @@ class Looking(ServiceBase):
         ]
         deadlines = [seat.deadline for seat in game.seats if seat.awaiting and seat.deadline]
         if deadlines and row.status == "active":
-            lines.append(f"Deadline: {min(deadlines)[:16].replace('T', ' ')} UTC.")
+            lines.append(f"Deadline: {when(parse_time(min(deadlines)))}.")
         return "\n".join(lines)
 
     async def status(self, table: Table) -> Reply:
@@ -132,7 +134,7 @@ class Looking(ServiceBase):
             return Reply(text="No game is waiting for you.", private=True)
         lines = [
             f"• {engine.get(w.game_key).info.name} in {self._link(Table(w.channel_id, w.guild_id))}"
-            f" — waiting since {w.since[:16].replace('T', ' ')} UTC"
+            f" — waiting since {when(parse_time(w.since), 'f')}"
             for w in waiting
         ]
         return Reply(text="Your turn in:\n" + "\n".join(lines), private=True)
