@@ -12,9 +12,11 @@ from bot import permissions
 from bot.cogs import COGS
 from bot.daily import Daily
 from bot.delivery import channel_of, parts_of, post
+from bot.marks import for_discord
 from bot.organiser import Organiser
 from bot.service import Refused, Reply, Service, Table
 from bot.store import LeagueRow
+from bot.tree import Tree
 from bot.views import DYNAMIC_ITEMS, play_view
 
 log = logging.getLogger(__name__)
@@ -28,6 +30,9 @@ class Bridgekeeper(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=Tree,
+            # installed with the bot to a server; the commands of a person's own say so too
+            allowed_installs=discord.app_commands.AppInstallationType(guild=True, user=False),
             **options,
         )
         self.service = service
@@ -54,7 +59,8 @@ class Bridgekeeper(commands.Bot):
 
     async def post(self, table: Table, reply: Reply) -> None:
         """A service reply posted in a channel or thread, outside any interaction."""
-        await post(await self.channel_of(table.channel_id), parts_of(reply, play_view(reply)))
+        parts = parts_of(reply, play_view(reply), self.tree.mention)
+        await post(await self.channel_of(table.channel_id), parts)
         await self.refresh_statuses(reply.changed)
 
     async def open_thread(self, league: LeagueRow, match_id: int, title: str) -> Table:
@@ -96,7 +102,7 @@ class Bridgekeeper(commands.Bot):
         extension, a vacation, a replaced player, an abandoned game) calls this.
         """
         card = await self.service.status_card(game_id)
-        text, message_id = card.text, card.message_id
+        text, message_id = for_discord(card.text, self.tree.mention), card.message_id
         channel = await self.channel_of(card.channel_id)
         none = discord.AllowedMentions.none()
         if message_id is not None:

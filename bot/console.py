@@ -23,6 +23,7 @@ from bot.console_options import (
     game_and_options,
     named,
     number,
+    switch,
     tokens,
     vacation_days,
 )
@@ -35,6 +36,7 @@ from bot.inputs import (
     parse_hours,
     parse_whole,
 )
+from bot.marks import plain
 from bot.organiser import Organiser
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Service, Table, player_count
@@ -59,6 +61,7 @@ Options are name=value, as on Discord; quote a value with spaces: name="Spring C
   by itself); /add-ai [level] seats one more, /replace player=bob ai=hard hands a seat on
   ada: /start              start it           ada: /legal      list your legal moves
   ada: /move red tall b2   play a move        ada: /board [move=N]  the board (after move N)
+  ada: /board text=on      the board in words too (for a screen reader; Discord's text:true)
   /hand (what only you see)  /status  /history  /undo  /resign  /leave  /abandon  /archive
   /snooze  /extend by=1d  /replace player=bob by=cy  /rules <game>  /games
   /turns  /vacation days=3  /settings notify=dm timezone=Europe/Berlin quiet_start=22
@@ -99,7 +102,8 @@ class Console:
         return self.users[key]
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        """Everything the terminal prints; the service's moments in UTC (``bot.marks``)."""
+        print(plain(text), file=self.out, flush=True)
 
     async def handle(self, line: str) -> None:
         if not line.strip() or line.lstrip().startswith("#"):
@@ -184,8 +188,11 @@ class Console:
             return await s.solo(table, caller, *game_and_options(args, "seven-bridges"))
 
         async def board() -> Reply:
-            move = named("board", args, ("move",), ("move",)).get("move")
-            return await s.board(table, parse_whole(move, "move", MOVE_NUMBERS) if move else None)
+            given = named("board", args, ("move", "text"), ("move",))
+            move, words = given.get("move"), switch("text", given.get("text", "off"))
+            return await s.board(
+                table, parse_whole(move, "move", MOVE_NUMBERS) if move else None, words
+            )
 
         async def extend() -> Reply:
             by = named("extend", args, ("by",), ("by",)).get("by")

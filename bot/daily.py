@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 import engine
-from bot.scheduler import Posted
+from bot.marks import when
+from bot.scheduler import Posted, day_ends
 from bot.service import Caller, Loaded, Refused, Reply, Service, Table, solo_attempt
 from bot.store import Entry
 from engine.seven_bridges.board import CITY, format_square
@@ -99,7 +100,10 @@ class Daily:
         if done is not None and done.status == "playing":
             raise Refused("Your game of today's challenge is still going: finish it there.")
         if done is not None:
-            raise Refused(f"You have played today's challenge ({done.status}). Back tomorrow!")
+            raise Refused(
+                f"You have played today's challenge ({done.status}). The next one opens "
+                f"{when(day_ends(self.store.clock()), 'R')}."
+            )
         await self.service.create(
             table, caller, GAME, options={"start": today.start}, seed=today.seed, rated=False
         )
@@ -107,7 +111,8 @@ class Daily:
         await self.store.add_entry(today.day, caller.user_id, caller.name, guild_id, reply.game_id)
         head = (
             f"**Daily challenge {today.day}** ({today.weekday}, starting level "
-            f"{today.levels[0]}–{today.levels[1]}): you against Euler. Good luck!"
+            f"{today.levels[0]}–{today.levels[1]}): you against Euler, until "
+            f"{when(day_ends(self.store.clock()))}. Good luck!"
         )
         return replace(reply, text=f"{head}\n{reply.text}")
 
@@ -150,7 +155,8 @@ class Daily:
             )
         text = (
             f"**Daily challenge {today.day}** — {today.weekday}, starting level "
-            f"{today.levels[0]}–{today.levels[1]}. Play it with `/daily play`.\n{recap}"
+            f"{today.levels[0]}–{today.levels[1]}. Play it with `/daily play` until "
+            f"{when(day_ends(self.store.clock()))}.\n{recap}"
         )
         posted = []
         for guild, channel in (await self.store.daily_channels()).items():

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import aiohttp
 import discord
 
+from bot.marks import Mention, for_discord
 from bot.permissions import EVERY, HOW, describe
 from bot.service import Refused, Reply
 from bot.store import CannotSave
@@ -36,6 +37,9 @@ from bot.store import CannotSave
 log = logging.getLogger(__name__)
 
 CONTENT_LIMIT = 2000  # characters in one message's content
+ALT_LIMIT = 1024  # characters of an attachment's alt text (its ``description``)
+#: ends alt text cut to the limit, saying where the rest is
+ALT_MORE = "… (cut here; /game board text:true has it all)"
 UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes in a server without boosts: what every server allows
 FENCE = "```"
 OPENER = 20  # characters of a fence line kept to reopen its block after a cut ("```python")
@@ -61,6 +65,7 @@ class Part:
     image: bytes | None = None
     view: discord.ui.View | None = None
     mentions: tuple[int, ...] = ()
+    alt: str | None = None  # the image in words
 
     def kwargs(self) -> dict:
         """Keyword arguments for any discord.py send; only ``mentions`` may be pinged."""
@@ -70,7 +75,10 @@ class Part:
             )
         }
         if self.image is not None:
-            kwargs["file"] = discord.File(io.BytesIO(self.image), filename="board.png")
+            alt = None if self.alt is None else clip(self.alt)
+            kwargs["file"] = discord.File(
+                io.BytesIO(self.image), filename="board.png", description=alt
+            )
         if self.view is not None:
             kwargs["view"] = self.view
         return kwargs
@@ -109,6 +117,20 @@ def split_text(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
     return [p for p in pieces if p.strip()] or [text[:limit]]
 
 
+def clip(text: str, limit: int = ALT_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters for alt text, where a screen reader pauses:
+    after its last whole line that fits, else after a sentence or a word, then
+    :data:`ALT_MORE`. A description puts the most important lines first."""
+    if len(text) <= limit:
+        return text
+    room = limit - len(ALT_MORE) - 1
+    kept = text[: room + 1]
+    cut = kept.rfind("\n")
+    if cut <= 0:
+        cut = max(kept.rfind(". ") + 1, kept.rfind("; ") + 1) or kept.rfind(" ")
+    return (text[: cut if cut > 0 else room].rstrip() + "\n" + ALT_MORE)[:limit]
+
+
 def _cut_line(line: str, width: int) -> list[str]:
     """``line`` in pieces of at most ``width``, cut after a space where there is one."""
     pieces = []
@@ -119,11 +141,15 @@ def _cut_line(line: str, width: int) -> list[str]:
     return [*pieces, line]
 
 
-def parts_of(reply: Reply, view: discord.ui.View | None = None) -> list[Part]:
+def parts_of(
+    reply: Reply, view: discord.ui.View | None = None, mention: Mention | None = None
+) -> list[Part]:
     """``reply`` (and the private follow-up it carries) as messages that fit Discord.
 
     The board, its buttons and the mentions the text does not already hold go with the
-    last piece of the text, so the picture sits under the words that explain it.
+    last piece of the text, so the picture sits under the words that explain it. Its
+    moments become timestamps and its commands, where ``mention`` knows them, mentions
+    (``bot.marks``) before it is cut, as they change its length.
     """
     text = reply.text
     unnamed = [u for u in reply.mentions if f"<@{u}>" not in text]  # not already in the text
@@ -133,11 +159,12 @@ def parts_of(reply: Reply, view: discord.ui.View | None = None) -> list[Part]:
     if image is not None and len(image) > UPLOAD_LIMIT:
         log.warning("a board of %d bytes is over the upload limit", len(image))
         text, image = f"{text}\n{TOO_LARGE}", None
-    pieces = split_text(text)
+    pieces = split_text(for_discord(text, mention))
     parts = [Part(piece, reply.private, mentions=reply.mentions) for piece in pieces[:-1]]
-    parts.append(Part(pieces[-1], reply.private, image, view, reply.mentions))
+    alt = reply.alt if image is not None else None
+    parts.append(Part(pieces[-1], reply.private, image, view, reply.mentions, alt))
     if reply.followup is not None:
-        parts += parts_of(reply.followup)
+        parts += parts_of(reply.followup, mention=mention)
     return parts
 
 
@@ -279,7 +306,8 @@ async def edit_original(interaction: discord.Interaction, content: str, view=Non
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
     """A private, specific refusal: the asker alone sees it."""
-    await deliver(interaction, parts_of(Reply(message, private=True)))
+    parts = parts_of(Reply(message, private=True), mention=mention_of(interaction))
+    await deliver(interaction, parts)
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException, what: str) -> None:
@@ -323,6 +351,11 @@ async def post(channel: discord.abc.Messageable, parts: Sequence[Part]) -> None:
     for part in parts:
         if not part.private:
             await channel.send(part.content, **part.kwargs())
+
+
+def mention_of(interaction: discord.Interaction) -> Mention | None:
+    """How the bot answering ``interaction`` mentions its commands (see ``bot.tree``)."""
+    return getattr(interaction.client.tree, "mention", None)
 
 
 def channel_of(client: discord.Client, channel_id: int | None) -> discord.abc.Messageable:

@@ -15,12 +15,17 @@ import discord
 from bot.daily import Daily
 from bot.organiser import Organiser
 from bot.service import Reply, Service, Table
+from bot.tree import Tree
 
 
 class Host(Protocol):
     service: Service
     organiser: Organiser
     daily: Daily
+
+    @property
+    def tree(self) -> Tree:
+        """The commands, and the mentions Discord's sync gave them."""
 
     @property
     def user(self) -> discord.ClientUser | None: ...

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.clocks import MOVE_HOURS, REACTION_HOURS, REMIND_HOURS, Clocks
@@ -195,25 +195,67 @@ def parse_whole(text: str, option: str, bounds: tuple[int, int]) -> int:
     return check_count(int(clean), option, bounds)
 
 
-def parse_start(text: str, now: datetime) -> datetime:
-    """A league's start: ``2026-12-01 18:00`` (UTC unless a zone is given) or a delay (``3d``).
+#: a Discord timestamp as a person pastes it: ``<t:1764612000>`` or ``<t:1764612000:f>``
+_DISCORD_TIME = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>")
+#: an offset from UTC after a date and time: ``UTC``, ``UTC+1``, ``GMT-05:30``
+_UTC_OFFSET = re.compile(
+    r"(?P<at>.+?)\s*(?:UTC|GMT)(?:(?P<sign>[+-])(?P<h>\d{1,2})(?::?(?P<m>\d{2}))?)?",
+    re.IGNORECASE,
+)
+
+
+def parse_start(text: str, now: datetime, zone: str = "UTC") -> datetime:
+    """A league's start: a date and time in the organiser's time zone ``zone`` (their
+    ``/settings``) unless it names an offset from UTC, a Discord timestamp, or a delay.
 
     It must lie in the future and within :data:`LEAGUE_STARTS` of ``now``.
     """
     clean = text.strip()
-    try:
-        moment = datetime.fromisoformat(clean.replace(" ", "T")) if len(clean) <= 40 else None
-    except ValueError:
-        moment = None
+    moment = _moment(clean, zone) if len(clean) <= LONGEST_VALUE else None
     if moment is None:
+        if _read_hours(clean.lower(), 1.0) is None:
+            raise Refused(
+                f"starts: {shown(text)} is not a duration or a date; write {_starts_forms(zone)}."
+            )
         return now + timedelta(hours=parse_hours(clean, LEAGUE_STARTS))
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     if not now < moment <= now + timedelta(hours=LEAGUE_STARTS.high):
         raise Refused(
             f"starts must be in the future and at most {format_hours(LEAGUE_STARTS.high)} away "
-            f"(a date like `2026-12-01 18:00` UTC, or a delay like `3d`); {shown(text)} is not."
+            f"({_starts_forms(zone)}); {shown(text)} is not."
         )
     return moment
+
+
+def _starts_forms(zone: str) -> str:
+    """Every way of writing a league's start, for the refusals that list them."""
+    return (
+        f"a date and time in your time zone ({zone}, from `/settings`) like `2026-12-01 18:00`, "
+        "one with its offset from UTC like `2026-12-01 18:00+01:00` or `2026-12-01 18:00 UTC-5`, "
+        "a Discord timestamp like `<t:1796148000>`, or a delay like `3d`"
+    )
+
+
+def _moment(clean: str, zone: str) -> datetime | None:
+    """The moment ``clean`` names, or None if it names none (it may be a delay)."""
+    stamp = _DISCORD_TIME.fullmatch(clean)
+    if stamp:
+        return datetime.fromtimestamp(int(stamp[1]), UTC)
+    offset = _UTC_OFFSET.fullmatch(clean)
+    tz: timezone | ZoneInfo = ZoneInfo(zone)
+    if offset:
+        sign = -1 if offset["sign"] == "-" else 1
+        hours, minutes = int(offset["h"] or 0), int(offset["m"] or 0)
+        if hours > 14 or minutes > 59:  # no place on Earth is further from UTC
+            return None
+        tz = timezone(sign * timedelta(hours=hours, minutes=minutes))
+        clean = offset["at"]
+    try:
+        moment = datetime.fromisoformat(clean.replace(" ", "T"))
+    except ValueError:
+        return None
+    if moment.tzinfo is not None and offset:  # two zones at once: which one is meant?
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=tz)
 
 
 def parse_timezone(text: str) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 
 from bot.clocks import Wait, due, remind_every, warning_window
+from bot.marks import when
 from bot.notify import routes
 from bot.service import POLICIES, Caller, Refused, Reply, Service, Table
 from bot.store import Notice, iso, parse_time
@@ -53,10 +54,10 @@ def _waited(delta: timedelta) -> str:
     return _plural(hours, "hour") if hours < 48 else _plural(round(hours / 24), "day")
 
 
-def discord_time(moment: datetime) -> str:
-    """A moment as Discord shows it to each reader, relative and always current
-    (``in 14 minutes``), where a fixed "within N hours" would be wrong an hour later."""
-    return f"<t:{int(moment.timestamp())}:R>"
+def day_ends(moment: datetime) -> datetime:
+    """The midnight (UTC) that ends ``moment``'s day: when its daily challenge closes and
+    the next one opens."""
+    return datetime.combine(moment.astimezone(UTC).date() + timedelta(days=1), time(), tzinfo=UTC)
 
 
 class Scheduler:
@@ -99,10 +100,10 @@ class Scheduler:
             if now >= deadline:  # warned late (the bot was down): the warning gets its time
                 deadline = grace = now + warning_window(wait)
             if wait.reacting:
-                text = f"⏰ Your answer is due {discord_time(deadline)}, or the bot passes for you."
+                text = f"⏰ Your answer is due {when(deadline)}, or the bot passes for you."
             else:
                 text = (
-                    f"⏰ Your move is due {discord_time(deadline)}; after that "
+                    f"⏰ Your move is due {when(deadline)}; after that "
                     f"{AT_YOUR_DEADLINE[wait.clocks.policy]}."
                 )
         else:
@@ -125,11 +126,10 @@ class Scheduler:
         day = await self.store.attempt_day(wait.game_id)
         if day is None or day >= now.date().isoformat():
             return None
-        closes = datetime.combine(now.date() + timedelta(days=1), time(), tzinfo=UTC)
         weekday = date.fromisoformat(day).strftime("%A")
         return (
             f"Reminder: your daily challenge of {weekday} {day} is still open here. Today's "
-            f"challenge closes {discord_time(closes)} (midnight UTC): finish this game, or "
+            f"challenge closes at midnight UTC, {when(day_ends(now), 'R')}: finish this game, or "
             "call it off with `/game abandon` (a loss), to play it with `/daily play`."
         )
 

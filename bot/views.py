@@ -17,7 +17,15 @@ from datetime import UTC, datetime, timedelta
 
 import discord
 
-from bot.delivery import acknowledge, answer_error, deliver, edit_original, parts_of, refuse
+from bot.delivery import (
+    acknowledge,
+    answer_error,
+    deliver,
+    edit_original,
+    mention_of,
+    parts_of,
+    refuse,
+)
 from bot.host import Host
 from bot.picker import StalePath, Step, page, walk
 from bot.service import Caller, Refused, Reply, Table
@@ -59,7 +67,7 @@ def play_view(reply: Reply) -> discord.ui.View | None:
 async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
     """Answer an interaction with a service reply: files, pings and play button included;
     then bring the pinned status of every game it changed up to date."""
-    await deliver(interaction, parts_of(reply, play_view(reply)))
+    await deliver(interaction, parts_of(reply, play_view(reply), mention_of(interaction)))
     for note in await interaction.client.refresh_statuses(reply.changed):
         await refuse(interaction, note)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
@@ -12,13 +12,66 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.delivery import acknowledge, answer_error
+from bot.delivery import acknowledge, answer_error, refuse
+from bot.host import Host
 from bot.permissions import Need, check
-from bot.service import Refused, Reply
+from bot.service import Refused, Reply, Table
+from bot.views import send_reply
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 AUTOCOMPLETE_SECONDS = 2.0  # of the 3 Discord waits for suggestions
+DMS_CLOSED = (
+    "I can't send you a direct message (your privacy settings keep my DMs out), so your "
+    "game could not be delivered. It is waiting in our DM all the same: open a DM with me "
+    "and use `/game board` there to play it."
+)
+
+
+def personal(command: T) -> T:
+    """A command of a person's own, offered wherever they are: installed to their account
+    as well as to servers, and run in servers, in their DM with the bot and in group DMs.
+    Where the bot itself cannot post (a server that has not added it, a group DM) only the
+    answer to the command shows: a game it opens goes to the person's DM (:func:`in_dm`)."""
+    installed = app_commands.allowed_installs(guilds=True, users=True)(command)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(installed)
+
+
+def at_the_table(command: T) -> T:
+    """A command about the game of a channel, installed with the bot to a server: run in
+    the server's channels and in a DM with the bot, where solo and daily games are played;
+    never where the bot cannot post, as its game's boards and timers could not follow."""
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)(command)
+
+
+def bot_posts_here(interaction: discord.Interaction) -> bool:
+    """Whether the bot can post in the interaction's channel by itself: its own DM with the
+    user, or a server that added it. Elsewhere (a user's install, run in another server
+    or a group DM) Discord lets it answer the command and nothing more."""
+    return interaction.context.dm_channel or interaction.is_guild_integration()
+
+
+async def in_dm(
+    interaction: discord.Interaction,
+    bot: Host,
+    start: Callable[[Table], Awaitable[Reply]],
+    ready: str,
+) -> None:
+    """Open a game in the caller's DM with the bot, where its boards, buttons and reminders
+    can reach them: answered in place when run there, else posted there and the caller
+    told ``ready`` privately (or that their settings keep the bot's DMs out)."""
+    dm = interaction.user.dm_channel or await interaction.user.create_dm()
+    table = Table(channel_id=dm.id)
+    reply = await start(table)
+    if interaction.context.dm_channel:
+        await send_reply(interaction, reply)
+        return
+    try:
+        await bot.post(table, reply)
+    except discord.Forbidden:  # the player's privacy settings refuse the bot's DMs
+        await refuse(interaction, DMS_CLOSED)
+        return
+    await refuse(interaction, ready)
 
 
 async def in_time(asking: Awaitable[T]) -> T | None:

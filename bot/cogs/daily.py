@@ -7,19 +7,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import permissions
-from bot.cogs.base import AnsweringCog, noted, permission_note
-from bot.delivery import refuse
+from bot.cogs.base import AnsweringCog, in_dm, noted, permission_note, personal
 from bot.host import Host
-from bot.service import Table
+from bot.service import Refused
 from bot.views import caller_of, send_reply, table_of
 
-DMS_CLOSED = (
-    "I can't send you a direct message (your privacy settings block DMs from this "
-    "server's members), so today's challenge could not be delivered. It is waiting in our "
-    "DM all the same: open a DM with me and use `/game board` there to play it."
-)
 
-
+@personal
 class DailyCog(
     AnsweringCog,
     commands.GroupCog,
@@ -27,25 +21,24 @@ class DailyCog(
     group_name="daily",
     group_description="The daily solo challenge against Euler",
 ):
-    """``/daily …``: today's challenge in your DMs, its leaderboard, your record, its channel."""
+    """``/daily …``: today's challenge in your DMs, its leaderboard, your record, its channel.
+
+    A person may install the bot to their account and play it from anywhere; Discord sets
+    where a command runs for the whole group, so ``/daily setup`` checks for itself."""
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @app_commands.command(name="play", description="Today's challenge, in your DMs")
     async def play(self, interaction: discord.Interaction) -> None:
-        dm = interaction.user.dm_channel or await interaction.user.create_dm()
-        table = Table(channel_id=dm.id)
-        reply = await self.bot.daily.play(table, caller_of(interaction), interaction.guild_id)
-        if interaction.guild_id is None:
-            await send_reply(interaction, reply)
-            return
-        try:
-            await self.bot.post(table, reply)
-        except discord.Forbidden:  # the player's privacy settings refuse the bot's DMs
-            await refuse(interaction, DMS_CLOSED)
-            return
-        await refuse(interaction, "Today's challenge is waiting in your DMs. Good luck!")
+        # a server's daily channel counts the result only where the server added the bot
+        guild_id = interaction.guild_id if interaction.is_guild_integration() else None
+        await in_dm(
+            interaction,
+            self.bot,
+            lambda table: self.bot.daily.play(table, caller_of(interaction), guild_id),
+            "Today's challenge is waiting in your DMs. Good luck!",
+        )
 
     @app_commands.command(name="leaderboard", description="Today by margin, and all time")
     async def leaderboard(self, interaction: discord.Interaction) -> None:
@@ -56,8 +49,13 @@ class DailyCog(
         await send_reply(interaction, await self.bot.daily.stats(caller_of(interaction)))
 
     @app_commands.command(name="setup", description="Post challenges and results in this channel")
-    @app_commands.guild_only()
     async def setup(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is not None and not interaction.is_guild_integration():
+            raise Refused(
+                "I'm not a member of this server, only installed to your account, so I can't "
+                "post here: a server manager adds me to the server first (the invite link is "
+                "in my profile), then runs `/daily setup` in the channel."
+            )
         note = permission_note(interaction, permissions.DAILY, "post the daily challenge")
         reply = await self.bot.daily.setup(table_of(interaction), caller_of(interaction))
         await send_reply(interaction, noted(reply, note))

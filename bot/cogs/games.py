@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import permissions
-from bot.cogs.base import AnsweringCog, noted, permission_note
+from bot.cogs.base import AnsweringCog, at_the_table, noted, permission_note
 from bot.cogs.options import GAME_CHOICES, Duration, GameOptions
 from bot.delivery import refuse
 from bot.host import Host
@@ -20,6 +20,7 @@ from bot.service import POLICIES, Caller, Refused
 from bot.views import caller_of, send_reply, table_of
 
 
+@at_the_table
 class Games(
     AnsweringCog,
     commands.GroupCog,
@@ -28,8 +29,8 @@ class Games(
 ):
     """``/game …``: open, join and manage a game in a channel or thread.
 
-    Offered in DMs too, for games played alone there; the service refuses a DM lobby
-    that nobody else could join.
+    Offered in a DM with the bot too, for games played alone there (the service refuses a
+    DM lobby that nobody else could join), but never installed to a person's account.
     """
 
     def __init__(self, bot: Host) -> None:
@@ -93,9 +94,15 @@ class Games(
         )
 
     @app_commands.command(name="board", description="See the board, now or after a past move")
-    @app_commands.describe(move="A move number from /game history (0 = the start)")
-    async def board(self, interaction: discord.Interaction, move: int | None = None) -> None:
-        await send_reply(interaction, await self.service.board(table_of(interaction), move))
+    @app_commands.describe(
+        move="A move number from /game history (0 = the start)",
+        text="Also the whole board in words, e.g. for a screen reader",
+    )
+    async def board(
+        self, interaction: discord.Interaction, move: int | None = None, text: bool = False
+    ) -> None:
+        reply = await self.service.board(table_of(interaction), move, words=text)
+        await send_reply(interaction, reply)
 
     @app_commands.command(name="snooze", description="No more reminders for this turn")
     async def snooze(self, interaction: discord.Interaction) -> None:

@@ -39,7 +39,7 @@ class Leagues(
         points="League points by place, e.g. 6/4/2/0 (default: 2/0, or 2 per player beaten)",
         round_time="Time for each round, e.g. 7d (1 hour to 90 days)",
         move_time="Time per move in league games, e.g. 2d (1 minute to 60 days)",
-        starts="Start by itself at e.g. 2026-12-01 18:00 (UTC) or after e.g. 3d (within a year)",
+        starts="Start by itself: e.g. 2026-12-01 18:00 (your /settings time zone), <t:…>, or 3d",
         bye="League points for a round without a game (default: an average place's, a draw)",
     )
     @app_commands.choices(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs.base import AnsweringCog
+from bot.cogs.base import AnsweringCog, personal
 from bot.host import Host
 from bot.service import NOTIFY
 from bot.views import caller_of, send_reply
@@ -18,6 +18,7 @@ class Personal(AnsweringCog):
         self.bot = bot
         self.service = bot.service
 
+    @personal
     @app_commands.command(name="vacation", description="Pause your clocks in every game")
     @app_commands.describe(days="How many days from your bank; 0 comes back early")
     async def vacation(
@@ -25,10 +26,11 @@ class Personal(AnsweringCog):
     ) -> None:
         await send_reply(interaction, await self.service.vacation(caller_of(interaction), days))
 
+    @personal
     @app_commands.command(name="settings", description="How you are told it is your turn")
     @app_commands.describe(
         notify="Where turn notices reach you",
-        timezone="Your time zone, e.g. Europe/Berlin (for quiet hours)",
+        timezone="Your time zone, e.g. Europe/Berlin (for quiet hours and league start times)",
         quiet_start="Hour (0-23) your quiet hours begin: DMs wait until they end",
         quiet_end="Hour (0-23) your quiet hours end",
         quiet="off: no quiet hours any more",

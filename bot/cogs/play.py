@@ -10,7 +10,16 @@ import discord
 from discord import app_commands
 
 from bot import permissions
-from bot.cogs.base import AnsweringCog, in_time, noted, permission_note
+from bot.cogs.base import (
+    AnsweringCog,
+    at_the_table,
+    bot_posts_here,
+    in_dm,
+    in_time,
+    noted,
+    permission_note,
+    personal,
+)
 from bot.cogs.options import SOLO_CHOICES, GameOptions
 from bot.host import Host
 from bot.picker import suggest
@@ -27,6 +36,7 @@ class Play(AnsweringCog):
         self.bot = bot
         self.service = bot.service
 
+    @personal
     @app_commands.command(name="solo", description="Play alone, right here: Seven Bridges vs Euler")
     @app_commands.describe(
         game="Which game (those with a rulebook opponent)",
@@ -39,15 +49,20 @@ class Play(AnsweringCog):
         game: app_commands.Choice[str] | None = None,
         options: app_commands.Transform[dict[str, str], GameOptions] | None = None,
     ) -> None:
+        key = game.value if game else SOLO_CHOICES[0].value
+        if not bot_posts_here(interaction):  # a user's install, away from the bot: their DM
+            await in_dm(
+                interaction,
+                self.bot,
+                lambda table: self.service.solo(table, caller_of(interaction), key, options),
+                "Your game is waiting in our DM: play it there.",
+            )
+            return
         note = permission_note(interaction, permissions.GAME, "host a game")
-        reply = await self.service.solo(
-            table_of(interaction),
-            caller_of(interaction),
-            game.value if game else SOLO_CHOICES[0].value,
-            options,
-        )
+        reply = await self.service.solo(table_of(interaction), caller_of(interaction), key, options)
         await send_reply(interaction, noted(reply, note))
 
+    @at_the_table
     @app_commands.command(name="move", description="Play a move in this channel's game")
     @app_commands.describe(notation="Your move, e.g. red tall b2 (pick from the suggestions)")
     async def move(self, interaction: discord.Interaction, notation: str) -> None:
@@ -71,12 +86,14 @@ class Play(AnsweringCog):
             return []
         return [app_commands.Choice(name=m, value=m) for m in suggest(moves, current)[:25]]
 
+    @personal
     @app_commands.command(name="hand", description="Your own view of this game: hand, or sheet")
     async def hand(self, interaction: discord.Interaction) -> None:
         await send_reply(
             interaction, await self.service.hand(table_of(interaction), caller_of(interaction))
         )
 
+    @personal
     @app_commands.command(name="turns", description="Every game, anywhere, waiting for your move")
     async def turns(self, interaction: discord.Interaction) -> None:
         await send_reply(interaction, await self.service.my_turns(caller_of(interaction)))

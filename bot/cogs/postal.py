@@ -116,14 +116,15 @@ class Postal(commands.Cog):
 
     async def _deliver(self, notice: Notice) -> None:
         link = jump_link(Table(notice.channel_id, notice.guild_id))
+        mention = self.bot.tree.mention
         view = None
         if notice.kind == "reminder" and notice.turn_since is not None:
             view = discord.ui.View(timeout=None)
             view.add_item(SnoozeButton.of(notice.game_id, notice.turn_since))
         if notice.via == "dm":
             user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
-            await post(user, parts_of(Reply(f"{notice.text}\n{link}"), view))
+            await post(user, parts_of(Reply(f"{notice.text}\n{link}"), view, mention))
             return
         channel = await self.bot.channel_of(notice.channel_id)
         addressed = Reply(f"<@{notice.user_id}> {notice.text}", mentions=(notice.user_id,))
-        await post(channel, parts_of(addressed, view))
+        await post(channel, parts_of(addressed, view, mention))

@@ -15,6 +15,7 @@ from bot.leagues.standings import (
     explain,
     standings,
 )
+from bot.marks import when
 from bot.organiser.base import (
     TIEBREAK_LABELS,
     OrganiserBase,
@@ -26,6 +27,7 @@ from bot.organiser.base import (
     progress,
 )
 from bot.service import Reply
+from bot.store import parse_time
 from renders.standings import render_table
 
 
@@ -62,7 +64,13 @@ class Looking(OrganiserBase):
         image = await asyncio.to_thread(
             render_table, f"{league.name} standings", columns, table, when
         )
-        return Reply(text="\n".join(lines), image=image)
+        # the picture's table in words, for a screen reader: a row a line
+        alt = [f"{league.name} standings {when}"] + [
+            f"{rank}. {player}: "
+            + ", ".join(f"{c} {v}" for c, v in zip(columns[2:], values, strict=True))
+            for rank, player, *values in table
+        ]
+        return Reply(text="\n".join(lines), image=image, alt="\n".join(alt))
 
     async def league_names(self, guild_id: int | None, typed: str = "") -> list[str]:
         """This server's league names containing ``typed``, for autocomplete (at most 25,
@@ -83,8 +91,9 @@ class Looking(OrganiserBase):
         lines = ["**Leagues here**"]
         for lg in leagues:
             where = {
-                "open": "sign-up open",
-                "running": f"round {lg.round} of {lg.rounds}",
+                "open": "sign-up open" + _until(" until", lg.starts_at),
+                "running": f"round {lg.round} of {lg.rounds}"
+                + _until(", until", lg.round_deadline),
                 "finished": "finished",
             }[lg.status]
             game = engine.get(lg.game_key).info.name
@@ -99,7 +108,7 @@ class Looking(OrganiserBase):
         lines = [f"**{league.name}** schedule"]
         fmt = league_format(league)
         if league.status == "open":
-            lines.append("Rounds are drawn when the league starts.")
+            lines.append(f"Rounds are drawn when the league starts{_until(',', league.starts_at)}.")
         elif fmt.name in (ROUND_ROBIN, DOUBLE_ROUND_ROBIN):
             for r in build_schedule(fmt, [m.user_id for m in members], league.seed):
                 games = ", ".join(" v ".join(names[p] for p in t) for t in r.tables)
@@ -129,3 +138,8 @@ class Looking(OrganiserBase):
             lines.append(f"R{m.round}: {who} — {outcome}")
         # whole: a long season is split into messages by the front end, never cut here
         return Reply(text="\n".join(lines), private=True)
+
+
+def _until(words: str, stored: str | None) -> str:
+    """``words`` and the stored moment, marked for the front end; nothing without one."""
+    return f"{words} {when(parse_time(stored))}" if stored else ""

@@ -13,6 +13,7 @@ from bot.leagues.formats import (
     BadLeague,
     next_round,
 )
+from bot.marks import when
 from bot.organiser.base import OrganiserBase, league_format, league_scoring, match_result
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Table
@@ -81,10 +82,7 @@ class Rounds(OrganiserBase):
             posted.append(Posted(table, reply))
         deadline = self.store.clock() + timedelta(hours=league.round_hours)
         await self.store.update_league(league.id, round=number, round_deadline=iso(deadline))
-        lines = [
-            f"**{league.name}** — round {number} of {league.rounds}, until "
-            f"{iso(deadline)[:16].replace('T', ' ')} UTC."
-        ]
+        lines = [f"**{league.name}** — round {number} of {league.rounds}, until {when(deadline)}."]
         lines += [
             f"Table {i}: " + ", ".join(names[p] for p in m.players) for i, m in enumerate(tables, 1)
         ]
@@ -155,7 +153,8 @@ class Rounds(OrganiserBase):
             except Refused as exc:  # too few players: say so, and leave the start to a person
                 await self.store.update_league(league.id, starts_at=None)
                 text = (
-                    f"The {league.name} league could not start: {exc} Start it with /league start."
+                    f"The {league.name} league could not start: {exc} "
+                    "Start it with `/league start`."
                 )
                 posted.append(Posted(Table(league.channel_id, league.guild_id), Reply(text=text)))
             except Exception as exc:  # one league must not stop the others
@@ -214,6 +213,7 @@ class Rounds(OrganiserBase):
         final = Reply(
             text=f"**{league.name} is over.** Final standings:\n{standing.text}",
             image=standing.image,
+            alt=standing.alt,
         )
         posted.append(Posted(Table(league.channel_id, league.guild_id), final))
 

@@ -23,10 +23,11 @@ from bot.leagues.formats import (
     Format,
 )
 from bot.leagues.results import Scoring
+from bot.marks import when
 from bot.organiser.base import LEAGUE_NAME, OrganiserBase, league_format
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Table
-from bot.store import LeagueRow, StaleGame, iso
+from bot.store import LeagueRow, StaleGame, iso, parse_time
 
 
 class SignUp(OrganiserBase):
@@ -89,7 +90,7 @@ class SignUp(OrganiserBase):
             move_hours=None if move_hours is None else check_hours(move_hours, LEAGUE_MOVE_TIME),
             seed=secrets.randbits(31),
             created_by=caller.user_id,
-            starts_at=self._start_time(starts),
+            starts_at=await self._start_time(starts, caller),
         )
         if not league.name:
             raise Refused("A league needs a name.")
@@ -105,18 +106,20 @@ class SignUp(OrganiserBase):
                 f"{format_hours(round_hours)} per round. "
                 f"Join with `/league join name:{league.name}`."
                 + (
-                    f" It starts by itself at {league.starts_at[:16].replace('T', ' ')} UTC."
+                    f" It starts by itself at {when(parse_time(league.starts_at))}."
                     if league.starts_at
                     else ""
                 )
             )
         )
 
-    def _start_time(self, text: str | None) -> str | None:
-        """``2026-12-01 18:00`` (UTC) or a delay such as ``3d``; None to start by hand."""
+    async def _start_time(self, text: str | None, caller: Caller) -> str | None:
+        """A date and time (in the caller's ``/settings`` time zone unless it says another),
+        a Discord timestamp or a delay such as ``3d``; None to start by hand."""
         if not text:
             return None
-        return iso(parse_start(text, self.store.clock()))
+        zone = (await self.store.settings(caller.user_id)).timezone
+        return iso(parse_start(text, self.store.clock(), zone))
 
     async def set_role(self, guild_id: int | None, caller: Caller, role_id: int | None) -> Reply:
         """Let a role organise leagues besides server managers (managers only)."""

@@ -25,6 +25,7 @@ from bot.store import Attempt, GameRow, MoveRow, SeatRow, Settings, Store, iso
 from bot.thinking import Thinkers
 from engine.core import Game, Result, Step
 from renders import has_renderer, render
+from renders.text import describe
 
 log = logging.getLogger(__name__)
 
@@ -223,20 +224,23 @@ class ServiceBase:
 
     async def _board(
         self, game: Loaded, state: Any, text: str, seat: int | None = None
-    ) -> tuple[str, bytes | None]:
+    ) -> tuple[str, bytes | None, str | None]:
         """``text`` with the board as ``seat`` sees it (the spectator's view, ``None``, for
-        public posts). A board lost with its drawing worker leaves the move standing, and
-        ``text`` then says so, so nobody waits for a picture that is not coming."""
+        public posts), and the board in words for its alt text. A board lost with its
+        drawing worker leaves the move standing, and ``text`` then says so, so nobody
+        waits for a picture that is not coming."""
         if not self.images or not has_renderer(game.row.game_key):
-            return text, None
+            return text, None, None
         view = game.rules.view(state, seat)
+        alt = describe(game.row.game_key, view, game.names)
         if self._drawers is None:
-            return text, await asyncio.to_thread(render, game.row.game_key, view, game.names)
+            image = await asyncio.to_thread(render, game.row.game_key, view, game.names)
+            return text, image, alt
         try:
-            return text, await self._drawers.draw(game.row.game_key, view, game.names)
+            return text, await self._drawers.draw(game.row.game_key, view, game.names), alt
         except DrawingFailed:
             log.error("no board for game %d: its drawing worker stopped", game.row.id)
-            return f"{text}\n{BOARD_LOST}", None
+            return f"{text}\n{BOARD_LOST}", None, None
 
     async def _private(
         self, game: Loaded, state: Any, version: int, seat: int, events: list
@@ -245,11 +249,12 @@ class ServiceBase:
         lines = [e.describe(game.names) for e in events if e.seat == seat]
         hand = _hand_line(game.rules.view(state, seat))
         text = "\n".join(["Only you can see this.", *lines, *([hand] if hand else [])])
-        text, image = await self._board(game, state, text, seat)
+        text, image, alt = await self._board(game, state, text, seat)
         return Reply(
             text=text,
             private=True,
             image=image,
+            alt=alt,
             game_id=game.row.id,
             version=version,
         )
@@ -289,10 +294,11 @@ class ServiceBase:
         if not over and len(people) < len(awaited):
             self._ai_awaited(game.row.id, version)
         text = "\n".join([*lines, self._turn_text(game, step)])
-        text, image = await self._board(game, step.state, text)
+        text, image, alt = await self._board(game, step.state, text)
         return Reply(
             text=text,
             image=image,
+            alt=alt,
             mentions=(
                 mentions
                 if mentions is not None

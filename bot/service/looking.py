@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import engine
 from bot.inputs import Refused
+from bot.marks import when
 from bot.service.base import Loaded, ServiceBase, loaded, rebuild
 from bot.service.replies import Caller, Reply, StatusCard, Table, player_count
+from bot.store import parse_time
+from renders.text import describe
 
 
 class Looking(ServiceBase):
@@ -19,17 +24,20 @@ class Looking(ServiceBase):
         """Who sits at a game, in seat order."""
         return [Caller(s.user_id, s.name) for s in await self.store.seats(game_id)]
 
-    async def board(self, table: Table, move: int | None = None) -> Reply:
-        """The public board now, or as it stood after entry ``move`` of the history."""
+    async def board(self, table: Table, move: int | None = None, words: bool = False) -> Reply:
+        """The public board now, or as it stood after entry ``move`` of the history;
+        with ``words``, the whole board in words too (for a screen reader, or a terminal
+        that shows no picture), where the picture's alt text stops at Discord's limit."""
         game = await self._latest(table)
         if game.state is None:
             raise Refused("The game has not started yet, so there is no board.")
         if move is None:
             text = f"**{game.rules.info.name}** — " + self._turn_text(game, game.position)
-            text, image = await self._board(game, game.state, text)
+            text, image, alt = await self._board(game, game.state, text)
             return Reply(
-                text=text,
+                text=self._in_words(game, game.state, text) if words else text,
                 image=image,
+                alt=alt,
                 private=True,
                 game_id=game.row.id,
                 version=game.row.version,
@@ -42,13 +50,19 @@ class Looking(ServiceBase):
         text = f"**{game.rules.info.name}** {when} — " + self._turn_text(
             game, game.rules.step(None, state, ())
         )
-        text, image = await self._board(game, state, text)
+        text, image, alt = await self._board(game, state, text)
         return Reply(
-            text=text,
+            text=self._in_words(game, state, text) if words else text,
             image=image,
+            alt=alt,
             private=True,
             game_id=game.row.id,
         )
+
+    def _in_words(self, game: Loaded, state: Any, text: str) -> str:
+        """``text``, then the public board in words (a game with no words says so)."""
+        words = describe(game.row.game_key, game.rules.view(state, None), game.names)
+        return f"{text}\n{words or 'This game has no description in words yet.'}"
 
     async def status_card(self, game_id: int) -> StatusCard:
         """The short summary a channel keeps pinned (players, scores, turn, deadline), and
@@ -76,7 +90,7 @@ class Looking(ServiceBase):
         ]
         deadlines = [seat.deadline for seat in game.seats if seat.awaiting and seat.deadline]
         if deadlines and row.status == "active":
-            lines.append(f"Deadline: {min(deadlines)[:16].replace('T', ' ')} UTC.")
+            lines.append(f"Deadline: {when(parse_time(min(deadlines)))}.")
         return "\n".join(lines)
 
     async def status(self, table: Table) -> Reply:
@@ -120,7 +134,7 @@ class Looking(ServiceBase):
             return Reply(text="No game is waiting for you.", private=True)
         lines = [
             f"• {engine.get(w.game_key).info.name} in {self._link(Table(w.channel_id, w.guild_id))}"
-            f" — waiting since {w.since[:16].replace('T', ' ')} UTC"
+            f" — waiting since {when(parse_time(w.since), 'f')}"
             for w in waiting
         ]
         return Reply(text="Your turn in:\n" + "\n".join(lines), private=True)

@@ -16,6 +16,7 @@ from bot.inputs import (
     parse_timezone,
     shown,
 )
+from bot.marks import when
 from bot.service.base import Loaded, ServiceBase, effective_moves
 from bot.service.replies import Caller, Reply, Table
 from bot.store import StaleGame, iso, parse_time
@@ -108,8 +109,10 @@ class PlayByPost(ServiceBase):
                 + (f"{format_hours(given)} already." if given else "none yet.")
             )
         waiting = ", ".join(game.names[s] for s in game.position.awaited)
+        due = [s.deadline for s in await self.store.seats(game.row.id) if s.awaiting and s.deadline]
         return Reply(
-            text=f"{caller.name} gave {waiting} {format_hours(hours)} more.",
+            text=f"{caller.name} gave {waiting} {format_hours(hours)} more: due "
+            f"{when(parse_time(min(due)))}.",
             changed=(game.row.id,),
         )
 
@@ -194,20 +197,22 @@ class PlayByPost(ServiceBase):
                 f"(back early) to {settings.vacation_days:g}; {shown(days)} is not."
             )
         start = max(now, until) if until else now
+        ends = start + timedelta(days=days)
         await self._put_settings(
             caller.user_id,
             replace(
                 settings,
-                vacation_until=iso(start + timedelta(days=days)),
+                vacation_until=iso(ends),
                 vacation_days=settings.vacation_days - days,
             ),
         )
         games = await self.store.push_deadlines(days * 24, user_id=caller.user_id)
         return Reply(
             text=(
-                f"Enjoy your break: your clocks are paused for {days:g} days "
-                f"({len(games)} running deadline(s) moved). {settings.vacation_days - days:g} "
-                "days left in your bank. `/vacation days:0` comes back early."
+                f"Enjoy your break: your clocks are paused for {days:g} days, until "
+                f"{when(ends, 'f')}; {len(games)} running deadline(s) moved. "
+                f"{settings.vacation_days - days:g} days left in your bank. "
+                "`/vacation days:0` comes back early."
             ),
             private=True,
             changed=tuple(games),

@@ -36,6 +36,8 @@ class Reply:
     text: str
     private: bool = False
     image: bytes | None = None
+    #: the board in words: what ``image`` shows, for a screen reader (the alt text)
+    alt: str | None = None
     mentions: tuple[int, ...] = ()  # the users to ping, and nobody else
     awaiting: tuple[int, ...] = ()  # every user whose move the game now waits for
     game_id: int | None = None

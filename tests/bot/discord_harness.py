@@ -75,6 +75,11 @@ CHANNEL_ID = 5001
 OTHER_CHANNEL_ID = 5002
 THREAD_ID = 5101  # a thread in #games, created after the bot started: not in its cache
 DM_CHANNEL_ID = 7001  # a user's DM channel with the bot
+GROUP_DM_ID = 7501  # a group DM of some users: the bot is no member, only a user's install
+OTHER_GUILD_ID = 9002  # a server that never added the bot: only a user's install reaches it
+OTHER_GUILD_CHANNEL_ID = 5901  # a channel of that server
+#: where only a person's own install of the app can be used, and the bot cannot post
+OUT_OF_REACH = {GROUP_DM_ID, OTHER_GUILD_CHANNEL_ID}
 CHANNELS = {CHANNEL_ID: "games", OTHER_CHANNEL_ID: "more-games"}
 
 EPHEMERAL = 64
@@ -87,6 +92,8 @@ BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 34) | (1 << 35) | (1 << 38) | (1 <<
 SEND, ATTACH, MANAGE_THREADS, CREATE_THREADS, SEND_IN_THREADS, PIN = (
     1 << 11, 1 << 15, 1 << 34, 1 << 35, 1 << 38, 1 << 51
 )  # fmt: skip
+#: what a user's install may do where the bot is no member: embed links and attach files
+USER_APP_PERMISSIONS = (1 << 14) | ATTACH
 
 ACK_DEADLINE = 3.0  # seconds Discord waits for the callback
 FOLLOWUP_WINDOW = 15 * 60.0  # seconds an interaction's token takes follow-ups and edits
@@ -618,7 +625,12 @@ class Harness:
             "permissions": str(permissions),
         }
 
-    def _interaction_payload(self, kind: int, user: Any, channel_id: int, data: dict) -> dict:
+    def _interaction_payload(
+        self, kind: int, user: Any, channel_id: int, data: dict, *, user_install: bool = False
+    ) -> dict:
+        """An interaction as Discord sends it. ``user_install``: run through the app the
+        user installed to their account (the only way in a group DM or a server that has
+        not added the bot), so only the user, not the server, authorised it."""
         iid = self.snowflake()
         payload = {
             "id": str(iid),
@@ -632,6 +644,29 @@ class Harness:
             "data": data,
         }
         user_id, name, _ = _user_of(user)
+        assert user_install or channel_id not in OUT_OF_REACH, "only a user's install works there"
+        owners = {"1": str(user_id)} if user_install else {}
+        if channel_id == GROUP_DM_ID:
+            payload.update(
+                {
+                    "channel_id": str(channel_id),
+                    "channel": {
+                        "id": str(channel_id),
+                        "type": 3,
+                        "name": "weekend plans",
+                        "owner_id": str(user_id),
+                        "icon": None,
+                        "last_message_id": None,
+                        "flags": 0,
+                        "recipients": [user_payload(user_id, name), user_payload(1099, "Pal")],
+                    },
+                    "user": user_payload(user_id, name),
+                    "app_permissions": str(USER_APP_PERMISSIONS),  # what an app gets there
+                    "authorizing_integration_owners": owners,
+                    "context": 2,  # PRIVATE_CHANNEL
+                }
+            )
+            return payload
         if channel_id in (DM_CHANNEL_ID, DM_CHANNEL_ID + user_id):  # the user's DM with the bot
             payload.update(
                 {
@@ -645,21 +680,27 @@ class Harness:
                     },
                     "user": user_payload(user_id, name),
                     "app_permissions": str(self.bot_permissions),
-                    "authorizing_integration_owners": {"0": "0"},
+                    "authorizing_integration_owners": owners or {"0": "0"},
                     "context": 1,  # BOT_DM
                 }
             )
             return payload
+        guild_id = OTHER_GUILD_ID if channel_id == OTHER_GUILD_CHANNEL_ID else GUILD_ID
+        if guild_id == GUILD_ID:
+            owners["0"] = str(GUILD_ID)  # the server added the bot
+        channel = self._channel_payload(channel_id)
         payload.update(
             {
-                "guild_id": str(GUILD_ID),
-                "guild": {"id": str(GUILD_ID), "locale": "en-US", "features": []},
+                "guild_id": str(guild_id),
+                "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
                 "channel_id": str(channel_id),
-                "channel": self._channel_payload(channel_id),
+                "channel": {**channel, "guild_id": str(guild_id)},
                 "member": self._member_payload(user),
-                "app_permissions": str(self.bot_permissions),
+                "app_permissions": str(
+                    self.bot_permissions if guild_id == GUILD_ID else USER_APP_PERMISSIONS
+                ),
                 "guild_locale": "en-US",
-                "authorizing_integration_owners": {"0": str(GUILD_ID)},
+                "authorizing_integration_owners": owners,
                 "context": 0,  # GUILD
             }
         )
@@ -672,6 +713,11 @@ class Harness:
         spec = self._command(name)
         contexts = spec.get("contexts")
         return spec.get("dm_permission") is not False and (contexts is None or 1 in contexts)
+
+    def mention(self, name: str) -> str:
+        """How Discord writes the synced command ``name`` (``game board``) to be clicked:
+        with the id this fake gave it at sync."""
+        return f"</{name}:{self._command(name.split()[0])['id']}>"
 
     def _command(self, name: str) -> dict:
         found = [c for c in self.commands if c["name"] == name]
@@ -707,13 +753,21 @@ class Harness:
         user: Any,
         channel: int = CHANNEL_ID,
         expired: bool = False,
+        user_install: bool = False,
         **values: Any,
     ) -> Replies:
         """``/command [subcommand …] option=value …`` typed by ``user``; its replies.
-        ``expired``: it reaches the bot after Discord gave up on it (see :meth:`feed`)."""
+        ``expired``: it reaches the bot after Discord gave up on it (see :meth:`feed`).
+        ``user_install``: through the app ``user`` installed to their own account."""
         spec = self._command(command)
         if channel == DM_CHANNEL_ID:
             assert self.offered_in_dms(command), f"Discord does not offer /{command} in DMs"
+        if user_install:
+            assert 1 in (spec.get("integration_types") or [0]), f"/{command}: no user install"
+        dms = (DM_CHANNEL_ID, DM_CHANNEL_ID + _user_of(user)[0])
+        context = 2 if channel == GROUP_DM_ID else 1 if channel in dms else 0
+        if spec.get("contexts") is not None:
+            assert context in spec["contexts"], f"Discord does not offer /{command} there"
         users = {k: v for k, v in values.items() if isinstance(v, (Caller, discord.abc.User))}
         values = {k: str(_user_of(v)[0]) if k in users else v for k, v in values.items()}
         data = {
@@ -728,7 +782,8 @@ class Harness:
                 "users": {uid: m.pop("user") for uid, m in members.items()},
                 "members": members,
             }
-        return await self.feed(self._interaction_payload(2, user, channel, data), expired=expired)
+        payload = self._interaction_payload(2, user, channel, data, user_install=user_install)
+        return await self.feed(payload, expired=expired)
 
     async def autocomplete(
         self,
@@ -1293,6 +1348,10 @@ class Harness:
             raise discord.Forbidden(
                 response, {"code": 50007, "message": "Cannot send messages to this user"}
             )
+        if channel_id in OUT_OF_REACH:  # the bot is no member there
+            call.status, call.error = 403, "50001: Missing Access"
+            response = SimpleNamespace(status=403, reason="Forbidden")
+            raise discord.Forbidden(response, {"code": 50001, "message": "Missing Access"})
         if channel_id in self.gone_channels:
             call.status, call.error = 404, "10003: Unknown Channel"
             response = SimpleNamespace(status=404, reason="Not Found")

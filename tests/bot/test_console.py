@@ -114,7 +114,9 @@ async def test_settings_extend_replace_and_archive_work_as_on_discord(console):
     assert "Turn notices: a direct message; time zone Europe/Berlin; quiet 22:00–7:00" in said
     assert "time zone Europe/Berlin; no quiet hours" in said
     assert "/settings has no option 'colour'; its options: notify, timezone" in said
-    assert re.search(r"ada gave (ada|bob) 12 hours more\.", said)
+    assert re.search(
+        r"ada gave (ada|bob) 12 hours more: due 20\d\d-\d\d-\d\d \d\d:\d\d UTC\.", said
+    )
     assert "cy takes over seat 2 from bob." in said
     assert "your clocks are paused for 2 days" in said
 

@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from bot.daily import WEEK, Daily, challenge_for, share_line, streak
+from bot.marks import for_discord
 from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
 from bot.store import SQLiteStore
@@ -214,9 +215,9 @@ async def test_a_daily_game_left_open_past_midnight_is_told_when_todays_challeng
     await scheduler.tick()
     (notice,) = await scheduler.deliveries()
     closes = int(datetime(2026, 11, 4, tzinfo=UTC).timestamp())  # Tuesday's end
-    assert notice.text == (
+    assert for_discord(notice.text) == (
         "Reminder: your daily challenge of Monday 2026-11-02 is still open here. Today's "
-        f"challenge closes <t:{closes}:R> (midnight UTC): finish this game, or call it off "
+        f"challenge closes at midnight UTC, <t:{closes}:R>: finish this game, or call it off "
         "with `/game abandon` (a loss), to play it with `/daily play`."
     )
     with pytest.raises(Refused, match="already have a game going in this DM"):

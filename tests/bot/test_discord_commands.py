@@ -12,6 +12,7 @@ import asyncio
 import logging
 import random
 import re
+from datetime import datetime
 
 import pytest
 from hypothesis import given, settings
@@ -345,7 +346,8 @@ async def test_lobby_refusals(h):
         "Only the player who opened the game (or a server manager) can start it.",
     )
     assert_refused(
-        await h.slash("game", "leave", user=ADA), "call it off with `/game abandon` instead"
+        await h.slash("game", "leave", user=ADA),
+        f"call it off with {h.mention('game abandon')} instead",
     )
     assert_refused(await h.slash("move", notation="red tall a1", user=ADA), "not started yet")
     assert_refused(await h.slash("game", "board", user=ADA), "no board")
@@ -980,8 +982,11 @@ async def test_a_league_by_slash_commands_opens_a_thread_and_game_per_match(h):
     assert "**Cup** standings with round 1 of 2 in play" in standings.text
     listed = (await h.slash("league", "list", user=BOB)).one
     assert listed.ephemeral
-    assert (
-        listed.text == f"**Leagues here**\nCup — Skybridge, swiss, round 1 of 2, in <#{CHANNEL_ID}>"
+    (league,) = await h.store.leagues(GUILD_ID)
+    ends = int(datetime.fromisoformat(league.round_deadline).timestamp())
+    assert listed.text == (
+        f"**Leagues here**\nCup — Skybridge, swiss, round 1 of 2, until <t:{ends}:f> "
+        f"(<t:{ends}:R>), in <#{CHANNEL_ID}>"
     )
 
 
@@ -1001,7 +1006,7 @@ async def test_daily_play_from_a_server_opens_the_game_in_dms(h):
 async def test_daily_play_for_a_player_who_takes_no_dms_says_so_and_where_the_game_is(h):
     h.closed_dms.add(ADA.user_id)
     told = assert_refused(await h.slash("daily", "play", user=ADA), "can't send you a direct")
-    assert "`/game board`" in told.text and "waiting in your DMs" not in told.text
+    assert h.mention("game board") in told.text and "waiting in your DMs" not in told.text
     board = (await h.slash("game", "board", user=ADA, channel=DM_CHANNEL_ID + ADA.user_id)).one
     assert board.ephemeral and board.images, "the game is there to play in the DM"
 
@@ -1352,11 +1357,16 @@ async def test_extend_vacation_and_settings_answer_privately_or_publicly_as_they
     assert_refused(await h.slash("game", "extend", by="1d", user=ADA), "extend their own clock")
     assert await snapshot(h) == before
     extended = (await h.slash("game", "extend", by="1d", user=MO)).one
-    assert not extended.ephemeral and extended.text == "Mo gave Ada 24 hours more."
+    row = await h.store.latest_game(CHANNEL_ID)
+    (due,) = [s.deadline for s in await h.store.seats(row.id) if s.awaiting]
+    at = int(datetime.fromisoformat(due).timestamp())
+    assert not extended.ephemeral
+    assert extended.text == f"Mo gave Ada 24 hours more: due <t:{at}:f> (<t:{at}:R>)."
     assert extended.pinged == set()
 
     away = (await h.slash("vacation", days=2, user=BOB, channel=DM_CHANNEL_ID)).one
-    assert away.ephemeral and "paused for 2 days (0 running deadline(s) moved)" in away.text
+    assert away.ephemeral and "paused for 2 days, until <t:" in away.text
+    assert "0 running deadline(s) moved" in away.text
     assert_refused(await h.slash("vacation", days=20, user=BOB), "You have 12 vacation days left")
     back = (await h.slash("vacation", days=0, user=BOB)).one
     assert back.ephemeral and back.text.startswith("Welcome back.")

@@ -127,14 +127,16 @@ def mentioned(content: str) -> list[int]:
 
 
 def png_of(pushed: FakeInteraction, message: dict) -> Image.Image:
-    """The board ``message`` uploaded, decoded; checks the multipart declared it."""
+    """The board ``message`` uploaded, decoded; checks the multipart declared it, with
+    the board in words as its alt text."""
     (sent,) = [f for f in pushed.followups if f["message"]["id"] == message["id"]]
     assert [f.field for f in sent["files"]] == ["files[0]"]
     upload = sent["files"][0]
     assert upload.filename == "board.png"
     assert upload.data.startswith(b"\x89PNG\r\n\x1a\n")
-    declared = sent["data"].get("attachments")
-    assert declared == [{"id": 0, "filename": "board.png"}], declared
+    (declared,) = sent["data"].get("attachments")
+    assert declared["id"] == 0 and declared["filename"] == "board.png", declared
+    assert declared["description"].startswith("Skybridge board.\n"), declared
     image = Image.open(io.BytesIO(upload.data))
     image.load()
     assert image.format == "PNG"

@@ -237,6 +237,36 @@ def test_a_league_start_may_be_a_date_or_a_delay():
     assert parse_start("2 days", T0) == T0 + timedelta(days=2)
 
 
+@pytest.mark.parametrize(
+    ("typed", "utc"),
+    [
+        ("2026-12-01 18:00", (2026, 12, 1, 17)),  # the organiser's zone: Berlin, winter
+        ("2027-07-01 18:00", (2027, 7, 1, 16)),  # and summer
+        ("2026-12-01 18:00 UTC", (2026, 12, 1, 18)),
+        ("2026-12-01 18:00 utc-5", (2026, 12, 1, 23)),
+        ("2026-12-01 18:00 GMT+05:30", (2026, 12, 1, 12, 30)),
+        ("2026-12-01T18:00+01:00", (2026, 12, 1, 17)),
+        ("2026-12-01 18:00Z", (2026, 12, 1, 18)),
+        ("<t:1796148000>", (2026, 12, 1, 18)),  # pasted from Discord
+        ("<t:1796148000:f>", (2026, 12, 1, 18)),
+    ],
+)
+def test_a_league_start_is_read_in_the_organisers_zone_unless_it_names_one(typed, utc):
+    assert parse_start(typed, T0, "Europe/Berlin") == datetime(*utc, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "typed", ["next tuesday", "2026-12-01 18:00 UTC+15", "2026-12-01 18:00+01:00 UTC", "<t:x>"]
+)
+def test_a_league_start_nobody_can_read_names_every_form(typed):
+    with pytest.raises(Refused) as refused:
+        parse_start(typed, T0, "Asia/Tokyo")
+    said = str(refused.value)
+    assert said.startswith("starts: ") and "is not a duration or a date" in said
+    for form in ("(Asia/Tokyo, from `/settings`)", "`2026-12-01 18:00+01:00`", "UTC-5", "<t:"):
+        assert form in said
+
+
 # -- the console takes the same options as Discord -------------------------------------
 
 

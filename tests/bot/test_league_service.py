@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from PIL import Image
 
+from bot.marks import plain
 from bot.organiser import Organiser, finishing_order, numbered_tables
 from bot.ratings import Rating, rate, replay
 from bot.service import Caller, Refused, Service, Table, ordinal
@@ -264,7 +265,7 @@ async def test_an_organiser_role_and_a_start_date(league):
     with pytest.raises(Refused, match="must be in the future"):
         await organiser.create(HOME, helper, "Autumn", "skybridge", "swiss", starts="2020-01-01")
     made = await organiser.create(HOME, helper, "Autumn", "skybridge", "swiss", starts="2d")
-    assert "starts by itself at 2026-11-04 12:00 UTC" in made.text
+    assert "starts by itself at 2026-11-04 12:00 UTC" in plain(made.text)
     await organiser.create(HOME, helper, "Lonely", "skybridge", "swiss", starts="1d")
     for p in PLAYERS[:4]:
         await organiser.join(HOME.guild_id, p, "Autumn")

@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from bot.clocks import Clocks
+from bot.marks import for_discord, plain
 from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
 from bot.store import SQLiteStore
@@ -142,7 +143,8 @@ async def test_warning_then_a_random_legal_move_at_the_deadline(world, clock):
     (warning,) = await outbox(service)
     assert warning[1] == "warning"
     due = int((T0 + timedelta(hours=48)).timestamp())
-    assert f"Your move is due <t:{due}:R>;" in (await scheduler.deliveries())[0].text
+    text = for_discord((await scheduler.deliveries())[0].text)
+    assert f"Your move is due <t:{due}:f> (<t:{due}:R>);" in text
     clock.at(hours=48)
     before = len(await service.store.moves(1))
     posted, again = await scheduler.tick(), await scheduler.tick()
@@ -350,7 +352,7 @@ async def test_a_deadline_missed_while_the_bot_was_down_is_warned_before_it_is_p
     assert await scheduler.tick() == []
     (warning,) = await scheduler.deliveries()
     given = int((T0 + timedelta(hours=36)).timestamp())  # six hours from the late warning
-    assert warning.kind == "warning" and f"due <t:{given}:R>" in warning.text
+    assert warning.kind == "warning" and f"due <t:{given}:f>" in for_discord(warning.text)
     clock.at(hours=35, minutes=59)
     assert await scheduler.tick() == []
     clock.at(hours=36)
@@ -412,7 +414,7 @@ async def test_turns_lists_the_longest_wait_first_with_when_it_began(world, cloc
     await service.start(other_table, ADA)  # and here since 14:00
     clock.at(hours=3)  # the first game changes without a move: Bob hands his seat to Dee
     await service.replace_player(TABLE, BOB, BOB.user_id, DEE)
-    turns = (await service.my_turns(ADA)).text.splitlines()
+    turns = plain((await service.my_turns(ADA)).text).splitlines()
     assert turns[1].endswith("channel 5001 — waiting since 2026-11-02 12:00 UTC")
     assert turns[2].endswith("channel 5002 — waiting since 2026-11-02 14:00 UTC")
 
@@ -479,9 +481,9 @@ async def test_a_warning_names_the_real_deadline_and_speaks_to_the_player(world,
     await scheduler.tick()
     (warning,) = await scheduler.deliveries()
     deadline = int((T0 + timedelta(hours=1)).timestamp())
-    assert warning.text == (
-        f"⏰ Your move is due <t:{deadline}:R>; after that the game plays a random legal move "
-        "for you."
+    assert for_discord(warning.text) == (
+        f"⏰ Your move is due <t:{deadline}:f> (<t:{deadline}:R>); after that the game plays a "
+        "random legal move for you."
     )
 
 

@@ -1,0 +1,36 @@
+"""The service's marks for moments and commands, as each front end writes them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.marks import for_discord, plain, when
+
+MOMENT = datetime(2026, 12, 1, 17, 0, 30, tzinfo=UTC)
+UNIX = int(MOMENT.timestamp())
+MENTIONS = {"game board": "</game board:11>", "vacation": "</vacation:22>"}
+
+
+def test_a_moment_is_a_live_timestamp_on_discord_and_utc_in_the_terminal():
+    text = f"Due {when(MOMENT)}; since {when(MOMENT, 'f')}; back {when(MOMENT, 'R')}."
+    assert for_discord(text) == (
+        f"Due <t:{UNIX}:f> (<t:{UNIX}:R>); since <t:{UNIX}:f>; back <t:{UNIX}:R>."
+    )
+    assert (
+        plain(text)
+        == "Due 2026-12-01 17:00 UTC; since 2026-12-01 17:00 UTC; back 2026-12-01 17:00 UTC."
+    )
+
+
+def test_a_command_becomes_its_mention_and_its_arguments_stay_code():
+    text = "See `/game board move:3`, or `/vacation days:0`, or `/game board`."
+    assert for_discord(text, MENTIONS.get) == (
+        "See </game board:11> `move:3`, or </vacation:22> `days:0`, or </game board:11>."
+    )
+
+
+def test_what_is_no_known_command_stays_as_written():
+    text = "`/game …` groups, `/league join name:Cup` unsynced, `/tmp/x`, `start=ii-2-3`"
+    assert for_discord(text, MENTIONS.get) == text
+    assert for_discord("`/game board`") == "`/game board`"  # no ids yet: plain text
+    assert plain("`/game board`") == "`/game board`"
