@@ -29,7 +29,7 @@ def test_one_line_from_as_side_and_the_same_again_for_the_same_seed(capsys):
         "skybridge",
         "hard",
         "easy",
-        4,
+        2,
     )
     assert first["wins"] + first["losses"] + first["draws"] == 2
     assert 0 < first["cpu_ms_p50"] <= first["cpu_ms_p99"]
