@@ -1,4 +1,4 @@
-"""``python -m bot [console | selfplay | bench | backup | restore]``; alone, runs the bot."""
+"""``python -m bot [console | selfplay | arena | bench | backup | restore]``; alone, the bot."""
 
 from __future__ import annotations
 
@@ -54,6 +54,13 @@ def _parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--players", type=int, help="default: every count the game allows")
     selfplay.add_argument("--db", type=Path, help="SQLite file (default: a temporary one)")
     selfplay.add_argument("--images", action="store_true", help="render after each move too")
+    arena = sub.add_parser("arena", help="AI levels against each other: strength and CPU")
+    arena.add_argument("game")
+    arena.add_argument("--a", default="hard", help="the level reported on (default hard)")
+    arena.add_argument("--b", default="normal", help="its opponent's level, or euler (solo)")
+    arena.add_argument("--games", type=int, default=20)
+    arena.add_argument("--seed", type=int, default=1)
+    arena.add_argument("--budget", type=int, help="hard's search iterations (default: tuned)")
     backup = sub.add_parser("backup", help="copy the live database safely (online backup)")
     backup.add_argument("target", type=Path, help="the file to write the copy to")
     backup.add_argument("--db", type=Path, help="SQLite file (default: BRIDGEKEEPER_DB)")
@@ -326,6 +333,12 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(_console(db_path, args.images, args.seed, args.manager))
     if args.command == "selfplay":
         return asyncio.run(_selfplay(args))
+    if args.command == "arena":
+        from bot.tools import arena
+        from bot.tools.selfplay import known_game
+
+        arena.run(known_game(args.game), args.a, args.b, args.games, args.seed, args.budget)
+        return 0
     if args.command == "ratings":
         return asyncio.run(_rebuild_ratings(args.db or settings.db_path))
     if args.command == "backup":

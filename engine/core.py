@@ -225,13 +225,15 @@ class Kit:
     fixed names, each function a game answers with, so no game writes the same wiring:
     ``actions.parse``/``format``, ``state.to_dict``/``from_dict``, ``flow.awaited``
     (and ``flow.after``, ``flow.skipped`` where the game has them), ``scoring.result``,
-    ``view.view``."""
+    ``view.view``. ``ai``, optional, turns a view back into possible states for the
+    computer players (``engine.ai``); the core itself never calls it."""
 
     actions: ModuleType
     state: ModuleType
     flow: ModuleType
     scoring: ModuleType
     view: ModuleType
+    ai: ModuleType | None = None
 
     def functions(self) -> dict[str, Callable[..., Any]]:
         """The :class:`Game` methods these modules answer, by method name."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.bridge_wars import actions, flow, scoring, state, view
+from engine.bridge_wars import actions, ai, flow, scoring, state, view
 from engine.bridge_wars.actions import Action
 from engine.bridge_wars.rules import RULES
 from engine.bridge_wars.state import State, height_option
@@ -57,7 +57,7 @@ class BridgeWars(Game[State, Action]):
         options={"height": "rod height in layers, 4 to 16 (default 12) [P]"},
     )
     rules = RULES
-    kit = Kit(actions, state, flow, scoring, view)
+    kit = Kit(actions, state, flow, scoring, view, ai)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return state.new(players, height_option(options), seed)

@@ -36,6 +36,9 @@ class Pending:
     plane: Domino
     stage: str  # "hit" or "aim"
     dice: tuple[int, int]
+    queue: tuple[Domino, ...] = ()  # planes still to fly after this one, in declared order
+    reroll: bool = True  # the ghost pilot's re-roll is still unused
+    deadly: bool = False  # for "aim": the strike is deadly
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,8 @@ class View:
     planes: tuple[Domino, ...]
     cannons: int
     declared: tuple[Domino, ...]
+    done: frozenset[str]  # once-a-turn steps this turn has taken: advance, enter, fire, bomb
+    boats_built: int  # boats numbered so far (the next is b<boats_built + 1>)
     fire_due: bool  # the defender's cannons must fire before anything else in step 4
     pending: Pending | None
     dice: tuple[Roll, ...]
@@ -105,8 +110,12 @@ def view(state: State, seat: int | None) -> View:
         planes=state.planes,
         cannons=len(state.cannons),
         declared=state.declared,
+        done=state.done,
+        boats_built=state.boats_built,
         fire_due=fire_due(state),
-        pending=None if run is None else Pending(run.plane, run.stage, run.dice),
+        pending=None
+        if run is None
+        else Pending(run.plane, run.stage, run.dice, run.queue, run.reroll, run.deadly),
         dice=state.dice,
         last=state.last,
         over=state.over is not None,

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import Game, GameInfo, Kit
-from engine.seven_bridges import actions, flow, scoring, state, view
+from engine.seven_bridges import actions, ai, flow, scoring, state, view
 from engine.seven_bridges.actions import Action
 from engine.seven_bridges.rules import RULES
 from engine.seven_bridges.state import ROUNDS, State
@@ -55,7 +55,7 @@ class SevenBridges(Game[State, Action]):
     )
 
     rules = RULES
-    kit = Kit(actions, state, flow, scoring, view)
+    kit = Kit(actions, state, flow, scoring, view, ai)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return flow.begin(state.new(players, options, seed))

@@ -54,6 +54,7 @@ class View:
     pick_owners: tuple[int, ...]  # position of each of the six picks this turn
     dice: tuple[tuple[int, int], ...]  # (kind, value) per die; value 0 once drafted
     committed: int
+    rerolled: frozenset[int]  # positions that used a re-roll/distribute this turn
     seats: tuple[PlayerView, ...]
     to_play: tuple[int, ...]
     last_seat: int
@@ -96,6 +97,7 @@ def view(state: State, seat: int | None) -> View:
         pick_owners=tuple(owner(state, k) for k in range(PICKS)),
         dice=tuple((KINDS[d], state.dice[d]) for d in range(DICE)),
         committed=state.committed,
+        rerolled=state.rerolled,
         seats=seats,
         to_play=awaited_seats(state),
         last_seat=state.last_seat,

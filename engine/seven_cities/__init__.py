@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import Game, GameInfo, Kit
-from engine.seven_cities import actions, flow, scoring, state, view
+from engine.seven_cities import actions, ai, flow, scoring, state, view
 from engine.seven_cities.actions import Action
 from engine.seven_cities.rules import RULES
 from engine.seven_cities.state import State, clock_option
@@ -70,7 +70,7 @@ class SevenCities(Game[State, Action]):
         hidden_information=True,
     )
     rules = RULES
-    kit = Kit(actions, state, flow, scoring, view)
+    kit = Kit(actions, state, flow, scoring, view, ai)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return state.new(players, clock_option(options), seed)

@@ -45,6 +45,7 @@ class View:
     first: int
     to_play: tuple[int, ...]
     ap: int
+    land_builds: int  # cities built on future land this turn: cards drawn at its end
     hand: tuple[str, ...] | None  # the viewing seat's own cards
     hand_counts: tuple[int, ...]
     deck: int
@@ -106,6 +107,7 @@ def view(state: State, seat: int | None) -> View:
         first=state.first,
         to_play=to_play(state),
         ap=state.ap,
+        land_builds=state.land_builds,
         hand=None if seat is None else state.hands[seat],
         hand_counts=tuple(len(h) for h in state.hands),
         deck=len(state.deck),

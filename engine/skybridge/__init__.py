@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import Game, GameInfo, Kit
-from engine.skybridge import actions, flow, scoring, state, view
+from engine.skybridge import actions, ai, flow, scoring, state, view
 from engine.skybridge.actions import Action
 from engine.skybridge.board import COLOURS
 from engine.skybridge.rules import RULES
@@ -46,7 +46,7 @@ class Skybridge(Game[State, Action]):
         ),
     )
     rules = RULES
-    kit = Kit(actions, state, flow, scoring, view)
+    kit = Kit(actions, state, flow, scoring, view, ai)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return state.new(players, seed)

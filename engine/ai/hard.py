@@ -1,0 +1,115 @@
+"""Level hard: determinized Monte Carlo search (information-set MCTS at the root).
+
+The seat cannot see the whole state, so it samples several states that agree with its
+view (``Worlds.sample``: other hands, the deck, face-down dominoes and future dice drawn
+afresh) and searches those. The legal actions are first ranked by one greedy step and
+the best few kept; then each iteration takes the next sampled world, picks a candidate
+by UCB1, plays it there, lets every seat play on for a few actions (each the best of a
+few random legal ones, judged one step ahead from the mover's side) and judges the
+outcome from the seat's side. The candidate with the best mean outcome is played.
+
+Every world and every draw comes from the seed, and the work is a fixed number of
+iterations of bounded length: what the search does, and how long it takes, follow from
+the view, never from what it hides.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.ai import normal
+from engine.ai.dice import Dice
+from engine.ai.worlds import WIN, Worlds
+
+
+@dataclass(frozen=True)
+class Search:
+    """How far the search looks; a game's AI module may set its own (``SEARCH``),
+    tuned so a move stays within its CPU budget (docs/ai.md)."""
+
+    iterations: int = 200  # rollouts in all
+    worlds: int = 8  # hidden states sampled, taken in turn by the iterations
+    width: int = 8  # candidates kept from the greedy ranking of the legal actions
+    depth: int = 10  # actions a rollout plays before judging the position
+    greed: int = 3  # a rollout's move: the best of this many random legal actions
+    explore: float = 0.5  # UCB1's constant, times the spread of the values seen
+
+
+@dataclass
+class Work:
+    """What the search did: the same for every secret behind one view."""
+
+    worlds: int = 0
+    applied: int = 0
+
+
+def pick(
+    worlds: Worlds, view: Any, seat: int, legal: Sequence[Any], dice: Dice, search: Search
+) -> tuple[Any, Work]:
+    work = Work()
+    if len(legal) == 1:
+        return legal[0], work
+    sampled = [worlds.sample(view, seat, dice) for _ in range(max(1, search.worlds))]
+    work.worlds = len(sampled)
+    ranking = normal.ranked(worlds, sampled[0], seat, legal, dice)
+    work.applied += len(legal)
+    candidates = [action for _, action in ranking[: search.width]]
+    visits = [0] * len(candidates)
+    totals = [0.0] * len(candidates)
+    low, high = math.inf, -math.inf
+    for i in range(search.iterations):
+        c = _select(visits, totals, i, (high - low) * search.explore)
+        after = worlds.apply(sampled[i % len(sampled)], seat, candidates[c])
+        work.applied += 1
+        value = -2 * WIN if after is None else _rollout(worlds, after, seat, dice, search, work)
+        visits[c] += 1
+        totals[c] += value
+        low, high = min(low, value), max(high, value)
+    means = [t / v if v else -math.inf for t, v in zip(totals, visits, strict=True)]
+    chosen = max(range(len(candidates)), key=lambda c: (means[c], visits[c], -c))
+    return candidates[chosen], work
+
+
+def _select(visits: list[int], totals: list[float], played: int, scale: float) -> int:
+    """UCB1: every candidate once, then the best mean plus a bonus for few visits."""
+    for c, n in enumerate(visits):
+        if n == 0:
+            return c
+    log = math.log(played)
+
+    def score(c: int) -> float:
+        return totals[c] / visits[c] + scale * math.sqrt(log / visits[c])
+
+    return max(range(len(visits)), key=score)
+
+
+def _rollout(
+    worlds: Worlds, state: Any, seat: int, dice: Dice, search: Search, work: Work
+) -> float:
+    """Play on for ``search.depth`` actions, then judge the position from ``seat``'s side."""
+    game = worlds.game
+    for _ in range(search.depth):
+        if game.is_over(state):
+            break
+        movers = tuple(game.awaited(state))
+        mover = movers[0] if len(movers) == 1 else dice.choice(movers)
+        options = game.legal(state, mover)
+        if not options:
+            break
+        tried = dice.sample(options, search.greed)
+        best, best_value = None, -math.inf
+        for action in tried:
+            after = worlds.apply(state, mover, action)
+            work.applied += 1
+            if after is None:
+                continue
+            value = worlds.evaluate(after, mover) if len(tried) > 1 else 0.0
+            if value > best_value:
+                best, best_value = after, value
+        if best is None:
+            break
+        state = best
+    return worlds.evaluate(state, seat)

@@ -1,0 +1,173 @@
+"""The computer players (engine/ai): they decide from a seat's view only, every move
+they make is legal, and a view's hidden parts are guessed, never read.
+
+Positions come from whole random games (test_contract's ``play_random``), replayed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+import engine
+from engine import ai
+from engine.ai.worlds import margin
+from engine.core import Rng
+from engine.skybridge import Skybridge
+from tests.engine.test_contract import KEYS, play_random
+
+#: (players, seed) of the games each test draws positions from: two seats, and the most
+#: a game allows, where more seats hide more
+TABLES = ((2, 1), (-1, 2))
+
+
+def positions(g, every: int = 1):
+    """Every ``every``-th position of random games, with its number of seats."""
+    for players, seed in TABLES:
+        players = g.info.max_players if players < 0 else players
+        _, log = play_random(g, players, seed)
+        state = g.new(players, None, seed)
+        for number, (seat, text) in enumerate(log):
+            if number % every == 0:
+                yield state, players
+            state = g.play(state, seat, text).state
+
+
+@pytest.fixture(params=KEYS)
+def g(request):
+    return engine.GAMES[request.param]
+
+
+def test_a_sampled_state_shows_each_seat_its_own_view_and_moves(g):
+    """What the search plays in agrees with all the seat can see: its view of the
+    sampled state is its view, and it has the same legal actions there."""
+    checked = 0
+    for state, players in positions(g, every=3):
+        for seat in range(players):
+            seen = g.view(state, seat)
+            sampled = g.kit.ai.determinize(seen, seat, Rng(checked))
+            assert g.view(sampled, seat) == seen
+            assert g.legal(sampled, seat) == g.legal(state, seat)
+            checked += 1
+    assert checked > 50
+
+
+SECRETS = {
+    "seven-cities": lambda s: (s.deck, s.hands[1]),
+    "bridges-and-boats": lambda s: (s.pool, s.hands[1]),
+}
+
+
+@pytest.mark.parametrize("key", sorted(SECRETS))
+def test_two_secrets_behind_one_view_give_the_same_move_after_the_same_work(key):
+    """Another deck and another rival hand, the same view: the same move, after the
+    same worlds sampled and the same actions tried — nothing, timing included, depends
+    on what the seat cannot see."""
+    g = engine.GAMES[key]
+    tried = 0
+    for state, _ in positions(g, every=25):
+        seat = 0
+        if g.is_over(state) or seat not in g.awaited(state) or len(g.legal(state, seat)) < 2:
+            continue
+        seen = g.view(state, seat)
+        other = g.kit.ai.determinize(seen, seat, Rng(99))
+        assert SECRETS[key](other) != SECRETS[key](state), "a different secret"
+        assert g.view(other, seat) == seen
+        legal = g.legal(state, seat)
+        for level in ai.LEVELS:
+            truth = ai.decide(g, g.view(state, seat), legal, level, 7, budget=6)
+            guess = ai.decide(g, g.view(other, seat), g.legal(other, seat), level, 7, budget=6)
+            assert truth == guess
+        tried += 1
+    assert tried >= 2
+
+
+def test_the_ai_refuses_a_state_a_spectators_view_and_another_games_view(g):
+    state = g.new(2 if g.info.min_players <= 2 else g.info.min_players, None, 1)
+    seat = next(iter(g.awaited(state)))
+    legal = g.legal(state, seat)
+    with pytest.raises(TypeError, match="decides from a seat's view"):
+        ai.choose(g, state, legal, "hard", 1)
+    with pytest.raises(ValueError, match="spectator"):
+        ai.choose(g, g.view(state, None), legal, "normal", 1)
+    sky = engine.get("skybridge") if g.info.key != "skybridge" else engine.get("bridge-wars")
+    foreign = sky.view(sky.new(2, None, 1), 0)
+    with pytest.raises(TypeError, match="not from a"):
+        ai.choose(g, foreign, legal, "easy", 1)
+    with pytest.raises(ValueError, match="No AI level 'expert'"):
+        ai.choose(g, g.view(state, seat), legal, "expert", 1)
+
+
+def test_every_level_plays_only_legal_moves_until_the_end(g):
+    """Whole two-player games (Seven Bridges alone, against Euler, too), the three levels
+    seated in turn; hard on a tiny budget."""
+    for players, seed in ((2, 3), (g.info.min_players, 4)):
+        state = g.new(players, None, seed)
+        moves = 0
+        while not g.is_over(state):
+            seat = next(iter(g.awaited(state)))
+            legal = g.legal(state, seat)
+            level = ai.LEVELS[(seat + moves // 40) % 3]
+            action = ai.choose(g, g.view(state, seat), legal, level, moves, budget=3)
+            assert action in legal
+            state = g.apply(state, seat, action).state
+            moves += 1
+            assert moves < 5000
+
+
+def test_one_seed_one_move_and_another_seed_may_differ():
+    g = engine.get("bridge-wars")
+    state = g.new(2, None, 5)
+    for _ in range(6):  # through setup, into play: hundreds of placements
+        seat = next(iter(g.awaited(state)))
+        state = g.apply(state, seat, g.legal(state, seat)[0]).state
+    seat = next(iter(g.awaited(state)))
+    seen, legal = g.view(state, seat), g.legal(state, seat)
+    for level in ai.LEVELS:
+        picks = {g.format(ai.choose(g, seen, legal, level, seed, budget=4)) for seed in range(6)}
+        again = {g.format(ai.choose(g, seen, legal, level, seed, budget=4)) for seed in range(6)}
+        assert picks == again
+        assert len(picks) > 1 or level == "hard", level
+
+
+def test_normal_takes_the_points_on_offer_and_easy_does_not_look():
+    """Skybridge: wherever a roof would score at once, normal takes the best there is;
+    easy, at random, often does not."""
+    g = engine.get("skybridge")
+    offers = 0
+    for state, _ in positions(g):
+        seat = next(iter(g.awaited(state)), None)
+        if seat is None:
+            continue
+        legal, seen = g.legal(state, seat), g.view(state, seat)
+        gain = {a: margin(g, g.apply(state, seat, a).state, seat) for a in legal}
+        top = max(gain.values())
+        if top <= min(gain.values()):
+            continue
+        offers += 1
+        for seed in range(3):
+            assert gain[ai.choose(g, seen, legal, "normal", seed)] == top
+    assert offers >= 3
+    misses = 0
+    for state, _ in positions(g):
+        seat = next(iter(g.awaited(state)), None)
+        if seat is not None:
+            legal, seen = g.legal(state, seat), g.view(state, seat)
+            gain = {a: margin(g, g.apply(state, seat, a).state, seat) for a in legal}
+            misses += gain[ai.choose(g, seen, legal, "easy", 1)] < max(gain.values())
+    assert misses > 0
+
+
+def test_a_game_without_an_ai_module_is_offered_easy_only():
+    class Bare(Skybridge):
+        kit = replace(Skybridge.kit, ai=None)
+
+    g = Bare()
+    state = g.new(2, None, 1)
+    seat = next(iter(g.awaited(state)))
+    legal = g.legal(state, seat)
+    assert ai.levels(g) == ("easy",)
+    assert ai.choose(g, g.view(state, seat), legal, "easy", 1) in legal
+    with pytest.raises(ValueError, match="no AI module"):
+        ai.choose(g, g.view(state, seat), legal, "normal", 1)
