@@ -12,11 +12,12 @@ from discord.ext import commands
 
 from bot import permissions
 from bot.cogs.base import AnsweringCog, at_the_table, noted, permission_note
-from bot.cogs.options import GAME_CHOICES, Duration, GameOptions
+from bot.cogs.options import GAME_CHOICES, LEVEL_CHOICES, Duration, GameOptions
 from bot.delivery import refuse
 from bot.host import Host
 from bot.inputs import EXTEND_BY, REACTION_WINDOW, REMIND_EVERY, TIME_PER_MOVE, clocks_of
 from bot.service import POLICIES, Caller, Refused
+from bot.service.seats import DEFAULT_LEVEL
 from bot.views import caller_of, send_reply, table_of
 
 
@@ -46,10 +47,13 @@ class Games(
         rated="Whether the result changes ratings (default: yes)",
         reaction_window="Time for out-of-turn answers before the bot passes: 5m to 7d (12h)",
         options="The game's options as name=value, e.g. start=ii-2-3 advanced=on",
+        ai="How many AI players take a seat beside you (0 to 5; the game is then unrated)",
+        ai_level="How well the AI players play (default: normal)",
     )
     @app_commands.choices(
         game=GAME_CHOICES,
         at_deadline=[app_commands.Choice(name=t, value=k) for k, t in POLICIES.items()],
+        ai_level=LEVEL_CHOICES,
     )
     async def new(
         self,
@@ -61,6 +65,8 @@ class Games(
         rated: bool = True,
         reaction_window: app_commands.Transform[float, Duration(REACTION_WINDOW)] | None = None,
         options: app_commands.Transform[dict[str, str], GameOptions] | None = None,
+        ai: app_commands.Range[int, 0, 5] = 0,
+        ai_level: app_commands.Choice[str] | None = None,
     ) -> None:
         note = permission_note(interaction, permissions.GAME, "host a game")
         policy = at_deadline.value if at_deadline else None
@@ -72,8 +78,21 @@ class Games(
             options,
             clocks=clocks,
             rated=rated,
+            ai=ai,
+            ai_level=ai_level.value if ai_level else DEFAULT_LEVEL,
         )
         await send_reply(interaction, noted(reply, note))
+
+    @app_commands.command(name="add-ai", description="Seat an AI player in this channel's lobby")
+    @app_commands.describe(level="How well it plays (default: normal)")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def add_ai(
+        self, interaction: discord.Interaction, level: app_commands.Choice[str] | None = None
+    ) -> None:
+        reply = await self.service.add_ai(
+            table_of(interaction), caller_of(interaction), level.value if level else DEFAULT_LEVEL
+        )
+        await send_reply(interaction, reply)
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -122,14 +141,27 @@ class Games(
         await send_reply(interaction, reply)
 
     @app_commands.command(name="replace", description="Hand a player's seat to someone else")
-    @app_commands.describe(player="Who leaves the seat", by="Who takes it over")
+    @app_commands.describe(
+        player="Who leaves the seat",
+        by="Who takes it over (a person)",
+        ai="Or an AI player takes it over, at this level",
+    )
+    @app_commands.choices(ai=LEVEL_CHOICES)
     async def replace(
-        self, interaction: discord.Interaction, player: discord.User, by: discord.User
+        self,
+        interaction: discord.Interaction,
+        player: discord.User,
+        by: discord.User | None = None,
+        ai: app_commands.Choice[str] | None = None,
     ) -> None:
-        new = Caller(user_id=by.id, name=by.display_name)
-        reply = await self.service.replace_player(
-            table_of(interaction), caller_of(interaction), player.id, new
-        )
+        table, caller = table_of(interaction), caller_of(interaction)
+        if (by is None) == (ai is None):
+            raise Refused("Say who takes the seat over: a person (`by`) or an AI player (`ai`).")
+        if ai is not None:
+            reply = await self.service.hand_to_ai(table, caller, player.id, ai.value)
+        else:
+            new = Caller(user_id=by.id, name=by.display_name)
+            reply = await self.service.replace_player(table, caller, player.id, new)
         await send_reply(interaction, reply)
 
     @app_commands.command(name="status", description="Players, scores and whose turn it is")

@@ -13,10 +13,12 @@ import discord
 from discord import app_commands
 
 import engine
+import engine.ai
 from bot.inputs import Span, parse_hours, parse_options
 
 GAME_CHOICES = [app_commands.Choice(name=g.info.name, value=key) for key, g in engine.GAMES.items()]
 SOLO_CHOICES = [c for c in GAME_CHOICES if engine.GAMES[c.value].info.min_players == 1]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in engine.ai.LEVELS]
 
 
 class Duration(app_commands.Transformer):
