@@ -17,6 +17,7 @@ from discord.ext import commands, tasks
 
 from bot.delivery import parts_of, post
 from bot.host import Host
+from bot.minute import MinutePass
 from bot.scheduler import Posted, Scheduler
 from bot.service import Reply, Table
 from bot.store import Notice
@@ -31,6 +32,7 @@ class Postal(commands.Cog):
     def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.scheduler = Scheduler(bot.service)
+        self.minute = MinutePass(self.scheduler, bot.organiser, bot.daily)
         self._passing = asyncio.Lock()  # one pass at a time: the minute's, an AI's
         self._soon: set[asyncio.Task[None]] = set()  # passes due before the next minute
         bot.service.on_ai_waiting = self.pass_in
@@ -71,28 +73,9 @@ class Postal(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def run_once(self) -> None:
-        """One tick: deadline moves, league rounds and daily news posted, notices sent.
-
-        Each source and each post stands alone: one that fails is logged and the rest of
-        the minute's work still goes out. Each source's posts go out before the next
-        source runs, so a failing source cannot strand what another already committed.
-        """
-        sources = (
-            self.scheduler.tick,
-            self.bot.organiser.tick,
-            self.bot.daily.settle,
-            self.bot.daily.rollover,
-        )
-        for source in sources:
-            try:
-                items = await source()
-            except Exception:
-                log.exception("play-by-post: %s failed", source.__qualname__)
-                continue
-            for item in items:
-                await self._post(item)
-        for notice in await self.scheduler.deliveries():
-            await self._send(notice)
+        """One pass (:class:`bot.minute.MinutePass`): its posts to their channels, its
+        notices as mentions or DMs."""
+        await self.minute.run(self._post, self._send)
 
     async def _post(self, item: Posted) -> None:
         try:

@@ -27,6 +27,10 @@ print(json.dumps(asyncio.run(startup(sys.argv[1], t0))), flush=True)
 """
 
 
+async def _kept(_item: object) -> None:
+    """Neither posted nor sent: no Discord here; the pass's own work is what is timed."""
+
+
 async def startup(path: str, t0: float) -> dict[str, float]:
     """What ``python -m bot`` does before it can answer, less the Discord connection:
     imports, open + migrations, integrity check, the client's setup_hook work (cogs,
@@ -42,12 +46,9 @@ async def startup(path: str, t0: float) -> dict[str, float]:
         async with Bridgekeeper(Service(store, link=jump_link)) as client:
             await client.install()  # the bot's own set-up, less the command sync
             phases["setup_s"] = time.perf_counter() - t0 - sum(phases.values())
-            postal = client.get_cog("Postal")
-            due = await postal.scheduler.tick() + await client.organiser.tick()
-            due += await client.daily.settle() + await client.daily.rollover()
-            notices = await postal.scheduler.deliveries()
+            due = await client.get_cog("Postal").minute.run(_kept, _kept)
             phases["first_tick_s"] = time.perf_counter() - t0 - sum(phases.values())
-            phases["due"] = len(due) + len(notices)
+            phases["due"] = due
     finally:
         await store.close()
     return phases

@@ -1,0 +1,56 @@
+"""The minute's pass: everything timed that is due, in one order, whoever runs it.
+
+The bot's loop (``bot/cogs/postal.py``), the start-up timing and the timers bench run
+this same pass, so what the bench measures is what the bot does. Each source and each
+post stands alone: one that fails is logged and the rest of the minute's work still
+goes out; each source's posts go out before the next source runs, so a failing source
+cannot strand what another already committed. No Discord here: the caller says how a
+post and a notice are delivered.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.daily import Daily
+from bot.organiser import Organiser
+from bot.scheduler import Posted, Scheduler
+from bot.store import Notice
+
+log = logging.getLogger(__name__)
+
+
+class MinutePass:
+    def __init__(self, scheduler: Scheduler, organiser: Organiser, daily: Daily) -> None:
+        self.scheduler = scheduler
+        self.organiser = organiser
+        self.daily = daily
+
+    async def run(
+        self,
+        post: Callable[[Posted], Awaitable[None]],
+        send: Callable[[Notice], Awaitable[None]],
+    ) -> int:
+        """Timers (deadline and AI moves, reminders), league rounds, the daily settling
+        and rollover, then the notices due; returns how many posts and notices went out."""
+        sources = (
+            self.scheduler.tick,
+            self.organiser.tick,
+            self.daily.settle,
+            self.daily.rollover,
+        )
+        done = 0
+        for source in sources:
+            try:
+                items = await source()
+            except Exception:
+                log.exception("play-by-post: %s failed", source.__qualname__)
+                continue
+            for item in items:
+                await post(item)
+            done += len(items)
+        notices = await self.scheduler.deliveries()
+        for notice in notices:
+            await send(notice)
+        return done + len(notices)
