@@ -34,10 +34,11 @@ def check_level(level: str) -> str:
 
 
 def ai_identity(seats: Sequence[SeatRow], level: str) -> tuple[int, str]:
-    """A user id no person has (negative, new to this game) and a name that says AI."""
+    """A user id no person has (negative, new to this game) and a name that says AI
+    first, where a board that shortens long names still shows it."""
     user_id = min([0, *(s.user_id for s in seats)]) - 1
     index = sum(s.ai is not None for s in seats)
-    return user_id, f"{AI_NAMES[index % len(AI_NAMES)]} (AI, {level})"
+    return user_id, f"AI {AI_NAMES[index % len(AI_NAMES)]} ({level})"
 
 
 class Seats(Play, PlayByPost):

@@ -58,7 +58,7 @@ async def play_out(service, scheduler, clock, person, rng, table: Table = TABLE)
 async def test_a_person_plays_an_ai_to_the_end_and_nobody_is_rated(world, clock):
     service, scheduler, woken = world
     opened = await service.create(TABLE, ADA, "skybridge", ai=1, ai_level="easy")
-    assert "AI players: Telford (AI, easy)" in opened.text and "casual" in opened.text
+    assert "AI players: AI Telford (easy)" in opened.text and "casual" in opened.text
     await service.start(TABLE, ADA)
     posted = await play_out(service, scheduler, clock, ADA, random.Random(3))
     assert posted, "the AI's moves were posted to the channel"
@@ -66,7 +66,7 @@ async def test_a_person_plays_an_ai_to_the_end_and_nobody_is_rated(world, clock)
     assert not any(u < 0 for item in posted for u in item.reply.mentions), "an AI is not pinged"
     assert not await service.is_live(TABLE)
     players = {s.user_id: s for s in await service.store.seats(1)}
-    assert players[-1].ai == "easy" and players[-1].name == "Telford (AI, easy)"
+    assert players[-1].ai == "easy" and players[-1].name == "AI Telford (easy)"
     assert all(s.place is not None for s in players.values())
     assert await service.store.ratings(TABLE.guild_id, "skybridge") == []
     assert await service.store.rebuild_ratings(replay) == (0, True)
@@ -159,13 +159,13 @@ async def test_adding_ai_players_is_checked_and_said(world):
     with pytest.raises(Refused, match="Only the player who opened the game"):
         await service.add_ai(TABLE, BOB)
     added = await service.add_ai(TABLE, ADA, "hard")
-    assert "Telford (AI, hard) joined" in added.text and "never rated" in added.text
+    assert "AI Telford (hard) joined" in added.text and "never rated" in added.text
     await service.add_ai(TABLE, ADA)
     await service.add_ai(TABLE, ADA)
     with pytest.raises(Refused, match="The game is full"):
         await service.add_ai(TABLE, ADA)
     names = [s.name for s in await service.store.seats(1)]
-    assert names == ["Ada", "Telford (AI, hard)", "Brunel (AI, normal)", "Roebling (AI, normal)"]
+    assert names == ["Ada", "AI Telford (hard)", "AI Brunel (normal)", "AI Roebling (normal)"]
     with pytest.raises(Refused, match="ai: `4` AI players is out of range"):
         await service.create(Table(channel_id=2, guild_id=TABLE.guild_id), ADA, "skybridge", ai=4)
 
@@ -177,7 +177,7 @@ async def test_a_seat_handed_to_an_ai_plays_on_and_a_table_of_only_ai_is_refused
     await service.join(TABLE, CY)
     await service.start(TABLE, ADA)
     handed = await service.hand_to_ai(TABLE, BOB, BOB.user_id, "easy")
-    assert "Telford (AI, easy) takes over seat 2 from Bob" in handed.text
+    assert "AI Telford (easy) takes over seat 2 from Bob" in handed.text
     await service.hand_to_ai(TABLE, CY, CY.user_id, "easy")
     with pytest.raises(Refused, match="only AI players, with nobody to watch"):
         await service.hand_to_ai(TABLE, ADA, ADA.user_id)

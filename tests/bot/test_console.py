@@ -268,13 +268,13 @@ async def test_a_number_option_takes_ascii_digits_only(console):
 async def test_a_person_plays_an_ai_alone_in_the_terminal(console):
     console, out = console
     opened = await play(console, out, "ada: /new skybridge ai=1 ai_level=easy", "ada: /start")
-    assert "AI players: Telford (AI, easy)" in opened
+    assert "AI players: AI Telford (easy)" in opened
     ada = console.caller("ada")
     said = ""
     for _ in range(3):
         move = (await console.service.legal_moves(TABLE, ada))[0]
         said += await play(console, out, f"ada: /move {move}")
-    assert said.count("Telford (AI, easy) placed") >= 2, "it answered each move by itself"
+    assert said.count("AI Telford (easy) placed") >= 2, "it answered each move by itself"
     assert said.rstrip().endswith("To play: ada.\n  → @ada"), "the turn is the person's"
     refused = await play(console, out, "ada: /replace player=ada ai=easy")
     assert "only AI players, with nobody to watch" in refused

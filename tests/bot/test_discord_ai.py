@@ -30,7 +30,7 @@ def channel_posts(h: Harness, since: int) -> list:
 
 async def test_an_ai_player_moves_by_itself_and_pings_the_person(h):
     opened = (await h.slash("game", "new", game="skybridge", ai=1, ai_level="easy", user=ADA)).one
-    assert "AI players: Telford (AI, easy)" in opened.text and not opened.ephemeral
+    assert "AI players: AI Telford (easy)" in opened.text and not opened.ephemeral
     await h.slash("game", "start", user=ADA)
     for _ in range(2):
         move = (await h.service.legal_moves(TABLE, ADA))[0]
@@ -38,7 +38,7 @@ async def test_an_ai_player_moves_by_itself_and_pings_the_person(h):
         await h.slash("move", notation=move, user=ADA)
         await asyncio.sleep(0.4)  # the AI's pause, then its pass
         (post,) = channel_posts(h, before)
-        assert post.payload["content"].startswith("Telford (AI, easy) placed")
+        assert post.payload["content"].startswith("AI Telford (easy) placed")
         assert post.files and post.files[0].filename == "board.png"
         assert [int(u) for u in post.payload["allowed_mentions"]["users"]] == [ADA.user_id]
     assert await h.service.waiting_ai(TABLE) is None, "the turn is the person's again"
@@ -47,7 +47,7 @@ async def test_an_ai_player_moves_by_itself_and_pings_the_person(h):
 async def test_add_ai_and_replace_by_an_ai_on_discord(h):
     await h.slash("game", "new", game="skybridge", user=ADA)
     added = (await h.slash("game", "add-ai", level="hard", user=ADA)).one
-    assert "Telford (AI, hard) joined" in added.text
+    assert "AI Telford (hard) joined" in added.text
     refused = (await h.slash("game", "add-ai", user=BOB)).one
     assert refused.ephemeral and "Only the player who opened the game" in refused.text
     await h.slash("game", "join", user=BOB)
@@ -55,6 +55,6 @@ async def test_add_ai_and_replace_by_an_ai_on_discord(h):
     neither = (await h.slash("game", "replace", player=BOB, user=BOB)).one
     assert neither.ephemeral and "a person (`by`) or an AI player (`ai`)" in neither.text
     handed = (await h.slash("game", "replace", player=BOB, ai="easy", user=BOB)).one
-    assert "Brunel (AI, easy) takes over seat 3 from Bob" in handed.text
+    assert "AI Brunel (easy) takes over seat 3 from Bob" in handed.text
     names = [s.name for s in await h.store.seats(1)]
-    assert names == ["Ada", "Telford (AI, hard)", "Brunel (AI, easy)"]
+    assert names == ["Ada", "AI Telford (hard)", "AI Brunel (easy)"]
