@@ -1399,3 +1399,23 @@ async def test_a_replacement_plays_with_the_newest_boards_button(h):
     assert_refused(await h.click(play_button(board)[0], user=ADA), "not playing in this game")
     move, after = await play_by_buttons(h, board, CY)
     assert f"Cy placed {move}." in after.text and "To play: Bob." in after.text
+
+
+async def test_game_options_are_suggested_and_a_bad_value_is_named_while_typing(h):
+    """On a phone nobody remembers option names: typing into ``options`` lists the chosen
+    game's options with what each does, and names a value the game refuses, before the
+    game is opened; Discord's limits (25 choices, 100 characters) hold."""
+
+    async def shown(game: str, typed: str) -> list[tuple[str, str]]:
+        reply = await h.autocomplete("game", "options", typed, "new", game=game, user=ADA)
+        return [(c["name"], c["value"]) for c in reply.choices]
+
+    (only,) = await shown("bridge-wars", "")
+    assert only == ("height= — rod height in layers, 4 to 16 (default 12) [P]", "height=")
+    (refusal,) = await shown("bridge-wars", "height=40")
+    assert refusal[0] == "✗ height must be 4 to 16 layers (default 12), not 40."
+    given = await shown("seven-bridges", "start=ii-2-3 adv")
+    assert given[0] == ("start=ii-2-3", "start=ii-2-3")
+    assert given[1][1] == "start=ii-2-3 advanced=" and given[1][0].startswith("advanced= — on")
+    assert await shown("skybridge", "") == [], "a game without options offers none"
+    assert await h.store.count_games() == 0, "suggesting opens nothing"
