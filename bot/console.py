@@ -63,6 +63,7 @@ Options are name=value, as on Discord; quote a value with spaces: name="Spring C
   ada: /move red tall b2   play a move        ada: /board [move=N]  the board (after move N)
   ada: /board text=on      the board in words too (for a screen reader; Discord's text:true)
   /hand (what only you see)  /status  /history  /undo  /resign  /leave  /abandon  /archive
+  /rematch                 play the finished game again (once every player asks)
   /snooze  /extend by=1d  /replace player=bob by=cy  /rules <game>  /games
   /turns  /vacation days=3  /settings notify=dm timezone=Europe/Berlin quiet_start=22
   quiet_end=7 quiet=off  /rating [player] [game=...]  /leaderboard <game>
@@ -229,6 +230,7 @@ class Console:
             "status": lambda: s.status(table),
             "history": lambda: s.history(table),
             "undo": lambda: s.undo(table, caller),
+            "rematch": lambda: s.rematch(table, caller),
             "resign": lambda: s.resign(table, caller),
             "abandon": lambda: s.abandon(table, caller),
             "archive": lambda: s.archive(table, caller),

@@ -56,11 +56,15 @@ def table_of(interaction: discord.Interaction) -> Table:
 
 
 def play_view(reply: Reply) -> discord.ui.View | None:
-    """The Play button under a public board the game waits on; nothing otherwise."""
-    if not reply.playable or reply.game_id is None or reply.private:
+    """The Play button under a public board the game waits on, Rematch under one it
+    ended on; nothing otherwise."""
+    if reply.game_id is None or reply.private or not (reply.playable or reply.rematch):
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(PlayButton(reply.game_id, reply.version))
+    if reply.playable:
+        view.add_item(PlayButton(reply.game_id, reply.version))
+    else:
+        view.add_item(RematchButton(reply.game_id))
     return view
 
 
@@ -361,9 +365,38 @@ class SnoozeButton(
             await answer_error(interaction, exc, "button SnoozeButton")
 
 
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bk:again:(?P<game>\d+)"):
+    """Under a finished game's board: play it again, the same players, once all agree."""
+
+    def __init__(self, game_id: int) -> None:
+        button = discord.ui.Button(
+            label="Rematch",
+            emoji="\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}",
+            style=discord.ButtonStyle.success,
+            custom_id=f"bk:again:{game_id}",
+        )
+        super().__init__(button)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: Host = interaction.client  # type: ignore[assignment]
+        try:
+            await acknowledge(interaction, new_message=True)
+            reply = await bot.service.rematch(
+                table_of(interaction), caller_of(interaction), self.game_id
+            )
+            await send_reply(interaction, reply)
+        except Exception as exc:  # answered and logged in one place
+            await answer_error(interaction, exc, "button RematchButton")
+
+
 _KNOWN = "|".join(  # the templates above, their named groups made plain
     "(?:" + re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern) + ")"
-    for item in (PlayButton, PickButton, PageButton, PickSelect, SnoozeButton)
+    for item in (PlayButton, PickButton, PageButton, PickSelect, SnoozeButton, RematchButton)
 )
 
 
@@ -383,4 +416,12 @@ class UnknownButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"(?!(?
         )
 
 
-DYNAMIC_ITEMS = (PlayButton, PickButton, PageButton, PickSelect, SnoozeButton, UnknownButton)
+DYNAMIC_ITEMS = (
+    PlayButton,
+    PickButton,
+    PageButton,
+    PickSelect,
+    SnoozeButton,
+    RematchButton,
+    UnknownButton,
+)

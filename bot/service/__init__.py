@@ -18,6 +18,7 @@ from bot.service.looking import Looking
 from bot.service.play import Play
 from bot.service.postal import NOTIFY, PlayByPost
 from bot.service.ratings import Ratings
+from bot.service.rematch import Rematch
 from bot.service.replies import (
     Caller,
     Reply,
@@ -31,7 +32,7 @@ from bot.service.seats import Seats
 from bot.service.undo import Undo
 
 
-class Service(Seats, Lobby, Play, Undo, PlayByPost, Looking, Ratings):
+class Service(Seats, Rematch, Lobby, Play, Undo, PlayByPost, Looking, Ratings):
     """Every request a front end can make. One instance per process, over one store."""
 
 

@@ -21,7 +21,7 @@ from bot.drawing import Drawers, DrawingFailed
 from bot.inputs import Refused
 from bot.notify import routes
 from bot.service.replies import Caller, Reply, Table, default_link, ordinal
-from bot.store import Attempt, GameRow, MoveRow, SeatRow, Settings, Store, iso
+from bot.store import Attempt, GameRow, MoveRow, SeatRow, Settings, Store, iso, parse_time
 from bot.thinking import Thinkers
 from engine.core import Game, Result, Step
 from renders import has_renderer, render
@@ -294,6 +294,8 @@ class ServiceBase:
         if not over and len(people) < len(awaited):
             self._ai_awaited(game.row.id, version)
         text = "\n".join([*lines, self._turn_text(game, step)])
+        if over:
+            text += "\n" + await self._summary(game)
         text, image, alt = await self._board(game, step.state, text)
         return Reply(
             text=text,
@@ -309,7 +311,16 @@ class ServiceBase:
             version=version,
             playable=not over,
             changed=(game.row.id,),
+            rematch=over,
         )
+
+    async def _summary(self, game: Loaded) -> str:
+        """How long the game that just ended took: its moves, and the days from its opening."""
+        log = effective_moves(await self.store.moves(game.row.id))
+        moves = sum(m.kind == "move" and m.action != "resign" for m in log)
+        days = (self.store.clock() - parse_time(game.row.created_at)).days
+        span = "in less than a day" if days < 1 else f"over {days} day{'s' * (days > 1)}"
+        return f"Played in {moves} move{'s' * (moves != 1)}, {span}."
 
     def _ai_awaited(self, game_id: int, version: int) -> None:
         """A game at ``version`` waits for an AI seat: tell the front end when it moves."""

@@ -47,6 +47,8 @@ class Reply:
     followup: Reply | None = None
     #: games whose pinned status message no longer says where they stand
     changed: tuple[int, ...] = ()
+    #: the game ``game_id`` is over: offer to play it again
+    rematch: bool = False
 
 
 @dataclass(frozen=True)

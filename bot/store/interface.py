@@ -132,6 +132,9 @@ class Games(Protocol):
 
     async def set_status_message(self, game_id: int, message_id: int) -> None: ...
 
+    async def agree_rematch(self, game_id: int, user_id: int) -> frozenset[int]:
+        """Note that ``user_id`` wants to play this game again; everyone who has so far."""
+
     async def undo_request(self, game_id: int) -> UndoRequest | None: ...
 
     async def put_undo_request(self, game_id: int, request: UndoRequest) -> None: ...

@@ -298,6 +298,25 @@ class GamesSQL(Connection):
             "UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id)
         )
 
+    async def agree_rematch(self, game_id: int, user_id: int) -> frozenset[int]:
+        """Note that ``user_id`` wants to play this game again, in one transaction with
+        reading who else has: two players agreeing at once both count."""
+        now = self.now()
+
+        def unit(conn: sqlite3.Connection) -> frozenset[int]:
+            row = conn.execute(
+                "SELECT agreed FROM rematches WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            agreed = frozenset(json.loads(row[0]) if row else ()) | {user_id}
+            conn.execute(
+                "INSERT INTO rematches (game_id, agreed, created_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET agreed = excluded.agreed",
+                (game_id, json.dumps(sorted(agreed)), now),
+            )
+            return agreed
+
+        return await self.write(unit)
+
     async def undo_request(self, game_id: int) -> UndoRequest | None:
         row = await self.row(
             "SELECT user_id, moves, version, agreed FROM undo_requests WHERE game_id = ?",
