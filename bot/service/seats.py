@@ -10,7 +10,6 @@ seat's view and legal moves (:mod:`bot.thinking`), never the state.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from bot.inputs import Refused, shown
@@ -113,10 +112,8 @@ class Seats(Play, PlayByPost):
             raise Refused("It is not this AI player's turn.")
         view = game.rules.view(game.state, seat)
         legal = game.rules.legal(game.state, seat)
-        seed = random.Random(f"{game.row.seed}:{game.row.id}:{game.row.version}:{seat}")
-        action = await think(
-            self._thinkers, game.row.game_key, view, legal, level, seed.getrandbits(63)
-        )
+        # the AI's own chance, never drawn from the game's seed (which deals the deck)
+        action = await think(self._thinkers, game.row.game_key, view, legal, level, self._seed())
         expect = (game.row.id, game.row.version)
         return await self.move(table, caller, game.rules.format(action), expect)
 
