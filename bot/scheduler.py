@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 
+import engine
 from bot.clocks import Wait, due, remind_every, warning_window
 from bot.marks import when
 from bot.notify import routes
@@ -95,21 +96,25 @@ class Scheduler:
 
     async def _notify(self, wait: Wait, kind: str, now: datetime) -> None:
         count = grace = None
+        game = engine.get(wait.game_key).info.name  # a DM must say which game it is about
         if kind == "warning":
             deadline = parse_time(wait.deadline)
             if now >= deadline:  # warned late (the bot was down): the warning gets its time
                 deadline = grace = now + warning_window(wait)
             if wait.reacting:
-                text = f"⏰ Your answer is due {when(deadline)}, or the bot passes for you."
+                text = (
+                    f"⏰ Your answer in **{game}** is due {when(deadline)}, or the bot passes "
+                    "for you."
+                )
             else:
                 text = (
-                    f"⏰ Your move is due {when(deadline)}; after that "
+                    f"⏰ Your move in **{game}** is due {when(deadline)}; after that "
                     f"{AT_YOUR_DEADLINE[wait.clocks.policy]}."
                 )
         else:
             waited = now - parse_time(wait.turn_since)
             text = await self._daily_reminder(wait, now) or (
-                f"Reminder: it has been your turn for {_waited(waited)}."
+                f"Reminder: it has been your turn in **{game}** for {_waited(waited)}."
             )
             # after time away (the bot down, say) one reminder catches up: no burst
             intervals = int(waited / remind_every(wait))

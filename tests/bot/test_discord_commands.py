@@ -740,7 +740,7 @@ async def test_a_failing_league_tick_does_not_hold_back_the_minutes_other_posts(
     before = len(h.calls)
     await h.bot.get_cog("Postal").run_once()
     posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
-    assert len(posts) == 1 and "Your move is due" in posts[0].payload["content"]
+    assert len(posts) == 1 and "Your move in **Skybridge** is due" in posts[0].payload["content"]
     (logged,) = h._errors.records  # said once, for the operator, and nothing else went wrong
     assert logged.getMessage().endswith("broken failed")
     h._errors.records.clear()
@@ -1314,7 +1314,8 @@ async def test_snooze_from_the_reminder_dm_or_by_command(h):
     await overdue_reminder(h)
     await postal.run_once()
     _, dm = h.dms(ADA.user_id)
-    assert dm["content"].startswith("Reminder: it has been your turn for")
+    assert dm["content"].startswith("Reminder: it has been your turn in **Skybridge** for")
+    assert "/channels/" in dm["content"], "with a link to the game"
     (row,) = dm["components"]
     (snooze,) = row["components"]
     assert snooze["label"] == "Snooze" and snooze["custom_id"].startswith("bk:snooze:")

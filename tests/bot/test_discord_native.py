@@ -230,7 +230,8 @@ async def test_a_deadline_warning_posted_by_the_timers_is_a_timestamp(h):
     await h.bot.get_cog("Postal").run_once()
     at = int(soon.timestamp())
     (warning,) = [m for m in h.messages.values() if "⏰" in (m.get("content") or "")]
-    assert f"Your move is due <t:{at}:f> (<t:{at}:R>); after that" in warning["content"]
+    due = f"Your move in **Skybridge** is due <t:{at}:f> (<t:{at}:R>); after that"
+    assert due in warning["content"]
 
 
 async def test_the_daily_post_names_its_reset_as_a_timestamp_and_its_command_to_click(h):
