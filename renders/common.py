@@ -13,6 +13,7 @@ from functools import lru_cache
 from importlib import resources
 from io import BytesIO
 
+from isal import isal_zlib
 from PIL import Image, ImageFont
 
 
@@ -69,22 +70,20 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def _png(image: Image.Image) -> bytes:
-    """A paletted image as the plainest PNG: one IDAT, no row filters, zlib level 1.
+    """A paletted image as the plainest PNG: one IDAT, no row filters, deflated by ISA-L.
 
-    A move's reply waits for this, and on a board it is a third of the drawing time.
-    zlib level 1 makes files a third larger than level 6 in under half the time.
-    Pillow's own writer takes 2.3-2.4 ms for a 900x1131 Skybridge board; this takes
-    1.75 ms for the same pixels, in the same size (31 KB). The saving is zlib's
-    ``memLevel`` 6 (a smaller hash table, faster on these long runs of one colour,
-    which Pillow does not let us set) and handing zlib all the rows at once. Filters
+    A move's reply waits for this, and with zlib it was a third of a board's CPU.
+    Pillow's own writer takes 2.3-2.4 ms for a 900x1131 Skybridge board; zlib at level
+    1 (``memLevel`` 6), all rows at once, 1.5 ms and 30.5 KiB; ISA-L's deflate at its
+    level 1, a standard zlib stream any viewer reads, 0.35 ms and 26.5 KiB (its level
+    0 is no faster and larger, its level 3 four times slower; docs/bench.md). Filters
     do not help paletted pictures, so every row starts with filter 0: padding the
     picture with a column of zeros on the left gives exactly those rows.
     """
     width, height = image.size
     rows = Image.new("P", (width + 1, height))
     rows.paste(image, (1, 0))
-    deflate = zlib.compressobj(1, zlib.DEFLATED, 15, 6)
-    pixels = deflate.compress(rows.tobytes()) + deflate.flush()
+    pixels = isal_zlib.compress(rows.tobytes(), 1)
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit paletted
     chunks = ((b"IHDR", header), (b"PLTE", bytes(image.getpalette("RGB"))), (b"IDAT", pixels))
     out = [PNG_SIGNATURE]

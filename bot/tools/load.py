@@ -26,6 +26,12 @@ every stage are drawn, not only the cheap early ones. Throughput only counts mov
 reply arrives inside the measured window, divided by
 the window's length; every move requested inside the window is timed, however late its
 reply. Figures as JSON lines, like the bench.
+
+CPU per move flat out (``load.cpu_ms_per_move``) is split: ``load.cpu_drawing_ms_per_move``
+is the drawing workers' share, the rest is the bot's process (the service, the store's
+thread, handing boards out). ``load.loadavg_start`` is the machine's 1-minute load average
+before the run: on a shared machine, other work takes cores (the niced drawing workers
+first), and wall-clock figures mean little without it.
 """
 
 from __future__ import annotations
@@ -229,6 +235,7 @@ class _Run:
     done_in_window: int = 0
     latencies: list[float] = field(default_factory=list)
     cpu_s: float = 0.0  # CPU the bot (and its render workers) used during the window
+    drawing_cpu_s: float = 0.0  # of which the render workers
 
     def moves_per_s(self) -> float:
         return self.done_in_window / (self.window[1] - self.window[0])
@@ -239,6 +246,9 @@ class _Run:
 
     def cpu_ms_per_move(self) -> float:
         return 1000 * self.cpu_s / max(1, self.done_in_window)
+
+    def drawing_ms_per_move(self) -> float:
+        return 1000 * self.drawing_cpu_s / max(1, self.done_in_window)
 
 
 async def _phase(
@@ -292,9 +302,11 @@ async def _phase(
 
     async def meter() -> None:
         await asyncio.sleep(max(0.0, run.window[0] - time.perf_counter()))
-        before = _cpu_s(_pids(pool))
+        workers = pool.pids if pool else []
+        before, drawing = _cpu_s(_pids(pool)), _cpu_s(workers)
         await asyncio.sleep(max(0.0, run.window[1] - time.perf_counter()))
         run.cpu_s = _cpu_s(_pids(pool)) - before
+        run.drawing_cpu_s = _cpu_s(workers) - drawing
 
     await asyncio.gather(meter(), *(game(t) for t in tables))
     return run
@@ -327,6 +339,7 @@ async def run(
     """``processes`` > 0 draws boards in that many worker processes (the bot's
     ``BRIDGEKEEPER_RENDER_PROCESSES``); 0 in threads. ``rate``: moves a second the
     paced phases offer."""
+    metric(emit, "load.loadavg_start", os.getloadavg()[0], "processes")
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-load-") as tmp:
         path = Path(tmp) / "load.db"
         await seed(path, stored)
@@ -373,5 +386,7 @@ async def _measure(
         metric(emit, f"load.capacity{suffix}_moves_per_s", flat.moves_per_s(), "moves/s")
         metric(emit, f"load.capacity{suffix}_p99_ms", percentile(flat.latencies, 0.99) * 1000, "ms")
         metric(emit, f"load.cpu{suffix}_ms_per_move", flat.cpu_ms_per_move(), "ms")
+        if images and pool is not None:
+            metric(emit, "load.cpu_drawing_ms_per_move", flat.drawing_ms_per_move(), "ms")
         for phase, run in (("", paced), ("capacity_", flat)):
             metric(emit, f"load.{phase}cores_busy{suffix}", run.cores_busy(), "cores")

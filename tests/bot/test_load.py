@@ -55,3 +55,11 @@ def test_render_processes_default_to_one_per_core_and_can_be_set(monkeypatch) ->
     assert render_processes({}) == 0
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     assert render_processes({}) == 2
+
+
+async def test_load_bench_splits_the_drawing_workers_cpu_from_the_bots() -> None:
+    lines: list[str] = []
+    await load.run(lines.append, games=4, seconds=1.0, processes=1, rate=40.0, stored=200)
+    metrics = {row["metric"]: row["value"] for row in map(json.loads, lines)}
+    assert metrics["load.loadavg_start"] >= 0
+    assert 0 < metrics["load.cpu_drawing_ms_per_move"] < metrics["load.cpu_ms_per_move"]
