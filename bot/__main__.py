@@ -21,7 +21,7 @@ from bot.drawing import drawers
 from bot.ratings import replay
 from bot.service import Service, Table, player_count
 from bot.store import SQLiteStore, Store, StoreFault, sole_process
-from bot.thinking import thinkers
+from bot.thinking import AI_PROCESSES, thinkers
 
 NO_TOKEN = """\
 No Discord token found, so the bot cannot connect to Discord.
@@ -87,6 +87,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     bench.add_argument(
         "--rate", type=float, default=200.0, help="with --load: moves/s the paced phases offer"
+    )
+    bench.add_argument(
+        "--ai-share",
+        type=float,
+        default=0.0,
+        help="with --load: share of seats for AI",
+    )
+    bench.add_argument(
+        "--ai-level", default="hard", help="with --load: the AI players' level (default hard)"
     )
     return parser
 
@@ -225,11 +234,6 @@ async def _rebuild_ratings(db_path: Path) -> int:
     return 0 if same else 1
 
 
-#: worker processes for AI players' decisions: a move at ``hard`` takes up to ~0.3 s of
-#: CPU, and AI seats move seconds apart, so one process keeps them all off the event loop
-AI_PROCESSES = 1
-
-
 def render_processes(environ: dict[str, str] | None = None) -> int:
     """Worker processes drawing boards: ``BRIDGEKEEPER_RENDER_PROCESSES``, by default one
     per core on a machine with more than one (0: draw in threads of the bot's process).
@@ -360,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
                     seconds=args.seconds,
                     processes=args.processes,
                     rate=args.rate,
+                    ai=(args.ai_share, args.ai_level),
                 )
             )
             return 0

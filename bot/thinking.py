@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 
 #: seconds an AI may think before the bot settles for a quicker move
 THINK_AT_MOST = 10.0
+#: worker processes for AI players' decisions: a move at ``hard`` takes up to ~0.3 s of
+#: CPU, and AI seats move seconds apart, so one process keeps them all off the event loop
+AI_PROCESSES = 1
 
 
 def decide(game_key: str, view: Any, legal: Sequence[Any], level: str, seed: int) -> Any:

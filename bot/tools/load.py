@@ -50,8 +50,9 @@ from pathlib import Path
 
 from bot.clocks import Clocks
 from bot.drawing import Drawers, drawers
-from bot.service import Service, Table
+from bot.service import Caller, Service, Table
 from bot.store import SQLiteStore, Store, iso
+from bot.thinking import AI_PROCESSES, Thinkers, thinkers
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.selfplay import play_random, robots
 from bot.tools.startup import report_startup
@@ -202,9 +203,13 @@ class _Memory:
 # -- playing ----------------------------------------------------------------------------
 
 
-async def _open(service: Service, table: Table, n: int) -> None:
-    seats = robots(2 + n % 3)
-    await service.create(table, seats[0], "skybridge", seed=n)
+async def _open(service: Service, table: Table, n: int, ai: tuple[float, str]) -> None:
+    """A game of 2-4 seats, ``ai[0]`` of them (on average) AI players at level ``ai[1]``."""
+    count = 2 + n % 3
+    share, level = ai
+    ais = min(count - 1, int(count * share + random.Random(n).random()))
+    seats = robots(count - ais)
+    await service.create(table, seats[0], "skybridge", seed=n, ai=ais, ai_level=level)
     for caller in seats[1:]:
         await service.join(table, caller)
     await service.start(table, seats[0])
@@ -214,15 +219,16 @@ async def _advance(service: Service, table: Table, moves: int, rng: random.Rando
     """Play ``moves`` random moves, untimed, so the games measured are at every stage (a
     Skybridge game lasts ~40 moves; late boards hold more pieces and cost more to draw)
     rather than all just begun."""
-    by_id = {c.user_id: c for c in robots(4)}
     for _ in range(moves):
         row = await service.store.live_game(table.channel_id)
         seats = await service.store.seats(row.id)
-        awaiting = [s.user_id for s in seats if s.awaiting]
-        caller = by_id[rng.choice(awaiting)]
-        reply = await service.move(
-            table, caller, rng.choice(await service.legal_moves(table, caller))
-        )
+        seat = rng.choice([s for s in seats if s.awaiting])
+        caller = Caller(seat.user_id, seat.name)
+        if seat.ai is not None:
+            reply = await service.ai_move(table, caller)
+        else:
+            moves_now = await service.legal_moves(table, caller)
+            reply = await service.move(table, caller, rng.choice(moves_now))
         if not reply.playable:
             return
 
@@ -234,6 +240,7 @@ class _Run:
     window: tuple[float, float]
     done_in_window: int = 0
     latencies: list[float] = field(default_factory=list)
+    ai_latencies: list[float] = field(default_factory=list)  # an AI's move, thinking included
     cpu_s: float = 0.0  # CPU the bot (and its render workers) used during the window
     drawing_cpu_s: float = 0.0  # of which the render workers
 
@@ -259,6 +266,7 @@ async def _phase(
     rng: random.Random,
     warmup: float,
     pool: Drawers | None = None,
+    ai: tuple[float, str] = (0.0, "hard"),
 ) -> _Run:
     """Play every table for ``warmup`` + ``seconds``; measure the last ``seconds``.
 
@@ -266,6 +274,7 @@ async def _phase(
     is followed by a new one at its table, so ``len(tables)`` games stay in play.
     """
     by_id = {c.user_id: c for c in robots(4)}
+    by_id |= {-n: Caller(-n, "AI") for n in range(1, 4)}
     begin = time.perf_counter() + warmup
     run = _Run((begin, begin + seconds))
     serial = iter(range(10**9))
@@ -281,7 +290,7 @@ async def _phase(
             if reply is None or not reply.playable:  # a game ended: the table starts another
                 row = await service.store.live_game(table.channel_id)
                 if row is None:
-                    await _open(service, table, next(serial))
+                    await _open(service, table, next(serial), ai)
                     row = await service.store.live_game(table.channel_id)
                 seats = await service.store.seats(row.id)
                 awaiting, expect = [s.user_id for s in seats if s.awaiting], (row.id, row.version)
@@ -289,12 +298,15 @@ async def _phase(
                 awaiting, expect = list(reply.awaiting), (reply.game_id, reply.version)
             caller = by_id[rng.choice(awaiting)]
             requested = time.perf_counter()
-            # the picker's last click: legal moves checked against the button, then the move
-            moves = await service.legal_moves(table, caller, expect)
-            reply = await service.move(table, caller, rng.choice(moves), expect)
+            if caller.user_id < 0:  # an AI seat: it thinks in a worker, then moves
+                reply = await service.ai_move(table, caller, expect)
+            else:  # the picker's last click: legal moves checked against the button, the move
+                moves = await service.legal_moves(table, caller, expect)
+                reply = await service.move(table, caller, rng.choice(moves), expect)
             replied = time.perf_counter()
             if run.window[0] <= requested < run.window[1]:
-                run.latencies.append(replied - requested)
+                latencies = run.ai_latencies if caller.user_id < 0 else run.latencies
+                latencies.append(replied - requested)
             if run.window[0] <= replied < run.window[1]:
                 run.done_in_window += 1
             # after answering, the bot refreshes the channel's pinned status card
@@ -320,6 +332,15 @@ async def _retire(store: Store, tables: list[Table]) -> None:
 
 
 @contextmanager
+def _thinking(ai: tuple[float, str]) -> Iterator[Thinkers | None]:
+    if not ai[0]:
+        yield None
+        return
+    with thinkers(AI_PROCESSES) as pool:
+        yield pool
+
+
+@contextmanager
 def _renderer(processes: int) -> Iterator[Drawers | None]:
     if not processes:
         yield None
@@ -335,21 +356,24 @@ async def run(
     processes: int = 0,
     rate: float = 200.0,
     stored: int = STORED,
+    ai: tuple[float, str] = (0.0, "hard"),
 ) -> None:
     """``processes`` > 0 draws boards in that many worker processes (the bot's
     ``BRIDGEKEEPER_RENDER_PROCESSES``); 0 in threads. ``rate``: moves a second the
-    paced phases offer."""
+    paced phases offer. ``ai``: the share of seats AI players take, and their level;
+    they think in the bot's AI worker process, and a person's latency is timed apart
+    from theirs (``load.ai_p99_ms``)."""
     metric(emit, "load.loadavg_start", os.getloadavg()[0], "processes")
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-load-") as tmp:
         path = Path(tmp) / "load.db"
         await seed(path, stored)
         report_startup(emit, "load", path)
-        with _renderer(processes) as pool:
+        with _renderer(processes) as pool, _thinking(ai) as minds:
             memory = _Memory(pool)
             watcher = asyncio.create_task(memory.watch())
             store = await SQLiteStore.open(path)
             try:
-                await _measure(emit, store, pool, games, seconds, rate)
+                await _measure(emit, store, pool, games, seconds, rate, ai, minds)
             finally:
                 watcher.cancel()
                 await store.close()
@@ -359,19 +383,28 @@ async def run(
 
 
 async def _measure(
-    emit: Emit, store: Store, pool: Drawers | None, games: int, seconds: float, rate: float
+    emit: Emit,
+    store: Store,
+    pool: Drawers | None,
+    games: int,
+    seconds: float,
+    rate: float,
+    ai: tuple[float, str],
+    minds: Thinkers | None,
 ) -> None:
     servers = max(1, games // 10)
     warmup = min(5.0, seconds / 4)
     tables = [Table(channel_id=2_000_000 + n, guild_id=1 + n % servers) for n in range(games)]
     for images in (False, True):
-        service = Service(store, images=images, drawers=pool)
-        setup, rng = Service(store, images=False), random.Random(5)
+        service = Service(store, images=images, drawers=pool, thinkers=minds)
+        setup, rng = Service(store, images=False, thinkers=minds), random.Random(5)
         for n, table in enumerate(tables):
-            await _open(service, table, n)
+            await _open(service, table, n, ai)
             await _advance(setup, table, rng.randrange(36), rng)
-        paced = await _phase(service, tables, seconds, games / rate, random.Random(7), warmup, pool)
-        flat = await _phase(service, tables, seconds, None, random.Random(8), warmup, pool)
+        paced = await _phase(
+            service, tables, seconds, games / rate, random.Random(7), warmup, pool, ai
+        )
+        flat = await _phase(service, tables, seconds, None, random.Random(8), warmup, pool, ai)
         await _retire(store, tables)
         suffix = "" if images else "_norender"
         metric(
@@ -382,6 +415,9 @@ async def _measure(
         )
         if images:
             metric(emit, "load.p50_ms", percentile(paced.latencies, 0.50) * 1000, "ms")
+        if images and ai[0]:
+            metric(emit, "load.ai_share", ai[0], "seats")
+            metric(emit, "load.ai_p99_ms", percentile(paced.ai_latencies, 0.99) * 1000, "ms")
         metric(emit, f"load.p99{suffix}_ms", percentile(paced.latencies, 0.99) * 1000, "ms")
         metric(emit, f"load.capacity{suffix}_moves_per_s", flat.moves_per_s(), "moves/s")
         metric(emit, f"load.capacity{suffix}_p99_ms", percentile(flat.latencies, 0.99) * 1000, "ms")

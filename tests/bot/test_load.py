@@ -63,3 +63,13 @@ async def test_load_bench_splits_the_drawing_workers_cpu_from_the_bots() -> None
     metrics = {row["metric"]: row["value"] for row in map(json.loads, lines)}
     assert metrics["load.loadavg_start"] >= 0
     assert 0 < metrics["load.cpu_drawing_ms_per_move"] < metrics["load.cpu_ms_per_move"]
+
+
+async def test_load_bench_with_ai_seats_times_people_and_ai_apart() -> None:
+    """A quarter of the seats AI players, thinking in their worker: people's moves and
+    the AI's are both made and timed, each on their own."""
+    lines: list[str] = []
+    await load.run(lines.append, games=8, seconds=1.0, rate=40.0, stored=200, ai=(0.25, "easy"))
+    metrics = {row["metric"]: row["value"] for row in map(json.loads, lines)}
+    assert metrics["load.ai_share"] == 0.25
+    assert metrics["load.ai_p99_ms"] > 0 and metrics["load.p99_ms"] > 0
