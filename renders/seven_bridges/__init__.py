@@ -5,8 +5,8 @@ pad: the map of Königsberg with its river, bridges, streets, dashed footpaths, 
 letters, buildings and trees, coordinates and edge values; the player's lines, starting
 square and last move over it; the bridge legend, the dice, the bonus columns and the
 score sheet (:mod:`.sheet`, the map in :mod:`.city`). The spectator's view
-(``view.seat`` is None) gives a compact card with the dice and every player's bridges,
-landmarks and score so far, and no map (:mod:`.public`).
+(``view.seat`` is None) gives a card with the dice, every player's bridges, landmarks
+and score so far, and every player's map, small (:mod:`.public`, :mod:`.minimap`).
 
 Pieces are placed in output pixels by ``sheet_layout`` and ``public_layout``, which the
 tests use to find things.

@@ -1,6 +1,7 @@
-"""The public card: the dice, and each player's bridges, landmarks and score so far.
+"""The public card: the dice, each player's bridges, landmarks and score so far, and
+every player's map, small, so the channel sees the networks themselves.
 
-It shows no map: the channel follows the race, each player sees their own sheet.
+A player's own sheet (:mod:`.sheet`) has the full-size map with its buildings and trees.
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from engine.seven_bridges.board import CITY
+from engine.seven_bridges.board import CITY, SIZE
 from engine.seven_bridges.legend import crossed, visited
 from engine.seven_bridges.state import PICKS
 from engine.seven_bridges.view import View
 from renders.common import fit_text, font, text_width
 from renders.palette import CARD_LINE, INK, MUTED, WHITE
 from renders.pen import Box, Pen, box_centre
+from renders.seven_bridges import minimap
 from renders.seven_bridges.pieces import (
     CAPTION_H,
     DIE,
@@ -36,6 +38,8 @@ from renders.seven_bridges.pieces import (
 )
 
 WIDTH = 800
+MAP_GAP = 24  # between two small maps
+MAP_LABEL = 28  # a small map's name above it
 ROW_H = 88
 ROW_GAP = 8
 PIP_STEP = PIP + 4
@@ -48,6 +52,8 @@ class PublicLayout:
     height: int
     dice: tuple[Box, ...]
     rows: tuple[Box, ...]  # one per drafting position: Euler is second in a solo game
+    maps: tuple[tuple[int, int], ...]  # each seat's small map, its top left corner
+    cell: int  # a small map's square, in pixels
 
 
 def public_layout(view: View) -> PublicLayout:
@@ -59,7 +65,18 @@ def public_layout(view: View) -> PublicLayout:
         (MARGIN, top + k * ROW_H, WIDTH - MARGIN, top + (k + 1) * ROW_H - ROW_GAP)
         for k in range(positions(view))
     )
-    return PublicLayout(WIDTH, round(rows[-1][3] + MARGIN), dice, rows)
+    # every seat's map in one row (five or six: two rows of three), as big as fits
+    columns = view.players if view.players <= 4 else 3
+    room = (WIDTH - 2 * MARGIN - (columns - 1) * MAP_GAP) / columns
+    cell = min(minimap.MAX_CELL, int(room // SIZE))
+    side = SIZE * cell
+    left = (WIDTH - columns * side - (columns - 1) * MAP_GAP) // 2
+    top = round(rows[-1][3]) + GAP + MAP_LABEL
+    maps = tuple(
+        (left + k % columns * (side + MAP_GAP), top + k // columns * (side + MAP_LABEL + GAP))
+        for k in range(view.players)
+    )
+    return PublicLayout(WIDTH, maps[-1][1] + side + MARGIN, dice, rows, maps, cell)
 
 
 def progress(view: View, position: int) -> tuple[set[int], set[str], int]:
@@ -128,4 +145,8 @@ def render_public(view: View, names: Sequence[str]) -> Image.Image:
     pen.text((plan.width - MARGIN - 14, y), "score so far", 15, MUTED, "rm", bold=False)
     for position, box in enumerate(plan.rows):
         _draw_row(pen, view, names, position, box)
+    for seat, (x, y) in enumerate(plan.maps):
+        minimap.draw(pen, (x, y), plan.cell, view.seats[seat], view.start, swatch(seat))
+        label = fit_text(f"{names[seat]}'s map", font(18, True), plan.cell * SIZE)
+        pen.text((x, y - MAP_LABEL / 2), label, 18, INK, "lm")
     return pen.finish()

@@ -36,7 +36,6 @@ from renders.seven_bridges.city import (
     LETTER_SPOTS,
     STREET,
     TREE_SPOTS,
-    WATER,
     arm_ends,
     label_spots,
     letter_centre,
@@ -142,8 +141,8 @@ def test_pictures_are_phone_sized_and_small(players: int) -> None:
         image = decode(png)
         assert png.startswith(b"\x89PNG\r\n\x1a\n")
         assert len(png) < 150 * 1024
-        if seat is None:
-            assert image.width == 800 and image.height <= image.width
+        if seat is None:  # up to four small maps in a row; five or six, two rows of three
+            assert image.width == 800 and image.height <= (1.7 if players > 4 else 1) * 800
         else:
             assert image.width == 900 and image.height <= 1.5 * image.width
 
@@ -355,17 +354,9 @@ def test_caption_names_the_viewer_and_who_is_to_play() -> None:
 # -- the public card -----------------------------------------------------------------------
 
 
-def test_the_public_card_shows_no_map() -> None:
-    state = finished(3, 7)
-    card, sheet = picture(GAME.view(state, None)), picture(GAME.view(state, 0))
-    assert card.height < 700
-    assert count(sheet, (0, 0, sheet.width, sheet.height), WATER, 6) > 50_000
-    assert count(card, (0, 0, card.width, card.height), WATER, 6) < 100  # edges of blue only
-
-
-def test_the_public_card_does_not_draw_the_lines() -> None:
-    """Only crossings, visits and scores show: a line that reaches none of them, taken
-    away, leaves the very same picture."""
+def test_the_public_card_draws_every_line_but_counts_only_crossings_and_visits() -> None:
+    """A line that reaches no bridge or landmark, taken away, leaves the counts and
+    scores as they were, and changes the player's small map."""
     view = GAME.view(finished(2, 8), None)
     player = view.seats[0]
     bridges = {b.square for b in CITY.bridges}
@@ -374,7 +365,13 @@ def test_the_public_card_does_not_draw_the_lines() -> None:
     fewer = replace(player, drawn=tuple(a for a in player.drawn if a != spare))
     other = replace(view, seats=(fewer, *view.seats[1:]))
     assert progress(other, 0) == progress(view, 0)
-    assert render(other, NAMES[:2]) == render(view, NAMES[:2])
+    before, after = decode(render(view, NAMES[:2])), decode(render(other, NAMES[:2]))
+    plan = public_layout(view)
+    x, y = plan.maps[0]
+    changed = ImageChops.difference(before, after).getbbox()
+    assert changed is not None, "the line is on the small map"
+    side = plan.cell * 12
+    assert x - 4 <= changed[0] and changed[2] <= x + side + 4 and y - 4 <= changed[1]
 
 
 @pytest.mark.parametrize("players", [1, 4])
@@ -425,3 +422,21 @@ async def test_the_channel_gets_the_card_and_the_mover_their_own_sheet(store) ->
     assert decode(moved.followup.image).width == 900  # the mover's own sheet
     hand = await service.hand(TABLE, mover)
     assert hand.private and decode(hand.image).width == 900
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_the_public_card_shows_every_players_map_with_their_lines(players: int) -> None:
+    """Spectators follow the networks themselves: each seat's small map carries its lines
+    in its colour, and no other seat's."""
+    state = finished(players, 3)
+    view = GAME.view(state, None)
+    image = picture(view)
+    plan = public_layout(view)
+    side = plan.cell * 12
+    assert len(plan.maps) == players and plan.cell >= 14
+    for seat, (x, y) in enumerate(plan.maps):
+        box = (x, y, x + side, y + side)
+        assert view.seats[seat].drawn, "a finished game has lines"
+        assert count(image, box, FILLS[seat], 6) > 10 * plan.cell, seat
+        others = [FILLS[s] for s in range(players) if s != seat]
+        assert all(count(image, box, fill, 6) == 0 for fill in others), seat
