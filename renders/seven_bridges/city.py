@@ -222,20 +222,15 @@ def _waves(pen: Pen, box: Box) -> None:
 
 
 def house(pen: Pen, centre: Point, fill: RGB, edge: RGB) -> None:
+    """A house a phone can show: as wide as its slot allows, its outline two pixels."""
     x, y = centre
-    pen.polygon([(x - 6, y - 1), (x, y - 7), (x + 6, y - 1), (x + 6, y + 6), (x - 6, y + 6)], edge)
-    inner = [
-        (x - 4.3, y - 0.2),
-        (x, y - 4.6),
-        (x + 4.3, y - 0.2),
-        (x + 4.3, y + 4.3),
-        (x - 4.3, y + 4.3),
-    ]
+    pen.polygon([(x - 7, y - 1), (x, y - 8), (x + 7, y - 1), (x + 7, y + 7), (x - 7, y + 7)], edge)
+    inner = [(x - 5, y - 0.2), (x, y - 5.2), (x + 5, y - 0.2), (x + 5, y + 5), (x - 5, y + 5)]
     pen.polygon(inner, fill)
 
 
 def tree(pen: Pen, centre: Point, fill: RGB, edge: RGB) -> None:
-    pen.circle(centre, 6, fill, edge, 1.6)
+    pen.circle(centre, 6.5, fill, edge, 2)
 
 
 def draw_printed(pen: Pen, grid: Box) -> None:
