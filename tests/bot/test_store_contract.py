@@ -5,12 +5,21 @@ database of each store; nothing here knows SQL."""
 from __future__ import annotations
 
 import inspect
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.store import SQLiteStore, StaleGame, Store, UndoRequest
+from bot.store.postgres import PostgresStore
+
+#: every store class, by the name ``STORES`` in tests/conftest.py gives it
+CLASSES = {"sqlite": SQLiteStore, "postgres": PostgresStore}
+
+
+@pytest.fixture
+async def store(open_store):
+    """A fresh store of each implementation in turn."""
+    return await open_store()
 
 
 class Clock:
@@ -57,12 +66,13 @@ def _interface() -> dict[str, inspect.Signature]:
     }
 
 
+@pytest.mark.parametrize("kind", sorted(CLASSES))
 @pytest.mark.parametrize("name", sorted(_interface()))
-def test_the_sqlite_store_offers_the_interface_method(name):
+def test_every_store_offers_the_interface_method(name, kind):
     """A store is usable wherever the application expects one: every method of the
     interface, with the same parameters, async where the interface's is."""
     promised = getattr(Store, name)
-    offered = getattr(SQLiteStore, name)
+    offered = getattr(CLASSES[kind], name)
     assert inspect.signature(offered) == _interface()[name], name
     assert inspect.iscoroutinefunction(offered) == inspect.iscoroutinefunction(promised)
 
@@ -240,13 +250,18 @@ async def test_awaiting_order_holds_for_updates_within_one_second(open_store):
 async def test_record_is_one_transaction_a_late_failure_undoes_the_move_row(store):
     game_id = await started_game(store)
     before = await store.game(game_id)
-    with pytest.raises(sqlite3.Error):
-        # the version bump and the move row are written, then binding `awaiting` fails
+
+    def broken(ratings, places):
+        raise RuntimeError("the ratings feature failed")
+
+    with pytest.raises(RuntimeError, match="ratings feature failed"):
+        # the version bump and the move row are written, then rating the game fails
         await store.record(
-            game_id, before.version, seat=0, user_id=1, action="red tall a1", state='{"n":1}',
-            awaiting=[object()],
+            game_id, before.version, seat=0, user_id=1, action="resign", state='{"n":1}',
+            awaiting=[], results=[(2, 0), (1, 5)], rate=broken,
         )  # fmt: skip
     assert await store.game(game_id) == before
+    assert await store.ratings(9, "skybridge") == []
     assert await store.moves(game_id) == []
     assert [s.awaiting for s in await store.seats(game_id)] == [True, False]
 

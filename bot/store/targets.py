@@ -1,0 +1,46 @@
+"""Where the data lives, as the host writes it: ``BRIDGEKEEPER_DB`` and every ``--db`` take
+a SQLite file's path or a ``postgresql://`` URL. This is the one place that tells them
+apart; it imports no database driver, so a SQLite host never loads asyncpg."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+#: the schemes libpq (and so asyncpg, psql, pg_dump) accept for a PostgreSQL URL
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+#: a database target: a SQLite file or a PostgreSQL URL
+Target = Path | str
+
+
+def target(text: str | Path) -> Target:
+    """A ``postgresql://`` (or ``postgres://``) URL stays text; anything else is a file
+    path. A URL of another scheme is refused, naming the setting, rather than taken for a
+    file called ``mysql:/...``."""
+    if isinstance(text, Path):
+        return text
+    scheme, sep, _rest = text.partition("://")
+    if sep and scheme.lower() in POSTGRES_SCHEMES:
+        return text
+    if sep and scheme.isalpha():
+        raise ValueError(
+            f"BRIDGEKEEPER_DB (or --db) is {redacted(text)}: a {scheme}:// URL is not a "
+            "database Bridgekeeper can use. Give a SQLite file's path, or a "
+            "postgresql://user@host:port/dbname URL."
+        )
+    return Path(text)
+
+
+def is_postgres(where: Target) -> bool:
+    return isinstance(where, str)
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
