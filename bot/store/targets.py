@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from bot.store.faults import CannotOpen
+
 #: the schemes libpq (and so asyncpg, psql, pg_dump) accept for a PostgreSQL URL
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
@@ -24,7 +26,7 @@ def target(text: str | Path) -> Target:
     if sep and scheme.lower() in POSTGRES_SCHEMES:
         return text
     if sep and scheme.isalpha():
-        raise ValueError(
+        raise CannotOpen(
             f"BRIDGEKEEPER_DB (or --db) is {redacted(text)}: a {scheme}:// URL is not a "
             "database Bridgekeeper can use. Give a SQLite file's path, or a "
             "postgresql://user@host:port/dbname URL."

@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import shutil
-import subprocess
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -23,6 +20,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from bot.store.dumps import dump
 from bot.store.faults import CannotOpen, CannotSave, Damaged, SchemaTooNew, StoreFault
 from bot.store.migrations import migrations
 from bot.store.rows import iso, parse_time, utcnow
@@ -322,26 +320,6 @@ class Connection:
         :class:`StoreFault` saying exactly what to run where ``pg_dump`` is not installed,
         or what it said when it failed."""
         await asyncio.to_thread(dump, self._url, Path(target))
-
-
-def dump(url: str, target: Path) -> None:
-    """``pg_dump --format=custom`` of the database at ``url`` into ``target``."""
-    args = ["--format=custom", f"--file={target}"]
-    if shutil.which("pg_dump") is None:
-        raise StoreFault(
-            "pg_dump is not installed here (Debian: apt-get install postgresql-client). "
-            "Install it, or run it where it is: "
-            f"pg_dump {' '.join(args)} '{redacted(url)}'"
-        )
-    done = subprocess.run(
-        ["pg_dump", *args, f"--dbname={url}"], capture_output=True, text=True, env=_env()
-    )
-    if done.returncode != 0:
-        raise StoreFault(f"pg_dump of {redacted(url)} failed: {done.stderr.strip()}")
-
-
-def _env() -> dict[str, str]:
-    return {**os.environ, "PGCONNECT_TIMEOUT": str(int(CONNECT_TIMEOUT_S))}
 
 
 def open_fault(url: str, exc: BaseException) -> StoreFault:
