@@ -22,6 +22,9 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ENV = "BRIDGEKEEPER_TEST_POSTGRES"
+#: the superuser's password: connections over TCP must give it (scram-sha-256), so a
+#: wrong one is refused as on a real deployment
+PASSWORD = "bk-test-secret"
 
 
 def _binaries() -> Path | None:
@@ -83,8 +86,15 @@ class Cluster:
             self._as = ["runuser", "-u", user, "--"]
         port = _free_port()
         data, log = self._folder / "data", self._folder / "log"
+        secret = self._folder / "password"
+        secret.write_text(PASSWORD)
+        if self._as:
+            shutil.chown(secret, self._as[2])
         try:
-            self._run("initdb", "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8")
+            self._run(
+                "initdb", "-D", str(data), "-U", "postgres", "-E", "UTF8", "--auth-local=trust",
+                "--auth-host=scram-sha-256", f"--pwfile={secret}",
+            )  # fmt: skip
             self._run(
                 "pg_ctl", "-D", str(data), "-l", str(log), "-w", "-o",
                 f"-p {port} -k {self._folder} -c listen_addresses=127.0.0.1 -c fsync=off "
@@ -96,7 +106,7 @@ class Cluster:
             self.unavailable = f"the throwaway PostgreSQL cluster did not start: {detail.strip()}"
             self.stop()
             return
-        self.url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        self.url = f"postgresql://postgres:{PASSWORD}@127.0.0.1:{port}/postgres"
 
     def _run(self, tool: str, *args: str) -> None:
         assert self._bin is not None
