@@ -15,6 +15,8 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
+from bot import __main__ as cli_main
+from bot.config import load_settings
 from bot.store import CannotOpen, CannotSave, SchemaTooNew, StaleGame, open_store
 from bot.store.migrations import migrations
 from tests.bot.test_store_contract import started_game
@@ -46,6 +48,7 @@ async def test_migrations_are_recorded_once_and_a_newer_schema_is_refused(postgr
     shipped = migrations("postgres")
     recorded = await _fetch(postgres_url, "SELECT number, name FROM schema_migrations")
     assert [(r[0], r[1]) for r in recorded] == [(m.number, m.name) for m in shipped]
+    await _fetch(postgres_url, "CREATE EXTENSION amcheck")  # the check reads indexes too
     store = await open_store(postgres_url)  # a second start applies nothing again
     try:
         assert await store.schema_version() == shipped[-1].number
@@ -183,6 +186,31 @@ async def test_notices_claimed_by_processes_at_once_are_each_handed_out_once(pos
 
 
 # -- the command line ------------------------------------------------------------------
+
+
+async def test_bots_share_a_postgres_database_without_the_one_file_lock(tmp_path, monkeypatch):
+    """The one-process lock is SQLite's: processes on PostgreSQL share it by design."""
+    served = []
+
+    async def serve(db, token: str) -> None:
+        served.append(db)
+
+    monkeypatch.setattr(cli_main, "_serve", serve)
+    monkeypatch.chdir(tmp_path)
+    url = "postgresql://bk:secret@db.example:5432/bk"
+    settings = load_settings({"BRIDGEKEEPER_DB": url}, tmp_path / ".env")
+    assert settings.db_path == url, "a URL stays a URL, not a path"
+    await cli_main._run_bot(settings.db_path, "token")
+    await cli_main._run_bot(settings.db_path, "token")
+    assert served == [url, url]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_database_url_of_another_scheme_stops_the_start_naming_the_setting(tmp_path):
+    done = run_bot("console", cwd=tmp_path, env={"BRIDGEKEEPER_DB": "mysql://bk:pw@db/bk"})
+    assert done.returncode != 0
+    assert "BRIDGEKEEPER_DB" in done.stderr and "mysql://" in done.stderr
+    assert ":pw@" not in done.stderr and list(tmp_path.iterdir()) == []
 
 
 def test_a_sqlite_host_never_imports_asyncpg(tmp_path):

@@ -162,11 +162,12 @@ class Connection:
         store = await cls.open(url)
         try:
             verdict = await store.integrity()
-        except asyncpg.PostgresError as exc:
-            verdict = str(exc)
+        except BaseException:
+            await store.close()
+            raise
         if verdict != "ok":
             await store.close()
-            raise Damaged(store.where, verdict)
+            raise Damaged(store.where, verdict, "PostgreSQL")
         return store
 
     async def close(self) -> None:
@@ -281,11 +282,13 @@ class Connection:
 
     async def integrity(self) -> str:
         """What PostgreSQL can check cheaply, while the bot runs: every table of the schema
-        is read through (``count(*)`` visits every heap page, so a damaged page or a
-        missing file raises), and where the ``amcheck`` extension is installed every
-        B-tree index is checked against its own invariants (``bt_index_check``). ``ok``,
-        or what failed. It does not verify checksums page by page: ``pg_checksums`` (with
-        the server stopped) or ``pg_amcheck`` do that."""
+        is read through (``count(*)`` with index scans turned off for the check, so it
+        visits every heap page, and a damaged page or a missing file raises), and where
+        the ``amcheck`` extension is installed every B-tree index is checked against its
+        own invariants (``bt_index_check``). ``ok``, or the corruption PostgreSQL
+        reported (SQLSTATE class XX); any other error is raised as it is, since it says
+        nothing about the data. It does not verify checksums page by page:
+        ``pg_checksums`` (with the server stopped) or ``pg_amcheck`` do that."""
 
         async def unit(tx: Tx) -> str:
             tables = [
@@ -298,6 +301,10 @@ class Connection:
             ]
             if not tables:
                 return "no tables: the schema is missing"
+            await tx.execute(
+                "SET LOCAL enable_indexscan = off; SET LOCAL enable_indexonlyscan = off; "
+                "SET LOCAL enable_bitmapscan = off"
+            )
             await tx.fetch(" UNION ALL ".join(f"SELECT count(*) FROM {t}" for t in tables))
             amcheck = await tx.fetchrow("SELECT 1 FROM pg_extension WHERE extname = 'amcheck'")
             if amcheck is not None:
@@ -310,9 +317,11 @@ class Connection:
             return "ok"
 
         try:
-            return await self.read(unit)
+            return await self.write(unit)  # a transaction of its own: SET LOCAL ends with it
         except asyncpg.PostgresError as exc:
-            return f"{type(exc).__name__}: {exc}"
+            if not (exc.sqlstate or "").startswith("XX"):  # not damage: a permission, say
+                raise
+            return f"{type(exc).__name__}: {exc}"  # data_corrupted, index_corrupted, ...
 
     async def backup(self, target: str | Path) -> None:
         """A consistent copy of the live database by ``pg_dump`` in its custom format (one
