@@ -10,6 +10,7 @@ import concurrent.futures
 import socket
 import subprocess
 import sys
+from datetime import UTC, datetime
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -169,6 +170,34 @@ async def test_of_two_stores_racing_one_move_exactly_one_wins(postgres_url):
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_move_waits_for_a_reminder_claimed_meanwhile_and_keeps_it(postgres_url):
+    """Another process claims a reminder for a seat that stays waiting while this one
+    records a move: the move reads the seat as the claim left it, so the reminder count
+    is not written back to what it was (which would send that reminder again)."""
+    store = await open_store(postgres_url)
+    other = await asyncpg.connect(postgres_url)
+    try:
+        game_id = await started_game(store)  # waits for seat 0
+        version = (await store.game(game_id)).version
+        claim = other.transaction()
+        await claim.start()
+        await other.execute(
+            "UPDATE seats SET reminders = 1 WHERE game_id = $1 AND seat = 0", game_id
+        )
+        move = asyncio.create_task(
+            store.record(game_id, version, seat=1, user_id=2, action="x", state="{}", awaiting=[0])
+        )
+        await asyncio.sleep(0.3)
+        assert not move.done(), "the move waits for the seat the claim holds"
+        await claim.commit()
+        await move
+        (wait,) = await store.due_waits(datetime(2999, 1, 1, tzinfo=UTC))
+        assert (wait.seat, wait.reminders) == (0, 1)
+    finally:
+        await other.close()
+        await store.close()
 
 
 async def test_notices_claimed_by_processes_at_once_are_each_handed_out_once(postgres_url):

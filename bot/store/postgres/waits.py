@@ -92,15 +92,19 @@ async def bump(
     that statement a CTE that runs only if the bump did (``, name AS (... FROM g ...)``)
     and one more column for the first row (``(SELECT ... FROM name)``): both returned
     by one function of the statement's parameters, the column after a ``|``. Raises
-    :class:`StaleGame` when the game has moved on: then nothing was written."""
+    :class:`StaleGame` when the game has moved on: then nothing was written.
+
+    The seats are locked as they are read (a game always has its creator's seat): a
+    reminder another process claims meanwhile is waited for and read as it left the
+    seat, never written back over by this write's older copy."""
     sql = Statement(now, game_id, version)
     sets = "".join(f", {name} = {sql(value)}" for name, value in columns.items())
     cte, _, column = (more(sql) if more else "|NULL").partition("|")
     rows = await tx.fetch(
         f"WITH g AS (UPDATE games SET version = version + 1, updated_at = $1{sets} "
         f"WHERE id = $2 AND version = $3 RETURNING {_GAME}){cte} "
-        f"SELECT g.*, {column}, {_SEAT} FROM g LEFT JOIN seats s ON s.game_id = g.id "
-        "LEFT JOIN user_settings u ON u.user_id = s.user_id ORDER BY s.seat",
+        f"SELECT g.*, {column}, {_SEAT} FROM g JOIN seats s ON s.game_id = g.id "
+        "LEFT JOIN user_settings u ON u.user_id = s.user_id ORDER BY s.seat FOR UPDATE OF s",
         *sql.values,
     )
     if not rows:
@@ -111,7 +115,7 @@ async def bump(
         *first[:6],
         Clocks(*first[6:11]),
         first[11],
-        tuple(Seat(*r[width:]) for r in rows if r[width] is not None),
+        tuple(Seat(*r[width:]) for r in rows),
         first[12],
     )
 
