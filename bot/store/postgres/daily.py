@@ -29,12 +29,11 @@ class DailyPG(Connection):
     async def secret(self, name: str) -> bytes:
         """A random server-side secret, made once and kept in the database: the first
         process to ask makes it, every other one reads that one."""
-        row = await self.row(
-            "WITH made AS (INSERT INTO secrets (name, value) VALUES ($1, $2) "
-            "ON CONFLICT (name) DO NOTHING RETURNING value) "
-            "SELECT value FROM made UNION ALL SELECT value FROM secrets WHERE name = $1",
+        await self.execute(
+            "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
             (name, os.urandom(32)),
         )
+        row = await self.row("SELECT value FROM secrets WHERE name = $1", (name,))
         return bytes(row[0])
 
     async def add_entry(

@@ -212,7 +212,7 @@ async def reschedule(tx: Tx, where: str, *params: object) -> None:
     write that changes a wait or a player's vacation calls this."""
     rows = await tx.fetch(
         f"SELECT {WAIT_COLUMNS}, s.awaiting AND g.status = 'active' "
-        f"FROM {WAIT_TABLES} WHERE {where}",
+        f"FROM {WAIT_TABLES} WHERE {where} FOR UPDATE OF s",
         *params,
     )
     if not rows:
