@@ -91,7 +91,7 @@ def pytest_unconfigure(config):
 STORES = ("sqlite", "postgres")
 _cluster = Cluster()
 _databases = itertools.count(1)
-_TEMPLATE = "bk_template"
+_TEMPLATE = f"bk_template_{os.getpid()}"  # per session: a shared server may run several
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -109,28 +109,29 @@ def postgres():
     _cluster.start()
     if _cluster.unavailable:
         pytest.skip(f"PostgreSQL: {_cluster.unavailable}")
-    subprocess.run(
-        [sys.executable, "-c", _MAKE_TEMPLATE, _cluster.url, _cluster.database_url(_TEMPLATE)],
-        check=True,
-        timeout=120,
-    )
+    template = _cluster.database_url(_TEMPLATE)
+    subprocess.run([sys.executable, "-c", _TEMPLATE_DB, "make", _cluster.url, template], check=True)
     yield _cluster
+    subprocess.run([sys.executable, "-c", _TEMPLATE_DB, "drop", _cluster.url, template], check=True)
     _cluster.stop()
 
 
 #: a fresh process (this session's event loops are per test) makes the migrated template
-_MAKE_TEMPLATE = """
+#: each test's database is copied from, and drops it at the end
+_TEMPLATE_DB = """
 import asyncio, sys
 import asyncpg
 from bot.store import open_store
 
-async def main(admin, url):
+async def main(what, admin, url):
+    name = url.rpartition("/")[2]
     conn = await asyncpg.connect(admin)
-    await conn.execute("DROP DATABASE IF EXISTS bk_template")
-    await conn.execute("CREATE DATABASE bk_template")
+    await conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    if what == "make":
+        await conn.execute(f"CREATE DATABASE {name}")
     await conn.close()
-    store = await open_store(url)
-    await store.close()
+    if what == "make":
+        await (await open_store(url)).close()
 
 asyncio.run(main(*sys.argv[1:]))
 """
