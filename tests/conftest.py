@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import Caller, Service, Table
-from bot.store import SQLiteStore, Store, utcnow
+from bot.store import SQLiteStore, Store, is_postgres, utcnow
 from bot.store import open_store as open_target
 from tests.postgres_cluster import Cluster
 
@@ -167,23 +167,34 @@ async def postgres_url(postgres):
 
 
 @pytest.fixture(params=STORES)
-async def open_store(request, tmp_path):
-    """Opens stores of one implementation (the test runs once for each in :data:`STORES`),
-    each a fresh database, closed at the end: ``await open_store(clock=...)``."""
+async def database(request, tmp_path):
+    """A fresh database of each store in turn (the test runs once for each in
+    :data:`STORES`), as :func:`bot.store.open_store` takes it: a SQLite file's path, or
+    the URL of a PostgreSQL database of the test's own, dropped at the end."""
+    if request.param == "sqlite":
+        yield tmp_path / "bridgekeeper.db"
+        return
+    cluster = request.getfixturevalue("postgres")
+    url = await fresh_database(cluster)
+    yield url
+    await drop_database(cluster, url)
+
+
+@pytest.fixture
+async def open_store(database, tmp_path):
+    """Opens stores on :func:`database`, closed at the end: ``await open_store(clock=...)``;
+    on SQLite each ``name`` is a file of its own."""
     opened: list[Store] = []
-    cluster = request.getfixturevalue("postgres") if request.param == "postgres" else None
-    url = await fresh_database(cluster) if cluster else None
 
     async def open_(name: str = "bridgekeeper", *, clock=utcnow) -> Store:
-        store = await open_target(url or tmp_path / f"{name}.db", clock=clock)
+        where = database if is_postgres(database) else tmp_path / f"{name}.db"
+        store = await open_target(where, clock=clock)
         opened.append(store)
         return store
 
     yield open_
     for store in opened:
         await store.close()
-    if cluster:
-        await drop_database(cluster, url)
 
 
 @pytest.fixture
