@@ -12,8 +12,8 @@ interface; :func:`_timestamp_codec` is the one place that converts between them.
 from __future__ import annotations
 
 import asyncio
-import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,7 +27,6 @@ from bot.store.rows import iso, parse_time, utcnow
 from bot.store.targets import redacted
 
 T = TypeVar("T")
-log = logging.getLogger("bot.store")
 
 #: connections one process keeps open: a move holds one for its transaction only
 POOL_SIZE = 10
@@ -84,21 +83,21 @@ class Tx:
     """One transaction's connection; each statement is a trip to the server, counted."""
 
     def __init__(self, conn: asyncpg.Connection, store: Connection) -> None:
-        self.conn = conn
+        self._conn = conn
         self._store = store
 
     async def fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         self._store.round_trips += 1
-        return await self.conn.fetch(sql, *args)
+        return await self._conn.fetch(sql, *args)
 
     async def fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
         self._store.round_trips += 1
-        return await self.conn.fetchrow(sql, *args)
+        return await self._conn.fetchrow(sql, *args)
 
     async def execute(self, sql: str, *args: Any) -> int:
         """Run one statement; how many rows it changed."""
         self._store.round_trips += 1
-        status = await self.conn.execute(sql, *args)
+        status = await self._conn.execute(sql, *args)
         return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
 
 
@@ -181,31 +180,33 @@ class Connection:
 
     # -- trips to the server ---------------------------------------------------------------
 
-    async def write(self, unit: Unit[T], *args: Any) -> T:
-        """Run ``unit(tx, *args)`` as one all-or-nothing transaction (two trips of its own,
-        BEGIN and COMMIT). A server lost or refusing writes raises :class:`CannotSave`:
-        the transaction never committed, so nothing of it is kept."""
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection; a server lost, refusing or out of disk raises
+        :class:`CannotSave` (a transaction cut short never committed: nothing of it is
+        kept), any other error as it is."""
         try:
             async with self._pool.acquire() as conn:
-                self.round_trips += 2
-                async with conn.transaction():
-                    return await unit(Tx(conn, self), *args)
+                yield conn
         except Exception as exc:
             failed = cannot_save(exc)
             if failed is exc:
                 raise
             raise failed from exc
 
-    async def read(self, unit: Unit[T], *args: Any) -> T:
-        """Run a reading ``unit`` on a pooled connection, outside any transaction."""
-        try:
-            async with self._pool.acquire() as conn:
+    async def write(self, unit: Unit[T], *args: Any) -> T:
+        """Run ``unit(tx, *args)`` as one all-or-nothing transaction (two trips of its own,
+        BEGIN and COMMIT)."""
+        async with self._connection() as conn:
+            self.round_trips += 2
+            async with conn.transaction():
                 return await unit(Tx(conn, self), *args)
-        except Exception as exc:
-            failed = cannot_save(exc)
-            if failed is exc:
-                raise
-            raise failed from exc
+
+    async def read(self, unit: Unit[T], *args: Any) -> T:
+        """Run ``unit(tx, *args)`` on a pooled connection, outside any transaction: reads,
+        and single statements (each commits by itself)."""
+        async with self._connection() as conn:
+            return await unit(Tx(conn, self), *args)
 
     async def rows(self, sql: str, params: Sequence = ()) -> list[asyncpg.Record]:
         async def unit(tx: Tx) -> list[asyncpg.Record]:
@@ -223,14 +224,7 @@ class Connection:
         async def unit(tx: Tx) -> int:
             return await tx.execute(sql, *params)
 
-        try:
-            async with self._pool.acquire() as conn:  # one statement commits by itself
-                return await unit(Tx(conn, self))
-        except Exception as exc:
-            failed = cannot_save(exc)
-            if failed is exc:
-                raise
-            raise failed from exc
+        return await self.read(unit)
 
     # -- schema ----------------------------------------------------------------------------
 
