@@ -11,10 +11,7 @@ import subprocess
 from pathlib import Path
 
 from bot.store.faults import StoreFault
-from bot.store.targets import redacted
-
-#: seconds either tool waits for the server before giving up
-CONNECT_TIMEOUT_S = 10
+from bot.store.targets import CONNECT_TIMEOUT_S, redacted
 
 
 def dump_command(target: Path, url: str) -> str:

@@ -14,6 +14,8 @@ POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 #: a database target: a SQLite file or a PostgreSQL URL
 Target = Path | str
+#: how long anything of ours waits for a PostgreSQL server before saying it is unreachable
+CONNECT_TIMEOUT_S = 10
 
 
 def target(text: str | Path) -> Target:

@@ -52,7 +52,6 @@ CREATE TABLE seats (
     extended_hours DOUBLE PRECISION NOT NULL DEFAULT 0,
     due_at         TIMESTAMPTZ,
     PRIMARY KEY (game_id, seat),
-    -- leave() renumbers the seats after the leaver in one statement
     UNIQUE (game_id, user_id)
 );
 CREATE INDEX seats_awaiting ON seats (user_id) WHERE awaiting;

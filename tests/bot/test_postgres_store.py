@@ -146,6 +146,30 @@ async def test_a_connection_lost_mid_move_saves_nothing_and_play_resumes(postgre
         await store.close()
 
 
+async def test_a_game_held_too_long_by_another_process_saves_nothing(postgres_url, monkeypatch):
+    """Another connection holds the game's row (a stuck process, an operator's open
+    transaction): the move gives up after the lock timeout, saying nothing was saved."""
+    monkeypatch.setattr("bot.store.postgres.connection.LOCK_TIMEOUT_S", 0.2)
+    store = await open_store(postgres_url)
+    other = await asyncpg.connect(postgres_url)
+    try:
+        game_id = await started_game(store)
+        version = (await store.game(game_id)).version
+        async with other.transaction():
+            await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+            with pytest.raises(CannotSave, match="another process is holding the database"):
+                await store.record(
+                    game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[1]
+                )
+        assert await store.moves(game_id) == []
+        await store.record(
+            game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[1]
+        )
+    finally:
+        await other.close()
+        await store.close()
+
+
 # -- several processes on one database -------------------------------------------------
 
 

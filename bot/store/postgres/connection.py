@@ -24,14 +24,15 @@ from bot.store.dumps import dump
 from bot.store.faults import CannotOpen, CannotSave, Damaged, SchemaTooNew, StoreFault
 from bot.store.migrations import migrations
 from bot.store.rows import iso, parse_time, utcnow
-from bot.store.targets import redacted
+from bot.store.targets import CONNECT_TIMEOUT_S, redacted
 
 T = TypeVar("T")
 
 #: connections one process keeps open: a move holds one for its transaction only
 POOL_SIZE = 10
-#: how long opening waits for the server before saying it cannot be reached
-CONNECT_TIMEOUT_S = 10.0
+#: how long a statement waits for a row another process holds before giving up (as
+#: SQLite's busy timeout): the asker hears that nothing could be saved, not silence
+LOCK_TIMEOUT_S = 5.0
 #: held while migrating, so processes starting together apply each migration once
 _MIGRATION_LOCK = 0x6272_6964_6765  # "bridge"
 
@@ -48,6 +49,7 @@ _UNREACHABLE = (
 _WHY_NOT_SAVED: dict[type[BaseException], str] = {
     asyncpg.DiskFullError: "the database server's disk is full",
     asyncpg.ReadOnlySQLTransactionError: "the database is read-only",
+    asyncpg.LockNotAvailableError: "another process is holding the database",
 }
 
 
@@ -141,7 +143,11 @@ class Connection:
                 max_size=pool_size,
                 init=_timestamp_codec,
                 timeout=CONNECT_TIMEOUT_S,
-                server_settings={"timezone": "UTC", "application_name": "bridgekeeper"},
+                server_settings={
+                    "timezone": "UTC",
+                    "application_name": "bridgekeeper",
+                    "lock_timeout": f"{int(LOCK_TIMEOUT_S * 1000)}ms",
+                },
             )
         except Exception as exc:
             raise open_fault(url, exc) from None
@@ -246,6 +252,7 @@ class Connection:
         known = max((mig.number for mig in shipped), default=0)
         applied = []
         async with self._pool.acquire() as conn:
+            await conn.execute("SET lock_timeout = 0")  # another process may be migrating
             await conn.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
             try:
                 await conn.execute(
@@ -270,6 +277,7 @@ class Connection:
                     applied.append(mig.number)
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1)", _MIGRATION_LOCK)
+                await conn.execute("RESET lock_timeout")
         return applied
 
     # -- checks and copies -----------------------------------------------------------------
