@@ -391,6 +391,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "restore":
         return asyncio.run(_restore(args.source, args.db or settings.db_path, args.force))
     if args.command == "bench":
+        if args.db is not None and (args.load or args.timers):
+            print(
+                "--db times moves on that database with the plain bench only; --load and "
+                "--timers build their own SQLite files.",
+                file=sys.stderr,
+            )
+            return 2
         if args.timers:
             from bot.tools import timers
 

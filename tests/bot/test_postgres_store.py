@@ -310,3 +310,9 @@ def test_the_console_plays_on_postgres_and_backup_runs_pg_dump(postgres_url, tmp
     assert "restored 1 games" in restored.stdout
     rows = asyncio.run(_fetch(postgres_url, "SELECT status FROM games"))
     assert [r[0] for r in rows] == ["active"], "the game as it was when backed up"
+
+
+def test_bench_load_refuses_a_database_it_would_not_use(tmp_path):
+    done = run_bot("bench", "--load", "--db", "postgresql://bk@db.example/bk", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "--load and --timers build their own SQLite files" in done.stderr
