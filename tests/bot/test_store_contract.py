@@ -77,9 +77,10 @@ def test_every_store_offers_the_interface_method(name, kind):
     assert inspect.iscoroutinefunction(offered) == inspect.iscoroutinefunction(promised)
 
 
-def test_the_interface_names_every_public_method_the_application_calls():
-    """Nothing the SQLite store offers publicly is missing from the interface, except
-    what only SQLite has (its opening, raw SQL for tools and tests)."""
+@pytest.mark.parametrize("kind", sorted(CLASSES))
+def test_the_interface_names_every_public_method_the_application_calls(kind):
+    """Nothing a store offers publicly is missing from the interface, except what is a
+    store's own (its opening, raw SQL for tools and tests)."""
     own = {
         "open",
         "open_checked",
@@ -91,7 +92,7 @@ def test_the_interface_names_every_public_method_the_application_calls():
         "row",
         "execute",
     }
-    offered = {n for n, _ in inspect.getmembers(SQLiteStore, callable) if not n.startswith("_")}
+    offered = {n for n, _ in inspect.getmembers(CLASSES[kind], callable) if not n.startswith("_")}
     assert offered - own - set(_interface()) == set()
 
 
