@@ -16,12 +16,12 @@ from bot.store.targets import CONNECT_TIMEOUT_S, redacted
 
 def dump_command(target: Path, url: str) -> str:
     """The ``pg_dump`` line that writes a backup of ``url`` to ``target`` (no password)."""
-    return shlex.join(["pg_dump", "--format=custom", f"--file={target}", redacted(url)])
+    return shlex.join(["pg_dump", "--format=custom", f"--file={target}", redacted(url, None)])
 
 
 def restore_command(source: Path, url: str) -> str:
     """The ``pg_restore`` line that puts ``source`` back into ``url`` (no password)."""
-    return shlex.join(_restore_args(source, redacted(url)))
+    return shlex.join(_restore_args(source, redacted(url, None)))
 
 
 def _restore_args(source: Path, url: str) -> list[str]:

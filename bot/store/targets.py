@@ -40,11 +40,14 @@ def is_postgres(where: Target) -> bool:
     return isinstance(where, str)
 
 
-def redacted(url: str) -> str:
-    """``url`` without its password, for messages and logs."""
+def redacted(url: str, mark: str | None = "***") -> str:
+    """``url`` with its password shown as ``mark``, for messages and logs; ``mark=None``
+    drops it, for a command a host can run as shown (libpq then asks for the password,
+    or reads ``PGPASSWORD`` or ``~/.pgpass``)."""
     parts = urlsplit(url)
     if parts.password is None:
         return url
     host = parts.netloc.rpartition("@")[2]
     user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    secret = "" if mark is None else f":{mark}"
+    return urlunsplit(parts._replace(netloc=f"{user}{secret}@{host}"))

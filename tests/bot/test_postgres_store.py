@@ -18,7 +18,7 @@ import pytest
 
 from bot import __main__ as cli_main
 from bot.config import load_settings
-from bot.store import CannotOpen, CannotSave, SchemaTooNew, StaleGame, open_store
+from bot.store import CannotOpen, CannotSave, SchemaTooNew, StaleGame, StoreFault, dumps, open_store
 from bot.store.migrations import migrations
 from tests.bot.test_store_contract import started_game
 from tests.conftest import run_bot
@@ -316,3 +316,17 @@ def test_bench_load_refuses_a_database_it_would_not_use(tmp_path):
     done = run_bot("bench", "--load", "--db", "postgresql://bk@db.example/bk", cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""
     assert "--load and --timers build their own SQLite files" in done.stderr
+
+
+def test_without_pg_dump_backup_says_exactly_what_to_run(tmp_path, monkeypatch):
+    monkeypatch.setattr("bot.store.dumps.shutil.which", lambda tool: None)
+    url = "postgresql://bk:secret@db.example:5432/bk"
+    with pytest.raises(StoreFault) as told:
+        dumps.dump(url, tmp_path / "b.dump")
+    said = str(told.value)
+    assert "pg_dump is not installed here" in said and "secret" not in said
+    command = f"pg_dump --format=custom --file={tmp_path / 'b.dump'} "
+    assert said.endswith(command + "postgresql://bk@db.example:5432/bk"), "runnable as shown"
+    with pytest.raises(StoreFault, match="pg_restore is not installed.*pg_restore --clean"):
+        dumps.restore(tmp_path / "b.dump", url)
+    assert list(tmp_path.iterdir()) == []
