@@ -20,7 +20,19 @@ from bot.config import load_settings
 from bot.drawing import drawers
 from bot.ratings import replay
 from bot.service import Service, Table, player_count
-from bot.store import SQLiteStore, Store, StoreFault, sole_process
+from bot.store import (
+    SQLiteStore,
+    Store,
+    StoreFault,
+    Target,
+    dumps,
+    is_postgres,
+    open_checked,
+    open_store,
+    redacted,
+    sole_process,
+    target,
+)
 from bot.thinking import AI_PROCESSES, thinkers
 
 NO_TOKEN = """\
@@ -35,12 +47,23 @@ def no_token_hint() -> str:
     return NO_TOKEN.format(python=shlex.quote(sys.executable or "python3"))
 
 
+def _database(text: str) -> Target:
+    """``--db``: a SQLite file or a ``postgresql://`` URL; another scheme is refused here."""
+    try:
+        return target(text)
+    except StoreFault as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+_DB_HELP = "SQLite file or postgresql:// URL (default: BRIDGEKEEPER_DB)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the Discord bot (the default)")
     console = sub.add_parser("console", help="play in the terminal, no Discord needed")
-    console.add_argument("--db", type=Path, help="SQLite file (default: BRIDGEKEEPER_DB)")
+    console.add_argument("--db", type=_database, help=_DB_HELP)
     console.add_argument("--images", type=Path, default=Path("boards"), help="board image folder")
     console.add_argument("--seed", type=int, help="fix new games' seed, to replay a script")
     console.add_argument(
@@ -52,7 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--games", type=int, default=10)
     selfplay.add_argument("--seed", type=int, default=1)
     selfplay.add_argument("--players", type=int, help="default: every count the game allows")
-    selfplay.add_argument("--db", type=Path, help="SQLite file (default: a temporary one)")
+    selfplay.add_argument(
+        "--db", type=_database, help="SQLite file or postgresql:// URL (default: a temporary file)"
+    )
     selfplay.add_argument("--images", action="store_true", help="render after each move too")
     arena = sub.add_parser("arena", help="AI levels against each other: strength and CPU")
     arena.add_argument("game")
@@ -63,16 +88,20 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--budget", type=int, help="hard's search iterations (default: tuned)")
     backup = sub.add_parser("backup", help="copy the live database safely (online backup)")
     backup.add_argument("target", type=Path, help="the file to write the copy to")
-    backup.add_argument("--db", type=Path, help="SQLite file (default: BRIDGEKEEPER_DB)")
+    backup.add_argument("--db", type=_database, help=_DB_HELP)
     restore = sub.add_parser("restore", help="put a backup in place of the database")
     restore.add_argument("source", type=Path, help="a file written by backup")
-    restore.add_argument("--db", type=Path, help="SQLite file (default: BRIDGEKEEPER_DB)")
+    restore.add_argument("--db", type=_database, help=_DB_HELP)
     restore.add_argument("--force", action="store_true", help="replace an existing database")
     ratings = sub.add_parser("ratings", help="recompute every rating from stored results")
     ratings.add_argument("--rebuild", action="store_true", required=True)
-    ratings.add_argument("--db", type=Path, help="SQLite file (default: BRIDGEKEEPER_DB)")
+    ratings.add_argument("--db", type=_database, help=_DB_HELP)
     bench = sub.add_parser("bench", help="print speed figures as JSON lines")
     bench.add_argument("--quick", action="store_true", help="fewer games, for CI")
+    bench.add_argument(
+        "--db", type=_database, help="time moves on this store (a scratch database; default: "
+        "temporary SQLite files)",
+    )  # fmt: skip
     bench.add_argument(
         "--game", action="append", default=[], metavar="KEY", help="only this game (repeatable)"
     )
@@ -100,28 +129,33 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def _checked_store(db_path: Path, full: bool = False) -> Store:
+async def _checked_store(db_path: Target, full: bool = False) -> Store:
     """Open the store, or stop saying what is wrong with the file and what to do about it:
     a missing folder, a lock held elsewhere, a newer schema and damage each get their own.
     ``full``: check a big file in full before going on, not after (for the one-off commands:
     a backup must not copy damage, nor a ratings rebuild write into it)."""
     try:
-        return await SQLiteStore.open_checked(db_path, full=full)
+        return await open_checked(db_path, full=full)
     except StoreFault as exc:
         raise SystemExit(str(exc)) from None
 
 
-async def _backup(db_path: Path, target: Path) -> int:
+async def _backup(db_path: Target, target: Path) -> int:
     if target.exists():
         print(f"{target} already exists; choose a new file for the backup.", file=sys.stderr)
         return 1
     store = await _checked_store(db_path, full=True)
     try:
+        games = await store.count_games()
         await store.backup(target)
     except StoreFault as exc:
         raise SystemExit(str(exc)) from None
     finally:
         await store.close()
+    if is_postgres(db_path):
+        print(f"backed up {redacted(db_path)} to {target} (pg_dump, custom format): {games} games")
+        print(f"restore it with: {dumps.restore_command(target, db_path)}")
+        return 0
     copy = await SQLiteStore.open(target)
     try:
         verdict, games = await copy.integrity(), await copy.count_games()
@@ -131,12 +165,15 @@ async def _backup(db_path: Path, target: Path) -> int:
     return 0 if verdict == "ok" else 1
 
 
-async def _restore(source: Path, db_path: Path, force: bool) -> int:
+async def _restore(source: Path, db_path: Target, force: bool) -> int:
     """Put a backup in place of the database with one atomic rename, so the live file is
-    always either the old database or the whole restored one, never missing or half-copied."""
+    always either the old database or the whole restored one, never missing or half-copied.
+    On PostgreSQL, ``pg_restore`` replaces the database's contents in one transaction."""
     if not source.is_file():
         print(f"no backup at {source}", file=sys.stderr)
         return 1
+    if is_postgres(db_path):
+        return await _restore_postgres(source, db_path, force)
     if db_path.exists() and not force:
         print(f"{db_path} exists; stop the bot and add --force to replace it.", file=sys.stderr)
         return 1
@@ -153,6 +190,27 @@ async def _restore(source: Path, db_path: Path, force: bool) -> int:
         os.replace(staged, db_path)
         _fsync(db_path.parent)
     print(f"restored {games} games from {source} to {db_path}")
+    return 0
+
+
+async def _restore_postgres(source: Path, url: str, force: bool) -> int:
+    if not force:
+        print(
+            f"restoring replaces everything {redacted(url)} holds; stop every bot using it "
+            "and add --force.",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        dumps.restore(source, url)
+    except StoreFault as exc:
+        raise SystemExit(str(exc)) from None
+    store = await _checked_store(url)  # migrates a dump taken by an older version
+    try:
+        games = await store.count_games()
+    finally:
+        await store.close()
+    print(f"restored {games} games from {source} to {redacted(url)}")
     return 0
 
 
@@ -223,7 +281,7 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
-async def _rebuild_ratings(db_path: Path) -> int:
+async def _rebuild_ratings(db_path: Target) -> int:
     store = await _checked_store(db_path, full=True)
     try:
         games, same = await store.rebuild_ratings(replay)
@@ -247,15 +305,16 @@ def render_processes(environ: dict[str, str] | None = None) -> int:
     return cores if cores > 1 else 0
 
 
-async def _run_bot(db_path: Path, token: str, sharded: bool = False) -> None:
-    """Run the bot; one process per database file unless the deployment is sharded."""
+async def _run_bot(db_path: Target, token: str, sharded: bool = False) -> None:
+    """Run the bot; one process per SQLite file unless the deployment is sharded
+    (PostgreSQL is shared by design: its writes and claims hold across processes)."""
     with ExitStack() as stack:
-        if not sharded:
+        if not sharded and not is_postgres(db_path):
             _hold(stack, db_path)
         await _serve(db_path, token)
 
 
-async def _serve(db_path: Path, token: str) -> None:
+async def _serve(db_path: Target, token: str) -> None:
     from bot.client import Bridgekeeper
     from bot.views import jump_link
 
@@ -273,7 +332,7 @@ async def _serve(db_path: Path, token: str) -> None:
         await store.close()
 
 
-async def _console(db_path: Path, images: Path, seed: int | None, managers: list[str]) -> int:
+async def _console(db_path: Target, images: Path, seed: int | None, managers: list[str]) -> int:
     """Exit status 1 when a piped script had refused lines, so a broken replay is noticed.
     Every run has a seed (one drawn now, if not given), told so it can be replayed."""
     from bot import console
@@ -299,7 +358,7 @@ async def _selfplay(args: argparse.Namespace) -> int:
         return 2
     counts = [args.players] if args.players else list(range(info.min_players, info.max_players + 1))
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-selfplay-") as tmp:
-        store = await SQLiteStore.open(args.db or Path(tmp) / "selfplay.db")
+        store = await open_store(args.db or Path(tmp) / "selfplay.db")
         service = Service(store, images=args.images, seed=lambda: 0)
         rng = random.Random(args.seed)
         try:
@@ -331,7 +390,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except StoreFault as exc:
+        raise SystemExit(str(exc)) from None
     if args.command == "console":
         db_path = args.db or settings.db_path
         return asyncio.run(_console(db_path, args.images, args.seed, args.manager))
@@ -350,6 +412,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "restore":
         return asyncio.run(_restore(args.source, args.db or settings.db_path, args.force))
     if args.command == "bench":
+        if args.db is not None and (args.load or args.timers):
+            print(
+                "--db times moves on that database with the plain bench only; --load and "
+                "--timers build their own SQLite files.",
+                file=sys.stderr,
+            )
+            return 2
         if args.timers:
             from bot.tools import timers
 
@@ -373,7 +442,7 @@ def main(argv: list[str] | None = None) -> int:
 
         for key in args.game:
             known_game(key)
-        asyncio.run(bench.run(quick=args.quick, only=args.game))
+        asyncio.run(bench.run(quick=args.quick, only=args.game, db=args.db))
         return 0
     if not settings.token:
         print(no_token_hint(), file=sys.stderr)

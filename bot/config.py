@@ -7,13 +7,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.store.targets import Target, target
+
 DEFAULT_DB = "bridgekeeper.db"
 
 
 @dataclass(frozen=True)
 class Settings:
     token: str | None
-    db_path: Path
+    db_path: Target  # a SQLite file, or a postgresql:// URL
     sharded: bool = False  # several bot processes share the data: no one-process lock
 
 
@@ -32,10 +34,11 @@ def read_dotenv(path: Path) -> dict[str, str]:
 
 
 def load_settings(env: Mapping[str, str] = os.environ, dotenv: Path = Path(".env")) -> Settings:
-    """The environment wins over ``.env``."""
+    """The environment wins over ``.env``. A database URL of a scheme no store speaks
+    raises :class:`~bot.store.faults.CannotOpen`, naming the setting."""
     merged = {**read_dotenv(dotenv), **env}
     return Settings(
         token=merged.get("DISCORD_TOKEN") or None,
-        db_path=Path(merged.get("BRIDGEKEEPER_DB") or DEFAULT_DB),
+        db_path=target(merged.get("BRIDGEKEEPER_DB") or DEFAULT_DB),
         sharded=merged.get("BRIDGEKEEPER_SHARDED", "").strip().lower() in ("1", "true", "yes"),
     )

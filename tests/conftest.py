@@ -1,7 +1,9 @@
-"""Fixtures shared by every test layer: a real SQLite file and the service over it."""
+"""Fixtures shared by every test layer: a real SQLite file and the service over it, and a
+real PostgreSQL database (a throwaway cluster of the session's, a fresh database a test)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -12,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from bot.service import Caller, Service, Table
-from bot.store import SQLiteStore, Store, utcnow
+from bot.store import SQLiteStore, Store, is_postgres, utcnow
+from bot.store import open_store as open_target
+from tests.postgres_cluster import Cluster
 
 ADA = Caller(1001, "Ada")
 BOB = Caller(1002, "Bob")
@@ -82,18 +86,109 @@ def pytest_unconfigure(config):
         os._exit(pytest.ExitCode.TESTS_FAILED)
 
 
-#: the store implementations every test of the store's interface runs on
-STORES = ("sqlite",)
+#: the store implementations every test of the store's interface runs on: PostgreSQL's
+#: are skipped, saying why, where no server can be started
+STORES = ("sqlite", "postgres")
+_cluster = Cluster()
+_databases = itertools.count(1)
+_TEMPLATE = f"bk_template_{os.getpid()}"  # per session: a shared server may run several
+
+
+def pytest_terminal_summary(terminalreporter):
+    """A run without PostgreSQL says so on a line of its own, not only in a skip count."""
+    if _cluster.unavailable:
+        terminalreporter.write_line(
+            f"PostgreSQL tests SKIPPED: {_cluster.unavailable}", yellow=True, bold=True
+        )
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """The session's PostgreSQL server (started on first use, stopped at the end), with a
+    migrated template database each test's database is copied from."""
+    _cluster.start()
+    if _cluster.unavailable:
+        pytest.skip(f"PostgreSQL: {_cluster.unavailable}")
+    template = _cluster.database_url(_TEMPLATE)
+    subprocess.run([sys.executable, "-c", _TEMPLATE_DB, "make", _cluster.url, template], check=True)
+    yield _cluster
+    subprocess.run([sys.executable, "-c", _TEMPLATE_DB, "drop", _cluster.url, template], check=True)
+    _cluster.stop()
+
+
+#: a fresh process (this session's event loops are per test) makes the migrated template
+#: each test's database is copied from, and drops it at the end
+_TEMPLATE_DB = """
+import asyncio, sys
+import asyncpg
+from bot.store import open_store
+
+async def main(what, admin, url):
+    name = url.rpartition("/")[2]
+    conn = await asyncpg.connect(admin)
+    await conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    if what == "make":
+        await conn.execute(f"CREATE DATABASE {name}")
+    await conn.close()
+    if what == "make":
+        await (await open_store(url)).close()
+
+asyncio.run(main(*sys.argv[1:]))
+"""
+
+
+async def _admin(cluster: Cluster, sql: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(cluster.url)
+    try:
+        await admin.execute(sql)
+    finally:
+        await admin.close()
+
+
+async def fresh_database(cluster: Cluster) -> str:
+    """A new database copied from the migrated template: its URL."""
+    name = f"bk_test_{os.getpid()}_{next(_databases)}"
+    await _admin(cluster, f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE}")
+    return cluster.database_url(name)
+
+
+async def drop_database(cluster: Cluster, url: str) -> None:
+    await _admin(cluster, f"DROP DATABASE {url.rpartition('/')[2]} WITH (FORCE)")
+
+
+@pytest.fixture
+async def postgres_url(postgres):
+    """The URL of a fresh, migrated database of this test's own, dropped at the end."""
+    url = await fresh_database(postgres)
+    yield url
+    await drop_database(postgres, url)
 
 
 @pytest.fixture(params=STORES)
-async def open_store(request, tmp_path):
-    """Opens stores of one implementation (the test runs once for each in :data:`STORES`),
-    each a fresh database, closed at the end: ``await open_store(clock=...)``."""
+async def database(request, tmp_path):
+    """A fresh database of each store in turn (the test runs once for each in
+    :data:`STORES`), as :func:`bot.store.open_store` takes it: a SQLite file's path, or
+    the URL of a PostgreSQL database of the test's own, dropped at the end."""
+    if request.param == "sqlite":
+        yield tmp_path / "bridgekeeper.db"
+        return
+    cluster = request.getfixturevalue("postgres")
+    url = await fresh_database(cluster)
+    yield url
+    await drop_database(cluster, url)
+
+
+@pytest.fixture
+async def open_store(database, tmp_path):
+    """Opens stores on :func:`database`, closed at the end: ``await open_store(clock=...)``;
+    on SQLite each ``name`` is a file of its own."""
     opened: list[Store] = []
 
     async def open_(name: str = "bridgekeeper", *, clock=utcnow) -> Store:
-        store = await SQLiteStore.open(tmp_path / f"{name}.db", clock=clock)
+        where = database if is_postgres(database) else tmp_path / f"{name}.db"
+        store = await open_target(where, clock=clock)
         opened.append(store)
         return store
 
@@ -103,8 +198,12 @@ async def open_store(request, tmp_path):
 
 
 @pytest.fixture
-async def store(open_store):
-    return await open_store()
+async def store(tmp_path):
+    """A SQLite store: the service's tests run on the default store; the interface's
+    (test_store_contract.py) on every store, through :func:`open_store`."""
+    store = await SQLiteStore.open(tmp_path / "bridgekeeper.db")
+    yield store
+    await store.close()
 
 
 @pytest.fixture

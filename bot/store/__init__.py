@@ -1,11 +1,15 @@
 """Storage: what the application layer needs (:mod:`bot.store.interface`), the rows and
-faults every store shares, and the default store on SQLite (:mod:`bot.store.sqlite`).
+faults every store shares, the default store on SQLite (:mod:`bot.store.sqlite`), the
+PostgreSQL store (:mod:`bot.store.postgres`), and :func:`open_store`, which picks one.
 
-The application layer types against :class:`Store` and never sees SQL; a new store (a
-server database, say) implements the same protocols and passes the same tests.
+The application layer types against :class:`Store` and never sees SQL; both stores
+implement the same protocols and pass the same tests.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
 
 from bot.store.faults import (
     CannotOpen,
@@ -36,6 +40,31 @@ from bot.store.rows import (
     utcnow,
 )
 from bot.store.sqlite import SQLiteStore, sole_process
+from bot.store.targets import Target, is_postgres, redacted, target
+
+
+def _kind(where: Target) -> type:
+    """The store class for a target; PostgreSQL's is imported only when asked for."""
+    if is_postgres(where):
+        from bot.store.postgres import PostgresStore
+
+        return PostgresStore
+    return SQLiteStore
+
+
+async def open_store(
+    where: Target, *, clock: Callable[[], datetime] = utcnow, migrate_to: int | None = None
+) -> Store:
+    """The store at ``where`` (a SQLite file or a PostgreSQL URL, see
+    :func:`bot.store.targets.target`), opened and migrated."""
+    return await _kind(where).open(where, clock=clock, migrate_to=migrate_to)
+
+
+async def open_checked(where: Target, *, full: bool = False) -> Store:
+    """:func:`open_store`, then the database's own integrity check (a damaged database
+    raises :class:`Damaged`); ``full`` checks a big SQLite file before going on."""
+    return await _kind(where).open_checked(where, full=full)
+
 
 __all__ = [
     "Attempt",
@@ -59,9 +88,15 @@ __all__ = [
     "StaleGame",
     "Store",
     "StoreFault",
+    "Target",
     "UndoRequest",
+    "is_postgres",
     "iso",
+    "open_checked",
+    "open_store",
     "parse_time",
+    "redacted",
     "sole_process",
+    "target",
     "utcnow",
 ]

@@ -46,12 +46,12 @@ class Locked(StoreFault):
 
 
 class Damaged(StoreFault):
-    """SQLite reads the file but finds it corrupt: only here is restoring a backup right."""
+    """The database reads but is found corrupt: only here is restoring a backup right."""
 
-    def __init__(self, path: str | Path, detail: str) -> None:
+    def __init__(self, path: str | Path, detail: str, checker: str = "SQLite") -> None:
         detail = " ".join(detail.split())[:200]  # SQLite reports one problem a line
         super().__init__(
-            f"{path} failed SQLite's integrity check ({detail}). Restore a backup: "
+            f"{path} failed {checker}'s integrity check ({detail}). Restore a backup: "
             f"python -m bot restore BACKUP --db {path} --force"
         )
 

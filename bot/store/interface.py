@@ -1,11 +1,12 @@
 """What the application layer needs from storage, feature by feature.
 
 One :class:`Store` is all of these. The SQLite store (:mod:`bot.store.sqlite`) is the
-default implementation; another (PostgreSQL) implements the same protocols, and the
-store's tests are written once, against them. Every write is one transaction: it
-happens entirely or not at all, and one that depends on a game's position names the
-``version`` it read, raising :class:`~bot.store.faults.StaleGame` when another writer
-moved the game on first. Rows come back as the dataclasses of :mod:`bot.store.rows`.
+default implementation; the PostgreSQL store (:mod:`bot.store.postgres`) implements the
+same protocols, and the store's tests are written once, against them. Every write is
+one transaction: it happens entirely or not at all, and one that depends on a game's
+position names the ``version`` it read, raising :class:`~bot.store.faults.StaleGame`
+when another writer moved the game on first. Rows come back as the dataclasses of
+:mod:`bot.store.rows`.
 """
 
 from __future__ import annotations

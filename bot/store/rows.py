@@ -1,6 +1,6 @@
 """What the store hands back: plain rows, one dataclass per kind, and the stored time format.
 
-Every store (SQLite today, PostgreSQL next) returns these, so the application layer
+Every store (SQLite, PostgreSQL) returns these, so the application layer
 never sees a driver's row type.
 """
 

@@ -8,7 +8,9 @@ bare INSERT + COMMIT of a move-sized row on a database set up like the store's
 what surviving a power cut costs each commit. ``<game>.move_vs_commit`` is a move's
 p50 over that floor; ``<game>.move_round_trips`` counts the trips to the database's
 thread a move makes, loading the game included, and ``<game>.record_round_trips`` those
-of its transaction alone.
+of its transaction alone. With ``--db postgresql://...`` the moves are played on that
+database (a scratch one: they stay in it) and the floor is ``postgres.commit_p50_ms``, the
+same bare INSERT + COMMIT there.
 
 Boards: ``<game>.render_p50_ms`` is wall time, which other work on the machine inflates;
 ``<game>.render_cpu_ms`` is the same boards' CPU time (p50, ``time.process_time``), and
@@ -19,6 +21,7 @@ for, fonts, caches and palettes included.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import statistics
@@ -34,7 +37,7 @@ import aiosqlite
 
 import engine
 from bot.service import Service, Table
-from bot.store import SQLiteStore
+from bot.store import Store, Target, is_postgres, open_store
 from bot.tools import bench_loops
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.selfplay import play_random
@@ -62,7 +65,31 @@ async def _sqlite_floor(path: Path, rows: int, synchronous: str = "FULL") -> lis
         await db.close()
 
 
-def _counted(store: SQLiteStore, call: Callable[..., Awaitable[T]], into: list[int]):
+async def _postgres_floor(url: str, rows: int) -> list[float]:
+    """The floor on PostgreSQL: one bare INSERT + COMMIT of a move-sized row into a
+    temporary table, on one connection (the server's own durability settings)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        # a plain table (a temporary one skips the WAL), dropped at the end
+        await conn.execute("CREATE TABLE bench_floor (game int, seq int, action text, state text)")
+        state = "x" * 1200
+        times = []
+        for seq in range(rows):
+            started = time.perf_counter()
+            async with conn.transaction():
+                await conn.execute(
+                    "INSERT INTO bench_floor VALUES (1, $1, 'red tall b2', $2)", seq, state
+                )
+            times.append(time.perf_counter() - started)
+        return times
+    finally:
+        await conn.execute("DROP TABLE IF EXISTS bench_floor")
+        await conn.close()
+
+
+def _counted(store: Store, call: Callable[..., Awaitable[T]], into: list[int]):
     """``call``, noting in ``into`` how many trips to the database each call made."""
 
     async def counted(*args: object, **kwargs: object) -> T:
@@ -142,19 +169,28 @@ def first_board_ms(key: str) -> float:
     return json.loads(out.stdout)
 
 
-async def run(emit: Emit = print, quick: bool = False, only: Sequence[str] = ()) -> None:
-    """Every game's figures, or only those of the games named in ``only``."""
+async def run(
+    emit: Emit = print, quick: bool = False, only: Sequence[str] = (), db: Target | None = None
+) -> None:
+    """Every game's figures, or only those of the games named in ``only``. Moves are
+    timed on temporary SQLite files, or on ``db`` (a scratch database: the games played
+    stay in it), against that store's floor."""
     games = 4 if quick else 25
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-bench-") as tmp:
         rows = 200 if quick else 1000
-        floor = await _sqlite_floor(Path(tmp) / "floor.db", rows)
-        metric(emit, "sqlite.commit_p50_ms", statistics.median(floor) * 1000, "ms")
-        normal = await _sqlite_floor(Path(tmp) / "normal.db", rows, "NORMAL")
-        metric(emit, "sqlite.commit_normal_p50_ms", statistics.median(normal) * 1000, "ms")
+        if db is not None and is_postgres(db):
+            floor = await _postgres_floor(db, rows)
+            metric(emit, "postgres.commit_p50_ms", statistics.median(floor) * 1000, "ms")
+        else:
+            floor = await _sqlite_floor(Path(tmp) / "floor.db", rows)
+            metric(emit, "sqlite.commit_p50_ms", statistics.median(floor) * 1000, "ms")
+            normal = await _sqlite_floor(Path(tmp) / "normal.db", rows, "NORMAL")
+            metric(emit, "sqlite.commit_normal_p50_ms", statistics.median(normal) * 1000, "ms")
+        tables = itertools.count(1)  # one database may hold every game's games: own channels
         for key, rules in engine.GAMES.items():
             if only and key not in only:
                 continue
-            store = await SQLiteStore.open(Path(tmp) / f"{key}.db")
+            store = await open_store(db or Path(tmp) / f"{key}.db")
             service = Service(store, images=False)
             clicks: list[int] = []  # round trips to the database per move, load included
             records: list[int] = []  # ... and per move transaction
@@ -169,7 +205,7 @@ async def run(emit: Emit = print, quick: bool = False, only: Sequence[str] = ())
                     )
                     await play_random(
                         service,
-                        Table(channel_id=g + 1, guild_id=1),
+                        Table(channel_id=next(tables), guild_id=1),
                         key,
                         players,
                         rng,

@@ -26,7 +26,7 @@ from PIL import Image
 
 from bot.client import Bridgekeeper
 from bot.service import Caller, Service, Table
-from bot.store import SQLiteStore
+from bot.store import Target, open_store
 from bot.views import jump_link
 from tests.bot.fake_discord_server import (
     APP_ID,
@@ -67,7 +67,11 @@ class Env:
 
 @asynccontextmanager
 async def running_bot(
-    tmp_path, monkeypatch, *, allowed_errors: Callable[[logging.LogRecord], bool] | None = None
+    tmp_path,
+    monkeypatch,
+    *,
+    allowed_errors: Callable[[logging.LogRecord], bool] | None = None,
+    database: Target | None = None,
 ) -> AsyncIterator[Env]:
     """The fake Discord, and the real bot started against it until it is ready.
 
@@ -86,7 +90,7 @@ async def running_bot(
             fake.redirect(monkeypatch)
             assert discord.http.Route.BASE.startswith("http://127.0.0.1:")
             assert discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY.host == "127.0.0.1"
-            store = await SQLiteStore.open(tmp_path / "bridgekeeper.db")
+            store = await open_store(database or tmp_path / "bridgekeeper.db")
             service = Service(store, link=jump_link, seed=lambda: 12345)
             bot = Bridgekeeper(service, guild_ready_timeout=0.05)
             task = asyncio.create_task(bot.start(TOKEN))
@@ -226,8 +230,9 @@ async def test_bot_logs_in_syncs_identifies_and_becomes_ready(tmp_path, monkeypa
 # -- (b) a short Skybridge game over the websocket ------------------------------------------
 
 
-async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch):
-    async with running_bot(tmp_path, monkeypatch) as env:
+async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
+    """On each store: the unmodified bot plays the same game whatever keeps it."""
+    async with running_bot(tmp_path, monkeypatch, database=database) as env:
         fake = env.fake
 
         # every command is acknowledged at once with a private "thinking…"; a public

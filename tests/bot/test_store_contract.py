@@ -5,12 +5,21 @@ database of each store; nothing here knows SQL."""
 from __future__ import annotations
 
 import inspect
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.store import SQLiteStore, StaleGame, Store, UndoRequest
+from bot.store.postgres import PostgresStore
+
+#: every store class, by the name ``STORES`` in tests/conftest.py gives it
+CLASSES = {"sqlite": SQLiteStore, "postgres": PostgresStore}
+
+
+@pytest.fixture
+async def store(open_store):
+    """A fresh store of each implementation in turn."""
+    return await open_store()
 
 
 class Clock:
@@ -57,19 +66,21 @@ def _interface() -> dict[str, inspect.Signature]:
     }
 
 
+@pytest.mark.parametrize("kind", sorted(CLASSES))
 @pytest.mark.parametrize("name", sorted(_interface()))
-def test_the_sqlite_store_offers_the_interface_method(name):
+def test_every_store_offers_the_interface_method(name, kind):
     """A store is usable wherever the application expects one: every method of the
     interface, with the same parameters, async where the interface's is."""
     promised = getattr(Store, name)
-    offered = getattr(SQLiteStore, name)
+    offered = getattr(CLASSES[kind], name)
     assert inspect.signature(offered) == _interface()[name], name
     assert inspect.iscoroutinefunction(offered) == inspect.iscoroutinefunction(promised)
 
 
-def test_the_interface_names_every_public_method_the_application_calls():
-    """Nothing the SQLite store offers publicly is missing from the interface, except
-    what only SQLite has (its opening, raw SQL for tools and tests)."""
+@pytest.mark.parametrize("kind", sorted(CLASSES))
+def test_the_interface_names_every_public_method_the_application_calls(kind):
+    """Nothing a store offers publicly is missing from the interface, except what is a
+    store's own (its opening, raw SQL for tools and tests)."""
     own = {
         "open",
         "open_checked",
@@ -81,7 +92,7 @@ def test_the_interface_names_every_public_method_the_application_calls():
         "row",
         "execute",
     }
-    offered = {n for n, _ in inspect.getmembers(SQLiteStore, callable) if not n.startswith("_")}
+    offered = {n for n, _ in inspect.getmembers(CLASSES[kind], callable) if not n.startswith("_")}
     assert offered - own - set(_interface()) == set()
 
 
@@ -240,13 +251,18 @@ async def test_awaiting_order_holds_for_updates_within_one_second(open_store):
 async def test_record_is_one_transaction_a_late_failure_undoes_the_move_row(store):
     game_id = await started_game(store)
     before = await store.game(game_id)
-    with pytest.raises(sqlite3.Error):
-        # the version bump and the move row are written, then binding `awaiting` fails
+
+    def broken(ratings, places):
+        raise RuntimeError("the ratings feature failed")
+
+    with pytest.raises(RuntimeError, match="ratings feature failed"):
+        # the version bump and the move row are written, then rating the game fails
         await store.record(
-            game_id, before.version, seat=0, user_id=1, action="red tall a1", state='{"n":1}',
-            awaiting=[object()],
+            game_id, before.version, seat=0, user_id=1, action="resign", state='{"n":1}',
+            awaiting=[], results=[(2, 0), (1, 5)], rate=broken,
         )  # fmt: skip
     assert await store.game(game_id) == before
+    assert await store.ratings(9, "skybridge") == []
     assert await store.moves(game_id) == []
     assert [s.awaiting for s in await store.seats(game_id)] == [True, False]
 
@@ -270,3 +286,25 @@ async def test_a_moves_turn_dms_are_stored_with_it_and_only_with_it(store):
     )  # fmt: skip
     (notice,) = await store.claim_notices()
     assert (notice.user_id, notice.via, notice.kind, notice.text) == (2, "dm", "turn", "Your turn.")
+
+
+async def test_agreeing_to_a_rematch_gathers_each_player_once(store):
+    game_id = await started_game(store)
+    assert await store.agree_rematch(game_id, 1) == {1}
+    assert await store.agree_rematch(game_id, 2) == {1, 2}
+    assert await store.agree_rematch(game_id, 1) == {1, 2}, "asking twice counts once"
+    assert await store.agree_rematch(await started_game(store, channel=78), 2) == {2}
+
+
+async def test_an_ai_seat_keeps_its_level_and_a_game_with_one_is_never_rated(store):
+    game_id = await new_game(store)
+    await store.join(game_id, 0, -1, "AI Telford (hard)", ai="hard")
+    seats = await store.seats(game_id)
+    assert [(s.user_id, s.ai) for s in seats] == [(1, None), (-1, "hard")]
+    await store.start(game_id, 1, "{}", [1])
+    assert not await store.is_rated(game_id)
+    (wait,) = [w for w in await store.due_waits(datetime(2100, 1, 1, tzinfo=UTC))]
+    assert (wait.user_id, wait.ai) == (-1, "hard"), "its wait says it is an AI's"
+    await store.replace_player(game_id, 2, 1, 2, "Bob")
+    assert [s.ai for s in await store.seats(game_id)] == [None, None]
+    assert await store.is_rated(game_id), "a person took the seat over"

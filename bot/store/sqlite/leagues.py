@@ -11,13 +11,13 @@ from bot.store.rows import LeagueRow, Match, Member
 from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.files import unique_failed
 
-_LEAGUE_COLUMNS = (
+LEAGUE_COLUMNS = (
     "guild_id, channel_id, name, game_key, format, table_size, rounds, points, bye_points, "
     "round_hours, move_hours, seed, created_by, id, status, round, round_deadline, starts_at"
 )
 
 
-def _league(row: Sequence | None) -> LeagueRow | None:
+def league_of(row: Sequence | None) -> LeagueRow | None:
     if row is None:
         return None
     values = list(row)
@@ -25,7 +25,7 @@ def _league(row: Sequence | None) -> LeagueRow | None:
     return LeagueRow(*values)
 
 
-def _match(r: Sequence) -> Match:
+def match_of(r: Sequence) -> Match:
     return Match(
         r[0],
         r[1],
@@ -66,26 +66,26 @@ class LeaguesSQL(Connection):
 
     async def league(self, guild_id: int, name: str) -> LeagueRow | None:
         row = await self.row(
-            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? AND name = ? COLLATE NOCASE",
+            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? AND name = ? COLLATE NOCASE",
             (guild_id, name),
         )
-        return _league(row)
+        return league_of(row)
 
     async def leagues_due_to_start(self) -> list[LeagueRow]:
         rows = await self.rows(
-            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE status = 'open' "
+            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE status = 'open' "
             "AND starts_at IS NOT NULL AND starts_at <= ? ORDER BY id",
             (self.now(),),
         )
-        return [_league(r) for r in rows]
+        return [league_of(r) for r in rows]
 
     async def leagues(self, guild_id: int) -> list[LeagueRow]:
         """A server's leagues, by name (for ``/league list`` and name autocomplete)."""
         rows = await self.rows(
-            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? ORDER BY name",
+            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? ORDER BY name",
             (guild_id,),
         )
-        return [_league(r) for r in rows]
+        return [league_of(r) for r in rows]
 
     async def league_match_of(self, game_id: int) -> int | None:
         """The league match a game is played for, if any: players may not call those off."""
@@ -94,9 +94,9 @@ class LeaguesSQL(Connection):
 
     async def running_leagues(self) -> list[LeagueRow]:
         rows = await self.rows(
-            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE status = 'running' ORDER BY id"
+            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE status = 'running' ORDER BY id"
         )
-        return [_league(r) for r in rows]
+        return [league_of(r) for r in rows]
 
     async def update_league(self, league_id: int, **columns: object) -> None:
         sets = ", ".join(f"{name} = ?" for name in columns)
@@ -165,4 +165,4 @@ class LeaguesSQL(Connection):
             "LEFT JOIN games g ON g.id = m.game_id WHERE m.league_id = ? ORDER BY m.round, m.id",
             (league_id,),
         )
-        return [_match(r) for r in rows]
+        return [match_of(r) for r in rows]

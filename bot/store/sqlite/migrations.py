@@ -1,30 +1,12 @@
-"""The numbered SQL migrations shipped in ``migrations/``, read and split into statements."""
+"""SQLite's migrations (:mod:`bot.store.migrations`), split into statements."""
 
 from __future__ import annotations
 
-import re
 import sqlite3
-from dataclasses import dataclass
-from importlib import resources
 
-_MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
+from bot.store.migrations import Migration, migrations
 
-
-@dataclass(frozen=True)
-class Migration:
-    number: int
-    name: str
-    sql: str
-
-
-def migrations() -> list[Migration]:
-    """The numbered SQL files shipped in ``migrations/``, in order."""
-    found = []
-    for entry in resources.files("migrations").iterdir():
-        m = _MIGRATION_NAME.fullmatch(entry.name)
-        if m:
-            found.append(Migration(int(m.group(1)), entry.name, entry.read_text("utf-8")))
-    return sorted(found, key=lambda mig: mig.number)
+__all__ = ["Migration", "migrations", "statements"]
 
 
 def statements(sql: str) -> list[str]:

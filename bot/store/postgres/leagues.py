@@ -1,0 +1,140 @@
+"""Leagues, members and matches in PostgreSQL (:class:`bot.store.interface.Leagues`)."""
+
+from __future__ import annotations
+
+import json
+
+import asyncpg
+
+from bot.store.faults import StaleGame
+from bot.store.postgres.connection import Connection
+from bot.store.rows import LeagueRow, Match, Member
+from bot.store.sqlite.leagues import LEAGUE_COLUMNS, league_of, match_of
+
+
+class LeaguesPG(Connection):
+    async def create_league(self, league: LeagueRow) -> int:
+        try:
+            row = await self.row(
+                "INSERT INTO leagues (guild_id, channel_id, name, game_key, format, "
+                "table_size, rounds, points, bye_points, round_hours, move_hours, seed, "
+                "created_by, created_at, starts_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) "
+                "RETURNING id",
+                (league.guild_id, league.channel_id, league.name, league.game_key)
+                + (league.format, league.table_size, league.rounds, json.dumps(league.points))
+                + (league.bye_points, league.round_hours, league.move_hours, league.seed)
+                + (league.created_by, self.now(), league.starts_at),
+            )
+        except asyncpg.UniqueViolationError as exc:
+            if exc.constraint_name != "leagues_guild_name":
+                raise
+            raise StaleGame(f"a league called {league.name!r} exists") from exc
+        return int(row[0])
+
+    async def league(self, guild_id: int, name: str) -> LeagueRow | None:
+        row = await self.row(
+            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = $1 "
+            "AND lower(name) = lower($2) ORDER BY name = $2 DESC, id LIMIT 1",
+            (guild_id, name),
+        )
+        return league_of(row)
+
+    async def leagues_due_to_start(self) -> list[LeagueRow]:
+        rows = await self.rows(
+            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE status = 'open' "
+            "AND starts_at IS NOT NULL AND starts_at <= $1 ORDER BY id",
+            (self.now(),),
+        )
+        return [league_of(r) for r in rows]
+
+    async def leagues(self, guild_id: int) -> list[LeagueRow]:
+        """A server's leagues, by name (for ``/league list`` and name autocomplete)."""
+        rows = await self.rows(
+            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = $1 ORDER BY name",
+            (guild_id,),
+        )
+        return [league_of(r) for r in rows]
+
+    async def league_match_of(self, game_id: int) -> int | None:
+        """The league match a game is played for, if any: players may not call those off."""
+        row = await self.row("SELECT league_match FROM games WHERE id = $1", (game_id,))
+        return None if row is None else row[0]
+
+    async def running_leagues(self) -> list[LeagueRow]:
+        rows = await self.rows(
+            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE status = 'running' ORDER BY id"
+        )
+        return [league_of(r) for r in rows]
+
+    async def update_league(self, league_id: int, **columns: object) -> None:
+        sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(columns, start=2))
+        await self.execute(
+            f"UPDATE leagues SET {sets} WHERE id = $1", (league_id, *columns.values())
+        )
+
+    async def members(self, league_id: int) -> list[Member]:
+        rows = await self.rows(
+            "SELECT user_id, name, dropped FROM league_members WHERE league_id = $1 "
+            "ORDER BY joined",
+            (league_id,),
+        )
+        return [Member(*r) for r in rows]
+
+    async def add_member(self, league_id: int, user_id: int, name: str) -> None:
+        await self.execute(
+            "INSERT INTO league_members (league_id, user_id, name, joined) VALUES ($1, $2, $3, "
+            "(SELECT COALESCE(MAX(joined), 0) + 1 FROM league_members WHERE league_id = $1)) "
+            "ON CONFLICT (league_id, user_id) DO UPDATE SET dropped = FALSE",
+            (league_id, user_id, name),
+        )
+
+    async def drop_member(self, league_id: int, user_id: int, *, remove: bool) -> None:
+        """Before the start a leaver is simply removed; after it, marked as dropped."""
+        if remove:
+            sql = "DELETE FROM league_members WHERE league_id = $1 AND user_id = $2"
+        else:
+            sql = "UPDATE league_members SET dropped = TRUE WHERE league_id = $1 AND user_id = $2"
+        await self.execute(sql, (league_id, user_id))
+
+    async def add_match(self, league_id: int, round: int, kind: str, players: list[int]) -> int:
+        row = await self.row(
+            "INSERT INTO league_matches (league_id, round, kind, players) "
+            "VALUES ($1, $2, $3, $4) RETURNING id",
+            (league_id, round, kind, json.dumps(players)),
+        )
+        return int(row[0])
+
+    async def link_match(self, match_id: int, game_id: int) -> None:
+        await self.execute(
+            "WITH m AS (UPDATE league_matches SET game_id = $2 WHERE id = $1) "
+            "UPDATE games SET league_match = $1 WHERE id = $2",
+            (match_id, game_id),
+        )
+
+    async def settle_match(
+        self,
+        match_id: int,
+        kind: str,
+        places: list[int],
+        scores: list[int],
+        forfeiting: list[int] = (),
+    ) -> bool:
+        """Record a match's outcome once, across every process; False if already settled."""
+        changed = await self.execute(
+            "UPDATE league_matches SET kind = $1, places = $2, scores = $3, forfeiting = $4, "
+            "settled = TRUE WHERE id = $5 AND NOT settled",
+            (kind, json.dumps(places), json.dumps(scores), json.dumps(list(forfeiting)))
+            + (match_id,),
+        )
+        return changed == 1
+
+    async def matches(self, league_id: int) -> list[Match]:
+        rows = await self.rows(
+            "SELECT m.id, m.round, m.kind, m.players, m.game_id, m.places, m.scores, "
+            "m.forfeiting, m.settled, g.status, g.channel_id FROM league_matches m "
+            "LEFT JOIN games g ON g.id = m.game_id WHERE m.league_id = $1 "
+            "ORDER BY m.round, m.id",
+            (league_id,),
+        )
+        return [match_of(r) for r in rows]

@@ -1,0 +1,117 @@
+"""The outbox and settings in PostgreSQL (:class:`bot.store.interface.Notices`,
+:class:`bot.store.interface.SettingsStore`). Notices are claimed with ``FOR UPDATE SKIP
+LOCKED``: processes delivering at once each take different notices, none waits for
+another, and a claim older than the lease (its process died) is handed out again."""
+
+from __future__ import annotations
+
+from bot.store.postgres.connection import Connection, Tx
+from bot.store.postgres.waits import reschedule
+from bot.store.rows import Notice, Settings, iso
+from bot.store.sqlite.notices import CLAIM_LEASE, MAX_ATTEMPTS, RETRY_AFTER
+
+
+class NoticesPG(Connection):
+    async def queue_turn_notice(self, game_id: int, user_id: int, text: str, due_at: str) -> None:
+        """Queue a "your turn" DM for the wait the user has now in this game (none: nothing)."""
+        await self.execute(
+            "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+            "turn_since) SELECT game_id, user_id, 'turn', 'dm', $1, $2, $3, turn_since "
+            "FROM seats WHERE game_id = $4 AND user_id = $5 AND awaiting",
+            (text, due_at, self.now(), game_id, user_id),
+        )
+
+    async def claim_notices(self) -> list[Notice]:
+        """Take the notices due now for delivery; two deliverers never get the same one.
+
+        A notice whose wait is over (the player moved, was replaced, the game ended) is
+        dropped rather than sent: a DM held through quiet hours must not arrive after the
+        move.
+        """
+        now = self.clock()
+
+        async def unit(tx: Tx) -> list[Notice]:
+            await tx.execute(
+                "UPDATE outbox SET dropped = 'moved' WHERE sent_at IS NULL AND dropped IS NULL "
+                "AND turn_since IS NOT NULL AND NOT EXISTS (SELECT 1 FROM seats s "
+                "JOIN games g ON g.id = s.game_id WHERE s.game_id = outbox.game_id "
+                "AND s.user_id = outbox.user_id AND s.awaiting "
+                "AND s.turn_since = outbox.turn_since AND g.status = 'active')"
+            )
+            rows = await tx.fetch(
+                "WITH c AS (SELECT id FROM outbox WHERE sent_at IS NULL AND dropped IS NULL "
+                "AND due_at <= $1 AND (claimed_at IS NULL OR claimed_at <= $2) "
+                "FOR UPDATE SKIP LOCKED), "
+                "u AS (UPDATE outbox o SET claimed_at = $1, attempts = o.attempts + 1 FROM c "
+                "WHERE o.id = c.id RETURNING o.*) "
+                "SELECT u.id, u.game_id, g.guild_id, g.channel_id, u.user_id, u.via, u.kind, "
+                "u.text, u.turn_since, u.attempts FROM u JOIN games g ON g.id = u.game_id "
+                "ORDER BY u.due_at, u.id",
+                iso(now),
+                iso(now - CLAIM_LEASE),
+            )
+            return [Notice(*r) for r in rows]
+
+        return await self.write(unit)
+
+    async def delivery_failed(self, notice: Notice) -> str:
+        """Put back a notice Discord refused, for a later try: ``retry``; after the last
+        try a DM becomes a channel mention (``channel``), a mention is given up (``dropped``)."""
+        now = self.clock()
+        if notice.attempts < MAX_ATTEMPTS:
+            outcome, sets = "retry", "claimed_at = NULL, due_at = $2"
+            params: tuple = (iso(now + RETRY_AFTER * notice.attempts),)
+        elif notice.via == "dm":
+            outcome = "channel"
+            sets = "via = 'channel', attempts = 0, claimed_at = NULL, due_at = $2"
+            params = (iso(now),)
+        else:
+            outcome, sets, params = "dropped", "dropped = 'failed'", ()
+        await self.execute(f"UPDATE outbox SET {sets} WHERE id = $1", (notice.id, *params))
+        return outcome
+
+    async def mark_sent(self, notice_id: int) -> None:
+        await self.execute("UPDATE outbox SET sent_at = $1 WHERE id = $2", (self.now(), notice_id))
+
+    async def settings(self, user_id: int) -> Settings:
+        row = await self.row(
+            "SELECT notify, timezone, quiet_start, quiet_end, vacation_days, vacation_until "
+            "FROM user_settings WHERE user_id = $1",
+            (user_id,),
+        )
+        return Settings() if row is None else Settings(*row)
+
+    async def put_settings(self, user_id: int, settings: Settings) -> None:
+        async def unit(tx: Tx) -> None:
+            await tx.execute(
+                "INSERT INTO user_settings (user_id, notify, timezone, quiet_start, quiet_end, "
+                "vacation_days, vacation_until) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                "ON CONFLICT (user_id) DO UPDATE SET notify = EXCLUDED.notify, "
+                "timezone = EXCLUDED.timezone, quiet_start = EXCLUDED.quiet_start, "
+                "quiet_end = EXCLUDED.quiet_end, vacation_days = EXCLUDED.vacation_days, "
+                "vacation_until = EXCLUDED.vacation_until",
+                user_id,
+                settings.notify,
+                settings.timezone,
+                settings.quiet_start,
+                settings.quiet_end,
+                settings.vacation_days,
+                settings.vacation_until,
+            )
+            # nothing is due during a vacation: its start and end move the user's waits
+            await reschedule(tx, "s.user_id = $1 AND s.awaiting", user_id)
+
+        await self.write(unit)
+
+    async def organiser_role(self, guild_id: int) -> int | None:
+        row = await self.row(
+            "SELECT organiser_role FROM guild_settings WHERE guild_id = $1", (guild_id,)
+        )
+        return None if row is None else row[0]
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
+        await self.execute(
+            "INSERT INTO guild_settings (guild_id, organiser_role) VALUES ($1, $2) "
+            "ON CONFLICT (guild_id) DO UPDATE SET organiser_role = EXCLUDED.organiser_role",
+            (guild_id, role_id),
+        )

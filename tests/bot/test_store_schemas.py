@@ -1,0 +1,67 @@
+"""The two dialects' schemas stay one schema: the same tables, columns and indexes, read
+from each database's own catalogue after its migrations. A migration added to one folder
+and not the other fails here."""
+
+from __future__ import annotations
+
+import asyncpg
+
+from bot.store import SQLiteStore
+
+
+async def _sqlite_schema(path) -> tuple[dict[str, set[str]], set[str]]:
+    store = await SQLiteStore.open(path)
+    try:
+        tables = [
+            name
+            for (name,) in await store.rows(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        columns = {
+            table: {r[1] for r in await store.rows(f"PRAGMA table_info({table})")}
+            for table in tables
+        }
+        indexes = {
+            name
+            for (name,) in await store.rows(
+                "SELECT name FROM sqlite_master WHERE type = 'index' "
+                "AND name NOT LIKE 'sqlite_autoindex%'"
+            )
+        }
+        return columns, indexes
+    finally:
+        await store.close()
+
+
+async def _postgres_schema(url: str) -> tuple[dict[str, set[str]], set[str]]:
+    conn = await asyncpg.connect(url)
+    try:
+        columns: dict[str, set[str]] = {}
+        for table, column in await conn.fetch(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema()"
+        ):
+            columns.setdefault(table, set()).add(column)
+        # indexes made by CREATE INDEX, not those behind a primary key or UNIQUE constraint
+        indexes = {
+            name
+            for (name,) in await conn.fetch(
+                "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
+                "AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)"
+            )
+        }
+        return columns, indexes
+    finally:
+        await conn.close()
+
+
+async def test_both_dialects_migrate_to_the_same_tables_columns_and_indexes(tmp_path, postgres_url):
+    sqlite_columns, sqlite_indexes = await _sqlite_schema(tmp_path / "schema.db")
+    postgres_columns, postgres_indexes = await _postgres_schema(postgres_url)
+    assert set(postgres_columns) == set(sqlite_columns)
+    for table, names in sqlite_columns.items():
+        assert postgres_columns[table] == names, table
+    assert postgres_indexes == sqlite_indexes
+    assert {"seats_due", "outbox_pending", "daily_entries_playing"} <= postgres_indexes
