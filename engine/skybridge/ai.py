@@ -7,9 +7,13 @@ rule reads again.
 
 from __future__ import annotations
 
+from engine.ai.hard import Search
 from engine.core import Rng
 from engine.skybridge.state import State, initial_stock
 from engine.skybridge.view import View
+
+#: the search within a move's CPU budget (docs/ai.md); no chance, so one world
+SEARCH = Search(iterations=100, worlds=1)
 
 
 def determinize(view: View, seat: int, rng: Rng) -> State:
