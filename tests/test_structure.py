@@ -74,7 +74,8 @@ KIT = ("__init__", "actions", "board", "state", "flow", "scoring", "view", "rule
 
 
 def test_every_game_has_the_kits_layout():
-    """engine/README.md's modules, in every game package, and one file per rule."""
+    """engine/README.md's modules, in every game package, and one file per rule; the
+    optional ``ai`` module, where the kit names one, is the package's own ``ai.py``."""
     import engine
 
     for key, game in engine.GAMES.items():
@@ -90,3 +91,6 @@ def test_every_game_has_the_kits_layout():
             home = rule.effect.__module__.split(".")
             assert home[:3] == ["engine", package.name, "rules"], (key, rule.action)
         assert rule_files, key
+        if game.kit.ai is not None:  # optional: the computer players' view of the game
+            assert game.kit.ai.__name__ == f"engine.{package.name}.ai", key
+            assert callable(game.kit.ai.determinize), key

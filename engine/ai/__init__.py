@@ -17,7 +17,7 @@ and its measured strength.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.ai import easy, hard, normal
@@ -77,7 +77,7 @@ def decide(
         return Decision(normal.pick(worlds, view, seat, legal, dice), 1, len(legal))
     search = search_for(game)
     if budget is not None:
-        search = Search(**{**search.__dict__, "iterations": budget})
+        search = replace(search, iterations=budget)
     action, work = hard.pick(worlds, view, seat, legal, dice, search)
     return Decision(action, work.worlds, work.applied)
 

@@ -7,11 +7,17 @@ from them — and matters only until setup ends.
 
 from __future__ import annotations
 
+from engine.ai.hard import Search
 from engine.bridge_wars.state import State
 from engine.bridge_wars.view import ENDINGS, View
 from engine.core import Rng
 
 _ENDING_KEYS = {sentence: key for key, sentence in ENDINGS.items()}
+
+
+#: the search within a move's CPU budget (docs/ai.md): hundreds of placements a turn,
+#: each costly to list, so a narrow, shallow look; no chance, so one world
+SEARCH = Search(iterations=40, worlds=1, width=6, depth=4, greed=2)
 
 
 def determinize(view: View, seat: int, rng: Rng) -> State:

@@ -9,6 +9,7 @@ Alone, a seat is judged by its margin over Euler, who scores what it leaves.
 
 from __future__ import annotations
 
+from engine.ai.hard import Search
 from engine.ai.worlds import WIN
 from engine.core import Game, Rng
 from engine.seven_bridges import euler
@@ -17,6 +18,9 @@ from engine.seven_bridges.dice import DICE
 from engine.seven_bridges.scoring import cards
 from engine.seven_bridges.state import ROUNDS, Player, State
 from engine.seven_bridges.view import View
+
+#: the search within a move's CPU budget (docs/ai.md)
+SEARCH = Search(iterations=80, depth=6)
 
 
 def determinize(view: View, seat: int, rng: Rng) -> State:

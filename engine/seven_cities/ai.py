@@ -20,6 +20,7 @@ from collections import Counter
 from contextlib import suppress
 from dataclasses import replace
 
+from engine.ai.hard import Search
 from engine.ai.worlds import margin
 from engine.core import Game, IllegalMove, Rng
 from engine.seven_cities.actions import End
@@ -28,6 +29,10 @@ from engine.seven_cities.cards import deck_for, sort_hand
 from engine.seven_cities.rules.play.metropolis import chances
 from engine.seven_cities.state import METROPOLIS, TURN, State, Window
 from engine.seven_cities.view import View
+
+#: the search within a move's CPU budget (docs/ai.md): judging a turn as though it ended
+#: plays its end, so each rollout is short
+SEARCH = Search(iterations=60, depth=6, greed=2)
 
 
 def determinize(view: View, seat: int, rng: Rng) -> State:

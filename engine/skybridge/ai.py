@@ -7,9 +7,15 @@ rule reads again.
 
 from __future__ import annotations
 
+from engine.ai.hard import Search
 from engine.core import Rng
 from engine.skybridge.state import State, initial_stock
 from engine.skybridge.view import View
+
+#: the search within a move's CPU budget (docs/ai.md): no chance, so one world; every
+#: legal placement a candidate (a narrower list keeps the scoring ones and drops most
+#: quiet ones at random), and rollouts nearly to the end of a 40-move game
+SEARCH = Search(iterations=60, worlds=1, width=40, depth=16)
 
 
 def determinize(view: View, seat: int, rng: Rng) -> State:

@@ -53,26 +53,29 @@ def test_a_sampled_state_shows_each_seat_its_own_view_and_moves(g):
     assert checked > 50
 
 
+#: what a seat cannot see, beyond the dice to come (every game's generator)
 SECRETS = {
-    "seven-cities": lambda s: (s.deck, s.hands[1]),
-    "bridges-and-boats": lambda s: (s.pool, s.hands[1]),
+    "seven-cities": lambda s: (s.deck, s.hands[1], s.rng),
+    "bridges-and-boats": lambda s: (s.pool, s.hands[1], s.rng),
 }
 
 
-@pytest.mark.parametrize("key", sorted(SECRETS))
-def test_two_secrets_behind_one_view_give_the_same_move_after_the_same_work(key):
-    """Another deck and another rival hand, the same view: the same move, after the
-    same worlds sampled and the same actions tried — nothing, timing included, depends
-    on what the seat cannot see."""
-    g = engine.GAMES[key]
+def test_two_secrets_behind_one_view_give_the_same_move_after_the_same_work(g):
+    """Another deck, another rival hand, other dice to come — the same view: the same
+    move, after the same worlds sampled and the same actions tried. Nothing, timing
+    included, depends on what the seat cannot see."""
+    key = g.info.key
     tried = 0
-    for state, _ in positions(g, every=25):
+    for state, _ in positions(g, every=5):
+        if tried == 4:
+            break
         seat = 0
         if g.is_over(state) or seat not in g.awaited(state) or len(g.legal(state, seat)) < 2:
             continue
         seen = g.view(state, seat)
         other = g.kit.ai.determinize(seen, seat, Rng(99))
-        assert SECRETS[key](other) != SECRETS[key](state), "a different secret"
+        secret = SECRETS.get(key, lambda s: s.rng)
+        assert secret(other) != secret(state), "a different secret"
         assert g.view(other, seat) == seen
         legal = g.legal(state, seat)
         for level in ai.LEVELS:
@@ -80,7 +83,7 @@ def test_two_secrets_behind_one_view_give_the_same_move_after_the_same_work(key)
             guess = ai.decide(g, g.view(other, seat), g.legal(other, seat), level, 7, budget=6)
             assert truth == guess
         tried += 1
-    assert tried >= 2
+    assert tried == 4
 
 
 def test_the_ai_refuses_a_state_a_spectators_view_and_another_games_view(g):
