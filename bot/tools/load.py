@@ -223,12 +223,10 @@ async def _advance(service: Service, table: Table, moves: int, rng: random.Rando
         row = await service.store.live_game(table.channel_id)
         seats = await service.store.seats(row.id)
         seat = rng.choice([s for s in seats if s.awaiting])
-        caller = Caller(seat.user_id, seat.name)
-        if seat.ai is not None:
-            reply = await service.ai_move(table, caller)
-        else:
-            moves_now = await service.legal_moves(table, caller)
-            reply = await service.move(table, caller, rng.choice(moves_now))
+        caller = Caller(seat.user_id, seat.name)  # an AI seat too: a random move, untimed
+        reply = await service.move(
+            table, caller, rng.choice(await service.legal_moves(table, caller))
+        )
         if not reply.playable:
             return
 
