@@ -5,8 +5,8 @@ milliseconds at ``hard``: on the event loop it would hold every other game's cli
 that long. Here it runs in a process pool (:class:`Thinkers`), given only the seat's
 view and its legal actions, never the state. Without a pool (the terminal, the tests)
 it runs in a thread, off the loop all the same. A decision that takes longer than
-:data:`THINK_AT_MOST` is given up for a quick ``normal`` one: a stuck AI must not stall
-its game.
+:data:`THINK_AT_MOST` is given up for a random legal move, decided at once: a stuck AI
+must not stall its game, and a fallback that thinks would take the event loop's core.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -26,6 +27,9 @@ log = logging.getLogger(__name__)
 
 #: seconds an AI may think before the bot settles for a quicker move
 THINK_AT_MOST = 10.0
+#: how much lower the AI workers' priority is than the bot's and the drawing workers': when
+#: more AI players think than the cores can serve, people's moves and boards go first
+NICE = 10
 #: worker processes for AI players' decisions: a move at ``hard`` takes up to ~0.3 s of
 #: CPU, and AI seats move seconds apart, so one process keeps them all off the event loop
 AI_PROCESSES = 1
@@ -42,7 +46,9 @@ class Thinkers:
 
     def __init__(self, processes: int) -> None:
         context = multiprocessing.get_context("forkserver")
-        self._pool = ProcessPoolExecutor(processes, mp_context=context)
+        self._pool = ProcessPoolExecutor(
+            processes, mp_context=context, initializer=os.nice, initargs=(NICE,)
+        )
 
     async def decide(
         self, game_key: str, view: Any, legal: Sequence[Any], level: str, seed: int
@@ -75,6 +81,6 @@ async def think(
         deciding = asyncio.to_thread(decide, game_key, view, legal, level, seed)
     try:
         return await asyncio.wait_for(deciding, THINK_AT_MOST)
-    except TimeoutError:
-        log.warning("an AI at %s in %s took too long; it plays a quick move", level, game_key)
-        return await asyncio.to_thread(decide, game_key, view, legal, "normal", seed)
+    except TimeoutError:  # the workers are swamped: a random legal move costs nothing
+        log.warning("an AI at %s in %s took too long; it plays a random move", level, game_key)
+        return decide(game_key, view, legal, "easy", seed)

@@ -5,25 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import aiosqlite
 import pytest
 
 from bot.store import SQLiteStore, StaleGame, Store
 from bot.store.sqlite.migrations import migrations
-
-
-class Clock:
-    """A clock that moves on by ``step`` every time it is read."""
-
-    def __init__(self, step: timedelta = timedelta(minutes=1)) -> None:
-        self.t = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
-        self.step = step
-
-    def __call__(self) -> datetime:
-        self.t += self.step
-        return self.t
+from tests.bot.test_store_contract import Clock, new_game, started_game
 
 
 async def rows(store: Store, sql: str, params=()) -> list[tuple]:
@@ -33,30 +22,6 @@ async def rows(store: Store, sql: str, params=()) -> list[tuple]:
 
 async def tables(store: Store) -> set[str]:
     return {r[0] for r in await rows(store, "SELECT name FROM sqlite_master WHERE type='table'")}
-
-
-async def new_game(store: Store, channel: int = 77, creator: int = 1) -> int:
-    game_id = await store.create_game(
-        guild_id=9,
-        channel_id=channel,
-        game_key="skybridge",
-        options={},
-        seed=123,
-        creator_id=creator,
-        creator_name=f"user{creator}",
-    )
-    return game_id
-
-
-async def started_game(store: Store, channel: int = 77, users=(1, 2)) -> int:
-    """A game in ``channel`` with ``users`` seated and started, awaiting seat 0 (version 2+)."""
-    game_id = await new_game(store, channel, users[0])
-    version = 0
-    for user in users[1:]:
-        await store.join(game_id, version, user, f"user{user}")
-        version += 1
-    await store.start(game_id, version, '{"s":0}', [0])
-    return game_id
 
 
 @pytest.fixture
