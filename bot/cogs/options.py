@@ -45,7 +45,8 @@ def option_suggestions(game_key: str | None, typed: str) -> list[tuple[str, str]
         except BadOptions as exc:
             return [(f"✗ {exc}", typed)]
     prefix = f"{typed} " if typed else ""
-    return [(typed, typed)] * bool(typed) + [
+    kept = [(typed, typed)] if typed else []  # what is typed so far, as it stands
+    return kept + [
         (f"{name}= — {what}", f"{prefix}{name}=")
         for name, what in game.info.options.items()
         if name not in given and name.startswith(partial.partition("=")[0].lower())

@@ -9,7 +9,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -55,6 +55,10 @@ class Loaded:
         """Where the loaded game stands (who is awaited, the result once over), worked out
         once however often a request asks."""
         return self.rules.step(None, self.state, ())
+
+    def people(self, seats: Iterable[int]) -> list[int]:
+        """The users of those of ``seats`` a person holds: the ones told of their turn."""
+        return [self.seats[s].user_id for s in seats if self.seats[s].ai is None]
 
     def awaited_users(self) -> tuple[int, ...]:
         if self.state is None:
@@ -290,7 +294,7 @@ class ServiceBase:
         """
         over = step.over
         awaited = tuple(game.seats[s].user_id for s in step.awaited)
-        people = [game.seats[s].user_id for s in step.awaited if game.seats[s].ai is None]
+        people = game.people(step.awaited)
         if not over and len(people) < len(awaited):
             self._ai_awaited(game.row.id, version)
         text = "\n".join([*lines, self._turn_text(game, step)])

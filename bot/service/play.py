@@ -69,8 +69,8 @@ class Play(ServiceBase):
         results = None
         if result is not None:
             results = list(zip(result.places, result.scores, strict=True))
-        newly = [game.seats[s].user_id for s in step.awaited if game.seats[s].ai is None]
-        newly = [u for u in newly if u not in game.awaited_users()]
+        already = game.awaited_users()
+        newly = [u for u in game.people(step.awaited) if u not in already]
         mentions, dms = await self._turn_notices(game, newly)
         try:
             await self.store.record(

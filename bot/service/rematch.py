@@ -23,9 +23,9 @@ class Rematch(Lobby):
         row = await (
             self.store.game(game_id) if game_id else self.store.latest_game(table.channel_id)
         )
-        game_id = row.id if row else 0
         if row is None or row.status != "finished":
             raise Refused("Only a finished game can be played again.")
+        game_id = row.id
         seats = await self.store.seats(game_id)
         people = [s for s in seats if s.ai is None]
         if all(s.user_id != caller.user_id for s in people):

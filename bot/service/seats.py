@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.inputs import Refused, shown
-from bot.service.base import Loaded
 from bot.service.play import Play
 from bot.service.postal import PlayByPost
 from bot.service.replies import Caller, Reply, Table
@@ -53,7 +52,7 @@ class Seats(Play, PlayByPost):
         info = game.rules.info
         if len(game.seats) >= info.max_players:
             raise Refused(f"The game is full ({info.max_players} players).")
-        user_id, name = self._ai_identity(game, level)
+        user_id, name = ai_identity(game.seats, level)
         try:
             await self.store.join(game.row.id, game.row.version, user_id, name, ai=level)
         except StaleGame:
@@ -80,7 +79,7 @@ class Seats(Play, PlayByPost):
                 "That would leave only AI players, with nobody to watch: call the game off "
                 "with `/game abandon` instead."
             )
-        user_id, name = self._ai_identity(game, level)
+        user_id, name = ai_identity(game.seats, level)
         try:
             await self.store.replace_player(
                 game.row.id, game.row.version, seat, user_id, name, ai=level
@@ -128,7 +127,3 @@ class Seats(Play, PlayByPost):
             return None
         seat = next((s for s in game.position.awaited if game.seats[s].ai is not None), None)
         return None if seat is None else Caller(game.seats[seat].user_id, game.seats[seat].name)
-
-    @staticmethod
-    def _ai_identity(game: Loaded, level: str) -> tuple[int, str]:
-        return ai_identity(game.seats, level)

@@ -40,10 +40,10 @@ def _square(grid: Box, square: int) -> Box:
 
 
 def _arm(grid: Box, arm: int) -> tuple[Point, Point]:
-    x0, y0, x1, _ = _square(grid, arm // 4)
-    cx, cy = box_centre(_square(grid, arm // 4))
+    box = _square(grid, arm // 4)
+    (cx, cy), half = box_centre(box), (box[2] - box[0]) / 2
     dx, dy = DELTA[arm % 4]
-    return (cx, cy), (cx + dx * (x1 - x0) / 2, cy + dy * (x1 - x0) / 2)
+    return (cx, cy), (cx + dx * half, cy + dy * half)
 
 
 @lru_cache(maxsize=4)
