@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import _checked_store
+from bot.backups import checked_store
 from bot.service import Service, Table
 from bot.store import SQLiteStore
 from bot.tools.selfplay import play_random
@@ -118,7 +118,7 @@ async def test_a_damaged_database_is_refused_at_start_up_with_what_to_do(tmp_pat
         data[start + 100 : start + 400] = os.urandom(300)
     path.write_bytes(bytes(data))
     with pytest.raises(SystemExit, match="failed SQLite's integrity check.*restore BACKUP"):
-        store = await _checked_store(path)
+        store = await checked_store(path)
         await store.close()
 
     # the process itself must stop, not hang on a connection left open to the bad file

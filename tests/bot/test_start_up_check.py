@@ -11,7 +11,7 @@ from contextlib import closing
 
 import pytest
 
-from bot.__main__ import _backup
+from bot.backups import backup
 from bot.service import Service
 from bot.store import CannotSave, Damaged, Settings, SQLiteStore
 from bot.store.sqlite import connection as store_module
@@ -135,5 +135,5 @@ async def test_a_backup_checks_a_big_file_in_full_before_copying_it(tmp_path, bi
     await played(path)
     damage(path)
     with pytest.raises(SystemExit, match="bk.db failed SQLite's integrity check"):
-        await _backup(path, tmp_path / "copy.db")
+        await backup(path, tmp_path / "copy.db")
     assert not (tmp_path / "copy.db").exists()

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot import __main__ as cli_main
+from bot import backups
 from bot.config import load_settings
 from bot.console import TABLE as CONSOLE_TABLE
 from bot.console import Console
@@ -413,7 +414,7 @@ def test_restore_never_leaves_a_moment_without_a_whole_database(tmp_path):
     watcher = threading.Thread(target=watch)
     watcher.start()
     try:
-        assert asyncio.run(cli_main._restore(backup, live, force=True)) == 0
+        assert asyncio.run(backups.restore(backup, live, force=True)) == 0
     finally:
         stop.set()
         watcher.join()
@@ -433,7 +434,7 @@ def test_restore_does_not_replay_the_old_files_wal_into_the_backup(tmp_path):
     wal = Path(f"{live}-wal").read_bytes()
     writer.close()
     Path(f"{live}-wal").write_bytes(wal)
-    assert asyncio.run(cli_main._restore(backup, live, force=True)) == 0
+    assert asyncio.run(backups.restore(backup, live, force=True)) == 0
     with closing(sqlite3.connect(live)) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert db.execute("SELECT COUNT(*), MIN(status) FROM games").fetchone() == (2, "finished")
@@ -455,7 +456,7 @@ def test_a_restore_that_fails_part_way_leaves_the_live_database_as_it_was(tmp_pa
     )
     before = live.read_bytes()
     with pytest.raises(sqlite3.OperationalError, match="nowhere"):
-        asyncio.run(cli_main._restore(backup, live, force=True))
+        asyncio.run(backups.restore(backup, live, force=True))
     assert live.read_bytes() == before and games_in(live) == 5
     assert not [p.name for p in tmp_path.iterdir() if ".restoring-" in p.name]
 
@@ -469,7 +470,7 @@ def test_a_backup_from_a_newer_bridgekeeper_is_not_restored(tmp_path):
     with pytest.raises(
         SystemExit, match=f"backup.db has schema version {KNOWN + 2}.*up to {KNOWN}"
     ):
-        asyncio.run(cli_main._restore(backup, live, force=True))
+        asyncio.run(backups.restore(backup, live, force=True))
     assert games_in(live) == 5
 
 
