@@ -16,7 +16,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from bot.backups import backup, checked_store, hold, rebuild_ratings, restore
-from bot.config import load_settings
+from bot.config import BadSetting, Settings, Shards, load_settings
 from bot.drawing import drawers
 from bot.service import Service, Table, player_count
 from bot.store import (
@@ -135,28 +135,36 @@ def render_processes(environ: dict[str, str] | None = None) -> int:
     return cores if cores > 1 else 0
 
 
-async def _run_bot(db_path: Target, token: str, sharded: bool = False) -> None:
-    """Run the bot; one process per SQLite file unless the deployment is sharded
-    (PostgreSQL is shared by design: its writes and claims hold across processes)."""
+async def _run_bot(settings: Settings) -> None:
+    """Run the bot. On SQLite it holds the file's one-process lock: SQLite is one process,
+    however many shards that process runs. PostgreSQL is shared by design: any number of
+    processes, each with its own shards, share one database (docs/deploy.md)."""
     with ExitStack() as stack:
-        if not sharded and not is_postgres(db_path):
-            hold(stack, db_path)
-        await _serve(db_path, token)
+        if not is_postgres(settings.db_path):
+            hold(stack, settings.db_path)
+        await _serve(settings.db_path, settings.token, settings.shards)
 
 
-async def _serve(db_path: Target, token: str) -> None:
+async def _serve(db_path: Target, token: str, shards: Shards) -> None:
     from bot.client import Bridgekeeper
     from bot.views import jump_link
 
+    log = logging.getLogger(__name__)
     processes = render_processes()
-    logging.getLogger(__name__).info("drawing boards in %d worker processes", processes)
+    log.info("drawing boards in %d worker processes", processes)
     store = await checked_store(db_path)
+    log.info("connecting %s", shards.describe())
     try:
         with ExitStack() as stack:
             workers = stack.enter_context(drawers(processes)) if processes else None
             pool = stack.enter_context(thinkers(AI_PROCESSES))
             service = Service(store, link=jump_link, drawers=workers, thinkers=pool)
-            async with Bridgekeeper(service) as client:
+            client = Bridgekeeper(
+                service,
+                shard_ids=list(shards.ids) if shards.ids is not None else None,
+                shard_count=shards.count,
+            )
+            async with client:
                 await client.start(token)
     finally:
         await store.close()
@@ -222,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         settings = load_settings()
-    except StoreFault as exc:
+    except (StoreFault, BadSetting) as exc:
         raise SystemExit(str(exc)) from None
     if args.command == "console":
         db_path = args.db or settings.db_path
@@ -277,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         print(no_token_hint(), file=sys.stderr)
         return 2
-    asyncio.run(_run_bot(settings.db_path, settings.token, settings.sharded))
+    asyncio.run(_run_bot(settings))
     return 0
 
 

@@ -22,7 +22,7 @@ from bot.views import DYNAMIC_ITEMS, play_view
 log = logging.getLogger(__name__)
 
 
-class Bridgekeeper(commands.Bot):
+class Bridgekeeper(commands.AutoShardedBot):
     """Needs no privileged intents: everything arrives as interactions."""
 
     def __init__(self, service: Service, **options) -> None:

@@ -1,4 +1,8 @@
-"""Settings from the environment, or from a ``.env`` file beside where the bot runs."""
+"""Settings from the environment, or from a ``.env`` file beside where the bot runs.
+
+Every setting is read and checked here, before anything starts: a bad one stops the bot
+with a sentence naming it, rather than a bot that starts and half-works.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,47 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.store.targets import Target, target
+from bot.store.targets import Target, is_postgres, target
 
 DEFAULT_DB = "bridgekeeper.db"
+#: more shards than any bot needs (Discord asks for one per 1,000 servers or so): a typo
+MOST_SHARDS = 65_536
+
+
+class BadSetting(ValueError):
+    """A setting that cannot be used, with a sentence naming it and saying what would do."""
+
+
+@dataclass(frozen=True)
+class Shards:
+    """Which of Discord's shards this process connects.
+
+    ``count`` is the total across every process of the deployment and ``ids`` this
+    process's share; both None lets discord.py ask Discord how many shards the bot
+    needs and run them all here (automatic sharding). Several processes that share the
+    bot's data each take their own ``ids`` of the same ``count``.
+    """
+
+    ids: tuple[int, ...] | None = None
+    count: int | None = None
+
+    @property
+    def partial(self) -> bool:
+        """Other processes run the rest of the shards: the data must be shared."""
+        return self.ids is not None and len(self.ids) < (self.count or 0)
+
+    def describe(self) -> str:
+        if self.count is None:
+            return "automatic sharding (as many shards as Discord recommends, all here)"
+        ids = self.ids if self.ids is not None else range(self.count)
+        return f"shards {', '.join(map(str, ids))} of {self.count}"
 
 
 @dataclass(frozen=True)
 class Settings:
     token: str | None
     db_path: Target  # a SQLite file, or a postgresql:// URL
-    sharded: bool = False  # several bot processes share the data: no one-process lock
+    shards: Shards = Shards()
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -35,10 +70,73 @@ def read_dotenv(path: Path) -> dict[str, str]:
 
 def load_settings(env: Mapping[str, str] = os.environ, dotenv: Path = Path(".env")) -> Settings:
     """The environment wins over ``.env``. A database URL of a scheme no store speaks
-    raises :class:`~bot.store.faults.CannotOpen`, naming the setting."""
+    raises :class:`~bot.store.faults.CannotOpen`, naming the setting; shard settings
+    that cannot work raise :class:`BadSetting`."""
     merged = {**read_dotenv(dotenv), **env}
-    return Settings(
-        token=merged.get("DISCORD_TOKEN") or None,
-        db_path=target(merged.get("BRIDGEKEEPER_DB") or DEFAULT_DB),
-        sharded=merged.get("BRIDGEKEEPER_SHARDED", "").strip().lower() in ("1", "true", "yes"),
+    if merged.get("BRIDGEKEEPER_SHARDED", "").strip():
+        raise BadSetting(
+            "BRIDGEKEEPER_SHARDED is no longer read: it let several processes share a SQLite "
+            "file, which SQLite cannot do safely. Remove it; to run several processes, put "
+            "them on one PostgreSQL database (BRIDGEKEEPER_DB=postgresql://...) and give each "
+            "its BRIDGEKEEPER_SHARDS of BRIDGEKEEPER_SHARD_COUNT (docs/deploy.md)."
+        )
+    db_path = target(merged.get("BRIDGEKEEPER_DB") or DEFAULT_DB)
+    shards = read_shards(
+        merged.get("BRIDGEKEEPER_SHARDS", ""), merged.get("BRIDGEKEEPER_SHARD_COUNT", "")
     )
+    if shards.partial and not is_postgres(db_path):
+        raise BadSetting(
+            f"BRIDGEKEEPER_SHARDS={merged['BRIDGEKEEPER_SHARDS']} leaves the other shards of "
+            f"{shards.count} to other processes, and they cannot share the SQLite file "
+            f"{db_path}: SQLite is one process. Run every shard here (leave "
+            "BRIDGEKEEPER_SHARDS unset), or move the data to PostgreSQL "
+            "(python -m bot migrate-store; docs/deploy.md)."
+        )
+    return Settings(token=merged.get("DISCORD_TOKEN") or None, db_path=db_path, shards=shards)
+
+
+def read_shards(ids_text: str, count_text: str) -> Shards:
+    """``BRIDGEKEEPER_SHARDS`` (``0,1`` or ``0-3``, this process's) and
+    ``BRIDGEKEEPER_SHARD_COUNT`` (all the deployment's); both empty: automatic."""
+    ids_text, count_text = ids_text.strip(), count_text.strip()
+    if not count_text:
+        if ids_text:
+            raise BadSetting(
+                f"BRIDGEKEEPER_SHARDS={ids_text} needs BRIDGEKEEPER_SHARD_COUNT too: how many "
+                "shards the whole deployment runs, across every process."
+            )
+        return Shards()
+    try:
+        count = int(count_text)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= MOST_SHARDS:
+        raise BadSetting(
+            f"BRIDGEKEEPER_SHARD_COUNT={count_text} is not a number of shards: give a whole "
+            f"number from 1 to {MOST_SHARDS} (or leave it unset for automatic sharding)."
+        )
+    if not ids_text:
+        return Shards(None, count)
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        first, dash, last = part.strip().partition("-")
+        try:
+            span = range(int(first), int(last if dash else first) + 1)
+        except ValueError:
+            raise BadSetting(
+                f"BRIDGEKEEPER_SHARDS={ids_text}: {part.strip() or 'an empty entry'} is not a "
+                "shard number; write them like 0,1 or 0-3."
+            ) from None
+        ids.extend(span)
+    outside = [i for i in ids if not 0 <= i < count]
+    if outside or not ids:
+        raise BadSetting(
+            f"BRIDGEKEEPER_SHARDS={ids_text}: shard {outside[0] if outside else ids_text} is out "
+            f"of range; with BRIDGEKEEPER_SHARD_COUNT={count} the shards are 0 to {count - 1}."
+        )
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    if repeated:
+        raise BadSetting(
+            f"BRIDGEKEEPER_SHARDS={ids_text} names shard {repeated[0]} twice; name each once."
+        )
+    return Shards(tuple(sorted(ids)), count)

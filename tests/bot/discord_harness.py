@@ -437,8 +437,13 @@ class Harness:
         # as bot/__main__.py builds it, with a fixed seed so games are repeatable
         self.service = Service(self.store, link=jump_link, seed=lambda: 12345)
         self.service.images = self.images
-        self.bot = Bridgekeeper(self.service, guild_ready_timeout=0.05)
+        self.bot = Bridgekeeper(
+            self.service, shard_ids=[0], shard_count=1, guild_ready_timeout=0.05
+        )
         await self.bot.login("fake-token")  # GET /users/@me, GET /oauth2/..., setup_hook
+        # what launching the shards would set: the harness feeds shard 0's events itself
+        self.bot._connection.shard_count = 1
+        self.bot._connection.shard_ids = [0]
         parsers = self.bot._connection.parsers
         parsers["READY"](self._ready_payload())
         parsers["GUILD_CREATE"](self._guild_payload())
@@ -504,6 +509,7 @@ class Harness:
             "user": {**self._bot_user(), "verified": True, "mfa_enabled": False},
             "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
             "session_id": f"session-{self.restarts}",
+            "shard": [0, 1],  # the sharded client's one shard: what Discord sends it
             "resume_gateway_url": "wss://gateway.discord.invalid",
             "application": {"id": str(APP_ID), "flags": 0},
             "private_channels": [],

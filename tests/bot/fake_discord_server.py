@@ -176,12 +176,15 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 250,
         ack_deadline: float = 3.0,
         members: dict[int, str] | None = None,
+        recommended_shards: int = 1,
     ) -> None:
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.ack_deadline = ack_deadline
         self.members = dict(members or {})
         self.bot_user = user_payload(BOT_ID, "Bridgekeeper", bot=True)
         self.port: int | None = None
+        #: what ``GET /gateway/bot`` recommends to a client sharding automatically
+        self.recommended_shards = recommended_shards
 
         self.requests: list[Recorded] = []
         self.pinned: list[int] = []  # message ids the bot pinned
@@ -191,6 +194,7 @@ class FakeDiscord:
         self.interactions: dict[str, FakeInteraction] = {}
         self.messages: dict[str, dict[str, Any]] = {}
         self.identify: dict[str, Any] | None = None
+        self.identified: list[list[int] | None] = []  # each IDENTIFY's shard, in order
         self.gateway_queries: list[dict[str, str]] = []
         self.unexpected_ops: list[dict[str, Any]] = []
         self.heartbeats = 0
@@ -495,6 +499,18 @@ class FakeDiscord:
     def _route(self, r: Recorded) -> tuple[int, Any]:
         parts = r.path.strip("/").split("/")
         match r.method, parts:
+            case "GET", ["gateway", "bot"]:  # asked by a client sharding automatically
+                self._authorised(r)
+                return 200, {
+                    "url": str(self.gateway_url),
+                    "shards": self.recommended_shards,
+                    "session_start_limit": {
+                        "total": 1000,
+                        "remaining": 999,
+                        "reset_after": 14_400_000,
+                        "max_concurrency": 1,
+                    },
+                }
             case "GET", ["users", "@me"]:
                 self._authorised(r)
                 return 200, self.bot_user
@@ -716,7 +732,6 @@ class FakeDiscord:
         await ws.prepare(request)
         self.gateway_queries.append(dict(request.query))
         self._sockets.add(ws)
-        self._ws = ws
         self.sequence = 0
         try:
             await self._send(
@@ -740,10 +755,14 @@ class FakeDiscord:
         await ws.send_str(json.dumps(payload))  # text frames: discord.py reads them as plain JSON
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> int:
-        """Send one dispatch (op 0) with the next sequence number; returns that number."""
+        """Send one dispatch (op 0) to the connection of shard 0, which holds this fake's
+        guild and DMs, with the next sequence number; returns that number."""
         ws = self._ws
         if ws is None or ws.closed:
             raise RuntimeError("no gateway connection")
+        return await self._send_dispatch(ws, event, data)
+
+    async def _send_dispatch(self, ws: web.WebSocketResponse, event: str, data: dict) -> int:
         self.sequence += 1
         await self._send(ws, {"op": DISPATCH, "t": event, "s": self.sequence, "d": data})
         return self.sequence
@@ -760,19 +779,26 @@ class FakeDiscord:
                 await ws.close(code=4004, message=b"Authentication failed.")
                 return
             self.identify = d
-            await self.dispatch("READY", self._ready())
-            await self.dispatch("GUILD_CREATE", self.guild_payload())
+            self.identified.append(d.get("shard"))
+            shard, count = d.get("shard") or (0, 1)
+            ours = (GUILD_ID >> 22) % count == shard  # Discord's rule for a guild's shard
+            if shard == 0:  # shard 0's connection takes DMs and this fake's guild
+                self._ws = ws
+            await self._send_dispatch(ws, "READY", self._ready(shard, count, ours))
+            if ours:
+                await self._send_dispatch(ws, "GUILD_CREATE", self.guild_payload())
         elif op == RESUME:
             await self.dispatch("RESUMED", {})
         else:
             self.unexpected_ops.append(payload)
         await self._notify()
 
-    def _ready(self) -> dict[str, Any]:
+    def _ready(self, shard: int, count: int, ours: bool) -> dict[str, Any]:
         return {
             "v": 10,
             "user": self.bot_user,
-            "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+            "shard": [shard, count],
+            "guilds": [{"id": str(GUILD_ID), "unavailable": True}] if ours else [],
             "session_id": "fake-session",
             "resume_gateway_url": str(self.gateway_url),
             "application": {"id": str(APP_ID), "flags": 0},

@@ -16,9 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import __main__ as cli_main
 from bot import backups
-from bot.config import load_settings
 from bot.console import TABLE as CONSOLE_TABLE
 from bot.console import Console
 from bot.service import Caller, Service, Table
@@ -352,23 +350,6 @@ with sole_process(sys.argv[1]):
     print("holding", flush=True)
     time.sleep(120)
 """
-
-
-async def test_a_sharded_deployment_takes_no_lock(tmp_path, monkeypatch):
-    served = []
-
-    async def serve(db_path: Path, token: str) -> None:
-        served.append(db_path)
-
-    monkeypatch.setattr(cli_main, "_serve", serve)
-    path = tmp_path / "bk.db"
-    assert load_settings({"BRIDGEKEEPER_SHARDED": "1"}, tmp_path / ".env").sharded
-    assert not load_settings({}, tmp_path / ".env").sharded
-    with sole_process(path):
-        with pytest.raises(SystemExit, match="Another Bridgekeeper process"):
-            await cli_main._run_bot(path, "token")
-        await cli_main._run_bot(path, "token", sharded=True)
-    assert served == [path]
 
 
 # -- restore is atomic ---------------------------------------------------------------------

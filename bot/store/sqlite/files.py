@@ -124,8 +124,8 @@ def sole_process(db_path: str | Path) -> Iterator[None]:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
             raise InUse(
                 f"Another Bridgekeeper process (pid {holder}) is using {db_path}: stop it "
-                "first. Only one bot may run on a database file unless the deployment is "
-                "sharded (BRIDGEKEEPER_SHARDED=1)."
+                "first. A SQLite file serves one bot process (which may run every shard); "
+                "several processes share a PostgreSQL database instead (docs/deploy.md)."
             ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
