@@ -61,38 +61,69 @@ def day_ends(moment: datetime) -> datetime:
     return datetime.combine(moment.astimezone(UTC).date() + timedelta(days=1), time(), tzinfo=UTC)
 
 
-class Scheduler:
-    """Runs what is due. The Discord loop and the tests call :meth:`tick` the same way."""
+#: how long a claimed wait stays this process's: one that dies holding it leaves the wait
+#: to whichever process ticks after this (a batch is well done by then: an AI's longest
+#: think is 10 s)
+LEASE = timedelta(minutes=5)
+#: waits claimed at a time: several processes ticking at once share a burst between them
+BATCH = 25
 
-    def __init__(self, service: Service) -> None:
+
+class Scheduler:
+    """Runs what is due. The Discord loop and the tests call :meth:`tick` the same way.
+
+    Any number of processes may tick on one database: each claims the waits it does
+    (:meth:`~bot.store.interface.Postal.claim_due_waits`), and what a claim leads to is
+    itself done once (a reminder by a conditional claim, a move by the game's version).
+    """
+
+    def __init__(self, service: Service, lease: timedelta = LEASE) -> None:
         self.service = service
         self.store = service.store
+        self.lease = lease
 
     async def tick(self) -> list[Posted]:
         """Do everything due now; return the public replies deadline moves produced.
 
-        Only the waits the store has as due are read. Doing what is due stores each
-        wait's next due time with it; a wait read with nothing due (one running when its
-        database was upgraded, or changed outside the store) has it stored here, once.
+        Only the waits the store has as due are read, a batch at a time, each claimed
+        for this process. Doing what is due stores each wait's next due time with it; a
+        wait with nothing due (one running when its database was upgraded, or changed
+        outside the store) or whose game moved on has it stored here. A wait is done at
+        most once a tick: one that fails stays claimed, and is tried again when its
+        claim runs out.
         """
         now = self.store.clock()
-        posted, idle = [], []
-        for wait in await self.store.due_waits(now):
-            kind = due(wait, now)
-            try:
-                if kind in ("deadline", "ai"):
-                    reply = await (self._deadline(wait) if kind == "deadline" else self._ai(wait))
-                    if reply is not None:
-                        posted.append(Posted(Table(wait.channel_id, wait.guild_id), reply))
-                elif kind is not None:
-                    await self._notify(wait, kind, now)
-                else:
+        posted: list[Posted] = []
+        seen: set[tuple[int, int]] = set()
+        while True:
+            claimed = await self.store.claim_due_waits(now, now + self.lease, BATCH)
+            fresh = [w for w in claimed if (w.game_id, w.seat) not in seen]
+            seen.update((w.game_id, w.seat) for w in claimed)
+            idle = []
+            for wait in fresh:
+                if not await self._do(wait, now, posted):
                     idle.append(wait)
-            except Exception:  # one broken game must not strand the others' committed moves
-                log.exception("play-by-post: %s for game %d failed", kind, wait.game_id)
-        if idle:
-            await self.store.reschedule(idle)
-        return posted
+            if idle:
+                await self.store.reschedule(idle)
+            if len(claimed) < BATCH or not fresh:
+                return posted
+
+    async def _do(self, wait: Wait, now: datetime, posted: list[Posted]) -> bool:
+        """Do what is due in ``wait``; False if nothing was (its due time is then stored
+        afresh). A failure is logged, and the claim keeps the wait until it runs out."""
+        kind = due(wait, now)
+        try:
+            if kind in ("deadline", "ai"):
+                reply = await (self._deadline(wait) if kind == "deadline" else self._ai(wait))
+                if reply is None:  # the game moved on: the wait is another one now
+                    return False
+                posted.append(Posted(Table(wait.channel_id, wait.guild_id), reply))
+            elif kind is not None:
+                await self._notify(wait, kind, now)
+            return kind is not None
+        except Exception:  # one broken game must not strand the others' committed moves
+            log.exception("play-by-post: %s for game %d failed", kind, wait.game_id)
+            return True
 
     async def _notify(self, wait: Wait, kind: str, now: datetime) -> None:
         count = grace = None

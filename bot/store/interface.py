@@ -146,8 +146,13 @@ class Postal(Protocol):
 
     async def clocks(self, game_id: int) -> Clocks: ...
 
-    async def due_waits(self, now: datetime) -> list[Wait]:
-        """The waits of active games due by ``now``: costs what is due, not what is stored."""
+    async def claim_due_waits(self, now: datetime, until: datetime, limit: int) -> list[Wait]:
+        """Up to ``limit`` waits of active games due by ``now``, the longest due first,
+        claimed for the caller alone until ``until``: their due time moves there, so no
+        other process takes them meanwhile, and if the caller dies before doing what is
+        due they fall due again then, for any process (a lease). Doing what is due stores
+        each wait's next due time, which ends the claim. Costs what is due, not what is
+        stored."""
 
     async def reschedule(self, waits: Iterable[Wait]) -> None:
         """Store afresh when these waits are next due (a tick found nothing due in them)."""

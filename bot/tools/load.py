@@ -147,7 +147,8 @@ async def seed(path: Path, count: int = STORED) -> None:
             await db.executemany(insert("games", cols), new_games)
             await db.executemany(insert("seats", seat_cols), new_seats)
             await db.executemany(insert("moves", move_cols), new_moves)
-        await store.reschedule(await store.due_waits(now))
+        # every wait due at once, claimed and given its real due time
+        await store.reschedule(await store.claim_due_waits(now, now, len(new_seats)))
     finally:
         await store.close()
 

@@ -37,7 +37,8 @@ async def test_seeded_database_holds_played_games_and_live_ones_on_a_clock(tmp_p
     store = await SQLiteStore.open(path)
     try:
         assert await store.count_games() == 120
-        waits = await store.due_waits(datetime.max.replace(tzinfo=UTC))
+        later = datetime.max.replace(tzinfo=UTC)
+        waits = await store.claim_due_waits(later, later, 10_000)
         assert waits and all(w.deadline is not None for w in waits)
         async with store.transaction() as db:
             cur = await db.execute("SELECT COUNT(*) FROM moves")

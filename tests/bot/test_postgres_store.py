@@ -10,14 +10,14 @@ import concurrent.futures
 import socket
 import subprocess
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
 
 from bot import __main__ as cli_main
-from bot.config import load_settings
+from bot.config import Shards, load_settings
 from bot.store import CannotOpen, CannotSave, SchemaTooNew, StaleGame, StoreFault, dumps, open_store
 from bot.store.migrations import migrations
 from tests.bot.test_store_contract import started_game
@@ -217,7 +217,8 @@ async def test_a_move_waits_for_a_reminder_claimed_meanwhile_and_keeps_it(postgr
         assert not move.done(), "the move waits for the seat the claim holds"
         await claim.commit()
         await move
-        (wait,) = await store.due_waits(datetime(2999, 1, 1, tzinfo=UTC))
+        later = datetime(2999, 1, 1, tzinfo=UTC)
+        (wait,) = await store.claim_due_waits(later, later, 10)
         assert (wait.seat, wait.reminders) == (0, 1)
     finally:
         await other.close()
@@ -242,20 +243,23 @@ async def test_notices_claimed_by_processes_at_once_are_each_handed_out_once(pos
 
 
 async def test_bots_share_a_postgres_database_without_the_one_file_lock(tmp_path, monkeypatch):
-    """The one-process lock is SQLite's: processes on PostgreSQL share it by design."""
+    """The one-process lock is SQLite's: processes on PostgreSQL share it by design, each
+    connecting its own shards."""
     served = []
 
-    async def serve(db, token: str) -> None:
-        served.append(db)
+    async def serve(db, token: str, shards: Shards) -> None:
+        served.append((db, shards))
 
     monkeypatch.setattr(cli_main, "_serve", serve)
     monkeypatch.chdir(tmp_path)
     url = "postgresql://bk:secret@db.example:5432/bk"
-    settings = load_settings({"BRIDGEKEEPER_DB": url}, tmp_path / ".env")
-    assert settings.db_path == url, "a URL stays a URL, not a path"
-    await cli_main._run_bot(settings.db_path, "token")
-    await cli_main._run_bot(settings.db_path, "token")
-    assert served == [url, url]
+    env = {"BRIDGEKEEPER_DB": url, "BRIDGEKEEPER_SHARD_COUNT": "2"}
+    first = load_settings({**env, "BRIDGEKEEPER_SHARDS": "0"}, tmp_path / ".env")
+    second = load_settings({**env, "BRIDGEKEEPER_SHARDS": "1"}, tmp_path / ".env")
+    assert first.db_path == url, "a URL stays a URL, not a path"
+    await cli_main._run_bot(first)
+    await cli_main._run_bot(second)
+    assert served == [(url, Shards((0,), 2)), (url, Shards((1,), 2))]
     assert list(tmp_path.iterdir()) == []
 
 
@@ -330,3 +334,22 @@ def test_without_pg_dump_backup_says_exactly_what_to_run(tmp_path, monkeypatch):
     with pytest.raises(StoreFault, match="pg_restore is not installed.*pg_restore --clean"):
         dumps.restore(tmp_path / "b.dump", url)
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_processes_claiming_due_waits_at_once_each_get_different_ones(postgres_url):
+    """FOR UPDATE SKIP LOCKED: three processes' ticks at one moment share out the due
+    waits between them, each exactly once, none waiting for another."""
+    stores = [await open_store(postgres_url) for _ in range(3)]
+    try:
+        games = [await started_game(stores[0], channel=300 + n) for n in range(30)]
+        later = datetime(2100, 1, 1, tzinfo=UTC)
+        lease = later + timedelta(minutes=5)
+        batches = await asyncio.gather(
+            *(s.claim_due_waits(later, lease, 4) for s in stores for _ in range(4))
+        )
+        claimed = [w.game_id for batch in batches for w in batch]
+        assert len(claimed) == len(set(claimed)) == 30
+        assert sorted(claimed) == games
+    finally:
+        for store in stores:
+            await store.close()

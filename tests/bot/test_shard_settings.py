@@ -10,7 +10,6 @@ import sys
 
 import pytest
 
-import bot.__main__ as cli_main
 from bot.config import BadSetting, Settings, Shards, load_settings, read_shards
 from tests.bot.test_storage_faults import HOLD, _migrated
 from tests.conftest import run_bot
@@ -106,20 +105,3 @@ def test_a_second_process_on_a_sqlite_file_is_refused_whatever_its_shards(tmp_pa
         holder.kill()
         holder.wait()
         holder.stdout.close()
-
-
-async def test_the_client_gets_the_process_shards_and_postgres_takes_no_file_lock(
-    tmp_path, monkeypatch
-):
-    served = []
-
-    async def serve(db_path, token, shards):
-        served.append((db_path, shards))
-
-    monkeypatch.setattr(cli_main, "_serve", serve)
-    url = "postgresql://bk@db.example:5432/bk"
-    shared = Settings("token", url, Shards((1,), 2))
-    await cli_main._run_bot(shared)
-    await cli_main._run_bot(shared)  # a second process on the same database: no lock
-    assert served == [(url, Shards((1,), 2))] * 2
-    assert not list(tmp_path.iterdir())

@@ -303,8 +303,37 @@ async def test_an_ai_seat_keeps_its_level_and_a_game_with_one_is_never_rated(sto
     assert [(s.user_id, s.ai) for s in seats] == [(1, None), (-1, "hard")]
     await store.start(game_id, 1, "{}", [1])
     assert not await store.is_rated(game_id)
-    (wait,) = [w for w in await store.due_waits(datetime(2100, 1, 1, tzinfo=UTC))]
+    later = datetime(2100, 1, 1, tzinfo=UTC)
+    (wait,) = await store.claim_due_waits(later, later, 10)
     assert (wait.user_id, wait.ai) == (-1, "hard"), "its wait says it is an AI's"
     await store.replace_player(game_id, 2, 1, 2, "Bob")
     assert [s.ai for s in await store.seats(game_id)] == [None, None]
     assert await store.is_rated(game_id), "a person took the seat over"
+
+
+async def test_a_due_wait_is_claimed_by_one_caller_until_its_lease_runs_out(store):
+    """The scheduler's claim: whoever claims a due wait has it until ``until``; if it dies
+    without doing what is due, the wait falls due again then, for anyone."""
+    first, second = await started_game(store, channel=81), await started_game(store, channel=82)
+    later = datetime(2100, 1, 1, tzinfo=UTC)
+    lease = later + timedelta(minutes=5)
+    (oldest,) = await store.claim_due_waits(later, lease, 1)
+    assert oldest.game_id == first, "the longest due is claimed first"
+    (other,) = await store.claim_due_waits(later, lease, 10)
+    assert other.game_id == second, "a claimed wait is nobody else's"
+    assert await store.claim_due_waits(later + timedelta(minutes=4), lease, 10) == []
+    retaken = await store.claim_due_waits(lease, lease + timedelta(minutes=5), 10)
+    assert [w.game_id for w in retaken] == [first, second], "claims run out"
+
+
+async def test_a_wait_whose_game_moves_on_leaves_its_claim_for_its_next_due_time(store):
+    game_id = await started_game(store, channel=83)
+    later = datetime(2100, 1, 1, tzinfo=UTC)
+    (claimed,) = await store.claim_due_waits(later, later + timedelta(days=30), 10)
+    await store.record(
+        game_id, claimed.version, seat=0, user_id=1, action="x", state="{}", awaiting=[1]
+    )
+    (next_wait,) = await store.claim_due_waits(later, later, 10)
+    assert (next_wait.seat, next_wait.version) == (1, claimed.version + 1), (
+        "a move stores its waits' real due times, whatever claim the old one had"
+    )

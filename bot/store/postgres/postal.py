@@ -25,15 +25,29 @@ class PostalPG(Connection):
         )
         return Clocks(*row)
 
-    async def due_waits(self, now: datetime) -> list[Wait]:
-        """The waits of active games due by ``now``, read through the ``seats_due`` index:
-        a tick costs what is due, however many games are stored."""
-        rows = await self.rows(
-            f"SELECT {WAIT_COLUMNS} FROM {WAIT_TABLES} WHERE s.due_at <= $1 "
-            "AND s.awaiting AND g.status = 'active' ORDER BY g.id, s.seat",
-            (iso(now),),
-        )
-        return [wait(r) for r in rows]
+    async def claim_due_waits(self, now: datetime, until: datetime, limit: int) -> list[Wait]:
+        """The waits due by ``now``, claimed until ``until`` with ``FOR UPDATE SKIP
+        LOCKED``: processes ticking at once each take different waits, none waits for
+        another, and a claim its process never finished falls due again at ``until``.
+        Read through the ``seats_due`` index: a tick costs what is due."""
+
+        async def unit(tx: Tx) -> list[Wait]:
+            rows = await tx.fetch(
+                "WITH c AS (SELECT s.game_id, s.seat FROM seats s JOIN games g "
+                "ON g.id = s.game_id WHERE s.due_at <= $1 AND s.awaiting "
+                "AND g.status = 'active' ORDER BY s.due_at LIMIT $3 "
+                "FOR UPDATE OF s SKIP LOCKED), "
+                "claimed AS (UPDATE seats SET due_at = $2 FROM c WHERE seats.game_id = "
+                "c.game_id AND seats.seat = c.seat RETURNING seats.game_id, seats.seat) "
+                f"SELECT {WAIT_COLUMNS} FROM {WAIT_TABLES} JOIN claimed ON "
+                "claimed.game_id = s.game_id AND claimed.seat = s.seat ORDER BY g.id, s.seat",
+                iso(now),
+                iso(until),
+                limit,
+            )
+            return [wait(r) for r in rows]
+
+        return await self.write(unit)
 
     async def reschedule(self, waits: Iterable[Wait]) -> None:
         """Store afresh when these waits are next due: the tick found nothing due in them."""

@@ -14,6 +14,10 @@ from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.waits import WAIT_COLUMNS, WAIT_TABLES, reschedule, wait
 
 
+#: claimed waits read back per statement: SQLite takes a bounded number of parameters
+KEYS_A_READ = 400
+
+
 class PostalSQL(Connection):
     async def clocks(self, game_id: int) -> Clocks:
         row = await self.row(
@@ -23,18 +27,33 @@ class PostalSQL(Connection):
         )
         return Clocks(*row)
 
-    async def due_waits(self, now: datetime) -> list[Wait]:
-        """The waits of active games due by ``now``: the scheduler's input each minute.
+    async def claim_due_waits(self, now: datetime, until: datetime, limit: int) -> list[Wait]:
+        """The waits due by ``now``, claimed until ``until`` (one process has a SQLite
+        file, but the claim keeps the scheduler's contract the same on every store).
 
         Read through the ``seats_due`` index, so a tick costs what is due, however many
         games are stored; every write that changes what decides a due time stores the new
         one in the same transaction (:func:`~bot.store.sqlite.waits.reschedule`)."""
-        rows = await self.rows(
-            f"SELECT {WAIT_COLUMNS} FROM {WAIT_TABLES} WHERE s.due_at <= ? "
-            "AND s.awaiting = 1 AND g.status = 'active' ORDER BY g.id, s.seat",
-            (iso(now),),
-        )
-        return [wait(r) for r in rows]
+
+        def unit(conn: sqlite3.Connection) -> list[Wait]:
+            keys = conn.execute(
+                "UPDATE seats SET due_at = ? WHERE (game_id, seat) IN (SELECT s.game_id, "
+                "s.seat FROM seats s JOIN games g ON g.id = s.game_id WHERE s.due_at <= ? "
+                "AND s.awaiting = 1 AND g.status = 'active' ORDER BY s.due_at LIMIT ?) "
+                "RETURNING game_id, seat",
+                (iso(until), iso(now), limit),
+            ).fetchall()
+            rows = []
+            for start in range(0, len(keys), KEYS_A_READ):
+                some = keys[start : start + KEYS_A_READ]
+                rows += conn.execute(
+                    f"SELECT {WAIT_COLUMNS} FROM {WAIT_TABLES} WHERE (s.game_id, s.seat) IN "
+                    f"(VALUES {','.join(['(?, ?)'] * len(some))})",
+                    [v for key in some for v in key],
+                ).fetchall()
+            return sorted((wait(r) for r in rows), key=lambda w: (w.game_id, w.seat))
+
+        return await self.write(unit)
 
     async def reschedule(self, waits: Iterable[Wait]) -> None:
         """Store afresh when these waits are next due: the tick found nothing due in them
