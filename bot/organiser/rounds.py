@@ -14,7 +14,13 @@ from bot.leagues.formats import (
     next_round,
 )
 from bot.marks import when
-from bot.organiser.base import OrganiserBase, league_format, league_scoring, match_result
+from bot.organiser.base import (
+    LeaseLost,
+    OrganiserBase,
+    league_format,
+    league_scoring,
+    match_result,
+)
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Table
 from bot.store import LeagueRow, Match, StaleGame, iso, parse_time
@@ -23,15 +29,22 @@ log = logging.getLogger(__name__)
 
 
 class Rounds(OrganiserBase):
-    """Running rounds: starting the season, drawing and opening each round's games, and the"""
+    """Running rounds: starting the season, drawing and opening each round's games, and the
+    minute's tick that moves every league on. A league is stepped under its lease, so of
+    several processes sharing the database one at a time does it."""
 
     async def start(self, guild_id: int | None, caller: Caller, name: str) -> list[Posted]:
         league = await self._league(guild_id, name)
         if caller.user_id != league.created_by and not await self._may_organise(guild_id, caller):
             raise Refused("Only the league's organiser or a server manager can start it.")
+        if not await self._hold(league.id):
+            raise Refused(
+                f"The {league.name} league is moving on right now (a round is opening); "
+                "look again in a minute."
+            )
         posted: list[Posted] = []
         try:
-            await self._start(league, posted)
+            await self._start(await self._league(guild_id, name), posted)
         except Refused:
             raise
         except Exception:
@@ -40,6 +53,8 @@ class Rounds(OrganiserBase):
             # some matches are open: post them now; the next tick opens the rest and
             # announces the round (see _open_round)
             log.exception("league %d (%s) started only in part", league.id, league.name)
+        finally:
+            await self._let_go(league.id)
         return posted
 
     async def _start(self, league: LeagueRow, posted: list[Posted]) -> None:
@@ -74,6 +89,8 @@ class Rounds(OrganiserBase):
         for index, match in enumerate(tables, start=1):
             if match.game_id is not None:  # opened on an earlier try
                 continue
+            if not await self._hold(league.id):  # renewed: opening a match takes a while
+                raise LeaseLost(f"league {league.id} was taken over while opening round {number}")
             title = f"{league.name} R{number} T{index}: " + " v ".join(
                 names[p] for p in match.players
             )
@@ -147,7 +164,9 @@ class Rounds(OrganiserBase):
         while every other league carries on.
         """
         posted: list[Posted] = []
-        for league in await self.store.leagues_due_to_start():
+        for listed in await self.store.leagues_due_to_start():
+            if not (league := await self._held(listed, "open")):
+                continue
             try:
                 await self._start(league, posted)
             except Refused as exc:  # too few players: say so, and leave the start to a person
@@ -157,16 +176,38 @@ class Rounds(OrganiserBase):
                     "Start it with `/league start`."
                 )
                 posted.append(Posted(Table(league.channel_id, league.guild_id), Reply(text=text)))
+            except LeaseLost as exc:  # another process carries on with it
+                log.warning("%s", exc)
             except Exception as exc:  # one league must not stop the others
                 posted += self._stalled(league, exc)
-        for league in await self.store.running_leagues():
+            finally:
+                await self._let_go(league.id)
+        for listed in await self.store.running_leagues():
+            if not (league := await self._held(listed, "running")):
+                continue
             try:
                 await self._step(league, posted)
+            except LeaseLost as exc:
+                log.warning("%s", exc)
             except Exception as exc:  # one league must not stop the others
                 posted += self._stalled(league, exc)
             else:
                 self._stalls.pop(league.id, None)
+            finally:
+                await self._let_go(league.id)
         return posted
+
+    async def _held(self, listed: LeagueRow, status: str) -> LeagueRow | None:
+        """The league as it stands once this process holds its lease, if it is still
+        ``status`` (another process may have stepped it since the list was read); None,
+        holding nothing, otherwise."""
+        if not await self._hold(listed.id):
+            return None
+        league = await self.store.league(listed.guild_id or 0, listed.name)
+        if league is None or league.id != listed.id or league.status != status:
+            await self._let_go(listed.id)
+            return None
+        return league
 
     def _stalled(self, league: LeagueRow, error: Exception) -> list[Posted]:
         """The reason a league cannot go on, for its channel: once, not every minute.

@@ -252,6 +252,18 @@ class Leagues(Protocol):
     async def matches(self, league_id: int) -> list[Match]: ...
 
 
+class Leases(Protocol):
+    """Work one process at a time does, of all those sharing the database (a league's
+    step): held until it runs out, so a holder that dies leaves it to the next."""
+
+    async def take_lease(self, name: str, holder: str, until: datetime) -> bool:
+        """Hold ``name`` for ``holder`` until ``until``: True if it was free, had run
+        out, or was ``holder``'s already (renewed); False while another holds it."""
+
+    async def drop_lease(self, name: str, holder: str) -> None:
+        """Let ``name`` go at once, if ``holder`` holds it."""
+
+
 class Daily(Protocol):
     """The daily challenge: attempts, the servers' channels, posts made once."""
 
@@ -296,7 +308,7 @@ class Ratings(Protocol):
         rated; returns how many games that was and whether nothing changed."""
 
 
-class Store(Games, Postal, Notices, SettingsStore, Leagues, Daily, Ratings, Protocol):
+class Store(Games, Postal, Notices, SettingsStore, Leagues, Leases, Daily, Ratings, Protocol):
     """Everything the application layer stores, and the store's own upkeep."""
 
     #: trips to the database so far (a SQLite store's thread, a server's socket): the bench

@@ -337,3 +337,26 @@ async def test_a_wait_whose_game_moves_on_leaves_its_claim_for_its_next_due_time
     assert (next_wait.seat, next_wait.version) == (1, claimed.version + 1), (
         "a move stores its waits' real due times, whatever claim the old one had"
     )
+
+
+async def test_a_lease_is_one_holders_until_it_runs_out_or_is_let_go(store):
+    now = store.clock()
+    assert await store.take_lease("league:1", "a", now + timedelta(minutes=5))
+    assert not await store.take_lease("league:1", "b", now + timedelta(minutes=5))
+    assert await store.take_lease("league:2", "b", now + timedelta(minutes=5)), "by name"
+    assert await store.take_lease("league:1", "a", now + timedelta(minutes=9)), "renewed"
+    await store.drop_lease("league:1", "b")  # not b's to drop
+    assert not await store.take_lease("league:1", "b", now + timedelta(minutes=5))
+    await store.drop_lease("league:1", "a")
+    assert await store.take_lease("league:1", "b", now + timedelta(seconds=1))
+    assert not await store.take_lease("league:1", "a", now + timedelta(minutes=5))
+
+
+async def test_a_lease_whose_holder_died_is_taken_once_it_runs_out(open_store):
+    clock = Clock(step=timedelta(0))
+    store = await open_store(clock=clock)
+    assert await store.take_lease("league:1", "dead", clock.t + timedelta(minutes=5))
+    clock.t += timedelta(minutes=4)
+    assert not await store.take_lease("league:1", "alive", clock.t + timedelta(minutes=5))
+    clock.t += timedelta(minutes=1)
+    assert await store.take_lease("league:1", "alive", clock.t + timedelta(minutes=5))

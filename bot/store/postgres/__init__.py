@@ -12,12 +12,15 @@ from bot.store.postgres.connection import Connection
 from bot.store.postgres.daily import DailyPG
 from bot.store.postgres.games import GamesPG
 from bot.store.postgres.leagues import LeaguesPG
+from bot.store.postgres.leases import LeasesPG
 from bot.store.postgres.notices import NoticesPG
 from bot.store.postgres.postal import PostalPG
 from bot.store.postgres.ratings import RatingsPG
 
 
-class PostgresStore(GamesPG, PostalPG, NoticesPG, LeaguesPG, DailyPG, RatingsPG, Connection):
+class PostgresStore(
+    GamesPG, PostalPG, NoticesPG, LeaguesPG, LeasesPG, DailyPG, RatingsPG, Connection
+):
     """:class:`bot.store.interface.Store` on one PostgreSQL database."""
 
 

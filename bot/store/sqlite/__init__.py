@@ -9,13 +9,16 @@ from bot.store.sqlite.daily import DailySQL
 from bot.store.sqlite.files import sole_process
 from bot.store.sqlite.games import GamesSQL
 from bot.store.sqlite.leagues import LeaguesSQL
+from bot.store.sqlite.leases import LeasesSQL
 from bot.store.sqlite.migrations import Migration, migrations
 from bot.store.sqlite.notices import MAX_ATTEMPTS, NoticesSQL
 from bot.store.sqlite.postal import PostalSQL
 from bot.store.sqlite.ratings import RatingsSQL
 
 
-class SQLiteStore(GamesSQL, PostalSQL, NoticesSQL, LeaguesSQL, DailySQL, RatingsSQL, Connection):
+class SQLiteStore(
+    GamesSQL, PostalSQL, NoticesSQL, LeaguesSQL, LeasesSQL, DailySQL, RatingsSQL, Connection
+):
     """:class:`bot.store.interface.Store` on one SQLite file."""
 
 

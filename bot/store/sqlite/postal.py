@@ -13,7 +13,6 @@ from bot.store.rows import Awaiting, iso, parse_time
 from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.waits import WAIT_COLUMNS, WAIT_TABLES, reschedule, wait
 
-
 #: claimed waits read back per statement: SQLite takes a bounded number of parameters
 KEYS_A_READ = 400
 

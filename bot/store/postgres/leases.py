@@ -1,0 +1,23 @@
+"""Leases in PostgreSQL (:class:`bot.store.interface.Leases`): one upsert takes a free or
+run-out lease, or renews the caller's own; of processes asking at once, one gets it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.store.postgres.connection import Connection
+from bot.store.rows import iso
+
+
+class LeasesPG(Connection):
+    async def take_lease(self, name: str, holder: str, until: datetime) -> bool:
+        taken = await self.execute(
+            "INSERT INTO leases (name, holder, until) VALUES ($1, $2, $3) "
+            "ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until "
+            "WHERE leases.holder = EXCLUDED.holder OR leases.until <= $4",
+            (name, holder, iso(until), self.now()),
+        )
+        return taken == 1
+
+    async def drop_lease(self, name: str, holder: str) -> None:
+        await self.execute("DELETE FROM leases WHERE name = $1 AND holder = $2", (name, holder))

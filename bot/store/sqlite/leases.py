@@ -1,0 +1,23 @@
+"""Leases in SQLite (:class:`bot.store.interface.Leases`). One process has the file, so
+a lease is always its own to take; the same calls keep the contract alike on every store."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.store.rows import iso
+from bot.store.sqlite.connection import Connection
+
+
+class LeasesSQL(Connection):
+    async def take_lease(self, name: str, holder: str, until: datetime) -> bool:
+        taken = await self.execute(
+            "INSERT INTO leases (name, holder, until) VALUES (?, ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until "
+            "WHERE leases.holder = excluded.holder OR leases.until <= ?",
+            (name, holder, iso(until), self.now()),
+        )
+        return taken == 1
+
+    async def drop_lease(self, name: str, holder: str) -> None:
+        await self.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))

@@ -1,0 +1,70 @@
+"""Leagues stepped by several processes sharing one database (on every store; on SQLite
+two stores on one file stand for the processes PostgreSQL allows): each league moves on
+under its lease, so a round is drawn, opened and announced once, whoever ticks."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.organiser import Organiser
+from bot.organiser.base import LEAGUE_LEASE
+from bot.service import Caller, Refused, Service, Table
+from tests.conftest import Clock
+
+T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
+HOME = Table(channel_id=4242, guild_id=77)
+MOD = Caller(1, "Mod", manager=True)
+PLAYERS = [Caller(100 + i, name) for i, name in enumerate(["Ada", "Bob", "Cy", "Dee"])]
+
+
+@pytest.fixture
+def clock():
+    return Clock(T0)
+
+
+@pytest.fixture
+async def organisers(open_store, clock):
+    """Two organisers, as two processes would have them: each its own store and service."""
+    made = []
+    for _ in range(2):
+        store = await open_store(clock=clock)
+        made.append(Organiser(Service(store, images=False, seed=itertools.count(1).__next__)))
+    return made
+
+
+async def signed_up(organiser: Organiser, starts: str | None = None) -> None:
+    await organiser.create(HOME, MOD, "Cup", "skybridge", "round-robin", starts=starts)
+    for player in PLAYERS:
+        await organiser.join(HOME.guild_id, player, "Cup")
+
+
+async def test_a_league_due_to_start_is_started_once_by_two_ticking_processes(organisers, clock):
+    one, two = organisers
+    await signed_up(one, starts="1h")
+    clock.at(hours=1, minutes=1)
+    first, second = await asyncio.gather(one.tick(), two.tick())
+    announced = [p for p in first + second if "round 1 of 3" in p.reply.text]
+    assert len(announced) == 1, "one process opened round 1"
+    games = [p for p in first + second if p.reply.playable]
+    assert len(games) == 2, "two tables of two, opened once"
+    matches = await one.store.matches((await one.store.league(77, "Cup")).id)
+    assert len(matches) == 2 and all(m.game_id is not None for m in matches)
+    assert await one.tick() == [] and await two.tick() == []
+
+
+async def test_a_process_that_died_stepping_a_league_leaves_it_to_the_next(organisers, clock):
+    one, two = organisers
+    await signed_up(one, starts="1h")
+    league = await one.store.league(77, "Cup")
+    clock.at(hours=1, minutes=1)
+    assert await one._hold(league.id), "the first process takes the league, then dies"
+    assert await two.tick() == [], "the lease keeps the others off meanwhile"
+    with pytest.raises(Refused, match="moving on right now"):
+        await two.start(HOME.guild_id, MOD, "Cup")
+    clock.at(hours=1, minutes=1, seconds=LEAGUE_LEASE.total_seconds())
+    posted = await two.tick()
+    assert sum("round 1 of 3" in p.reply.text for p in posted) == 1
