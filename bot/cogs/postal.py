@@ -98,7 +98,12 @@ class Postal(commands.Cog):
         await self.scheduler.sent(notice)
 
     async def _deliver(self, notice: Notice) -> None:
-        link = jump_link(Table(notice.channel_id, notice.guild_id))
+        table = Table(notice.channel_id, notice.guild_id)
+        if notice.kind == "board":  # a timer's move whose process died before posting it
+            reply = await self.bot.service.announcement(notice.game_id, notice.seq, notice.text)
+            await self.bot.post(table, reply)
+            return
+        link = jump_link(table)
         mention = self.bot.tree.mention
         view = None
         if notice.kind == "reminder" and notice.turn_since is not None:

@@ -3,25 +3,40 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
 
 from bot.inputs import Refused
 from bot.ratings import rate
-from bot.service.base import STATES, Loaded, ServiceBase, solo_attempt
+from bot.service.base import STATES, Loaded, ServiceBase, loaded, rebuild, solo_attempt
 from bot.service.replies import Caller, Reply, Table
-from bot.store import StaleGame
+from bot.store import StaleGame, iso
 from engine.core import IllegalMove, Step, describe, not_your_turn
 
 #: how many characters of moves /game legal lists: one message, with room for its words
 LEGAL_LISTED = 1800
+#: when a timer's move is posted by whichever process delivers notices, should the one
+#: that made it not have (it died): its own post goes out within seconds
+ANNOUNCE_AFTER = timedelta(minutes=5)
 
 
 class Play(ServiceBase):
     """Playing: a move, a resignation or a skipped turn, each stored in one transaction."""
 
     async def move(
-        self, table: Table, caller: Caller, text: str, expect: tuple[int, int] | None = None
+        self,
+        table: Table,
+        caller: Caller,
+        text: str,
+        expect: tuple[int, int] | None = None,
+        *,
+        announce: str | None = None,
     ) -> Reply:
-        """Play ``text`` for the caller. ``expect`` = (game id, version) from a button."""
+        """Play ``text`` for the caller. ``expect`` = (game id, version) from a button.
+
+        ``announce`` is for a move nobody asked for in person (a timer's): the note its
+        public post begins with, queued with the move as a stand-in for that post
+        (:meth:`announcement`), so the post is never lost, whatever becomes of the
+        process that made the move."""
         async with self._turn(table):
             game = await self._active(table, expect)
             seat = self._seated(game, caller)
@@ -29,10 +44,16 @@ class Play(ServiceBase):
                 step = game.rules.play(game.state, seat, text)
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            return await self._commit(game, seat, caller, game.rules.format(step.action), step)
+            notation = game.rules.format(step.action)
+            return await self._commit(game, seat, caller, notation, step, announce=announce)
 
     async def resign(
-        self, table: Table, caller: Caller, expect: tuple[int, int] | None = None
+        self,
+        table: Table,
+        caller: Caller,
+        expect: tuple[int, int] | None = None,
+        *,
+        announce: str | None = None,
     ) -> Reply:
         async with self._turn(table):
             game = await self._active(table, expect)
@@ -41,9 +62,11 @@ class Play(ServiceBase):
                 step = game.rules.play(game.state, seat, "resign")
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            return await self._commit(game, seat, caller, "resign", step)
+            return await self._commit(game, seat, caller, "resign", step, announce=announce)
 
-    async def skip_turn(self, table: Table, caller: Caller, expect: tuple[int, int]) -> Reply:
+    async def skip_turn(
+        self, table: Table, caller: Caller, expect: tuple[int, int], *, announce: str | None = None
+    ) -> Reply:
         """Pass a seat's turn because its time ran out (the ``skip`` deadline policy)."""
         async with self._turn(table):
             game = await self._active(table, expect)
@@ -52,7 +75,9 @@ class Play(ServiceBase):
                 step = game.rules.skip(game.state, seat)
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            return await self._commit(game, seat, caller, "skip", step, kind="skip")
+            return await self._commit(
+                game, seat, caller, "skip", step, kind="skip", announce=announce
+            )
 
     async def _commit(
         self,
@@ -62,8 +87,10 @@ class Play(ServiceBase):
         notation: str,
         step: Step,
         kind: str = "move",
+        announce: str | None = None,
     ) -> Reply:
-        """Store ``step`` as the game's next move, in one transaction, and answer it."""
+        """Store ``step`` as the game's next move, in one transaction, and answer it
+        (a stand-in for the answer's post queued with it, with ``announce``)."""
         rules = game.rules
         state, events, result = step.state, step.events, step.result
         results = None
@@ -72,8 +99,11 @@ class Play(ServiceBase):
         already = game.awaited_users()
         newly = [u for u in game.people(step.awaited) if u not in already]
         mentions, dms = await self._turn_notices(game, newly)
+        board = None
+        if announce is not None:
+            board = (announce, iso(self.store.clock() + ANNOUNCE_AFTER))
         try:
-            await self.store.record(
+            seq = await self.store.record(
                 game.row.id,
                 game.row.version,
                 seat=seat,
@@ -87,6 +117,7 @@ class Play(ServiceBase):
                 attempt=solo_attempt(game, state) if step.over else None,
                 rate=rate,
                 notices=dms,
+                announce=board,
             )
         except StaleGame:
             raise Refused(
@@ -97,10 +128,39 @@ class Play(ServiceBase):
         reply = await self._position_reply(
             game, step, game.row.version + 1, lines, mentions=mentions
         )
+        reply = replace(reply, seq=seq)
         if not rules.info.sends_own_view:
             return reply
         private = await self._private(game, state, reply.version, seat, events)
         return replace(reply, followup=private)
+
+    async def announcement(self, game_id: int, seq: int, note: str) -> Reply:
+        """Move ``seq``'s public post, rebuilt from the log: what the stand-in of a timer's
+        move posts when the process that made the move died before posting it. It is the
+        post the move would have had, but for what has moved on since: a game that has
+        moved on pings nobody and offers no buttons (its newest board does that)."""
+        found = await self.store.seated_game(game_id)
+        if found is None:
+            raise Refused("That game is gone.")
+        game = loaded(*found)
+        log = await self.store.moves(game_id)
+        before = rebuild(game, log[: seq - 1])
+        entry = log[seq - 1]
+        if entry.kind == "skip":
+            step = game.rules.skip(before, entry.seat)
+        else:
+            step = game.rules.play(before, entry.seat, entry.action)
+        latest = seq == len(log) and game.row.status in ("active", "finished")
+        mentions: tuple[int, ...] = ()
+        if latest:
+            waiting = game.people(game.rules.step(None, before, ()).awaited)
+            newly = [u for u in game.people(step.awaited) if u not in waiting]
+            mentions, _dms = await self._turn_notices(game, newly)  # the DMs went with it
+        lines = [e.describe(game.names) for e in step.events if e.seat is None and e.kind != "end"]
+        reply = await self._position_reply(game, step, game.row.version, lines, mentions=mentions)
+        if not latest:
+            reply = replace(reply, version=None, playable=False, rematch=False)
+        return replace(reply, text=f"{note}\n{reply.text}" if note else reply.text, seq=seq)
 
     async def hand(self, table: Table, caller: Caller) -> Reply:
         """The caller's own view of a game with hidden information, for their eyes only."""

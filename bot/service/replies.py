@@ -42,6 +42,7 @@ class Reply:
     awaiting: tuple[int, ...] = ()  # every user whose move the game now waits for
     game_id: int | None = None
     version: int | None = None  # the position shown, so buttons can tell when stale
+    seq: int | None = None  # the log entry (move) this reply announces
     playable: bool = False  # the game waits for a move: offer the play button
     #: for the asker only, after a public reply: their own view of a game with secrets
     followup: Reply | None = None

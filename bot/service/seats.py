@@ -95,7 +95,12 @@ class Seats(Play, PlayByPost):
         )
 
     async def ai_move(
-        self, table: Table, caller: Caller, expect: tuple[int, int] | None = None
+        self,
+        table: Table,
+        caller: Caller,
+        expect: tuple[int, int] | None = None,
+        *,
+        announce: str | None = None,
     ) -> Reply:
         """The AI seat ``caller`` plays its move, decided from its own view only.
 
@@ -114,7 +119,7 @@ class Seats(Play, PlayByPost):
         # the AI's own chance, never drawn from the game's seed (which deals the deck)
         action = await think(self._thinkers, game.row.game_key, view, legal, level, self._seed())
         expect = (game.row.id, game.row.version)
-        return await self.move(table, caller, game.rules.format(action), expect)
+        return await self.move(table, caller, game.rules.format(action), expect, announce=announce)
 
     async def waiting_ai(self, table: Table) -> Caller | None:
         """The AI seat this table's game waits for now, if any (the terminal plays it at

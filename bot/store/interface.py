@@ -110,13 +110,16 @@ class Games(Protocol):
         attempt: Attempt | None = None,
         rate: Rate | None = None,
         notices: Sequence[tuple[int, str, str]] = (),
+        announce: tuple[str, str] | None = None,
     ) -> int:
         """Append one log entry and store the state it leads to, in one transaction.
 
         ``results`` (place, score per seat) finishes the game; ``rate`` then moves the
         players' ratings if the game is rated, and ``attempt`` settles the daily attempt
         played in it. ``notices`` are "your turn" DMs (user, text, due at) for the waits
-        the move starts. Returns the entry's seq."""
+        the move starts. ``announce`` (a note, due at) queues a ``board`` notice standing
+        in for the move's public post, for a move no one is there to be answered: until
+        :meth:`announced`, it is due to be posted then. Returns the entry's seq."""
 
     async def abandon(self, game_id: int, version: int, attempt: Attempt | None = None) -> None:
         """Call a game off; ``attempt`` settles the daily attempt played in it."""
@@ -197,6 +200,9 @@ class Notices(Protocol):
         """Put back a notice Discord refused: ``retry``, ``channel`` or ``dropped``."""
 
     async def mark_sent(self, notice_id: int) -> None: ...
+
+    async def announced(self, game_id: int, seq: int) -> None:
+        """The move's public post went out: its stand-in ``board`` notice is done."""
 
 
 class SettingsStore(Protocol):
@@ -294,7 +300,11 @@ class Daily(Protocol):
 
     async def daily_channels(self) -> dict[int, int]: ...
 
-    async def claim_daily_post(self, day: str, guild_id: int) -> bool: ...
+    async def claim_daily_post(self, day: str, guild_id: int) -> bool:
+        """Mark the server's post of ``day`` made; True if it was not already."""
+
+    async def daily_posted(self, day: str) -> set[int]:
+        """The servers whose post of ``day`` is made."""
 
 
 class Ratings(Protocol):

@@ -99,6 +99,7 @@ class Notice:
     text: str
     turn_since: str | None  # the wait it belongs to: a reminder's Snooze button names it
     attempts: int  # delivery attempts so far, this one included
+    seq: int | None = None  # a ``board`` notice's move: the one it announces
 
 
 @dataclass(frozen=True)

@@ -216,3 +216,29 @@ async def test_a_public_answer_discord_fails_to_take_still_reaches_the_channel_o
     assert failed
     boards = channel_boards(h, posted)
     assert len(boards) == 1 and "Seats:" in boards[0]["content"]
+
+
+async def test_a_timer_move_its_process_never_posted_is_posted_from_its_stand_in(h):
+    """A process stores a deadline move and dies before posting it: the move's stand-in
+    notice falls due, and any process posts the board the move would have had, pinging
+    the next player, with the buttons to play on."""
+    _board, mover, other = await started(h)
+    row = await h.store.latest_game(CHANNEL_ID)
+    note = f"⏰ {mover.name} ran out of time: the game played a random legal move."
+    await h.service.move(
+        Table(CHANNEL_ID, GUILD_ID),
+        mover,
+        await a_legal_move(h, mover),
+        (row.id, row.version),
+        announce=note,
+    )  # ... and the process that made it dies here, its post never made
+    async with h.store.transaction() as db:  # five minutes on: the stand-in is due
+        await db.execute("UPDATE outbox SET due_at = '2000-01-01T00:00:00.000000+00:00'")
+    posted = len(h.posted)
+    await h.bot.get_cog("Postal").run_once()
+    (message,) = channel_boards(h, posted)
+    assert message["content"].startswith(note)
+    assert pings_of(h, message) == {other.user_id}
+    assert message["components"], "the Play button, for the next player"
+    await h.bot.get_cog("Postal").run_once()
+    assert channel_boards(h, posted) == [message], "posted once"

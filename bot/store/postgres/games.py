@@ -73,10 +73,12 @@ async def settle(
     notices: Sequence[tuple[int, str, str]] = (),
     attempt: Attempt | None = None,
     ratings: Callable[[Statement], str] | None = None,
+    board: tuple[int, str, str] | None = None,
 ) -> None:
     """One statement, one trip: every seat's wait, the "your turn" DMs for the waits that
-    start (user, text, due at), the daily attempt the game settles, and the ratings the
-    game moves (a statement built on the same parameters)."""
+    start (user, text, due at), the stand-in for the move's public post (``board``: the
+    mover, a note, due at), the daily attempt the game settles, and the ratings the game
+    moves (a statement built on the same parameters)."""
     sql = Statement()
     parts = [f"s AS ({write_seats(sql, game, seats)})"]
     since = {s.user_id: s.turn_since for s in seats if s.awaiting}
@@ -88,6 +90,13 @@ async def settle(
             f"turn_since) SELECT {sql(game.id)}, v.u, 'turn', 'dm', v.t, v.d, {sql(now)}, v.s "
             f"FROM unnest({sql(users)}::bigint[], {sql(texts)}::text[], "
             f"{sql(dues)}::timestamptz[], {sql(turns)}::timestamptz[]) AS v(u, t, d, s))"
+        )
+    if board is not None:
+        mover, note, due = board
+        parts.append(
+            "b AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+            f"seq) VALUES ({sql(game.id)}, {sql(mover)}, 'board', 'channel', {sql(note)}, "
+            f"{sql(due)}::timestamptz, {sql(now)}, {sql(int(game.more))}))"
         )
     if attempt is not None:
         parts.append(f"a AS ({settle_attempt(sql, now, game.id, attempt)})")
@@ -246,14 +255,16 @@ class GamesPG(Connection):
         attempt: Attempt | None = None,
         rate: Rate | None = None,
         notices: Sequence[tuple[int, str, str]] = (),
+        announce: tuple[str, str] | None = None,
     ) -> int:
         """Append one log entry and store the state it leads to, atomically, in four trips.
 
         ``results`` (place, score per seat) finishes the game, ``rate`` then moves the
         ratings of a rated game, and ``attempt`` settles the daily attempt played in it,
         if there is one: with the move, never a tick later. ``notices`` are "your turn"
-        DMs (user, text, due at) for the waits the move starts. Returns the entry's seq.
-        Raises :class:`StaleGame` if the game is no longer at ``version``.
+        DMs (user, text, due at) for the waits the move starts; ``announce`` (note, due
+        at) the stand-in for the move's public post. Returns the entry's seq. Raises
+        :class:`StaleGame` if the game is no longer at ``version``.
         """
         moment = self.clock()
         now = iso(moment)
@@ -276,7 +287,8 @@ class GamesPG(Connection):
                 people = all(s.ai is None for s in game.seats)  # AI players are never rated
                 if rate is not None and game.rated and len(seats) >= 2 and people:
                     ratings = await rate_game(tx, now, game, seats, rate)
-            await settle(tx, now, game, seats, notices, attempt, ratings)
+            board = None if announce is None else (user_id, *announce)
+            await settle(tx, now, game, seats, notices, attempt, ratings, board)
             return int(game.more)
 
         return await self.write(unit)

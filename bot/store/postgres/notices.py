@@ -45,7 +45,7 @@ class NoticesPG(Connection):
                 "u AS (UPDATE outbox o SET claimed_at = $1, attempts = o.attempts + 1 FROM c "
                 "WHERE o.id = c.id RETURNING o.*) "
                 "SELECT u.id, u.game_id, g.guild_id, g.channel_id, u.user_id, u.via, u.kind, "
-                "u.text, u.turn_since, u.attempts FROM u JOIN games g ON g.id = u.game_id "
+                "u.text, u.turn_since, u.attempts, u.seq FROM u JOIN games g ON g.id = u.game_id "
                 "ORDER BY u.due_at, u.id",
                 iso(now),
                 iso(now - CLAIM_LEASE),
@@ -72,6 +72,13 @@ class NoticesPG(Connection):
 
     async def mark_sent(self, notice_id: int) -> None:
         await self.execute("UPDATE outbox SET sent_at = $1 WHERE id = $2", (self.now(), notice_id))
+
+    async def announced(self, game_id: int, seq: int) -> None:
+        await self.execute(
+            "UPDATE outbox SET sent_at = $1 WHERE game_id = $2 AND seq = $3 AND kind = 'board' "
+            "AND sent_at IS NULL",
+            (self.now(), game_id, seq),
+        )
 
     async def settings(self, user_id: int) -> Settings:
         row = await self.row(

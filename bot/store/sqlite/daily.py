@@ -99,6 +99,10 @@ class DailySQL(Connection):
         rows = await self.rows("SELECT guild_id, channel_id FROM daily_channels")
         return {guild: channel for guild, channel in rows}
 
+    async def daily_posted(self, day: str) -> set[int]:
+        rows = await self.rows("SELECT guild_id FROM daily_posts WHERE day = ?", (day,))
+        return {guild for (guild,) in rows}
+
     async def claim_daily_post(self, day: str, guild_id: int) -> bool:
         """True once per day and server: the rollover post is made exactly once."""
         changed = await self.execute(

@@ -13,7 +13,7 @@ from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
 from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.daily import settle_attempt
 from bot.store.sqlite.files import unique_failed
-from bot.store.sqlite.notices import queue_turn
+from bot.store.sqlite.notices import queue_board, queue_turn
 from bot.store.sqlite.ratings import RATED, rate_game
 from bot.store.sqlite.waits import bump, reschedule, set_awaiting
 
@@ -206,14 +206,16 @@ class GamesSQL(Connection):
         attempt: Attempt | None = None,
         rate: Rate | None = None,
         notices: Sequence[tuple[int, str, str]] = (),
+        announce: tuple[str, str] | None = None,
     ) -> int:
         """Append one log entry and store the state it leads to, atomically, in one trip.
 
         ``results`` (place, score per seat) finishes the game, ``rate`` then moves the
         ratings of a rated game, and ``attempt`` settles the daily attempt played in it,
         if there is one: with the move, never a tick later. ``notices`` are "your turn"
-        DMs (user, text, due at) for the waits the move starts. Returns the entry's seq.
-        Raises :class:`StaleGame` if the game is no longer at ``version``.
+        DMs (user, text, due at) for the waits the move starts; ``announce`` (note, due
+        at) the stand-in for the move's public post. Returns the entry's seq. Raises
+        :class:`StaleGame` if the game is no longer at ``version``.
         """
         moment = self.clock()
         now = iso(moment)
@@ -232,6 +234,8 @@ class GamesSQL(Connection):
             conn.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
             for notice in notices:
                 queue_turn(conn, now, game_id, *notice)
+            if announce is not None:
+                queue_board(conn, now, game_id, user_id, seq, *announce)
             if results:
                 conn.executemany(
                     "UPDATE seats SET place = ?, score = ? WHERE game_id = ? AND seat = ?",

@@ -27,6 +27,17 @@ def queue_turn(
     )
 
 
+def queue_board(
+    conn: sqlite3.Connection, now: str, game_id: int, user_id: int, seq: int, note: str, due: str
+) -> None:
+    """Queue the stand-in for move ``seq``'s public post, made by ``user_id``'s seat."""
+    conn.execute(
+        "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, seq) "
+        "VALUES (?, ?, 'board', 'channel', ?, ?, ?, ?)",
+        (game_id, user_id, note, due, now, seq),
+    )
+
+
 class NoticesSQL(Connection):
     async def queue_turn_notice(self, game_id: int, user_id: int, text: str, due_at: str) -> None:
         """Queue a "your turn" DM for the wait the user has now in this game (none: nothing)."""
@@ -58,7 +69,8 @@ class NoticesSQL(Connection):
             ids = [r[0] for r in claimed]
             rows = conn.execute(
                 "SELECT o.id, o.game_id, g.guild_id, g.channel_id, o.user_id, o.via, o.kind, "
-                "o.text, o.turn_since, o.attempts FROM outbox o JOIN games g ON g.id = o.game_id "
+                "o.text, o.turn_since, o.attempts, o.seq FROM outbox o "
+                "JOIN games g ON g.id = o.game_id "
                 f"WHERE o.id IN ({','.join('?' * len(ids))}) ORDER BY o.due_at, o.id",
                 ids,
             ).fetchall()
@@ -84,6 +96,13 @@ class NoticesSQL(Connection):
 
     async def mark_sent(self, notice_id: int) -> None:
         await self.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (self.now(), notice_id))
+
+    async def announced(self, game_id: int, seq: int) -> None:
+        await self.execute(
+            "UPDATE outbox SET sent_at = ? WHERE game_id = ? AND seq = ? AND kind = 'board' "
+            "AND sent_at IS NULL",
+            (self.now(), game_id, seq),
+        )
 
     async def settings(self, user_id: int) -> Settings:
         row = await self.row(
