@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
+from functools import partial
 
 import engine
 from bot.marks import when
-from bot.scheduler import Posted, day_ends
-from bot.service import Caller, Loaded, Refused, Reply, Service, Table, solo_attempt
+from bot.scheduler import Post, Posted, day_ends
+from bot.service import LEASE, Caller, Loaded, Refused, Reply, Service, Table, solo_attempt
 from bot.store import Entry
 from engine.seven_bridges.board import CITY, format_square
 
@@ -116,11 +117,14 @@ class Daily:
         )
         return replace(reply, text=f"{head}\n{reply.text}")
 
-    async def settle(self) -> list[Posted]:
+    async def settle(self, post: Post | None = None) -> list[Posted]:
         """Share settled attempts' outcomes in their servers' daily channels, once.
 
         A move that ends a daily game settles its attempt itself; this also settles, as
-        a safety net, attempts whose game ended before moves did that (an older row)."""
+        a safety net, attempts whose game ended before moves did that (an older row).
+        With ``post`` (the minute's pass), each share line is posted, then marked
+        shared, by the one process holding the daily lease: one that dies in between
+        leaves it to the next holder. Without, each is marked, then returned."""
         for entry in await self.store.unsettled_entries():
             row, seats = await self.store.seated_game(entry.game_id)
             rules = engine.get(row.game_key)
@@ -128,20 +132,27 @@ class Daily:
             abandoned = entry.game_status == "abandoned"
             attempt = solo_attempt(game, game.state, abandoned=abandoned)
             await self.store.finish_entry(entry, attempt)
+        if post is not None and not await self._hold():
+            return []
         channels = await self.store.daily_channels()
-        posted = []
+        posted: list[Posted] = []
         for entry in await self.store.entries_to_share():
-            if not await self.store.claim_share(entry) or entry.guild_id not in channels:
+            if entry.guild_id not in channels:  # nowhere to share it: done with
+                await self.store.claim_share(entry)
                 continue
             won = {
                 e.day for e in await self.store.entries(user_id=entry.user_id) if e.status == "won"
             }
             line = share_line(entry, await self.challenge(entry.day), streak(won, entry.day))
-            posted.append(Posted(Table(channels[entry.guild_id], entry.guild_id), Reply(text=line)))
+            item = Posted(Table(channels[entry.guild_id], entry.guild_id), Reply(text=line))
+            await self._once(item, partial(self.store.claim_share, entry), post, posted)
         return posted
 
-    async def rollover(self) -> list[Posted]:
-        """Today's challenge and yesterday's recap, once per day in every daily channel."""
+    async def rollover(self, post: Post | None = None) -> list[Posted]:
+        """Today's challenge and yesterday's recap, once per day in every daily channel
+        (with ``post``, posted then marked by the daily lease's holder, as :meth:`settle`)."""
+        if post is not None and not await self._hold():
+            return []
         today = await self.challenge()
         yesterday = (date.fromisoformat(today.day) - timedelta(days=1)).isoformat()
         done = [e for e in await self.store.entries(day=yesterday) if e.status != "playing"]
@@ -158,11 +169,36 @@ class Daily:
             f"{today.levels[0]}–{today.levels[1]}. Play it with `/daily play` until "
             f"{when(day_ends(self.store.clock()))}.\n{recap}"
         )
-        posted = []
+        made = await self.store.daily_posted(today.day) if post is not None else set()
+        posted: list[Posted] = []
         for guild, channel in (await self.store.daily_channels()).items():
-            if await self.store.claim_daily_post(today.day, guild):
-                posted.append(Posted(Table(channel, guild), Reply(text=text)))
+            if guild in made:
+                continue
+            item = Posted(Table(channel, guild), Reply(text=text))
+            await self._once(
+                item, partial(self.store.claim_daily_post, today.day, guild), post, posted
+            )
         return posted
+
+    async def _hold(self) -> bool:
+        """The daily lease: one process at a time posts the challenge and its results."""
+        until = self.store.clock() + LEASE
+        return await self.store.take_lease("daily", self.service.holder, until)
+
+    @staticmethod
+    async def _once(
+        item: Posted,
+        mark: Callable[[], Awaitable[bool]],
+        post: Post | None,
+        posted: list[Posted],
+    ) -> None:
+        """Post ``item`` and then ``mark`` it made; or, with nowhere to post it, mark it
+        and keep it for the caller if the mark was this caller's."""
+        if post is not None:
+            await post(item)
+            await mark()
+        elif await mark():
+            posted.append(item)
 
     async def setup(self, table: Table, caller: Caller) -> Reply:
         if table.guild_id is None or not caller.manager:

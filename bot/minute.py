@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.daily import Daily
 from bot.organiser import Organiser
-from bot.scheduler import Posted, Scheduler
+from bot.scheduler import Post, Posted, Scheduler
 from bot.store import Notice
 
 log = logging.getLogger(__name__)
@@ -27,30 +27,35 @@ class MinutePass:
         self.organiser = organiser
         self.daily = daily
 
-    async def run(
-        self,
-        post: Callable[[Posted], Awaitable[None]],
-        send: Callable[[Notice], Awaitable[None]],
-    ) -> int:
+    async def run(self, post: Post, send: Callable[[Notice], Awaitable[None]]) -> int:
         """Timers (deadline and AI moves, reminders), league rounds, the daily settling
-        and rollover, then the notices due; returns how many posts and notices went out."""
-        sources = (
-            self.scheduler.tick,
-            self.organiser.tick,
-            self.daily.settle,
-            self.daily.rollover,
+        and rollover, then the notices due; returns how many posts and notices went out.
+
+        The timers' moves are posted one by one as they are stored (``post`` goes to the
+        scheduler, with a stand-in for each post in case this process dies first); the
+        other sources' posts once each source is done."""
+        posted = 0
+
+        async def post_one(item: Posted) -> None:
+            nonlocal posted
+            await post(item)
+            posted += 1
+
+        sources: tuple[tuple[str, Callable[[], Awaitable[list[Posted]]]], ...] = (
+            ("timers", lambda: self.scheduler.tick(post_one)),
+            ("leagues", self.organiser.tick),
+            ("daily settling", lambda: self.daily.settle(post_one)),
+            ("daily rollover", lambda: self.daily.rollover(post_one)),
         )
-        done = 0
-        for source in sources:
+        for name, source in sources:
             try:
                 items = await source()
             except Exception:
-                log.exception("play-by-post: %s failed", source.__qualname__)
+                log.exception("play-by-post: %s failed", name)
                 continue
             for item in items:
-                await post(item)
-            done += len(items)
+                await post_one(item)
         notices = await self.scheduler.deliveries()
         for notice in notices:
             await send(notice)
-        return done + len(notices)
+        return posted + len(notices)

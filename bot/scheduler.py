@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -20,7 +21,7 @@ import engine
 from bot.clocks import Wait, due, remind_every, warning_window
 from bot.marks import when
 from bot.notify import routes
-from bot.service import POLICIES, Caller, Refused, Reply, Service, Table
+from bot.service import LEASE, POLICIES, Caller, Refused, Reply, Service, Table
 from bot.store import Notice, iso, parse_time
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,10 @@ class Posted:
 
     table: Table
     reply: Reply
+
+
+#: how a caller posts a reply in its channel (Discord, the terminal, a test's list)
+Post = Callable[[Posted], Awaitable[None]]
 
 
 #: what the deadline brings, told to the player it will happen to
@@ -61,11 +66,9 @@ def day_ends(moment: datetime) -> datetime:
     return datetime.combine(moment.astimezone(UTC).date() + timedelta(days=1), time(), tzinfo=UTC)
 
 
-#: how long a claimed wait stays this process's: one that dies holding it leaves the wait
-#: to whichever process ticks after this (a batch is well done by then: an AI's longest
-#: think is 10 s)
-LEASE = timedelta(minutes=5)
-#: waits claimed at a time: several processes ticking at once share a burst between them
+#: waits claimed at a time, so several processes ticking at once share a burst between
+#: them (a claim lasts :data:`~bot.service.LEASE`, well beyond a batch's work: an AI's
+#: longest think is 10 s)
 BATCH = 25
 
 
@@ -82,8 +85,14 @@ class Scheduler:
         self.store = service.store
         self.lease = lease
 
-    async def tick(self) -> list[Posted]:
-        """Do everything due now; return the public replies deadline moves produced.
+    async def tick(self, post: Post | None = None) -> list[Posted]:
+        """Do everything due now; the public replies the moves made produced.
+
+        With ``post``, each such reply is posted as soon as its move is stored, and the
+        move was stored with a stand-in for its post (``announce``): if this process dies
+        before posting, whichever process delivers notices posts it later, so a move is
+        never left unannounced. Without ``post`` the replies are returned, for the caller
+        to show.
 
         Only the waits the store has as due are read, a batch at a time, each claimed
         for this process. Doing what is due stores each wait's next due time with it; a
@@ -101,23 +110,32 @@ class Scheduler:
             seen.update((w.game_id, w.seat) for w in claimed)
             idle = []
             for wait in fresh:
-                if not await self._do(wait, now, posted):
+                if not await self._do(wait, now, posted, post):
                     idle.append(wait)
             if idle:
                 await self.store.reschedule(idle)
             if len(claimed) < BATCH or not fresh:
                 return posted
 
-    async def _do(self, wait: Wait, now: datetime, posted: list[Posted]) -> bool:
+    async def _do(self, wait: Wait, now: datetime, posted: list[Posted], post: Post | None) -> bool:
         """Do what is due in ``wait``; False if nothing was (its due time is then stored
         afresh). A failure is logged, and the claim keeps the wait until it runs out."""
         kind = due(wait, now)
         try:
             if kind in ("deadline", "ai"):
-                reply = await (self._deadline(wait) if kind == "deadline" else self._ai(wait))
+                durable = post is not None
+                if kind == "deadline":
+                    reply = await self._deadline(wait, durable)
+                else:
+                    reply = await self._ai(wait, durable)
                 if reply is None:  # the game moved on: the wait is another one now
                     return False
-                posted.append(Posted(Table(wait.channel_id, wait.guild_id), reply))
+                item = Posted(Table(wait.channel_id, wait.guild_id), reply)
+                if post is None:
+                    posted.append(item)
+                else:
+                    await post(item)
+                    await self.store.announced(wait.game_id, reply.seq)
             elif kind is not None:
                 await self._notify(wait, kind, now)
             return kind is not None
@@ -169,38 +187,42 @@ class Scheduler:
             "call it off with `/game abandon` (a loss), to play it with `/daily play`."
         )
 
-    async def _deadline(self, wait: Wait) -> Reply | None:
-        """Apply the game's policy for a seat out of time. None if the game moved on."""
+    async def _deadline(self, wait: Wait, durable: bool) -> Reply | None:
+        """Apply the game's policy for a seat out of time. None if the game moved on.
+        ``durable``: store the move with a stand-in for its post (see :meth:`tick`)."""
         table = Table(wait.channel_id, wait.guild_id)
         caller = Caller(wait.user_id, wait.name)
         expect = (wait.game_id, wait.version)
+        if wait.reacting:  # an out-of-turn window closes: silence is a pass
+            note = f"⏰ {wait.name} did not answer in time: the bot passed for them."
+        else:
+            played = POLICIES[wait.clocks.policy]
+            note = f"⏰ {wait.name} ran out of time: the game played {played}."
+        announce = note if durable else None
         try:
-            if wait.reacting:  # an out-of-turn window closes: silence is a pass
-                reply = await self.service.move(table, caller, "pass", expect)
-                note = f"⏰ {wait.name} did not answer in time: the bot passed for them."
-                return replace(reply, text=f"{note}\n{reply.text}")
-            if wait.clocks.policy == "forfeit":
-                reply = await self.service.resign(table, caller, expect)
+            if wait.reacting:
+                reply = await self.service.move(table, caller, "pass", expect, announce=announce)
+            elif wait.clocks.policy == "forfeit":
+                reply = await self.service.resign(table, caller, expect, announce=announce)
             elif wait.clocks.policy == "skip":
-                reply = await self.service.skip_turn(table, caller, expect)
+                reply = await self.service.skip_turn(table, caller, expect, announce=announce)
             else:
                 moves = await self.service.legal_moves(table, caller, expect)
                 # the same wait always picks the same move, even if retried after a restart
                 pick = random.Random(f"{wait.game_id}:{wait.version}").choice(moves)
-                reply = await self.service.move(table, caller, pick, expect)
+                reply = await self.service.move(table, caller, pick, expect, announce=announce)
         except Refused:
             return None
-        played = POLICIES[wait.clocks.policy]
-        note = f"⏰ {wait.name} ran out of time: the game played {played}."
         return replace(reply, text=f"{note}\n{reply.text}")
 
-    async def _ai(self, wait: Wait) -> Reply | None:
+    async def _ai(self, wait: Wait, durable: bool) -> Reply | None:
         """An AI seat's pause is over: it moves. None if the game moved on meanwhile (its
         wait, rescheduled with the move, brings it back to the new position)."""
         table = Table(wait.channel_id, wait.guild_id)
+        caller = Caller(wait.user_id, wait.name)
         try:
             return await self.service.ai_move(
-                table, Caller(wait.user_id, wait.name), (wait.game_id, wait.version)
+                table, caller, (wait.game_id, wait.version), announce="" if durable else None
             )
         except Refused:
             return None

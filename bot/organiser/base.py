@@ -5,11 +5,7 @@ and who may run it, and how a league's format and scoring are read from its row.
 from __future__ import annotations
 
 import logging
-import os
-import secrets
-import socket
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import timedelta
 from fractions import Fraction
 
 import engine
@@ -29,15 +25,13 @@ from bot.leagues.standings import (
     GAME_SCORE,
     HEAD_TO_HEAD,
 )
-from bot.service import Caller, Refused, Service, Table, ordinal
+from bot.service import LEASE, Caller, Refused, Service, Table, ordinal
 from bot.store import LeagueRow, Match
 
 log = logging.getLogger(__name__)
 
 
 LEAGUE_NAME = 60  # characters: it heads every match thread's title, which Discord cuts at 100
-#: how long a league's step is one process's; renewed as each match of a round opens
-LEAGUE_LEASE = timedelta(minutes=5)
 
 
 #: where a match is played: (league, match id, title) -> a fresh channel or thread
@@ -118,18 +112,16 @@ class OrganiserBase:
         self.open_table = open_table
         #: league id -> the error it last could not go on for (see :meth:`_stalled`)
         self._stalls: dict[int, str] = {}
-        #: who holds a league's lease while stepping it: this organiser, in this process
-        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
     async def _hold(self, league_id: int) -> bool:
         """Take (or renew) the league's lease: one process at a time steps a league, of
         all those sharing the database, and one that dies holding it leaves it to the
         next when it runs out."""
-        until = self.store.clock() + LEAGUE_LEASE
-        return await self.store.take_lease(f"league:{league_id}", self.holder, until)
+        until = self.store.clock() + LEASE
+        return await self.store.take_lease(f"league:{league_id}", self.service.holder, until)
 
     async def _let_go(self, league_id: int) -> None:
-        await self.store.drop_lease(f"league:{league_id}", self.holder)
+        await self.store.drop_lease(f"league:{league_id}", self.service.holder)
 
     async def _league(self, guild_id: int | None, name: str) -> LeagueRow:
         league = await self.store.league(guild_id or 0, name.strip())

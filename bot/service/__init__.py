@@ -12,7 +12,14 @@ values front ends trade with it are in ``replies``.
 """
 
 from bot.inputs import Refused
-from bot.service.base import BOARD_LOST, Loaded, effective_moves, rebuild, solo_attempt
+from bot.service.base import (
+    BOARD_LOST,
+    LEASE,
+    Loaded,
+    effective_moves,
+    rebuild,
+    solo_attempt,
+)
 from bot.service.lobby import POLICIES, Lobby
 from bot.service.looking import Looking
 from bot.service.play import Play
@@ -38,6 +45,7 @@ class Service(Seats, Rematch, Lobby, Play, Undo, PlayByPost, Looking, Ratings):
 
 __all__ = [
     "BOARD_LOST",
+    "LEASE",
     "Caller",
     "Loaded",
     "NOTIFY",

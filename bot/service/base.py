@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
+import socket
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import cached_property
 from typing import Any
 from weakref import WeakValueDictionary
@@ -102,6 +105,9 @@ class ParsedStates:
 
 
 STATES = ParsedStates(4096)
+#: how long work one process takes on (a due timer, a league's step, the daily posts)
+#: stays its own: one that dies holding it leaves it to another process after this
+LEASE = timedelta(minutes=5)
 SETTINGS_FOR = 60.0  # seconds a user's settings are read again after
 SETTINGS_KEPT = 10_000  # users whose settings are kept at most
 
@@ -182,6 +188,8 @@ class ServiceBase:
         self.on_ai_waiting = on_ai_waiting
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         self._settings: dict[int, tuple[float, Settings]] = {}  # user -> (read at, settings)
+        #: who this process is, in the leases it holds on work shared with other processes
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
     def _turn(self, table: Table) -> asyncio.Lock:
         """The channel's lock: a channel holds one live game, whose moves are taken in turn.

@@ -742,7 +742,7 @@ async def test_a_failing_league_tick_does_not_hold_back_the_minutes_other_posts(
     posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
     assert len(posts) == 1 and "Your move in **Skybridge** is due" in posts[0].payload["content"]
     (logged,) = h._errors.records  # said once, for the operator, and nothing else went wrong
-    assert logged.getMessage().endswith("broken failed")
+    assert logged.getMessage() == "play-by-post: leagues failed"
     h._errors.records.clear()
 
 

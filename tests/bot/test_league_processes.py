@@ -11,8 +11,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.organiser import Organiser
-from bot.organiser.base import LEAGUE_LEASE
-from bot.service import Caller, Refused, Service, Table
+from bot.service import LEASE, Caller, Refused, Service, Table
 from tests.conftest import Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
@@ -65,6 +64,6 @@ async def test_a_process_that_died_stepping_a_league_leaves_it_to_the_next(organ
     assert await two.tick() == [], "the lease keeps the others off meanwhile"
     with pytest.raises(Refused, match="moving on right now"):
         await two.start(HOME.guild_id, MOD, "Cup")
-    clock.at(hours=1, minutes=1, seconds=LEAGUE_LEASE.total_seconds())
+    clock.at(hours=1, minutes=1, seconds=LEASE.total_seconds())
     posted = await two.tick()
     assert sum("round 1 of 3" in p.reply.text for p in posted) == 1

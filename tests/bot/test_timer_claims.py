@@ -11,9 +11,13 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.clocks import Clocks
-from bot.scheduler import BATCH, LEASE, Scheduler
-from bot.service import Service
-from bot.store import Store
+from bot.daily import Daily
+from bot.minute import MinutePass
+from bot.organiser import Organiser
+from bot.scheduler import BATCH, Posted, Scheduler
+from bot.service import LEASE, Caller, Service
+from bot.service.play import ANNOUNCE_AFTER
+from bot.store import Notice, Store
 from tests.conftest import ADA, BOB, Clock, Table
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
@@ -32,9 +36,9 @@ async def schedulers(open_store, clock):
     return [Scheduler(Service(s, images=False, seed=lambda: 12345)) for s in stores]
 
 
-async def open_games(service: Service) -> list[Table]:
+async def open_games(service: Service, count: int = GAMES) -> list[Table]:
     """Games on a 1-hour clock, warned 15 minutes before, played for at the hour."""
-    tables = [Table(channel_id=7000 + n, guild_id=9001) for n in range(GAMES)]
+    tables = [Table(channel_id=7000 + n, guild_id=9001) for n in range(count)]
     for table in tables:
         await service.create(table, ADA, "skybridge", clocks=Clocks(move_hours=1))
         await service.join(table, BOB)
@@ -97,3 +101,110 @@ async def test_a_scheduler_claims_a_burst_in_batches_and_does_all_of_it(open_sto
     clock.at(hours=3)
     posted = await scheduler.tick()
     assert sorted(p.table.channel_id for p in posted) == [t.channel_id for t in tables]
+
+
+def minute(scheduler: Scheduler) -> MinutePass:
+    """The whole minute's pass a process runs, over ``scheduler``."""
+    service = scheduler.service
+    return MinutePass(scheduler, Organiser(service), Daily(service))
+
+
+async def sink(_item: object) -> None:
+    """Posts and notices that go nowhere: the test looks at the database instead."""
+
+
+class Killed(BaseException):
+    """The process dies: nothing after this point of the tick happens."""
+
+
+async def test_a_move_stored_by_a_process_that_died_before_posting_it_is_posted_later(
+    schedulers, clock
+):
+    one, two = schedulers
+    await open_games(one.service, 1)
+    clock.at(minutes=46)
+    await minute(one).run(sink, sink)  # the warning, sent
+    clock.at(minutes=61)
+    lost = []
+
+    async def dies_posting(item: Posted) -> None:
+        lost.append(item.reply)
+        raise Killed
+
+    with pytest.raises(Killed):
+        await one.tick(dies_posting)
+    (unposted,) = lost
+    assert "ran out of time" in unposted.text and unposted.playable
+
+    async def nowhere(item: Posted) -> None:
+        raise AssertionError(f"posted twice: {item}")
+
+    assert await minute(two).run(nowhere, nowhere) == 0, "nothing due before its time"
+    clock.at(minutes=61 + ANNOUNCE_AFTER.total_seconds() / 60)
+    delivered = []
+
+    async def send(notice: Notice) -> None:
+        reply = await two.service.announcement(notice.game_id, notice.seq, notice.text)
+        delivered.append(reply)
+        await two.sent(notice)
+
+    await minute(two).run(nowhere, send)
+    (rebuilt,) = delivered
+    assert rebuilt.text == unposted.text, "the post it would have had"
+    assert (rebuilt.mentions, rebuilt.version, rebuilt.playable) == (
+        unposted.mentions,
+        unposted.version,
+        True,
+    )
+    assert await minute(two).run(nowhere, send) == 0 and len(delivered) == 1
+
+
+async def test_a_move_posted_by_its_process_is_never_posted_again(schedulers, clock):
+    one, two = schedulers
+    await open_games(one.service)
+    clock.at(minutes=46)
+    await minute(one).run(sink, sink)
+    clock.at(minutes=61)
+    posted = []
+
+    async def post(item: Posted) -> None:
+        posted.append(item)
+
+    await minute(one).run(post, sink)
+    assert len(posted) == GAMES
+    clock.at(hours=2)
+    sent = []
+
+    async def send(notice: Notice) -> None:
+        sent.append(notice.kind)
+        await two.sent(notice)
+
+    await minute(two).run(post, send)
+    assert "board" not in sent and len(posted) == GAMES
+
+
+async def test_the_daily_post_of_a_process_that_died_before_posting_it_is_not_lost(
+    schedulers, clock
+):
+    one, two = (Daily(s.service) for s in schedulers)
+    await one.setup(Table(channel_id=7300, guild_id=9001), Caller(1, "Mod", manager=True))
+
+    async def dies_posting(_item: Posted) -> None:
+        raise Killed
+
+    with pytest.raises(Killed):
+        await one.rollover(dies_posting)
+    posted: list[Posted] = []
+
+    async def post(item: Posted) -> None:
+        posted.append(item)
+
+    await two.rollover(post)
+    assert posted == [], "the dying process's lease keeps the others off meanwhile"
+    clock.at(seconds=LEASE.total_seconds())
+    await two.rollover(post)
+    (made,) = posted
+    assert made.table.channel_id == 7300 and "Daily challenge" in made.reply.text
+    await two.rollover(post)
+    await one.rollover(post)
+    assert len(posted) == 1, "posted once, whoever holds the lease next"
