@@ -1,0 +1,128 @@
+"""Layer 3, sharded: the unmodified bot on discord.py's sharded client against the fake
+Discord, alone (automatic sharding, as ``python -m bot`` runs it with no shard settings)
+and as two processes' worth of bots sharing one PostgreSQL database, each connecting its
+own shard. A board one of them posts is played from the other: nothing a button needs
+lives in the process that drew it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from bot.client import Bridgekeeper
+from bot.service import Service
+from bot.store import open_store
+from bot.views import jump_link
+from tests.bot.fake_discord_server import CHANNEL_ID, GUILD_ID, TOKEN, FakeDiscord
+from tests.bot.test_discord_protocol import (
+    ADA,
+    BOB,
+    NAMES,
+    WAIT,
+    _ErrorLog,
+    assert_no_rejections,
+    ids_of,
+    mentioned,
+    private_answer,
+    public_answer,
+    reply_to,
+    running_bot,
+)
+
+
+async def test_with_no_shard_settings_the_bot_shards_as_discord_recommends(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as env:
+        asked = [(r.method, r.path) for r in env.fake.requests]
+        assert ("GET", "/gateway/bot") in asked, "automatic sharding asks Discord first"
+        assert env.fake.identified == [[0, 1]]
+        assert env.bot.shard_count == 1 and env.bot.get_guild(GUILD_ID) is not None
+
+
+@asynccontextmanager
+async def shard_bots(url: str, monkeypatch, count: int = 2) -> AsyncIterator[tuple]:
+    """The fake Discord and ``count`` bots on the database at ``url``, bot ``n``
+    connecting shard ``n`` of ``count``, each with its own store, as separate processes
+    would have them; all ready. Fails on anything logged at ERROR."""
+    errors = _ErrorLog()
+    logging.getLogger().addHandler(errors)
+    fake = FakeDiscord(members=NAMES)
+    await fake.start()
+    fake.redirect(monkeypatch)
+    bots, tasks, stores = [], [], []
+    try:
+        for shard in range(count):
+            store = await open_store(url)
+            stores.append(store)
+            service = Service(store, link=jump_link, seed=lambda: 12345)
+            bot = Bridgekeeper(
+                service, shard_ids=[shard], shard_count=count, guild_ready_timeout=0.05
+            )
+            bots.append(bot)
+            tasks.append(asyncio.create_task(bot.start(TOKEN)))
+        async with asyncio.timeout(WAIT * 4):
+            while not all(bot.is_ready() for bot in bots):
+                for task in tasks:
+                    if task.done():
+                        task.result()
+                await asyncio.sleep(0.01)
+        yield fake, bots
+    finally:
+        for bot in bots:
+            await bot.close()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await fake.stop()
+        for store in stores:
+            await store.close()
+        logging.getLogger().removeHandler(errors)
+    assert not errors.records, [r.getMessage() for r in errors.records]
+
+
+async def test_a_board_one_shard_process_posts_is_played_from_another(postgres_url, monkeypatch):
+    async with shard_bots(postgres_url, monkeypatch) as (fake, (home, other)):
+        assert sorted(fake.identified) == [[0, 2], [1, 2]]
+        assert home.get_guild(GUILD_ID) is not None, "the guild is shard 0's"
+        assert other.get_guild(GUILD_ID) is None, "shard 1 never hears of it"
+
+        # players open and start a game: their commands reach the guild's shard
+        await public_answer(
+            fake, await fake.slash(ADA, "game", "new", game="skybridge", time_per_move="1d")
+        )
+        await public_answer(fake, await fake.slash(BOB, "game", "join"))
+        started = await public_answer(fake, await fake.slash(ADA, "game", "start"))
+        (first,) = mentioned(started["content"])
+        second = BOB if first == ADA else ADA
+
+        # the first player's time runs out; the other process's timer plays for them and
+        # posts the board in a channel of a guild it has never seen
+        store = other.service.store
+        await store.execute(
+            "UPDATE seats SET deadline = '2000-01-01T00:00:00+00', warned = TRUE WHERE awaiting"
+        )
+        seen = set(fake.messages)
+        await other.get_cog("Postal").run_once()
+        (posted,) = [
+            m
+            for i, m in fake.messages.items()
+            if i not in seen and int(m["channel_id"]) == CHANNEL_ID and ids_of(m)
+        ]
+        assert "ran out of time" in posted["content"]
+        assert mentioned(posted["content"]) == [second]
+        (play,) = [c for c in ids_of(posted) if c.startswith("bk:play:")]
+
+        # the next player clicks Play under that board: the click reaches the guild's
+        # shard, whose process never saw the board, and the move is made
+        where = await private_answer(
+            fake, await reply_to(fake, await fake.click(second, posted, play))
+        )
+        for _ in range(4):
+            if where["content"].startswith("You played `"):
+                break
+            clicked = await reply_to(fake, await fake.click(second, where, ids_of(where)[0]))
+            where = await private_answer(fake, clicked)
+        assert where["content"].startswith("You played `"), where["content"]
+        row = await store.latest_game(CHANNEL_ID)
+        log = await store.moves(row.id)
+        assert [m.user_id for m in log] == [first, second], "the timer's move, then the click's"
+        assert_no_rejections(fake)
