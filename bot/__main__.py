@@ -145,8 +145,8 @@ async def _run_bot(db_path: Target, token: str, sharded: bool = False) -> None:
 
 
 async def _serve(db_path: Target, token: str) -> None:
+    from bot.callers import jump_link
     from bot.client import Bridgekeeper
-    from bot.views import jump_link
 
     processes = render_processes()
     logging.getLogger(__name__).info("drawing boards in %d worker processes", processes)

@@ -63,12 +63,13 @@ class Part:
     content: str
     private: bool
     image: bytes | None = None
-    view: discord.ui.View | None = None
+    controls: tuple[discord.ui.Item, ...] = ()  # buttons, matched by custom id
     mentions: tuple[int, ...] = ()
     alt: str | None = None  # the image in words
 
     def kwargs(self) -> dict:
-        """Keyword arguments for any discord.py send; only ``mentions`` may be pinged."""
+        """Keyword arguments for any discord.py send, the text included; only
+        ``mentions`` may be pinged."""
         kwargs: dict = {
             "allowed_mentions": discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(u) for u in self.mentions]
@@ -79,8 +80,11 @@ class Part:
             kwargs["file"] = discord.File(
                 io.BytesIO(self.image), filename="board.png", description=alt
             )
-        if self.view is not None:
-            kwargs["view"] = self.view
+        kwargs["content"] = self.content
+        if self.controls:
+            kwargs["view"] = discord.ui.View(timeout=None)
+            for item in self.controls:
+                kwargs["view"].add_item(item)
         return kwargs
 
 
@@ -142,14 +146,14 @@ def _cut_line(line: str, width: int) -> list[str]:
 
 
 def parts_of(
-    reply: Reply, view: discord.ui.View | None = None, mention: Mention | None = None
+    reply: Reply, controls: Sequence[discord.ui.Item] = (), mention: Mention | None = None
 ) -> list[Part]:
     """``reply`` (and the private follow-up it carries) as messages that fit Discord.
 
-    The board, its buttons and the mentions the text does not already hold go with the
-    last piece of the text, so the picture sits under the words that explain it. Its
-    moments become timestamps and its commands, where ``mention`` knows them, mentions
-    (``bot.marks``) before it is cut, as they change its length.
+    The board, its buttons (``controls``) and the mentions the text does not already
+    hold go with the last piece of the text, so the picture sits under the words that
+    explain it. Its moments become timestamps and its commands, where ``mention`` knows
+    them, mentions (``bot.marks``) before it is cut, as they change its length.
     """
     text = reply.text
     unnamed = [u for u in reply.mentions if f"<@{u}>" not in text]  # not already in the text
@@ -162,7 +166,7 @@ def parts_of(
     pieces = split_text(for_discord(text, mention))
     parts = [Part(piece, reply.private, mentions=reply.mentions) for piece in pieces[:-1]]
     alt = reply.alt if image is not None else None
-    parts.append(Part(pieces[-1], reply.private, image, view, reply.mentions, alt))
+    parts.append(Part(pieces[-1], reply.private, image, tuple(controls), reply.mentions, alt))
     if reply.followup is not None:
         parts += parts_of(reply.followup, mention=mention)
     return parts
@@ -201,9 +205,7 @@ async def deliver(interaction: discord.Interaction, parts: Sequence[Part]) -> No
     if _alive(interaction) and not interaction.response.is_done():  # answered at once
         first = todo[0]
         try:
-            await interaction.response.send_message(
-                first.content, ephemeral=first.private, **first.kwargs()
-            )
+            await interaction.response.send_message(ephemeral=first.private, **first.kwargs())
             todo.pop(0)
         except SEND_ERRORS as exc:
             _failed(interaction, exc)
@@ -226,9 +228,7 @@ async def deliver(interaction: discord.Interaction, parts: Sequence[Part]) -> No
         public_blocked = not part.private and interaction.extras.get(_LOADING)
         if _alive(interaction) and not public_blocked:
             try:
-                await interaction.followup.send(
-                    part.content, ephemeral=part.private, **part.kwargs()
-                )
+                await interaction.followup.send(ephemeral=part.private, **part.kwargs())
                 if part.private:
                     interaction.extras[_LOADING] = False  # a private follow-up resolves it
                 continue
@@ -284,21 +284,23 @@ async def _edit_original(interaction: discord.Interaction, part: Part) -> None:
     kwargs = part.kwargs()
     file = kwargs.pop("file", None)
     await interaction.edit_original_response(
-        content=part.content,
+        content=kwargs.get("content"),
         attachments=[file] if file else discord.utils.MISSING,
         view=kwargs.get("view"),
         allowed_mentions=discord.AllowedMentions.none(),
     )
 
 
-async def edit_original(interaction: discord.Interaction, content: str, view=None) -> None:
+async def edit_original(
+    interaction: discord.Interaction, content: str, controls: Sequence[discord.ui.Item] = ()
+) -> None:
     """Change the message a deferred button is on (a picker step): private, no pings.
     Through an interaction Discord no longer takes, nothing is changed; whatever the
     click then plays still reaches the channel through :func:`deliver`."""
     if not _alive(interaction):
         return
     try:
-        await _edit_original(interaction, Part(content, private=True, view=view))
+        await _edit_original(interaction, Part(content, private=True, controls=tuple(controls)))
         interaction.extras[_LOADING] = False
     except SEND_ERRORS as exc:
         _failed(interaction, exc)
@@ -334,9 +336,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
 async def _to_channel(interaction: discord.Interaction, part: Part) -> None:
     """A public part the interaction could not carry, as an ordinary message."""
     try:
-        await channel_of(interaction.client, interaction.channel_id).send(
-            part.content, **part.kwargs()
-        )
+        await channel_of(interaction.client, interaction.channel_id).send(**part.kwargs())
     except SEND_ERRORS as exc:
         log.warning(
             "%s: its public message could not be posted in channel %s either (%s)",
@@ -350,7 +350,7 @@ async def post(channel: discord.abc.Messageable, parts: Sequence[Part]) -> None:
     here to be shown to, and must never reach a channel."""
     for part in parts:
         if not part.private:
-            await channel.send(part.content, **part.kwargs())
+            await channel.send(**part.kwargs())
 
 
 def mention_of(interaction: discord.Interaction) -> Mention | None:

@@ -55,11 +55,11 @@ import discord.webhook.async_
 from discord.utils import time_snowflake
 from PIL import Image
 
+from bot.callers import jump_link
 from bot.client import Bridgekeeper
 from bot.delivery import PLACEHOLDER
 from bot.service import Caller, Service
 from bot.store import SQLiteStore, Store
-from bot.views import jump_link
 from tests.bot.discord_limits import (
     autocomplete_problems,
     command_problems,

@@ -24,10 +24,10 @@ import discord.http
 import pytest
 from PIL import Image
 
+from bot.callers import jump_link
 from bot.client import Bridgekeeper
 from bot.service import Caller, Service, Table
 from bot.store import Target, open_store
-from bot.views import jump_link
 from tests.bot.fake_discord_server import (
     APP_ID,
     BOT_ID,
