@@ -12,11 +12,15 @@ check that the fake refuses each broken card.
 from __future__ import annotations
 
 import copy
+import io
 
 import pytest
+from PIL import Image
 
 from bot.cards import CARD_TEXT_LIMIT
+from bot.delivery import parts_of
 from bot.service import Caller, Table
+from bot.service import Reply as ServiceReply
 from renders.palette import PLAYER_COLOURS
 from tests.bot.discord_harness import CHANNEL_ID, GUILD_ID, Harness, Reply, pinged
 from tests.bot.discord_limits import ALT_TEXT, COMPONENTS_V2, CONTENT, message_problems
@@ -232,3 +236,41 @@ def test_an_edit_of_a_card_cannot_bring_content_back():
     assert message_problems(edit, flags=COMPONENTS_V2) == [
         "content is not allowed with IS_COMPONENTS_V2"
     ]
+
+
+# -- the frame's colour, and a card without buttons ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "players"),
+    [("skybridge", 3), ("bridge-wars", 2), ("seven-bridges", 3), ("seven-cities", 4),
+     ("bridges-and-boats", 2)],
+)  # fmt: skip
+async def test_the_frame_is_a_colour_the_player_to_move_has_on_the_board(h, key, players):
+    seated = [ADA, BOB, Caller(1003, "Cy"), Caller(1004, "Dee")][:players]
+    await h.slash("game", "new", game=key, user=ADA)
+    for player in seated[1:]:
+        await h.slash("game", "join", user=player)
+    (board,) = (await h.slash("game", "start", user=ADA)).public
+    if key == "bridge-wars":  # colours are chosen first: no seat has one yet
+        assert board.accent is None
+        return
+    accent = board.accent
+    assert accent is not None
+    rgb = (accent >> 16, accent >> 8 & 0xFF, accent & 0xFF)
+    colours = {c for _, c in board.files[0].image().convert("RGB").getcolors(1 << 20)}
+    assert rgb in colours, "drawn on the board, where the player's pieces or card are"
+
+
+def test_a_public_picture_without_buttons_is_a_card_of_text_and_picture():
+    picture = io.BytesIO()
+    Image.new("RGB", (300, 200), "white").save(picture, "PNG")
+    standings = ServiceReply(
+        "**Cup is over.** Final standings:\n1. Ada", image=picture.getvalue(), alt="Cup standings"
+    )
+    (part,) = parts_of(standings)
+    kwargs = part.kwargs()
+    assert "content" not in kwargs and kwargs["file"].description == "Cup standings"
+    payload = {"flags": COMPONENTS_V2, "components": kwargs["view"].to_components()}
+    assert [c["type"] for c in payload["components"][0]["components"]] == [10, 12]
+    assert message_problems(payload, ["board.png"]) == []
