@@ -146,8 +146,8 @@ async def _run_bot(settings: Settings) -> None:
 
 
 async def _serve(db_path: Target, token: str, shards: Shards) -> None:
+    from bot.callers import jump_link
     from bot.client import Bridgekeeper
-    from bot.views import jump_link
 
     log = logging.getLogger(__name__)
     processes = render_processes()

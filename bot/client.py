@@ -11,13 +11,13 @@ from discord.ext import commands
 from bot import permissions
 from bot.cogs import COGS
 from bot.daily import Daily
-from bot.delivery import channel_of, parts_of, post
+from bot.delivery import channel_of, deliver, parts_of, post, refuse
 from bot.marks import for_discord
 from bot.organiser import Organiser
 from bot.service import Refused, Reply, Service, Table
 from bot.store import LeagueRow
 from bot.tree import Tree
-from bot.views import DYNAMIC_ITEMS, play_view
+from bot.views import DYNAMIC_ITEMS, controls
 
 log = logging.getLogger(__name__)
 
@@ -59,9 +59,16 @@ class Bridgekeeper(commands.AutoShardedBot):
 
     async def post(self, table: Table, reply: Reply) -> None:
         """A service reply posted in a channel or thread, outside any interaction."""
-        parts = parts_of(reply, play_view(reply), self.tree.mention)
+        parts = parts_of(reply, controls(reply), self.tree.mention)
         await post(await self.channel_of(table.channel_id), parts)
         await self.refresh_statuses(reply.changed)
+
+    async def answer(self, interaction: discord.Interaction, reply: Reply) -> None:
+        """Answer an interaction with a service reply: files, pings and buttons included;
+        then bring the pinned status of every game it changed up to date."""
+        await deliver(interaction, parts_of(reply, controls(reply), self.tree.mention))
+        for note in await self.refresh_statuses(reply.changed):
+            await refuse(interaction, note)
 
     async def open_thread(self, league: LeagueRow, match_id: int, title: str) -> Table:
         """A league match's own thread in the league's channel."""

@@ -7,7 +7,8 @@ leave a stored move that nobody was told about. Hence, for every interaction:
 
 * :func:`acknowledge` defers it before any work (the asker sees "thinking…");
 * :func:`parts_of` cuts a reply into messages that fit, between lines, code blocks
-  closed and reopened at the cut;
+  closed and reopened at the cut; a public board becomes one card (``bot.cards``):
+  its text, the picture and its buttons in one frame;
 * :func:`deliver` sends them; when the interaction can no longer be answered (expired,
   a dead token) the public parts go to the game's channel as ordinary messages, so the
   board and the ping still arrive, and the failure is logged once.
@@ -24,11 +25,12 @@ import asyncio
 import io
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import aiohttp
 import discord
 
+from bot.cards import BOARD_FILE, CARD_TEXT_LIMIT, card
 from bot.marks import Mention, for_discord
 from bot.permissions import EVERY, HOW, describe
 from bot.service import Refused, Reply
@@ -63,24 +65,38 @@ class Part:
     content: str
     private: bool
     image: bytes | None = None
-    view: discord.ui.View | None = None
+    controls: tuple[discord.ui.Item, ...] = ()  # buttons, matched by custom id
     mentions: tuple[int, ...] = ()
     alt: str | None = None  # the image in words
+    accent: int | None = None  # a card's colour (``0xRRGGBB``)
+
+    @property
+    def card(self) -> bool:
+        """Whether this message is a card: a public picture, with its words and buttons
+        in one frame. A private one stays a classic message (text, file, buttons)."""
+        return not self.private and self.image is not None
 
     def kwargs(self) -> dict:
-        """Keyword arguments for any discord.py send; only ``mentions`` may be pinged."""
+        """Keyword arguments for any discord.py send, the text included (a card's sits in
+        the card, as Discord refuses ``content`` there); only ``mentions`` may be pinged."""
         kwargs: dict = {
             "allowed_mentions": discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(u) for u in self.mentions]
             )
         }
+        alt = None if self.alt is None else clip(self.alt)
         if self.image is not None:
-            alt = None if self.alt is None else clip(self.alt)
             kwargs["file"] = discord.File(
-                io.BytesIO(self.image), filename="board.png", description=alt
+                io.BytesIO(self.image), filename=BOARD_FILE, description=alt
             )
-        if self.view is not None:
-            kwargs["view"] = self.view
+        if self.card:
+            kwargs["view"] = card(self.content, alt, self.controls, self.accent)
+            return kwargs
+        kwargs["content"] = self.content
+        if self.controls:
+            kwargs["view"] = discord.ui.View(timeout=None)
+            for item in self.controls:
+                kwargs["view"].add_item(item)
         return kwargs
 
 
@@ -142,13 +158,16 @@ def _cut_line(line: str, width: int) -> list[str]:
 
 
 def parts_of(
-    reply: Reply, view: discord.ui.View | None = None, mention: Mention | None = None
+    reply: Reply, controls: Sequence[discord.ui.Item] = (), mention: Mention | None = None
 ) -> list[Part]:
     """``reply`` (and the private follow-up it carries) as messages that fit Discord.
 
-    The board, its buttons and the mentions the text does not already hold go with the
-    last piece of the text, so the picture sits under the words that explain it. Its
-    moments become timestamps and its commands, where ``mention`` knows them, mentions
+    The board, its buttons (``controls``) and the mentions the text does not already
+    hold go with the last piece of the text, so the picture sits under the words that
+    explain it: a public board in one card, which holds 4,000 characters of text where a
+    message holds 2,000; what does not fit goes before it as ordinary messages, so the
+    card, with the turn, the pings and the buttons, is always the newest. Its moments
+    become timestamps and its commands, where ``mention`` knows them, mentions
     (``bot.marks``) before it is cut, as they change its length.
     """
     text = reply.text
@@ -159,10 +178,13 @@ def parts_of(
     if image is not None and len(image) > UPLOAD_LIMIT:
         log.warning("a board of %d bytes is over the upload limit", len(image))
         text, image = f"{text}\n{TOO_LARGE}", None
-    pieces = split_text(for_discord(text, mention))
-    parts = [Part(piece, reply.private, mentions=reply.mentions) for piece in pieces[:-1]]
+    limit = CARD_TEXT_LIMIT if Part("", reply.private, image).card else CONTENT_LIMIT
+    pieces = split_text(for_discord(text, mention), limit)
+    before = [short for piece in pieces[:-1] for short in split_text(piece)]
+    parts = [Part(piece, reply.private, mentions=reply.mentions) for piece in before]
     alt = reply.alt if image is not None else None
-    parts.append(Part(pieces[-1], reply.private, image, view, reply.mentions, alt))
+    last = Part(pieces[-1], reply.private, image, tuple(controls), reply.mentions, alt)
+    parts.append(replace(last, accent=reply.accent))
     if reply.followup is not None:
         parts += parts_of(reply.followup, mention=mention)
     return parts
@@ -201,9 +223,7 @@ async def deliver(interaction: discord.Interaction, parts: Sequence[Part]) -> No
     if _alive(interaction) and not interaction.response.is_done():  # answered at once
         first = todo[0]
         try:
-            await interaction.response.send_message(
-                first.content, ephemeral=first.private, **first.kwargs()
-            )
+            await interaction.response.send_message(ephemeral=first.private, **first.kwargs())
             todo.pop(0)
         except SEND_ERRORS as exc:
             _failed(interaction, exc)
@@ -226,9 +246,7 @@ async def deliver(interaction: discord.Interaction, parts: Sequence[Part]) -> No
         public_blocked = not part.private and interaction.extras.get(_LOADING)
         if _alive(interaction) and not public_blocked:
             try:
-                await interaction.followup.send(
-                    part.content, ephemeral=part.private, **part.kwargs()
-                )
+                await interaction.followup.send(ephemeral=part.private, **part.kwargs())
                 if part.private:
                     interaction.extras[_LOADING] = False  # a private follow-up resolves it
                 continue
@@ -284,21 +302,23 @@ async def _edit_original(interaction: discord.Interaction, part: Part) -> None:
     kwargs = part.kwargs()
     file = kwargs.pop("file", None)
     await interaction.edit_original_response(
-        content=part.content,
+        content=kwargs.get("content"),
         attachments=[file] if file else discord.utils.MISSING,
         view=kwargs.get("view"),
         allowed_mentions=discord.AllowedMentions.none(),
     )
 
 
-async def edit_original(interaction: discord.Interaction, content: str, view=None) -> None:
+async def edit_original(
+    interaction: discord.Interaction, content: str, controls: Sequence[discord.ui.Item] = ()
+) -> None:
     """Change the message a deferred button is on (a picker step): private, no pings.
     Through an interaction Discord no longer takes, nothing is changed; whatever the
     click then plays still reaches the channel through :func:`deliver`."""
     if not _alive(interaction):
         return
     try:
-        await _edit_original(interaction, Part(content, private=True, view=view))
+        await _edit_original(interaction, Part(content, private=True, controls=tuple(controls)))
         interaction.extras[_LOADING] = False
     except SEND_ERRORS as exc:
         _failed(interaction, exc)
@@ -334,9 +354,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
 async def _to_channel(interaction: discord.Interaction, part: Part) -> None:
     """A public part the interaction could not carry, as an ordinary message."""
     try:
-        await channel_of(interaction.client, interaction.channel_id).send(
-            part.content, **part.kwargs()
-        )
+        await channel_of(interaction.client, interaction.channel_id).send(**part.kwargs())
     except SEND_ERRORS as exc:
         log.warning(
             "%s: its public message could not be posted in channel %s either (%s)",
@@ -350,7 +368,7 @@ async def post(channel: discord.abc.Messageable, parts: Sequence[Part]) -> None:
     here to be shown to, and must never reach a channel."""
     for part in parts:
         if not part.private:
-            await channel.send(part.content, **part.kwargs())
+            await channel.send(**part.kwargs())
 
 
 def mention_of(interaction: discord.Interaction) -> Mention | None:

@@ -3,6 +3,8 @@
 The client adds the cogs, so a cog that named the client class would import the module
 that imports it. Typed against :class:`Host` instead, the cogs and views depend only on
 the service layer, and any bot offering these (a test double, a sharded client) runs them.
+The same goes for answering: the buttons a reply gets answer replies of their own, so
+they reach the code that adds the buttons through the bot (``answer``), not an import.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ class Host(Protocol):
 
     async def post(self, table: Table, reply: Reply) -> None:
         """A service reply posted in a channel or thread, outside any interaction."""
+
+    async def answer(self, interaction: discord.Interaction, reply: Reply) -> None:
+        """A service reply as the answer to ``interaction``, its buttons under its board."""
 
     async def refresh_statuses(self, game_ids: Sequence[int]) -> list[str]:
         """Bring these games' pinned status up to date; what the asker should know."""

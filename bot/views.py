@@ -1,325 +1,34 @@
-"""Buttons for playing by post, and the Play button a service reply gets (``send_reply``;
-``bot.delivery`` cuts and sends the messages).
+"""The buttons under the bot's public posts and reminders, and every button it answers.
 
-Every button is a :class:`discord.ui.DynamicItem`: its custom id carries the game id,
-the game's version and a picker path (the index chosen at each step, see
-``bot.picker``), nothing else. That is all a click needs to be understood after a
-restart, a stale click (the game moved on) is recognised from the version, and no
-move's content ever sits in an id.
+Like the picker's (``bot.picking``), each is a :class:`discord.ui.DynamicItem` matched
+by its custom id, so a button posted before a restart keeps working: a board's Play
+button, a finished game's Rematch, a reminder's Snooze. :func:`controls` says which
+go under a service reply; the bot (``bot.client``) puts them there.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import discord
 
-from bot.delivery import (
-    acknowledge,
-    answer_error,
-    deliver,
-    edit_original,
-    mention_of,
-    parts_of,
-    refuse,
-)
+from bot.callers import caller_of, table_of
+from bot.delivery import acknowledge, answer_error, refuse
 from bot.host import Host
-from bot.picker import StalePath, Step, page, walk
-from bot.service import Caller, Refused, Reply, Table
+from bot.picking import PageButton, PickButton, PickSelect, PlayButton
+from bot.service import Reply
 from bot.store import iso, parse_time
 
-BUTTONS_UP_TO = 10  # a step with more choices is a select menu: a phone shows it as a list
-SELECT_PAGE = 25  # Discord's limit of options in one select menu
-log = logging.getLogger(__name__)
 
-
-def jump_link(table: Table) -> str:
-    """A link that opens the game's channel or thread in Discord."""
-    return f"https://discord.com/channels/{table.guild_id or '@me'}/{table.channel_id}"
-
-
-def caller_of(interaction: discord.Interaction) -> Caller:
-    perms = interaction.permissions
-    return Caller(
-        user_id=interaction.user.id,
-        name=interaction.user.display_name,
-        manager=bool(interaction.guild_id and perms.manage_guild),
-        roles=tuple(role.id for role in getattr(interaction.user, "roles", ())),
-    )
-
-
-def table_of(interaction: discord.Interaction) -> Table:
-    return Table(channel_id=interaction.channel_id, guild_id=interaction.guild_id)
-
-
-def play_view(reply: Reply) -> discord.ui.View | None:
+def controls(reply: Reply) -> tuple[discord.ui.Item, ...]:
     """The Play button under a public board the game waits on, Rematch under one it
     ended on; nothing otherwise."""
     if reply.game_id is None or reply.private or not (reply.playable or reply.rematch):
-        return None
-    view = discord.ui.View(timeout=None)
+        return ()
     if reply.playable:
-        view.add_item(PlayButton(reply.game_id, reply.version))
-    else:
-        view.add_item(RematchButton(reply.game_id))
-    return view
-
-
-async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
-    """Answer an interaction with a service reply: files, pings and play button included;
-    then bring the pinned status of every game it changed up to date."""
-    await deliver(interaction, parts_of(reply, play_view(reply), mention_of(interaction)))
-    for note in await interaction.client.refresh_statuses(reply.changed):
-        await refuse(interaction, note)
-
-
-class _GameButton:
-    """Shared by the buttons and selects whose id starts ``bk:<kind>:<game>:<version>``.
-
-    A mixin, because discord.py wants a ``template`` on every DynamicItem subclass.
-    """
-
-    game_id: int
-    version: int
-
-    def _remember(self, game_id: int, version: int) -> None:
-        self.game_id = game_id
-        self.version = version
-
-    async def legal(self, interaction: discord.Interaction, bot: Host) -> list[str]:
-        """The clicker's legal moves, refused if this button's position is gone."""
-        expect = (self.game_id, self.version)
-        return await bot.service.legal_moves(table_of(interaction), caller_of(interaction), expect)
-
-    #: whether a click opens a new (private) message rather than changing its own
-    opens_message = False
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: Host = interaction.client  # type: ignore[assignment]
-        try:
-            await acknowledge(interaction, new_message=self.opens_message)
-            await self.clicked(interaction, bot)
-        except Exception as exc:  # answered and logged in one place
-            await answer_error(interaction, exc, f"button {type(self).__name__}")
-
-    async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
-        raise NotImplementedError
-
-    async def advance(
-        self, interaction: discord.Interaction, bot: Host, path: tuple[int, ...]
-    ) -> None:
-        """Show the choices after ``path``, or play the move it completes."""
-        moves = await self.legal(interaction, bot)
-        step = _walk(moves, path)
-        if step.move is None:
-            content, view = picker_message(self.game_id, self.version, moves, path, 0)
-            await edit_original(interaction, content, view)
-            return
-        reply = await bot.service.move(
-            table_of(interaction), caller_of(interaction), step.move, (self.game_id, self.version)
-        )
-        await edit_original(interaction, f"You played `{step.move}`.")
-        await send_reply(interaction, reply)
-
-
-_GAME = r":(?P<game>\d+):(?P<version>\d+)"
-_PATH = r":(?P<path>\d+(?:\.\d+)*)?"
-
-
-def _path_id(path: Sequence[int]) -> str:
-    return ".".join(map(str, path))
-
-
-def _path_of(match: re.Match[str]) -> tuple[int, ...]:
-    return tuple(int(i) for i in match["path"].split(".")) if match["path"] else ()
-
-
-class PlayButton(
-    _GameButton, discord.ui.DynamicItem[discord.ui.Button], template=r"bk:play" + _GAME
-):
-    """Under each public board: opens the clicker's private move picker."""
-
-    opens_message = True
-
-    def __init__(self, game_id: int, version: int) -> None:
-        button = discord.ui.Button(
-            label="Play",
-            emoji="\N{BLACK RIGHT-POINTING TRIANGLE}",
-            style=discord.ButtonStyle.primary,
-            custom_id=f"bk:play:{game_id}:{version}",
-        )
-        super().__init__(button)
-        self._remember(game_id, version)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(int(match["game"]), int(match["version"]))
-
-    async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
-        moves = await self.legal(interaction, bot)
-        content, view = picker_message(self.game_id, self.version, moves, (), 0)
-        await edit_original(interaction, content, view)
-
-
-class PickButton(
-    _GameButton, discord.ui.DynamicItem[discord.ui.Button], template=r"bk:pick" + _GAME + _PATH
-):
-    """A choice in the picker: shows the next choices, or plays the move it completes."""
-
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        path: Sequence[int] = (),
-        label: str = "…",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        button = discord.ui.Button(
-            label=label[:80], style=style, custom_id=f"bk:pick:{game_id}:{version}:{_path_id(path)}"
-        )
-        super().__init__(button)
-        self._remember(game_id, version)
-        self.path = tuple(path)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(int(match["game"]), int(match["version"]), _path_of(match))
-
-    async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
-        await self.advance(interaction, bot, self.path)
-
-
-class PickSelect(
-    _GameButton,
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"bk:sel" + _GAME + _PATH + r":(?P<page>\d+)",
-):
-    """A step with many choices (squares, positions) as a select menu; the chosen option's
-    value is its index at this step, so the id and values carry no move content."""
-
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        path: Sequence[int] = (),
-        number: int = 0,
-        options: Sequence[discord.SelectOption] = (),
-        placeholder: str = "Choose…",
-    ) -> None:
-        select = discord.ui.Select(
-            custom_id=f"bk:sel:{game_id}:{version}:{_path_id(path)}:{number}",
-            placeholder=placeholder,
-            options=list(options) or [discord.SelectOption(label="…", value="0")],
-        )
-        super().__init__(select)
-        self._remember(game_id, version)
-        self.path = tuple(path)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(int(match["game"]), int(match["version"]), _path_of(match), int(match["page"]))
-
-    async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
-        values = self.item.values
-        if len(values) != 1 or not values[0].isdigit():
-            raise Refused("That choice is no longer offered; press Play again.")
-        await self.advance(interaction, bot, (*self.path, int(values[0])))
-
-
-class PageButton(
-    _GameButton,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"bk:page" + _GAME + _PATH + r":(?P<page>\d+)",
-):
-    """Turns the picker's page when a step has more choices than fit on one."""
-
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        path: Sequence[int] = (),
-        number: int = 0,
-        label: str = "…",
-    ) -> None:
-        button = discord.ui.Button(
-            label=label,
-            style=discord.ButtonStyle.primary,
-            custom_id=f"bk:page:{game_id}:{version}:{_path_id(path)}:{number}",
-        )
-        super().__init__(button)
-        self._remember(game_id, version)
-        self.path = tuple(path)
-        self.number = number
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(int(match["game"]), int(match["version"]), _path_of(match), int(match["page"]))
-
-    async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
-        moves = await self.legal(interaction, bot)
-        content, view = picker_message(self.game_id, self.version, moves, self.path, self.number)
-        await edit_original(interaction, content, view)
-
-
-def _walk(moves: Sequence[str], path: Sequence[int]) -> Step:
-    try:
-        return walk(moves, path)
-    except StalePath:
-        raise Refused("That choice is no longer offered; press Play again.") from None
-
-
-def _label(moves: Sequence[str], step: Step, path: tuple[int, ...], i: int) -> tuple[str, bool]:
-    """A choice's label, and whether choosing it plays a move: such a choice says all it
-    will play, forced steps included."""
-    after = walk(moves, (*path, i))
-    if after.move is None:
-        return step.options[i], False
-    rest = after.move.split(" ")[len(step.prefix) :]
-    return " ".join(rest) or f"just {' '.join(step.prefix)}", True
-
-
-def picker_message(
-    game_id: int, version: int, moves: Sequence[str], path: tuple[int, ...], number: int
-) -> tuple[str, discord.ui.View]:
-    """The private picker message for one step: its choices, paging and a way back."""
-    step = _walk(moves, path)
-    view = discord.ui.View(timeout=None)
-    if step.move is not None:  # a single legal move: nothing to choose, one tap plays it
-        view.add_item(PickButton(game_id, version, path, step.move, discord.ButtonStyle.success))
-        return "Your only move:", view
-    listed = len(step.options) > BUTTONS_UP_TO  # many (squares, positions): a list to scroll
-    size = SELECT_PAGE if listed else BUTTONS_UP_TO
-    shown, before, after = page(step.options, number, size)
-    if not shown:
-        raise Refused("That choice is no longer offered; press Play again.")
-    labels = [_label(moves, step, path, i) for i in shown]
-    if listed:
-        options = [
-            discord.SelectOption(
-                label=label[:100], value=str(i), description="plays this move" if plays else None
-            )
-            for i, (label, plays) in zip(shown, labels, strict=True)
-        ]
-        view.add_item(PickSelect(game_id, version, path, number, options))
-    else:  # a few: one tap each
-        for i, (label, plays) in zip(shown, labels, strict=True):
-            style = discord.ButtonStyle.success if plays else discord.ButtonStyle.secondary
-            view.add_item(PickButton(game_id, version, (*path, i), label, style))
-    nav = []
-    if path:
-        nav.append(PickButton(game_id, version, path[:-1], "↩ Back", discord.ButtonStyle.danger))
-    if before:
-        nav.append(PageButton(game_id, version, path, number - 1, "◀ Previous"))
-    if after:
-        nav.append(PageButton(game_id, version, path, number + 1, "Next ▶"))
-    for item in nav:
-        view.add_item(item)
-    chosen = f"**{' '.join(step.prefix)}** — " if step.prefix else "Your move — "
-    pages = f" (page {number + 1} of {-(-len(step.options) // size)})" if before or after else ""
-    return f"{chosen}choose:{pages}", view
+        return (PlayButton(reply.game_id, reply.version),)
+    return (RematchButton(reply.game_id),)
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -360,7 +69,7 @@ class SnoozeButton(
         try:
             await acknowledge(interaction)
             reply = await bot.service.snooze_turn(self.game_id, caller_of(interaction), turn_since)
-            await send_reply(interaction, reply)
+            await bot.answer(interaction, reply)
         except Exception as exc:  # answered and logged in one place
             await answer_error(interaction, exc, "button SnoozeButton")
 
@@ -389,7 +98,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bk:aga
             reply = await bot.service.rematch(
                 table_of(interaction), caller_of(interaction), self.game_id
             )
-            await send_reply(interaction, reply)
+            await bot.answer(interaction, reply)
         except Exception as exc:  # answered and logged in one place
             await answer_error(interaction, exc, "button RematchButton")
 

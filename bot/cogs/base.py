@@ -16,7 +16,6 @@ from bot.delivery import acknowledge, answer_error, refuse
 from bot.host import Host
 from bot.permissions import Need, check
 from bot.service import Refused, Reply, Table
-from bot.views import send_reply
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -64,7 +63,7 @@ async def in_dm(
     table = Table(channel_id=dm.id)
     reply = await start(table)
     if interaction.context.dm_channel:
-        await send_reply(interaction, reply)
+        await bot.answer(interaction, reply)
         return
     try:
         await bot.post(table, reply)

@@ -7,10 +7,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import permissions
+from bot.callers import caller_of, table_of
 from bot.cogs.base import AnsweringCog, in_dm, noted, permission_note, personal
 from bot.host import Host
 from bot.service import Refused
-from bot.views import caller_of, send_reply, table_of
 
 
 @personal
@@ -42,11 +42,11 @@ class DailyCog(
 
     @app_commands.command(name="leaderboard", description="Today by margin, and all time")
     async def leaderboard(self, interaction: discord.Interaction) -> None:
-        await send_reply(interaction, await self.bot.daily.leaderboard())
+        await self.bot.answer(interaction, await self.bot.daily.leaderboard())
 
     @app_commands.command(name="stats", description="Your daily record (only you see it)")
     async def stats(self, interaction: discord.Interaction) -> None:
-        await send_reply(interaction, await self.bot.daily.stats(caller_of(interaction)))
+        await self.bot.answer(interaction, await self.bot.daily.stats(caller_of(interaction)))
 
     @app_commands.command(name="setup", description="Post challenges and results in this channel")
     async def setup(self, interaction: discord.Interaction) -> None:
@@ -58,4 +58,4 @@ class DailyCog(
             )
         note = permission_note(interaction, permissions.DAILY, "post the daily challenge")
         reply = await self.bot.daily.setup(table_of(interaction), caller_of(interaction))
-        await send_reply(interaction, noted(reply, note))
+        await self.bot.answer(interaction, noted(reply, note))

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import permissions
+from bot.callers import caller_of, table_of
 from bot.cogs.base import AnsweringCog, at_the_table, noted, permission_note
 from bot.cogs.options import GAME_CHOICES, LEVEL_CHOICES, Duration, GameOptions
 from bot.delivery import refuse
@@ -18,7 +19,6 @@ from bot.host import Host
 from bot.inputs import EXTEND_BY, REACTION_WINDOW, REMIND_EVERY, TIME_PER_MOVE, clocks_of
 from bot.service import POLICIES, Caller, Refused
 from bot.service.seats import DEFAULT_LEVEL
-from bot.views import caller_of, send_reply, table_of
 
 
 @at_the_table
@@ -81,7 +81,7 @@ class Games(
             ai=ai,
             ai_level=ai_level.value if ai_level else DEFAULT_LEVEL,
         )
-        await send_reply(interaction, noted(reply, note))
+        await self.bot.answer(interaction, noted(reply, note))
 
     @app_commands.command(name="add-ai", description="Seat an AI player in this channel's lobby")
     @app_commands.describe(level="How well it plays (default: normal)")
@@ -92,23 +92,23 @@ class Games(
         reply = await self.service.add_ai(
             table_of(interaction), caller_of(interaction), level.value if level else DEFAULT_LEVEL
         )
-        await send_reply(interaction, reply)
+        await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: discord.Interaction) -> None:
-        await send_reply(
+        await self.bot.answer(
             interaction, await self.service.join(table_of(interaction), caller_of(interaction))
         )
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await send_reply(
+        await self.bot.answer(
             interaction, await self.service.leave(table_of(interaction), caller_of(interaction))
         )
 
     @app_commands.command(name="start", description="Start the game with the players who joined")
     async def start(self, interaction: discord.Interaction) -> None:
-        await send_reply(
+        await self.bot.answer(
             interaction, await self.service.start(table_of(interaction), caller_of(interaction))
         )
 
@@ -121,12 +121,12 @@ class Games(
         self, interaction: discord.Interaction, move: int | None = None, text: bool = False
     ) -> None:
         reply = await self.service.board(table_of(interaction), move, words=text)
-        await send_reply(interaction, reply)
+        await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="snooze", description="No more reminders for this turn")
     async def snooze(self, interaction: discord.Interaction) -> None:
         reply = await self.service.snooze(table_of(interaction), caller_of(interaction))
-        await send_reply(interaction, reply)
+        await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="extend", description="Give the waiting player more time")
     @app_commands.describe(
@@ -138,7 +138,7 @@ class Games(
         by: app_commands.Transform[float, Duration(EXTEND_BY)],
     ) -> None:
         reply = await self.service.extend(table_of(interaction), caller_of(interaction), by)
-        await send_reply(interaction, reply)
+        await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="replace", description="Hand a player's seat to someone else")
     @app_commands.describe(
@@ -162,19 +162,19 @@ class Games(
         else:
             new = Caller(user_id=by.id, name=by.display_name)
             reply = await self.service.replace_player(table, caller, player.id, new)
-        await send_reply(interaction, reply)
+        await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="status", description="Players, scores and whose turn it is")
     async def status(self, interaction: discord.Interaction) -> None:
-        await send_reply(interaction, await self.service.status(table_of(interaction)))
+        await self.bot.answer(interaction, await self.service.status(table_of(interaction)))
 
     @app_commands.command(name="history", description="Every move so far")
     async def history(self, interaction: discord.Interaction) -> None:
-        await send_reply(interaction, await self.service.history(table_of(interaction)))
+        await self.bot.answer(interaction, await self.service.history(table_of(interaction)))
 
     @app_commands.command(name="legal", description="List your legal moves (only you see them)")
     async def legal(self, interaction: discord.Interaction) -> None:
-        await send_reply(
+        await self.bot.answer(
             interaction, await self.service.legal(table_of(interaction), caller_of(interaction))
         )
 
@@ -182,13 +182,13 @@ class Games(
         name="undo", description="Take back your last move, or agree to a take-back"
     )
     async def undo(self, interaction: discord.Interaction) -> None:
-        await send_reply(
+        await self.bot.answer(
             interaction, await self.service.undo(table_of(interaction), caller_of(interaction))
         )
 
     @app_commands.command(name="resign", description="Resign from this channel's game")
     async def resign(self, interaction: discord.Interaction) -> None:
-        await send_reply(
+        await self.bot.answer(
             interaction, await self.service.resign(table_of(interaction), caller_of(interaction))
         )
 
@@ -197,7 +197,7 @@ class Games(
     )
     async def abandon(self, interaction: discord.Interaction) -> None:
         reply = await self.service.abandon(table_of(interaction), caller_of(interaction))
-        await send_reply(interaction, reply)
+        await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="archive", description="Archive this thread once its game is over")
     async def archive(self, interaction: discord.Interaction) -> None:
@@ -210,7 +210,7 @@ class Games(
                 "I can't archive this thread: I lack "
                 f"{permissions.describe([permissions.MANAGE_THREADS])}. {permissions.HOW}"
             )
-        await send_reply(
+        await self.bot.answer(
             interaction, await self.service.archive(table_of(interaction), caller_of(interaction))
         )
         await thread.edit(archived=True)

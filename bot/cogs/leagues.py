@@ -7,13 +7,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import permissions
+from bot.callers import caller_of, table_of
 from bot.cogs.base import AnsweringCog, in_time, noted, permission_note
 from bot.cogs.options import GAME_CHOICES, Duration
 from bot.host import Host
 from bot.inputs import LEAGUE_MOVE_TIME, ROUND_TIME
 from bot.leagues.formats import FORMATS
 from bot.service import Reply
-from bot.views import caller_of, send_reply, table_of
 
 
 @app_commands.guild_only()
@@ -74,7 +74,7 @@ class Leagues(
             starts=starts,
             bye=bye,
         )
-        await send_reply(interaction, noted(reply, note))
+        await self.bot.answer(interaction, noted(reply, note))
 
     @app_commands.command(name="role", description="Let a role organise leagues (managers)")
     @app_commands.describe(role="The organiser role; leave empty for server managers only")
@@ -84,7 +84,7 @@ class Leagues(
         reply = await self.organiser.set_role(
             interaction.guild_id, caller_of(interaction), role.id if role else None
         )
-        await send_reply(interaction, reply)
+        await self.bot.answer(interaction, reply)
 
     async def league_name(
         self, interaction: discord.Interaction, current: str
@@ -95,14 +95,14 @@ class Leagues(
 
     @app_commands.command(name="list", description="This server's leagues (only you see it)")
     async def list_leagues(self, interaction: discord.Interaction) -> None:
-        await send_reply(interaction, await self.organiser.list_leagues(interaction.guild_id))
+        await self.bot.answer(interaction, await self.organiser.list_leagues(interaction.guild_id))
 
     @app_commands.command(name="join", description="Sign up for a league")
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def join(self, interaction: discord.Interaction, name: str) -> None:
         reply = await self.organiser.join(interaction.guild_id, caller_of(interaction), name)
-        await send_reply(interaction, reply)
+        await self.bot.answer(interaction, reply)
 
     @app_commands.command(
         name="leave", description="Leave a league (your game in play is resigned)"
@@ -113,7 +113,7 @@ class Leagues(
         reply, notices = await self.organiser.leave(
             interaction.guild_id, caller_of(interaction), name
         )
-        await send_reply(interaction, reply)
+        await self.bot.answer(interaction, reply)
         for item in notices:
             await self.bot.post(item.table, item.reply)
 
@@ -127,7 +127,7 @@ class Leagues(
         for item in posted:
             await self.bot.post(item.table, item.reply)
         announced = posted[0].table.channel_id
-        await send_reply(
+        await self.bot.answer(
             interaction, Reply(text=f"Round 1 is out: see <#{announced}>.", private=True)
         )
 
@@ -135,16 +135,20 @@ class Leagues(
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def standings(self, interaction: discord.Interaction, name: str) -> None:
-        await send_reply(interaction, await self.organiser.standings(interaction.guild_id, name))
+        await self.bot.answer(
+            interaction, await self.organiser.standings(interaction.guild_id, name)
+        )
 
     @app_commands.command(name="schedule", description="Who plays whom (only you see it)")
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def schedule(self, interaction: discord.Interaction, name: str) -> None:
-        await send_reply(interaction, await self.organiser.schedule(interaction.guild_id, name))
+        await self.bot.answer(
+            interaction, await self.organiser.schedule(interaction.guild_id, name)
+        )
 
     @app_commands.command(name="results", description="Every match so far (only you see it)")
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def results(self, interaction: discord.Interaction, name: str) -> None:
-        await send_reply(interaction, await self.organiser.results(interaction.guild_id, name))
+        await self.bot.answer(interaction, await self.organiser.results(interaction.guild_id, name))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.callers import caller_of
 from bot.cogs.base import AnsweringCog, personal
 from bot.host import Host
 from bot.service import NOTIFY
-from bot.views import caller_of, send_reply
 
 
 class Personal(AnsweringCog):
@@ -24,7 +24,9 @@ class Personal(AnsweringCog):
     async def vacation(
         self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 60]
     ) -> None:
-        await send_reply(interaction, await self.service.vacation(caller_of(interaction), days))
+        await self.bot.answer(
+            interaction, await self.service.vacation(caller_of(interaction), days)
+        )
 
     @personal
     @app_commands.command(name="settings", description="How you are told it is your turn")
@@ -56,4 +58,4 @@ class Personal(AnsweringCog):
             quiet_start=quiet_start,
             quiet_end=quiet_end,
         )
-        await send_reply(interaction, reply)
+        await self.bot.answer(interaction, reply)

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot import permissions
+from bot.callers import caller_of, table_of
 from bot.cogs.base import (
     AnsweringCog,
     at_the_table,
@@ -24,7 +25,6 @@ from bot.cogs.options import SOLO_CHOICES, GameOptions
 from bot.host import Host
 from bot.picker import suggest
 from bot.service import Refused
-from bot.views import caller_of, send_reply, table_of
 
 MAX_NOTATION = 100
 
@@ -60,7 +60,7 @@ class Play(AnsweringCog):
             return
         note = permission_note(interaction, permissions.GAME, "host a game")
         reply = await self.service.solo(table_of(interaction), caller_of(interaction), key, options)
-        await send_reply(interaction, noted(reply, note))
+        await self.bot.answer(interaction, noted(reply, note))
 
     @at_the_table
     @app_commands.command(name="move", description="Play a move in this channel's game")
@@ -71,7 +71,7 @@ class Play(AnsweringCog):
                 f"That move is {len(notation)} characters long; no move is over {MAX_NOTATION}."
             )
         reply = await self.service.move(table_of(interaction), caller_of(interaction), notation)
-        await send_reply(interaction, reply)
+        await self.bot.answer(interaction, reply)
 
     @move.autocomplete("notation")
     async def move_autocomplete(
@@ -89,11 +89,11 @@ class Play(AnsweringCog):
     @personal
     @app_commands.command(name="hand", description="Your own view of this game: hand, or sheet")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await send_reply(
+        await self.bot.answer(
             interaction, await self.service.hand(table_of(interaction), caller_of(interaction))
         )
 
     @personal
     @app_commands.command(name="turns", description="Every game, anywhere, waiting for your move")
     async def turns(self, interaction: discord.Interaction) -> None:
-        await send_reply(interaction, await self.service.my_turns(caller_of(interaction)))
+        await self.bot.answer(interaction, await self.service.my_turns(caller_of(interaction)))

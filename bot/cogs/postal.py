@@ -15,13 +15,14 @@ import logging
 import discord
 from discord.ext import commands, tasks
 
+from bot.callers import jump_link
 from bot.delivery import parts_of, post
 from bot.host import Host
 from bot.minute import MinutePass
 from bot.scheduler import Posted, Scheduler
 from bot.service import Reply, Table
 from bot.store import Notice
-from bot.views import SnoozeButton, jump_link
+from bot.views import SnoozeButton
 
 log = logging.getLogger(__name__)
 #: seconds after an AI's pause its pass runs, so the clock has surely reached it
@@ -105,14 +106,13 @@ class Postal(commands.Cog):
             return
         link = jump_link(table)
         mention = self.bot.tree.mention
-        view = None
+        snooze: tuple[discord.ui.Item, ...] = ()
         if notice.kind == "reminder" and notice.turn_since is not None:
-            view = discord.ui.View(timeout=None)
-            view.add_item(SnoozeButton.of(notice.game_id, notice.turn_since))
+            snooze = (SnoozeButton.of(notice.game_id, notice.turn_since),)
         if notice.via == "dm":
             user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
-            await post(user, parts_of(Reply(f"{notice.text}\n{link}"), view, mention))
+            await post(user, parts_of(Reply(f"{notice.text}\n{link}"), snooze, mention))
             return
         channel = await self.bot.channel_of(notice.channel_id)
         addressed = Reply(f"<@{notice.user_id}> {notice.text}", mentions=(notice.user_id,))
-        await post(channel, parts_of(addressed, view, mention))
+        await post(channel, parts_of(addressed, snooze, mention))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.callers import caller_of
 from bot.cogs.base import AnsweringCog
 from bot.cogs.options import GAME_CHOICES
 from bot.host import Host
 from bot.service import Caller
-from bot.views import caller_of, send_reply
 
 
 class Ratings(AnsweringCog):
@@ -31,7 +31,7 @@ class Ratings(AnsweringCog):
     ) -> None:
         who = Caller(player.id, player.display_name) if player else caller_of(interaction)
         reply = await self.service.rating(interaction.guild_id, who, game.value if game else None)
-        await send_reply(interaction, reply)
+        await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="leaderboard", description="This server's best players of a game")
     @app_commands.choices(game=GAME_CHOICES)
@@ -40,6 +40,6 @@ class Ratings(AnsweringCog):
     async def leaderboard(
         self, interaction: discord.Interaction, game: app_commands.Choice[str]
     ) -> None:
-        await send_reply(
+        await self.bot.answer(
             interaction, await self.service.leaderboard(interaction.guild_id, game.value)
         )

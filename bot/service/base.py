@@ -28,6 +28,7 @@ from bot.store import Attempt, GameRow, MoveRow, SeatRow, Settings, Store, iso, 
 from bot.thinking import Thinkers
 from engine.core import Game, Result, Step
 from renders import has_renderer, render
+from renders.accent import seat_colour
 from renders.text import describe
 
 log = logging.getLogger(__name__)
@@ -313,6 +314,7 @@ class ServiceBase:
             text=text,
             image=image,
             alt=alt,
+            accent=self._accent(game, step) if image is not None else None,
             mentions=(
                 mentions
                 if mentions is not None
@@ -325,6 +327,16 @@ class ServiceBase:
             changed=(game.row.id,),
             rematch=over,
         )
+
+    def _accent(self, game: Loaded, step: Step) -> int | None:
+        """The colour (``0xRRGGBB``) of the one seat a public board is about: the seat
+        to play, or the winner; none when several play at once or share first place."""
+        places = step.result.places if step.result is not None else ()
+        seats = [s for s, place in enumerate(places) if place == 1] or list(step.awaited)
+        if len(seats) != 1:
+            return None
+        rgb = seat_colour(game.row.game_key, game.rules.view(step.state, None), seats[0])
+        return None if rgb is None else rgb[0] << 16 | rgb[1] << 8 | rgb[2]
 
     async def _summary(self, game: Loaded) -> str:
         """How long the game that just ended took: its moves, and the days from its opening."""

@@ -50,6 +50,8 @@ class Reply:
     changed: tuple[int, ...] = ()
     #: the game ``game_id`` is over: offer to play it again
     rematch: bool = False
+    #: the colour of the seat a public board is about (to play, or the winner), 0xRRGGBB
+    accent: int | None = None
 
 
 @dataclass(frozen=True)

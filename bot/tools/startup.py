@@ -36,8 +36,8 @@ async def startup(path: str, t0: float) -> dict[str, float]:
     imports, open + migrations, integrity check, the client's setup_hook work (cogs,
     persistent buttons; not the command sync, which is a call to Discord), and the first
     play-by-post pass (timers, league rounds, the daily puzzle, due notices)."""
+    from bot.callers import jump_link
     from bot.client import Bridgekeeper
-    from bot.views import jump_link
 
     phases = {"imports_s": time.perf_counter() - t0}
     store = await SQLiteStore.open_checked(Path(path))

@@ -55,15 +55,22 @@ import discord.webhook.async_
 from discord.utils import time_snowflake
 from PIL import Image
 
+from bot.callers import jump_link
 from bot.client import Bridgekeeper
 from bot.delivery import PLACEHOLDER
 from bot.service import Caller, Service
 from bot.store import SQLiteStore, Store
-from bot.views import jump_link
 from tests.bot.discord_limits import (
+    BUTTON,
+    COMPONENTS_V2,
+    CONTAINER,
+    ROW,
     autocomplete_problems,
     command_problems,
+    components_of,
     message_problems,
+    text,
+    text_of,
     undescribed,
 )
 from tests.bot.fake_discord_server import user_payload
@@ -122,6 +129,16 @@ _MENTION = re.compile(r"<@!?(\d+)>")
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat()
+
+
+def pinged(payload: dict) -> set[int]:
+    """Whom a message created from ``payload`` notifies: the users written as ``<@id>``
+    in its text (content or card) whom ``allowed_mentions`` lets through."""
+    mentioned = {int(m) for m in _MENTION.findall(text(payload))}
+    allowed = payload.get("allowed_mentions")
+    if allowed is None or "users" in allowed.get("parse", []):
+        return mentioned
+    return mentioned & {int(u) for u in allowed.get("users", [])}
 
 
 # -- what the tests read ---------------------------------------------------------------------
@@ -188,10 +205,44 @@ class Reply:
 
     @property
     def text(self) -> str:
+        """What the message says: its content, or a card's text displays."""
+        if self.card is not None or (self.payload.get("flags") or 0) & COMPONENTS_V2:
+            return "\n".join(text_of(self.components or []))
         return self.content or ""
 
     @property
+    def card(self) -> dict | None:
+        """The container of a Components v2 card, or None for a classic message."""
+        found = [c for c in self.components or [] if c.get("type") == CONTAINER]
+        return found[0] if found else None
+
+    @property
+    def accent(self) -> int | None:
+        """A card's accent colour (``0xRRGGBB``), or None."""
+        return (self.card or {}).get("accent_color")
+
+    @property
+    def layout(self) -> list[str]:
+        """A card's parts top to bottom, as a reader meets them: ``text``, ``gallery``
+        (with its ``attachment://`` names), ``buttons`` (their labels)."""
+        shown = []
+        for part in (self.card or {}).get("components", []):
+            kind = part.get("type")
+            if kind == 10:
+                shown.append("text")
+            elif kind == 12:
+                urls = ", ".join(i["media"]["url"] for i in part.get("items", []))
+                shown.append(f"gallery {urls}")
+            elif kind == ROW:
+                labels = ", ".join(c.get("label") or "?" for c in part.get("components", []))
+                shown.append(f"buttons {labels}")
+            else:
+                shown.append(f"type {kind}")
+        return shown
+
+    @property
     def rows(self) -> list[list[Button]]:
+        """The action rows, wherever they sit (a card's are inside its container)."""
         return [
             [
                 Button(
@@ -202,9 +253,10 @@ class Reply:
                     (c.get("emoji") or {}).get("name"),
                 )
                 for c in row.get("components", [])
-                if c.get("type") == 2
+                if c.get("type") == BUTTON
             ]
-            for row in self.components or []
+            for row in components_of(self.components or [])
+            if row.get("type") == ROW
         ]
 
     @property
@@ -215,8 +267,7 @@ class Reply:
                 c.get("placeholder"),
                 [(o["value"], o["label"], o.get("description")) for o in c.get("options", [])],
             )
-            for row in self.components or []
-            for c in row.get("components", [])
+            for c in components_of(self.components or [])
             if c.get("type") == 3
         ]
 
@@ -247,13 +298,13 @@ class Reply:
 
     @property
     def mentioned(self) -> set[int]:
-        """Users written as ``<@id>`` in the content."""
-        return {int(m) for m in _MENTION.findall(self.content or "")}
+        """Users written as ``<@id>`` in the text (content or card)."""
+        return {int(m) for m in _MENTION.findall(self.text)}
 
     @property
     def pings_everyone(self) -> bool:
-        """Whether ``@everyone``/``@here`` in the content would notify the whole server."""
-        if self.ephemeral or not re.search(r"@(everyone|here)\b", self.content or ""):
+        """Whether ``@everyone``/``@here`` in the text would notify the whole server."""
+        if self.ephemeral or not re.search(r"@(everyone|here)\b", self.text):
             return False
         allowed = self.allowed_mentions
         return allowed is None or "everyone" in allowed.get("parse", [])
@@ -306,6 +357,22 @@ class Call:
     status: int = 200
     error: str | None = None
     ephemeral: bool = False  # the message it created or edited is seen by one user only
+
+    @property
+    def message(self) -> dict:
+        """The message payload it sends (an interaction callback's ``data``)."""
+        return (self.payload or {}).get("data", self.payload) if self.payload else {}
+
+    @property
+    def text(self) -> str:
+        """What the message it sends says (content or card text), see :func:`text`."""
+        return text(self.message)
+
+    @property
+    def custom_ids(self) -> list[str]:
+        """The custom ids of its components, wherever they sit (a card's too)."""
+        found = components_of(self.message.get("components") or [])
+        return [c["custom_id"] for c in found if "custom_id" in c]
 
 
 @dataclass
@@ -834,10 +901,9 @@ class Harness:
     def find_message(self, custom_id: str) -> dict | None:
         """The newest message carrying a component with this custom id."""
         for message in reversed(self.messages.values()):
-            for row in message.get("components", []):
-                for c in row.get("components", []):
-                    if c.get("custom_id") == custom_id:
-                        return message
+            for c in components_of(message.get("components", [])):
+                if c.get("custom_id") == custom_id:
+                    return message
         return None
 
     async def click(
@@ -894,11 +960,10 @@ class Harness:
         assert owner in (None, user_id), (
             f"message {message['id']} is ephemeral: only user {owner} sees its buttons"
         )
-        for row in message.get("components", []):
-            for c in row.get("components", []):
-                if c.get("custom_id") == custom_id and c.get("type") == 3:
-                    offered = {o["value"] for o in c.get("options", [])}
-                    assert set(data["values"]) <= offered, "Discord sends only offered values"
+        for c in components_of(message.get("components", [])):
+            if c.get("custom_id") == custom_id and c.get("type") == 3:
+                offered = {o["value"] for o in c.get("options", [])}
+                assert set(data["values"]) <= offered, "Discord sends only offered values"
         data = {"custom_id": custom_id, **data}
         payload = self._interaction_payload(3, user, int(message["channel_id"]), data)
         payload["message"] = json.loads(json.dumps(message))
@@ -1120,6 +1185,7 @@ class Harness:
         ]
         content = data.get("content") or ""
         return {
+            **self._stored_components(data.get("components", []), attachments),
             "id": str(mid),
             "channel_id": str(channel_id),
             "guild_id": str(GUILD_ID),
@@ -1136,13 +1202,34 @@ class Harness:
             "embeds": data.get("embeds", []),
             "pinned": False,
             "flags": data.get("flags", 0) or 0,
-            "components": data.get("components", []),
             "application_id": str(APP_ID),
             "webhook_id": str(APP_ID),
         }
 
-    def _check_message(self, data: dict, files: list[SentFile], call: Call, *, new: bool) -> None:
-        problems = message_problems(data, len(files))
+    @staticmethod
+    def _stored_components(components: list[dict], attachments: list[dict]) -> dict:
+        """``components`` as Discord keeps them: each ``attachment://`` media item
+        resolved to the uploaded file's address, as the message Discord returns has it."""
+        urls = {a["filename"]: a for a in attachments}
+        stored = json.loads(json.dumps(components))
+        for component in components_of(stored):
+            items = component.get("items") or []
+            for media in [i.get("media") or {} for i in items] + [component.get("media") or {}]:
+                name = (media.get("url") or "").removeprefix("attachment://")
+                if media.get("url", "").startswith("attachment://") and name in urls:
+                    found = urls[name]
+                    media.update(
+                        url=found["url"],
+                        proxy_url=found["proxy_url"],
+                        content_type=found["content_type"],
+                        attachment_id=found["id"],
+                    )
+        return {"components": stored}
+
+    def _check_message(
+        self, data: dict, files: list[SentFile], call: Call, *, new: bool, flags: int = 0
+    ) -> None:
+        problems = message_problems(data, [f.filename for f in files], flags=flags)
         if problems:
             raise self._refuse(400, 50035, "; ".join(problems), call)
         content = data.get("content") or ""
@@ -1174,17 +1261,22 @@ class Harness:
             raise discord.NotFound(response, {"code": 10008, "message": "Unknown Message"})
         if message is None:
             raise self._refuse(404, 10008, f"Unknown Message {mid}", call)
-        self._check_message(data, call.files, call, new=False)
+        self._check_message(data, call.files, call, new=False, flags=message["flags"])
         updated = dict(message)
-        for key, empty in (("content", ""), ("components", []), ("embeds", [])):
+        for key, empty in (("content", ""), ("embeds", [])):
             if key in data:
                 updated[key] = empty if data[key] is None else data[key]
+        updated["flags"] = message["flags"] | ((data.get("flags") or 0) & COMPONENTS_V2)
         if call.files or "attachments" in data:
             # existing attachments are kept only when the edit lists them again
             listed = {str(a.get("id")) for a in data.get("attachments", [])}
             kept = [a for a in message["attachments"] if a["id"] in listed]
             fresh = self._message_payload(mid, int(message["channel_id"]), {}, call.files)
             updated["attachments"] = kept + fresh["attachments"]
+        if "components" in data:
+            updated.update(
+                self._stored_components(data["components"] or [], updated["attachments"])
+            )
         updated["edited_timestamp"] = now_iso()
         self.messages[mid] = updated
         call.ephemeral = bool(updated["flags"] & EPHEMERAL)
@@ -1313,7 +1405,9 @@ class Harness:
         """The "thinking…" placeholder edited into the answer."""
         mid = fed.original_message_id
         assert mid is not None
+        # its flags stay the placeholder's (ephemeral or not), but a card makes it one
         data = {k: v for k, v in (call.payload or {}).items() if k != "flags"}
+        data["flags"] = (call.payload or {}).get("flags", 0) & COMPONENTS_V2
         message = self._edit(mid, data, call)
         message["flags"] = message["flags"] & ~128
         fed.loading = False

@@ -9,9 +9,26 @@ that breaks one fails on real Discord, so it must fail a test here.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 CONTENT = 2000
+#: message flag IS_COMPONENTS_V2: the message is laid out by its components alone
+COMPONENTS_V2 = 1 << 15
+V2_TEXT = 4000  # characters in all of a v2 message's text displays
+V2_COMPONENTS = 40  # components in a v2 message, nested ones counted
+GALLERY_ITEMS = 10  # items in one media gallery (at least one)
+SECTION_TEXTS = 3  # text displays in one section (at least one)
+#: component types: action row, button, selects, section, text display, thumbnail,
+#: media gallery, file, separator, container
+ROW, BUTTON, SECTION, TEXT, THUMBNAIL, GALLERY, FILE, SEPARATOR, CONTAINER = (
+    1, 2, 9, 10, 11, 12, 13, 14, 17
+)  # fmt: skip
+SELECTS = {3, 5, 6, 7, 8}
+V2_ONLY = {SECTION, TEXT, THUMBNAIL, GALLERY, FILE, SEPARATOR, CONTAINER}
+#: what a container may hold, and what may stand at a message's top level
+IN_CONTAINER = {ROW, SECTION, TEXT, GALLERY, FILE, SEPARATOR}
+TOP_LEVEL = IN_CONTAINER | {CONTAINER}
 EMBEDS = 10
 EMBED_TITLE = 256
 EMBED_DESCRIPTION = 4096
@@ -39,20 +56,115 @@ COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 UNDESCRIBED = "…"
 
 
-def message_problems(data: dict[str, Any], attachments: int = 0) -> list[str]:
-    """What Discord refuses in a message payload (create or edit) with ``attachments`` files."""
+def message_problems(
+    data: dict[str, Any], uploads: Sequence[str] = (), *, flags: int | None = None
+) -> list[str]:
+    """What Discord refuses in a message payload (create or edit) uploading files named
+    ``uploads``. ``flags``: those of the message an edit changes (a v2 message stays one,
+    whatever the edit says)."""
     problems = []
     content = data.get("content") or ""
     if len(content) > CONTENT:
         problems.append(f"content is {len(content)} characters (max {CONTENT})")
     problems += _embed_problems(data.get("embeds") or [])
-    problems += _component_problems(data.get("components") or [])
     described = data.get("attachments") or []
-    if max(attachments, len(described)) > ATTACHMENTS:
-        problems.append(f"{max(attachments, len(described))} attachments (max {ATTACHMENTS})")
+    if max(len(uploads), len(described)) > ATTACHMENTS:
+        problems.append(f"{max(len(uploads), len(described))} attachments (max {ATTACHMENTS})")
     for attachment in described:
         if len(attachment.get("description") or "") > ALT_TEXT:
             problems.append(f"alt text over {ALT_TEXT} characters: {attachment['filename']}")
+    components = data.get("components") or []
+    v2 = bool(((data.get("flags") or 0) | (flags or 0)) & COMPONENTS_V2)
+    if v2:
+        named = {*uploads, *(a.get("filename") for a in described)}
+        problems += _v2_problems(data, components, named)
+    else:
+        if any(c.get("type") in V2_ONLY for c in components_of(components)):
+            problems.append("v2 components (containers, texts, galleries) need IS_COMPONENTS_V2")
+        if len(components) > ROWS:
+            problems.append(f"{len(components)} component rows (max {ROWS})")
+        if any(c.get("type") != ROW for c in components):
+            problems.append("a message without IS_COMPONENTS_V2 holds action rows only")
+    problems += _interactive_problems(components)
+    return problems
+
+
+def components_of(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component, nested ones included (a section's accessory too), in order."""
+    found = []
+    for component in components:
+        found.append(component)
+        found += components_of(component.get("components") or [])
+        if component.get("accessory"):
+            found += components_of([component["accessory"]])
+    return found
+
+
+def text(message: dict[str, Any] | None) -> str:
+    """What a reader sees written in a message or message payload: its ``content``, or,
+    in a Components v2 card (which has none), its text displays in order."""
+    message = message or {}
+    if (message.get("flags") or 0) & COMPONENTS_V2:
+        return "\n".join(text_of(message.get("components") or []))
+    return message.get("content") or ""
+
+
+def text_of(components: list[dict[str, Any]]) -> list[str]:
+    """The text of every text display, in the order a reader meets them."""
+    return [c.get("content") or "" for c in components_of(components) if c.get("type") == TEXT]
+
+
+def _v2_problems(data: dict[str, Any], components: list[dict[str, Any]], named: set) -> list[str]:
+    """Discord's rules for a message with IS_COMPONENTS_V2: components in place of
+    ``content`` and ``embeds``, at most 40 of them and 4,000 characters of text, each
+    media item a URL or an uploaded file's ``attachment://`` name."""
+    problems = []
+    if data.get("content") is not None:
+        problems.append("content is not allowed with IS_COMPONENTS_V2")
+    if data.get("embeds"):
+        problems.append("embeds are not allowed with IS_COMPONENTS_V2")
+    every = components_of(components)
+    if len(every) > V2_COMPONENTS:
+        problems.append(f"{len(every)} components (max {V2_COMPONENTS}, nested ones counted)")
+    text = sum(len(t) for t in text_of(components))
+    if text > V2_TEXT:
+        problems.append(f"text displays hold {text} characters (max {V2_TEXT})")
+    for component in components:
+        if component.get("type") not in TOP_LEVEL:
+            problems.append(f"component type {component.get('type')} at the top level")
+    for component in every:
+        kind = component.get("type")
+        inner = component.get("components") or []
+        if kind == CONTAINER and any(c.get("type") not in IN_CONTAINER for c in inner):
+            problems.append("a container holds rows, sections, texts, galleries, files")
+        if kind == TEXT and not (component.get("content") or "").strip():
+            problems.append("an empty text display")
+        if kind == SECTION and not (
+            1 <= len(inner) <= SECTION_TEXTS and all(c.get("type") == TEXT for c in inner)
+        ):
+            problems.append(f"a section holds 1-{SECTION_TEXTS} text displays")
+        if kind == SECTION and (component.get("accessory") or {}).get("type") not in (
+            BUTTON,
+            THUMBNAIL,
+        ):
+            problems.append("a section needs a button or thumbnail accessory")
+        media = [component.get("media")] if kind == THUMBNAIL else []
+        media += [component.get("file")] if kind == FILE else []
+        if kind == GALLERY:
+            items = component.get("items") or []
+            if not 1 <= len(items) <= GALLERY_ITEMS:
+                problems.append(f"a media gallery holds {len(items)} items (1-{GALLERY_ITEMS})")
+            media += [item.get("media") for item in items]
+            for item in [component, *items]:
+                if len(item.get("description") or "") > ALT_TEXT:
+                    problems.append(f"a media item's alt text is over {ALT_TEXT} characters")
+        for item in media:
+            url = (item or {}).get("url") or ""
+            name = url.removeprefix("attachment://")
+            if url.startswith("attachment://") and name not in named:
+                problems.append(f"{url} names no uploaded file")
+            if not url:
+                problems.append("a media item without a url")
     return problems
 
 
@@ -85,31 +197,33 @@ def _embed_problems(embeds: list[dict[str, Any]]) -> list[str]:
     return problems
 
 
-def _component_problems(rows: list[dict[str, Any]]) -> list[str]:
+def _interactive_problems(components: list[dict[str, Any]]) -> list[str]:
+    """Rows, buttons and selects, wherever they sit: 1-5 buttons or one select a row,
+    custom ids unique in the message and at most 100 characters."""
     problems = []
-    if len(rows) > ROWS:
-        problems.append(f"{len(rows)} component rows (max {ROWS})")
     seen: set[str] = set()
-    for row in rows:
-        items = row.get("components") or []
-        if row.get("type") != 1 or not 1 <= len(items) <= PER_ROW:
-            problems.append(f"a row must hold 1-{PER_ROW} components: {row}")
-        if any(i.get("type") == 3 for i in items) and len(items) != 1:
-            problems.append("a select menu fills its row alone")
-        for item in items:
-            cid = item.get("custom_id")
-            if item.get("type") == 2 and item.get("style") != 5 and not cid:
-                problems.append(f"button without custom_id: {item}")
-            if cid is not None:
-                if len(cid) > CUSTOM_ID:
-                    problems.append(f"custom_id over {CUSTOM_ID} characters: {cid}")
-                if cid in seen:
-                    problems.append(f"duplicate custom_id {cid}")
-                seen.add(cid)
-            if len(item.get("label") or "") > BUTTON_LABEL:
-                problems.append(f"label over {BUTTON_LABEL} characters: {item['label']}")
-            if item.get("type") == 3:
-                problems += _select_problems(item)
+    for component in components_of(components):
+        if component.get("type") == ROW:
+            items = component.get("components") or []
+            if not 1 <= len(items) <= PER_ROW:
+                problems.append(f"a row must hold 1-{PER_ROW} components: {component}")
+            if any(i.get("type") in SELECTS for i in items) and len(items) != 1:
+                problems.append("a select menu fills its row alone")
+            if any(i.get("type") not in {BUTTON, *SELECTS} for i in items):
+                problems.append("a row holds buttons or a select only")
+        cid = component.get("custom_id")
+        if component.get("type") == BUTTON and component.get("style") != 5 and not cid:
+            problems.append(f"button without custom_id: {component}")
+        if cid is not None:
+            if len(cid) > CUSTOM_ID:
+                problems.append(f"custom_id over {CUSTOM_ID} characters: {cid}")
+            if cid in seen:
+                problems.append(f"duplicate custom_id {cid}")
+            seen.add(cid)
+        if component.get("type") == BUTTON and len(component.get("label") or "") > BUTTON_LABEL:
+            problems.append(f"label over {BUTTON_LABEL} characters: {component['label']}")
+        if component.get("type") == 3:
+            problems += _select_problems(component)
     return problems
 
 

@@ -11,7 +11,8 @@ protocol for the unmodified ``bot.start(token)`` of discord.py 2.7.1:
 
 It enforces Discord's rules a test should trip over: every interaction acknowledged exactly
 once (else 400, code 40060) and within 3 s (else 404, code 10062), follow-ups only after the
-acknowledgement, message content <= 2000 characters, <= 5 component rows, <= 25 choices.
+acknowledgement, message content <= 2000 characters, <= 5 component rows, <= 25 choices,
+and a Components v2 card's own rules (``discord_limits``).
 Every REST call is kept in :attr:`FakeDiscord.requests`, every refusal in
 :attr:`FakeDiscord.rejections`, and every answered interaction in :attr:`FakeDiscord.interactions`.
 
@@ -33,7 +34,13 @@ from typing import Any
 import yarl
 from aiohttp import WSMsgType, web
 
-from tests.bot.discord_limits import autocomplete_problems, command_problems, message_problems
+from tests.bot.discord_limits import (
+    COMPONENTS_V2,
+    autocomplete_problems,
+    command_problems,
+    message_problems,
+    text,
+)
 
 HOST = "127.0.0.1"
 API = "/api/v10"
@@ -141,6 +148,11 @@ class FakeInteraction:
     @property
     def content(self) -> str:
         return self.data.get("content") or ""
+
+    @property
+    def text(self) -> str:
+        """What the callback's message says: its content, or a card's text displays."""
+        return text(self.data)
 
     @property
     def ephemeral(self) -> bool:
@@ -421,11 +433,13 @@ class FakeDiscord:
     def _edit(
         self, message: dict[str, Any], data: dict[str, Any], files: list[UploadedFile]
     ) -> dict:
-        for key in ("content", "components", "embeds", "flags"):
+        for key in ("content", "components", "embeds"):
             if key in data:
                 message[key] = (
                     data[key] if data[key] is not None else ([] if key != "content" else "")
                 )
+        # an edit cannot make a message ephemeral or public; a card makes it a v2 message
+        message["flags"] |= (data.get("flags") or 0) & COMPONENTS_V2
         if files or "attachments" in data:
             kept = {str(a.get("id")) for a in data.get("attachments") or []}
             old = [a for a in message["attachments"] if a["id"] in kept]
@@ -435,8 +449,11 @@ class FakeDiscord:
 
     # -- rules ----------------------------------------------------------------------------
 
-    def _check_message(self, data: dict[str, Any], files: int = 0) -> None:
-        problems = message_problems(data, files)
+    def _check_message(
+        self, data: dict[str, Any], files: list[UploadedFile] = (), flags: int = 0
+    ) -> None:
+        """Refuse what Discord refuses; ``flags`` are those of a message being edited."""
+        problems = message_problems(data, [f.filename for f in files], flags=flags)
         if problems:
             raise Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems))
 
@@ -538,11 +555,13 @@ class FakeDiscord:
                 self._authorised(r)
                 if channel != str(CHANNEL_ID):
                     raise Rejected(404, 10003, "Unknown Channel")
-                self._check_message(r.json or {}, len(r.files))
+                self._check_message(r.json or {}, r.files)
                 return 200, self._message(r.json or {}, r.files, interaction_type=None)
             case "PATCH", ["channels", channel, "messages", message]:
                 self._authorised(r)
-                self._check_message(r.json or {})
+                self._check_message(
+                    r.json or {}, flags=self.messages.get(message, {}).get("flags", 0)
+                )
                 edited = self._message(r.json or {}, [], interaction_type=None)
                 return 200, {**edited, "id": message, "edited_timestamp": now_iso()}
             case "PUT", ["channels", channel, "messages", "pins", message]:
@@ -600,7 +619,8 @@ class FakeDiscord:
         data = body.get("data") or {}
         itype = interaction.payload["type"]
         if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
-            self._check_message(data, len(r.files))
+            flags = interaction.payload.get("message", {}).get("flags", 0)
+            self._check_message(data, r.files, flags if kind == UPDATE_MESSAGE else 0)
         if kind == AUTOCOMPLETE_RESULT and (problems := autocomplete_problems(data["choices"])):
             raise Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems))
         if kind in (UPDATE_MESSAGE, DEFERRED_UPDATE) and itype != 3:
@@ -655,11 +675,11 @@ class FakeDiscord:
     def _followup(self, r: Recorded, app: str, token: str) -> dict[str, Any]:
         interaction = self._by_token(app, token)
         data = r.json or {}
-        self._check_message(data, len(r.files))
+        self._check_message(data, r.files)
         if interaction.loading:
             # the first follow-up after a deferral becomes the placeholder, flags and all
+            # (a card makes it a v2 message)
             assert interaction.message is not None
-            data = {k: v for k, v in data.items() if k != "flags"}
             message = self._resolve(interaction, data, r.files)
         else:
             message = self._message(data, r.files, interaction_type=interaction.payload["type"])
@@ -702,7 +722,6 @@ class FakeDiscord:
     def _edit_webhook_message(self, r: Recorded, app: str, token: str, message_id: str) -> dict:
         interaction = self._by_token(app, token)
         data = r.json or {}
-        self._check_message(data, len(r.files))
         if message_id == "@original":
             if interaction.message is None:
                 raise Rejected(404, 10008, "Unknown Message")
@@ -710,6 +729,7 @@ class FakeDiscord:
         self._owned(interaction, message_id)
         if message_id not in self.messages:
             raise Rejected(404, 10008, "Unknown Message")
+        self._check_message(data, r.files, self.messages[message_id]["flags"])
         if interaction.loading and message_id == interaction.message["id"]:
             return self._resolve(interaction, data, r.files)
         message = self._edit(self.messages[message_id], data, r.files)

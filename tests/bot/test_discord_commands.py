@@ -704,11 +704,12 @@ async def test_the_postal_loop_posts_deadline_moves_and_reminders_in_the_channel
     await postal.run_once()
     posts = [c for c in h.calls[sent_before:] if c.path == "/channels/{channel_id}/messages"]
     (post,) = posts
-    assert "ran out of time" in post.payload["content"]
+    assert "ran out of time" in post.text
     assert post.files and post.files[0].filename == "board.png"
     users = [int(u) for u in post.payload["allowed_mentions"]["users"]]
     assert len(users) == 1 and users[0] != first, "the next player is pinged, nobody else"
-    assert post.payload["components"][0]["components"][0]["custom_id"].startswith("bk:play:")
+    (play,) = post.custom_ids
+    assert play.startswith("bk:play:")
 
     async with h.store.transaction() as db:
         await db.execute(
@@ -979,7 +980,7 @@ async def test_a_league_by_slash_commands_opens_a_thread_and_game_per_match(h):
         game = await h.store.live_game(thread_id)
         seated = {s.user_id for s in await h.store.seats(game.id)}
         assert {int(u) for u in board.payload["allowed_mentions"]["users"]} == seated
-        assert all(f"<@{u}>" in board.payload["content"] for u in seated)
+        assert all(f"<@{u}>" in board.text for u in seated)
     standings = (await h.slash("league", "standings", name="Cup", user=BOB)).one
     assert "**Cup** standings with round 1 of 2 in play" in standings.text
     listed = (await h.slash("league", "list", user=BOB)).one
@@ -999,8 +1000,9 @@ async def test_daily_play_from_a_server_opens_the_game_in_dms(h):
     opened = [c for c in h.calls[before:] if c.path == "/users/@me/channels"]
     assert opened and opened[0].payload == {"recipient_id": ADA.user_id}
     posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
-    assert "Daily challenge" in posts[0].payload["content"]
-    assert posts[0].payload["components"][0]["components"][0]["custom_id"].startswith("bk:play:")
+    assert "Daily challenge" in posts[0].text
+    (play,) = posts[0].custom_ids
+    assert play.startswith("bk:play:")
     again = await h.slash("daily", "play", user=ADA)
     assert_refused(again, "still going")
 
@@ -1284,8 +1286,7 @@ async def test_one_deleted_channel_does_not_hold_up_the_other_games(h):
     await h.bot.get_cog("Postal").run_once()  # the harness fails on any ERROR logged
     delivered = [c for c in h.calls[sent:] if c.method == "POST" and c.status == 200]
     assert any(
-        f"/channels/{OTHER_CHANNEL_ID}/" in c.url and "ran out of time" in c.payload["content"]
-        for c in delivered
+        f"/channels/{OTHER_CHANNEL_ID}/" in c.url and "ran out of time" in c.text for c in delivered
     )
     for channel in (CHANNEL_ID, OTHER_CHANNEL_ID):  # both deadline moves were made, once
         assert len(await h.store.moves((await h.store.latest_game(channel)).id)) == 1

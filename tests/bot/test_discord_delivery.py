@@ -17,7 +17,7 @@ import pytest
 
 import engine
 from bot.service import Caller, Table
-from tests.bot.discord_harness import CHANNEL_ID, GUILD_ID, Harness, Reply
+from tests.bot.discord_harness import CHANNEL_ID, GUILD_ID, Harness, Reply, pinged, text
 
 ADA = Caller(1001, "Ada")
 BOB = Caller(1002, "Bob")
@@ -65,10 +65,9 @@ def pings_of(h: Harness, message: dict) -> set[int]:
         c
         for c in h.calls
         if c.method == "POST" and c.path == "/channels/{channel_id}/messages"
-        and c.payload and c.payload.get("content") == message["content"]
+        and c.payload and c.text == text(message)
     ]  # fmt: skip
-    allowed = {int(u) for u in (call.payload.get("allowed_mentions") or {}).get("users", [])}
-    return {u for u in allowed if f"<@{u}>" in message["content"]}
+    return pinged(call.payload)
 
 
 async def test_a_board_that_takes_five_seconds_is_posted_and_pings_the_next_player(h, monkeypatch):
@@ -191,7 +190,7 @@ async def test_a_move_made_at_a_deadline_posts_no_private_view(h):
         )
     posted = len(h.posted)
     await h.bot.get_cog("Postal").run_once()
-    texts = [h.messages[m]["content"] for m in h.posted[posted:] if m in h.messages]
+    texts = [text(h.messages[m]) for m in h.posted[posted:] if m in h.messages]
     assert any("out of time" in t or "random" in t for t in texts), texts
     assert not [t for t in texts if "Only you can see this" in t or "Your hand" in t], texts
 
@@ -215,7 +214,7 @@ async def test_a_public_answer_discord_fails_to_take_still_reaches_the_channel_o
     await h.slash("game", "start", user=ADA)  # the harness fails on a placeholder left
     assert failed
     boards = channel_boards(h, posted)
-    assert len(boards) == 1 and "Seats:" in boards[0]["content"]
+    assert len(boards) == 1 and "Seats:" in text(boards[0])
 
 
 async def test_a_timer_move_its_process_never_posted_is_posted_from_its_stand_in(h):
@@ -237,7 +236,7 @@ async def test_a_timer_move_its_process_never_posted_is_posted_from_its_stand_in
     posted = len(h.posted)
     await h.bot.get_cog("Postal").run_once()
     (message,) = channel_boards(h, posted)
-    assert message["content"].startswith(note)
+    assert text(message).startswith(note)
     assert pings_of(h, message) == {other.user_id}
     assert message["components"], "the Play button, for the next player"
     await h.bot.get_cog("Postal").run_once()

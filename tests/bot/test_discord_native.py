@@ -22,6 +22,7 @@ from tests.bot.discord_harness import (
     GROUP_DM_ID,
     OTHER_GUILD_CHANNEL_ID,
     Harness,
+    text,
 )
 
 ADA = Caller(1001, "Ada")
@@ -203,7 +204,7 @@ async def test_personal_commands_answer_in_a_server_that_never_added_the_bot(h):
     daily = (await h.slash("daily", "play", user=ADA, **where)).one
     assert daily.ephemeral and "waiting in your DMs" in daily.text
     challenge, *status = h.dms(ADA.user_id)
-    assert challenge["content"].startswith("**Daily challenge")
+    assert text(challenge).startswith("**Daily challenge")
     (entry,) = await h.store.entries(user_id=ADA.user_id)
     assert entry.guild_id is None, "a server that never added the bot has no daily channel"
 
@@ -237,10 +238,7 @@ async def test_a_deadline_warning_posted_by_the_timers_is_a_timestamp(h):
 async def test_the_daily_post_names_its_reset_as_a_timestamp_and_its_command_to_click(h):
     await h.slash("daily", "setup", user=MO)
     await h.bot.get_cog("Postal").run_once()
-    (post,) = [h.messages[m] for m in h.posted if "**Daily challenge" in h.messages[m]["content"]]
+    (post,) = [h.messages[m] for m in h.posted if "**Daily challenge" in text(h.messages[m])]
     midnight = datetime.combine(datetime.now(UTC).date() + timedelta(days=1), datetime.min.time())
     at = int(midnight.replace(tzinfo=UTC).timestamp())
-    assert (
-        f"Play it with {h.mention('daily play')} until <t:{at}:f> (<t:{at}:R>)."
-        in (post["content"])
-    )
+    assert f"Play it with {h.mention('daily play')} until <t:{at}:f> (<t:{at}:R>)." in (text(post))

@@ -24,10 +24,11 @@ import discord.http
 import pytest
 from PIL import Image
 
+from bot.callers import jump_link
 from bot.client import Bridgekeeper
 from bot.service import Caller, Service, Table
 from bot.store import Target, open_store
-from bot.views import jump_link
+from tests.bot.discord_limits import COMPONENTS_V2, text
 from tests.bot.fake_discord_server import (
     APP_ID,
     BOT_ID,
@@ -250,11 +251,16 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
         started = await public_answer(fake, pushed)
         board = png_of(pushed, started)
         assert board.width >= 200 and board.height >= 200
-        assert "Seats: 1. Ada (red and yellow), 2. Bob (blue and green)." in started["content"]
+        assert "Seats: 1. Ada (red and yellow), 2. Bob (blue and green)." in text(started)
         assert started["attachments"][0]["filename"] == "board.png"
-        (first,) = mentioned(started["content"])
+        # one card: text, the uploaded board, the Play button, in one container
+        assert started["flags"] & COMPONENTS_V2 and started["content"] == ""
+        (frame,) = started["components"]
+        assert [c["type"] for c in frame["components"]] == [10, 12, 1]
+        assert frame["components"][1]["items"][0]["media"]["url"] == "attachment://board.png"
+        (first,) = mentioned(text(started))
         assert first in (ADA, BOB)
-        assert f"To play: {NAMES[first]}." in started["content"]
+        assert f"To play: {NAMES[first]}." in text(started)
         # only the player to move is pinged
         assert [int(u) for u in started["sent"]["allowed_mentions"]["users"]] == [first]
         assert started["sent"]["allowed_mentions"]["parse"] == []
@@ -265,8 +271,8 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
         legal = await env.service.legal_moves(TABLE, Caller(first, NAMES[first]))
         moved = await public_answer(fake, await fake.slash(first, "move", notation=legal[0]))
         assert moved["attachments"][0]["filename"] == "board.png"
-        (after,) = mentioned(moved["content"])
-        assert f"To play: {NAMES[after]}." in moved["content"]
+        (after,) = mentioned(text(moved))
+        assert f"To play: {NAMES[after]}." in text(moved)
         (new_play_id,) = ids_of(moved)
         game_id, version = play_id.split(":")[2:]
         assert new_play_id == f"bk:play:{game_id}:{int(version) + 1}"
@@ -310,9 +316,9 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
         assert not (followup["data"].get("flags", 0) & EPHEMERAL)
         assert [f.filename for f in followup["files"]] == ["board.png"]
         Image.open(io.BytesIO(followup["files"][0].data)).verify()
-        assert followup["message"]["components"][0]["components"][0]["custom_id"] == (
+        assert custom_ids(followup["message"]["components"]) == [
             f"bk:play:{game_id}:{int(version) + 2}"
-        )
+        ]
 
         # every callback asked for the created resource, as discord.py >= 2.5 does
         callbacks = [r for r in fake.requests if r.path.endswith("/callback")]

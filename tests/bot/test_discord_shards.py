@@ -14,7 +14,8 @@ from contextlib import asynccontextmanager
 from bot.client import Bridgekeeper
 from bot.service import Service
 from bot.store import open_store
-from bot.views import jump_link
+from bot.callers import jump_link
+from tests.bot.discord_limits import text
 from tests.bot.fake_discord_server import CHANNEL_ID, GUILD_ID, TOKEN, FakeDiscord
 from tests.bot.test_discord_protocol import (
     ADA,
@@ -91,7 +92,7 @@ async def test_a_board_one_shard_process_posts_is_played_from_another(postgres_u
         )
         await public_answer(fake, await fake.slash(BOB, "game", "join"))
         started = await public_answer(fake, await fake.slash(ADA, "game", "start"))
-        (first,) = mentioned(started["content"])
+        (first,) = mentioned(text(started))
         second = BOB if first == ADA else ADA
 
         # the first player's time runs out; the other process's timer plays for them and
@@ -107,8 +108,8 @@ async def test_a_board_one_shard_process_posts_is_played_from_another(postgres_u
             for i, m in fake.messages.items()
             if i not in seen and int(m["channel_id"]) == CHANNEL_ID and ids_of(m)
         ]
-        assert "ran out of time" in posted["content"]
-        assert mentioned(posted["content"]) == [second]
+        assert "ran out of time" in text(posted)
+        assert mentioned(text(posted)) == [second]
         (play,) = [c for c in ids_of(posted) if c.startswith("bk:play:")]
 
         # the next player clicks Play under that board: the click reaches the guild's
@@ -117,11 +118,11 @@ async def test_a_board_one_shard_process_posts_is_played_from_another(postgres_u
             fake, await reply_to(fake, await fake.click(second, posted, play))
         )
         for _ in range(4):
-            if where["content"].startswith("You played `"):
+            if text(where).startswith("You played `"):
                 break
             clicked = await reply_to(fake, await fake.click(second, where, ids_of(where)[0]))
             where = await private_answer(fake, clicked)
-        assert where["content"].startswith("You played `"), where["content"]
+        assert text(where).startswith("You played `"), text(where)
         row = await store.latest_game(CHANNEL_ID)
         log = await store.moves(row.id)
         assert [m.user_id for m in log] == [first, second], "the timer's move, then the click's"

@@ -88,14 +88,14 @@ def test_pages_cover_every_option_once():
 def test_the_discord_picker_lists_many_choices_in_a_paged_select_within_discords_limits():
     """47 squares for one piece: a select of 25 a page, Previous / Next / Back, ids under 100;
     a choice's value is its index, so nothing of the move rides in the component."""
-    from bot.views import SELECT_PAGE, picker_message
+    from bot.picking import SELECT_PAGE, picker_message
 
     squares = [f"s{i}" for i in range(47)]
     moves = [f"cube {s}" for s in squares] + ["roof a1"]
     seen = []
     for number in (0, 1):
-        content, view = picker_message(7, 3, moves, (0,), number)
-        items = [item.item for item in view.children]  # the components inside DynamicItems
+        content, choices = picker_message(7, 3, moves, (0,), number)
+        items = [item.item for item in choices]  # the components inside DynamicItems
         assert all(len(item.custom_id) <= 100 for item in items)
         (menu,) = [item for item in items if isinstance(item, discord.ui.Select)]
         assert len(menu.options) <= 25
@@ -112,11 +112,11 @@ def test_the_discord_picker_lists_many_choices_in_a_paged_select_within_discords
 
 def test_the_discord_picker_offers_a_few_choices_as_buttons():
     """Up to ten choices are one tap each: green when the tap plays, grey when it leads on."""
-    from bot.views import picker_message
+    from bot.picking import picker_message
 
     moves = ["cube a1", "cube a2", "roof a1"]
-    content, view = picker_message(7, 3, moves, (), 0)
-    buttons = [item.item for item in view.children]
+    content, choices = picker_message(7, 3, moves, (), 0)
+    buttons = [item.item for item in choices]
     assert all(isinstance(b, discord.ui.Button) for b in buttons)
     assert [(b.label, b.style) for b in buttons] == [
         ("cube", discord.ButtonStyle.secondary),
@@ -126,11 +126,11 @@ def test_the_discord_picker_offers_a_few_choices_as_buttons():
 
 
 def test_the_discord_picker_offers_a_lone_legal_move_as_one_button():
-    from bot.views import picker_message
+    from bot.picking import picker_message
 
-    content, view = picker_message(7, 3, ["red roof c3"], (), 0)
+    content, choices = picker_message(7, 3, ["red roof c3"], (), 0)
     assert content == "Your only move:"
-    (button,) = [item.item for item in view.children]
+    (button,) = [item.item for item in choices]
     assert button.label == "red roof c3"
     assert button.custom_id == "bk:pick:7:3:"
 
