@@ -29,6 +29,8 @@ SWITCH = {"on": True, "yes": True, "true": True, "1": True,
           "off": False, "no": False, "false": False, "0": False}  # fmt: skip
 #: a suggestion while a text is typed: (the text it gives, what is shown for it)
 Suggestion = tuple[str, str]
+#: suggestions worth reading at once: a longer list shows its best (Discord shows 25)
+SUGGESTED = 25
 
 
 def quoted(value: Any) -> str:

@@ -14,7 +14,7 @@ from functools import cached_property, wraps
 from typing import Any, TypeVar
 
 from engine.core import BadOptions, Rng, Stage
-from engine.options import Suggestion, Text, quoted
+from engine.options import SUGGESTED, Suggestion, Text, quoted
 from engine.seven_cities.board import GROUPS, START_ANCHORS, Board, Placement, Tile, board
 from engine.seven_cities.cards import CLOCKS, DIAL, deck_for, first_player
 
@@ -196,7 +196,7 @@ def _clock_suggestions(typed: str) -> list[Suggestion]:
     """The times that begin as typed (``7`` is ``07:…``): every five minutes of one hour,
     or whole hours where more would fit; a whole time typed comes first."""
     found = [t for t in _TIMES if t.startswith(typed) or t.removeprefix("0").startswith(typed)]
-    if len(found) > 25:
+    if len(found) > SUGGESTED:
         found = [t for t in found if t.endswith(":00")]
     try:
         exact = _clock_text(typed)

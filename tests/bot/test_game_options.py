@@ -9,14 +9,22 @@ option and the game, before anything is stored; and a game opened so has those o
 
 from __future__ import annotations
 
+from dataclasses import replace
+from types import SimpleNamespace
+
 import pytest
 
 import engine
+from bot.cogs.game_options import game_options
+from bot.service import Refused
+from engine.core import BadOptions
 from engine.options import Switch, Text, Whole
 from engine.seven_bridges.board import parse_square
+from engine.skybridge import Skybridge
 from tests.bot.discord_harness import CHANNEL_ID, DM_CHANNEL_ID, Harness
 from tests.bot.discord_limits import CHOICES, COMMAND_OPTIONS, DESCRIPTION
 from tests.bot.test_discord_commands import ADA, BOB, assert_refused
+from tests.conftest import TABLE
 
 #: what each kind of option is on Discord: its type, and whether it is autocompleted
 DISCORD_KIND = {Whole: (4, False), Switch: (5, False), Text: (3, True)}
@@ -55,7 +63,7 @@ async def test_every_game_option_is_a_typed_slash_option_named_for_its_game(h, p
     assert own, "the command offers game options"
     assert list(offered)[1 : 1 + len(own)] == list(own), "right after the game"
     for name, (game, option) in own.items():
-        sent = offered[name]
+        sent = offered[name]  # e.g. "Bridge Wars: the rods' height, 4 to 16 layers (default 12)"
         kind, autocompleted = DISCORD_KIND[type(option)]
         assert sent["type"] == kind and not sent.get("required"), sent
         assert bool(sent.get("autocomplete")) == autocompleted, sent
@@ -64,9 +72,8 @@ async def test_every_game_option_is_a_typed_slash_option_named_for_its_game(h, p
         assert len(sent["description"]) <= DESCRIPTION
         if isinstance(option, Whole):
             assert (sent["min_value"], sent["max_value"]) == (option.low, option.high)
-    assert offered["height" if "height" in own else "start"]["description"] in (
-        "Bridge Wars: the rods' height, 4 to 16 layers (default 12)",
-        "Seven Bridges: the starting square, e.g. ii-2-3 (default: rolled with the dice)",
+    assert offered["start"]["description"] == (
+        "Seven Bridges: the starting square, e.g. ii-2-3 (default: rolled with the dice)"
     )
 
 
@@ -160,3 +167,42 @@ async def test_the_rules_page_lists_the_options_where_they_are_given(h):
     page = (await h.slash("game", "rules", game="bridge-wars", user=ADA)).text
     assert f"**Options** (in {h.mention('game new')}):" in page
     assert "• `height`: the rods' height: 4 to 16 layers (default 12) [P]" in page
+
+
+class Walls(Skybridge):
+    """A game whose two options may each be fine but not together, as a rule might say."""
+
+    info = replace(
+        Skybridge.info,
+        key="walls",
+        name="Walls",
+        options=(Whole("width", "the width", 2, 9, 3), Whole("depth", "the depth", 2, 9, 3)),
+    )
+
+    def setup(self, players, options, seed):
+        if options["width"] * options["depth"] > 24:
+            raise BadOptions("width × depth must be at most 24 squares.")
+        return super().setup(players, options, seed)
+
+
+async def test_options_a_game_cannot_play_together_are_refused_before_anything_is_stored(
+    service, monkeypatch
+):
+    """No game of ours refuses a combination yet; the game's ``setup`` judges one, and the
+    service asks it before it stores the game, for Discord and the terminal alike."""
+    monkeypatch.setitem(engine.GAMES, "walls", Walls())
+    with pytest.raises(Refused, match="width × depth must be at most 24 squares"):
+        await service.create(TABLE, ADA, "walls", {"width": 5, "depth": 5})
+    with pytest.raises(Refused, match="width is a Walls option; Skybridge has no options"):
+        await service.create(TABLE, ADA, "skybridge", {"width": 5})
+    assert await service.store.count_games() == 0
+    await service.create(TABLE, ADA, "walls", {"width": 4, "depth": "6"})
+    assert (await service.store.live_game(TABLE.channel_id)).options == {"width": "4", "depth": "6"}
+
+
+def test_two_games_may_not_give_one_option_name_two_meanings():
+    """One slash option takes one kind of value: a second game's ``width`` of another kind
+    is a mistake caught when the command is built, not a field that misleads."""
+    other = SimpleNamespace(info=replace(Walls.info, name="Other", options=(Switch("width", "w"),)))
+    with pytest.raises(TypeError, match="two games have an option width, not alike"):
+        game_options([Walls(), other])
