@@ -154,9 +154,9 @@ def with_seat(state: State, seat: int, player: Player) -> State:
 # -- the start ---------------------------------------------------------------------------
 
 
-def new(players: int, options: Mapping[str, Any] | None, seed: int) -> State:
-    """Everyone's map with the starting square drawn, before any bonus or roll; raises
-    :class:`BadOptions` for options that cannot be played."""
+def new(players: int, options: Mapping[str, Any], seed: int) -> State:
+    """Everyone's map with the starting square drawn, before any bonus or roll; the
+    options as :data:`START` and :data:`ADVANCED` read them."""
     advanced = options["advanced"]
     rng = Rng.from_seed(seed)
     if options["start"] == ROLL_START:
