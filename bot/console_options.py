@@ -10,11 +10,11 @@ from bot.clocks import Clocks
 from bot.inputs import VACATION, parse_clocks, parse_hours, parse_options, parse_whole
 from bot.service import Refused
 from bot.service.seats import DEFAULT_LEVEL
+from engine.options import BadOptions, Switch
 
 #: ``/new``'s own options; every other name=value is the game's (see ``/rules <game>``)
 CLOCK_OPTIONS = ("time_per_move", "at_deadline", "remind_every", "rated", "reaction_window")
 AI_OPTIONS = ("ai", "ai_level")
-SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 
 
 def tokens(text: str) -> list[str]:
@@ -47,14 +47,13 @@ def named(
 
 
 def game_and_options(text: str, default: str | None = None) -> tuple[str, dict[str, str]]:
-    """``seven-bridges start=ii-2-3`` as the game's key and its options; a first word
-    with ``=`` in it is already an option, of the ``default`` game. Discord's own names
-    work too: ``game=seven-bridges options="start=ii-2-3"``."""
+    """``seven-bridges start=ii-2-3`` as the game's key and its options, as Discord has
+    them (``game=seven-bridges`` too); a first word with ``=`` in it is already an option,
+    of the ``default`` game. The game's spec reads each value (``engine.options``)."""
     first, _, rest = text.strip().partition(" ")
     if "=" not in first and first:
         text, default = rest, first
     options = parse_options(" ".join(tokens(text))) if text.strip() else {}
-    options.update(parse_options(options.pop("options", "")))
     game = options.pop("game", default)
     if game is None:
         raise Refused("Name the game first, e.g. `/new skybridge`; `/games` lists them.")
@@ -68,9 +67,11 @@ def bare_or_named(name: str, text: str) -> str:
 
 
 def switch(name: str, value: str) -> bool:
-    if value.lower() not in SWITCH:
-        raise Refused(f"Option {name} is on or off, not '{value[:20]}'.")
-    return SWITCH[value.lower()]
+    """An on/off option of a command, read as a game's switch is."""
+    try:
+        return Switch(name, name).read(value)
+    except BadOptions as exc:
+        raise Refused(str(exc)) from None
 
 
 def clocks_of(options: dict[str, str]) -> tuple[Clocks, bool]:

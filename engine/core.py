@@ -18,9 +18,11 @@ import json
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
+
+from engine.options import QUOTED, BadOptions, Option
 
 
 class IllegalMove(ValueError):
@@ -29,10 +31,6 @@ class IllegalMove(ValueError):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-class BadOptions(ValueError):
-    """Game options that cannot be played, with a sentence saying which and why."""
 
 
 @dataclass(frozen=True)
@@ -263,8 +261,8 @@ class GameInfo:
     summary: str
     #: a short help text (notation, and which rules are our reconstruction) for /rules
     help: str = ""
-    #: options a game accepts, name -> what it does (for help and validation messages)
-    options: Mapping[str, str] = field(default_factory=dict)
+    #: the options a game accepts (``engine.options``): every front end reads them
+    options: tuple[Option, ...] = ()
     #: True if any seat may see something others may not: front ends then send each
     #: seat its own view privately, and public replies use the spectator view only
     hidden_information: bool = False
@@ -275,6 +273,20 @@ class GameInfo:
     @property
     def sends_own_view(self) -> bool:
         return self.hidden_information or self.personal_views
+
+    def option(self, name: str) -> Option | None:
+        """The option called ``name``, or None if the game has none of that name."""
+        return next((o for o in self.options if o.name == name), None)
+
+    def options_in_words(self) -> str:
+        """What the game takes, after its name: ``has no options``, ``has the options
+        start and advanced``."""
+        names = [o.name for o in self.options]
+        if not names:
+            return "has no options"
+        if len(names) == 1:
+            return f"has one option, {names[0]}"
+        return f"has the options {', '.join(names[:-1])} and {names[-1]}"
 
 
 class Game(ABC, Generic[S, A]):
@@ -310,8 +322,9 @@ class Game(ABC, Generic[S, A]):
 
     @abstractmethod
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> S:
-        """A fresh game, for a number of players the game allows and only options it has
-        (:meth:`new` checked both); raises :class:`BadOptions` for a value it cannot play."""
+        """A fresh game, for a number of players the game allows and every option of the
+        game as a value of its kind, defaults filled in (:meth:`new` read them through
+        their specs); raises :class:`BadOptions` for values it cannot play together."""
 
     @abstractmethod
     def awaited(self, state: S) -> Mapping[int, Stage]:
@@ -358,8 +371,9 @@ class Game(ABC, Generic[S, A]):
     # -- what the core does for every game --------------------------------------------
 
     def new(self, players: int, options: Mapping[str, Any] | None, seed: int) -> S:
-        """A fresh game; raises :class:`BadOptions` for a number of players or an option
-        the game does not have (the game's :meth:`setup` judges the options' values)."""
+        """A fresh game; raises :class:`BadOptions` for a number of players the game does
+        not allow, or an option it does not have or whose spec refuses the value (the
+        game's :meth:`setup` then judges what needs the whole game)."""
         info = self.info
         if not info.min_players <= players <= info.max_players:
             allowed = (
@@ -368,16 +382,38 @@ class Game(ABC, Generic[S, A]):
                 else f"{info.min_players} to {info.max_players}"
             )
             raise BadOptions(f"{info.name} is for {allowed} players, not {players}.")
-        given = dict(options or {})
-        unknown = sorted(set(given) - set(info.options))
+        return self.setup(players, self.read_options(options), seed)
+
+    def read_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Every option of the game as a value of its kind: those in ``options`` read by
+        their specs, the others at their defaults. Raises :class:`BadOptions`, naming the
+        game, for a name the game has no option of or a value its option refuses."""
+        info, given = self.info, dict(options or {})
+        unknown = sorted(str(name)[:QUOTED] for name in given if info.option(name) is None)
         if unknown and not info.options:
             raise BadOptions(f"{info.name} has no options (got {', '.join(unknown)}).")
         if unknown:
-            known = ", ".join(info.options)
+            known = ", ".join(o.name for o in info.options)
             raise BadOptions(
                 f"{info.name} has no option {', '.join(unknown)} (its options: {known})."
             )
-        return self.setup(players, given, seed)
+        values = {}
+        for option in info.options:
+            if option.name not in given:
+                values[option.name] = option.default
+                continue
+            try:
+                values[option.name] = option.read(given[option.name])
+            except BadOptions as exc:
+                raise BadOptions(f"{info.name}: {exc}") from None
+        return values
+
+    def written_options(self, options: Mapping[str, Any] | None) -> dict[str, str]:
+        """The options given, each in its one spelling: what a game stores and shows, so
+        ``8``, ``"8"`` and ``" 8"`` open the same game (:class:`BadOptions` as
+        :meth:`read_options`)."""
+        values, given = self.read_options(options), options or {}
+        return {o.name: o.write(values[o.name]) for o in self.info.options if o.name in given}
 
     def to_play(self, state: S) -> tuple[int, ...]:
         """The seats whose input is awaited now (empty once the game is over)."""

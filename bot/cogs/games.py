@@ -6,14 +6,18 @@ everything the rules or the lobby refuse comes back as a private message.
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+import engine
 from bot import permissions
 from bot.callers import caller_of, table_of
 from bot.cogs.base import AnsweringCog, at_the_table, noted, permission_note
-from bot.cogs.options import GAME_CHOICES, LEVEL_CHOICES, Duration, GameOptions
+from bot.cogs.game_options import game_options
+from bot.cogs.options import GAME_CHOICES, LEVEL_CHOICES, Duration
 from bot.delivery import refuse
 from bot.host import Host
 from bot.inputs import EXTEND_BY, REACTION_WINDOW, REMIND_EVERY, TIME_PER_MOVE, clocks_of
@@ -40,13 +44,12 @@ class Games(
 
     @app_commands.command(name="new", description="Open a game in this channel")
     @app_commands.describe(
-        game="Which game to play",
+        game="Which game to play (its own options follow, each named for its game)",
         time_per_move="e.g. 3d, 12h or 90m (1 minute to 60 days); empty: no deadline",
         at_deadline="What happens when a player runs out of time",
         remind_every="Remind a waiting player this often: 1 hour to 60 days (default 24h)",
         rated="Whether the result changes ratings (default: yes)",
         reaction_window="Time for out-of-turn answers before the bot passes: 5m to 7d (12h)",
-        options="The game's options as name=value, e.g. start=ii-2-3 advanced=on",
         ai="How many AI players take a seat beside you (0 to 5; the game is then unrated)",
         ai_level="How well the AI players play (default: normal)",
     )
@@ -55,16 +58,17 @@ class Games(
         at_deadline=[app_commands.Choice(name=t, value=k) for k, t in POLICIES.items()],
         ai_level=LEVEL_CHOICES,
     )
+    @game_options(engine.GAMES.values())
     async def new(
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
+        options: dict[str, Any] | None = None,  # each its own slash option: game_options
         time_per_move: app_commands.Transform[float, Duration(TIME_PER_MOVE)] | None = None,
         at_deadline: app_commands.Choice[str] | None = None,
         remind_every: app_commands.Transform[float, Duration(REMIND_EVERY)] | None = None,
         rated: bool = True,
         reaction_window: app_commands.Transform[float, Duration(REACTION_WINDOW)] | None = None,
-        options: app_commands.Transform[dict[str, str], GameOptions] | None = None,
         ai: app_commands.Range[int, 0, 5] = 0,
         ai_level: app_commands.Choice[str] | None = None,
     ) -> None:

@@ -6,9 +6,12 @@ everything the rules or the lobby refuse comes back as a private message.
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
+import engine
 from bot import permissions
 from bot.callers import caller_of, table_of
 from bot.cogs.base import (
@@ -21,7 +24,8 @@ from bot.cogs.base import (
     permission_note,
     personal,
 )
-from bot.cogs.options import SOLO_CHOICES, GameOptions
+from bot.cogs.game_options import game_options
+from bot.cogs.options import SOLO_CHOICES
 from bot.host import Host
 from bot.picker import suggest
 from bot.service import Refused
@@ -38,16 +42,14 @@ class Play(AnsweringCog):
 
     @personal
     @app_commands.command(name="solo", description="Play alone, right here: Seven Bridges vs Euler")
-    @app_commands.describe(
-        game="Which game (those with a rulebook opponent)",
-        options="The game's options as name=value, e.g. start=ii-2-3 advanced=on",
-    )
+    @app_commands.describe(game="Which game (those with a rulebook opponent)")
     @app_commands.choices(game=SOLO_CHOICES)
+    @game_options(engine.GAMES[c.value] for c in SOLO_CHOICES)
     async def solo(
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str] | None = None,
-        options: app_commands.Transform[dict[str, str], GameOptions] | None = None,
+        options: dict[str, Any] | None = None,  # each its own slash option: game_options
     ) -> None:
         key = game.value if game else SOLO_CHOICES[0].value
         if not bot_posts_here(interaction):  # a user's install, away from the bot: their DM

@@ -42,8 +42,9 @@ class Lobby(ServiceBase):
         info = self._rules_of(game_key).info
         if not info.options:
             return info.help
-        listed = "\n".join(f"• `{name}`: {what}" for name, what in info.options.items())
-        return f"{info.help}\n**Options** (`/game new options:name=value`):\n{listed}"
+        listed = "\n".join(f"• `{o.name}`: {o.describe()}" for o in info.options)
+        where = "`/game new` and `/solo`" if info.min_players == 1 else "`/game new`"
+        return f"{info.help}\n**Options** (in {where}):\n{listed}"
 
     def _rules_of(self, game_key: str) -> Game:
         if game_key not in engine.GAMES:
@@ -90,13 +91,16 @@ class Lobby(ServiceBase):
                 f"Nobody else can join a game in a DM: open {rules.info.name} in a server "
                 f"channel or thread. Alone, you can play {_solo_names()} here with `/solo`."
             )
-        options = dict(options or {})
-        if "clock" in rules.info.options and "clock" not in options:
-            # a game that starts by the time of day (Seven Cities' clock cards) reads the
-            # opener's own clock: their time zone from /settings, else UTC
-            zone = ZoneInfo((await self._settings_of(caller.user_id)).timezone)
-            options["clock"] = self.store.clock().astimezone(zone).strftime("%H:%M")
         try:
+            # every option read through its game's spec before anything is stored: one of
+            # another game, a value out of range, or values the game cannot play together
+            engine.check_option_owners(rules, options or {})
+            options = rules.written_options(options)
+            if rules.info.option("clock") and "clock" not in options:
+                # a game that starts by the time of day (Seven Cities' clock cards) reads
+                # the opener's own clock: their time zone from /settings, else UTC
+                zone = ZoneInfo((await self._settings_of(caller.user_id)).timezone)
+                options["clock"] = self.store.clock().astimezone(zone).strftime("%H:%M")
             rules.new(rules.info.min_players, options, 0)
         except BadOptions as exc:
             raise Refused(str(exc)) from None
@@ -130,6 +134,8 @@ class Lobby(ServiceBase):
             await self.store.join(game_id, version, user_id, name, ai=ai_level)
             seats.append(SeatRow(version + 1, user_id, name, False, None, None, ai=ai_level))
         info = rules.info
+        # the options chosen beside the players, so whoever joins sees what they join
+        about = "; ".join([player_count(info), *(f"{k} {v}" for k, v in options.items())])
         timing = "" if rated and not ai else " A casual game: ratings stay as they are."
         if ai:
             timing += f" AI players: {', '.join(s.name for s in seats[1:])}."
@@ -140,8 +146,7 @@ class Lobby(ServiceBase):
             )
         return Reply(
             text=(
-                f"{caller.name} opened a game of **{info.name}** "
-                f"({player_count(info)}). "
+                f"{caller.name} opened a game of **{info.name}** ({about}). "
                 f"Join with `/game join`; {caller.name} starts it with `/game start`.{timing}"
             ),
             game_id=game_id,

@@ -18,7 +18,7 @@ from typing import Any
 from engine.bridge_wars import actions, ai, flow, scoring, state, view
 from engine.bridge_wars.actions import Action
 from engine.bridge_wars.rules import RULES
-from engine.bridge_wars.state import State, height_option
+from engine.bridge_wars.state import HEIGHT, State
 from engine.bridge_wars.view import View
 from engine.core import Game, GameInfo, Kit
 
@@ -50,17 +50,18 @@ class BridgeWars(Game[State, Action]):
             "Bars `h`/`v`; L3 arms `ne nw se sw`; L4 long arm then foot (`ne`, `en`, ...); "
             "T4 nose `n e s w`; S4 `sh sv zh zv`.\n"
             "*Bridgekeeper's reconstruction [P]:* the block set (O4 starter, I2×3, I3×3, "
-            "I4×3, I5×2, L3×2, L4×2, T4×2, S4×2), one-layer blocks, rods 12 layers high "
-            "(option `height`, 4–16), the starter in the outermost 2×2, ties to the brass "
+            "I4×3, I5×2, L3×2, L4×2, T4×2, S4×2), one-layer blocks, rods "
+            f"{HEIGHT.default} layers high (option `height`, {HEIGHT.low}–{HEIGHT.high}), "
+            "the starter in the outermost 2×2, ties to the brass "
             "rod, then most rods held at the top layer. Full rules: docs/rules/bridge-wars.md."
         ),
-        options={"height": "rod height in layers, 4 to 16 (default 12) [P]"},
+        options=(HEIGHT,),
     )
     rules = RULES
     kit = Kit(actions, state, flow, scoring, view, ai)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
-        return state.new(players, height_option(options), seed)
+        return state.new(players, options["height"], seed)
 
     def is_over(self, state: State) -> bool:
         return state.turn < 0

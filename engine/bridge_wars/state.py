@@ -17,10 +17,12 @@ from engine.bridge_wars import actions
 from engine.bridge_wars.actions import Place
 from engine.bridge_wars.blocks import COUNTS, NAMES, cells_at
 from engine.bridge_wars.board import HOLES, rod_mask
-from engine.core import BadOptions, Rng
+from engine.core import Rng
+from engine.options import Whole
 
-DEFAULT_HEIGHT = 12
-MIN_HEIGHT, MAX_HEIGHT = 4, 16
+#: the rods' height, 12 layers unless the players choose another (RULINGS §2.3 [P])
+HEIGHT = Whole("height", "the rods' height", low=4, high=16, default=12, unit="layers",
+               note="[P]")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -108,21 +110,6 @@ def put(state: State, seat: int, action: Place) -> tuple[State, Placed]:
         stock=tuple(stock),
     )
     return after, block
-
-
-def height_option(options: Mapping[str, Any] | None) -> int:
-    """The rod height the options ask for (RULINGS §2.3 [P]), or :class:`BadOptions`."""
-    value = options.get("height", DEFAULT_HEIGHT)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadOptions(f"height is a whole number of layers, not {value!r}.")
-    if not MIN_HEIGHT <= value <= MAX_HEIGHT:
-        raise BadOptions(
-            f"height must be {MIN_HEIGHT} to {MAX_HEIGHT} layers (default {DEFAULT_HEIGHT}), "
-            f"not {value}."
-        )
-    return value
 
 
 def new(players: int, height: int, seed: int) -> State:

@@ -18,7 +18,7 @@ from engine.core import Game, GameInfo, Kit
 from engine.seven_bridges import actions, ai, flow, scoring, state, view
 from engine.seven_bridges.actions import Action
 from engine.seven_bridges.rules import RULES
-from engine.seven_bridges.state import ROUNDS, State
+from engine.seven_bridges.state import OPTIONS, ROUNDS, State
 
 
 class SevenBridges(Game[State, Action]):
@@ -51,7 +51,7 @@ class SevenBridges(Game[State, Action]):
             "values, horse starts, footpaths from reservation, and more — see "
             "docs/rules/seven-bridges.md."
         ),
-        options=state.OPTIONS,
+        options=OPTIONS,
     )
 
     rules = RULES

@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core import BadOptions, Rng, seat_ref
+from engine.options import Suggestion, Switch, Text, quoted
 from engine.seven_bridges import euler
-from engine.seven_bridges.board import CITY, format_square, parse_square
+from engine.seven_bridges.board import CITY, QUADRANTS, format_square, parse_square
 from engine.seven_bridges.bonuses import NOT_TAKEN, USED, Bonuses
 from engine.seven_bridges.dice import DICE, HORSE, KINDS, die_token
 from engine.seven_bridges.legend import crossed, visited
@@ -22,10 +23,7 @@ from engine.seven_bridges.lines import FOOTPATHS, PRINTED, SQUARE_ARM, arm_name,
 
 ROUNDS = 5
 PICKS = 6  # picks per turn: every die is drafted
-OPTIONS = {
-    "start": "the starting square, e.g. ii-2-3 (default: rolled with the dice)",
-    "advanced": "on: choose the item each bridge crossing scores (default off)",
-}
+ROLL_START = "roll"  # the start option's word for a square rolled with the dice
 
 # What an awaited seat is asked for: the names of the stages, which rules name too
 # (``flow.awaited`` gives each its prompt).
@@ -156,16 +154,15 @@ def with_seat(state: State, seat: int, player: Player) -> State:
 # -- the start ---------------------------------------------------------------------------
 
 
-def new(players: int, options: Mapping[str, Any] | None, seed: int) -> State:
-    """Everyone's map with the starting square drawn, before any bonus or roll; raises
-    :class:`BadOptions` for options that cannot be played."""
-    advanced = _truthy(options.get("advanced", False), "advanced")
+def new(players: int, options: Mapping[str, Any], seed: int) -> State:
+    """Everyone's map with the starting square drawn, before any bonus or roll; the
+    options as :data:`START` and :data:`ADVANCED` read them."""
+    advanced = options["advanced"]
     rng = Rng.from_seed(seed)
-    start_text = str(options.get("start", "roll")).strip().lower()
-    if start_text == "roll":
+    if options["start"] == ROLL_START:
         start, rng = roll_start(rng)
     else:
-        start = _start_square(start_text)
+        start = parse_square(options["start"])
     first = 0
     if players > 1:
         first, rng = rng.below(players)
@@ -198,27 +195,70 @@ def new(players: int, options: Mapping[str, Any] | None, seed: int) -> State:
     )
 
 
-def _truthy(value: Any, name: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "yes", "true", "on"):
-        return True
-    if text in ("0", "no", "false", "off"):
-        return False
-    raise BadOptions(f"Option {name} is on or off, not {value!r}.")
-
-
-def _start_square(text: str) -> int:
+def _start_text(text: str) -> str:
+    """A starting square in its rulebook name (``r2c9`` is ``ii-2-3``), or ``roll``."""
+    if text.lower() == ROLL_START:
+        return ROLL_START
     square = parse_square(text)
     if square is None:
-        raise BadOptions(f"start={text} is not a square (write e.g. ii-2-3).")
+        raise BadOptions(f"start {quoted(text)} is not a square (write e.g. ii-2-3, or roll).")
     if not CITY.arms[square]:
         raise BadOptions(
-            f"{format_square(square)} is {CITY.kinds[square]}: the game starts on a "
+            f"start {format_square(square)} is {CITY.kinds[square]}: the game starts on a "
             f"square with streets or footpaths."
         )
-    return square
+    return format_square(square)
+
+
+def _start_label(square: int) -> str:
+    """What a starting square gives, beside its name: a landmark's bonus or the footpaths
+    for everyone at once, and the rulebook's solo level (1 easy … 9 hard)."""
+    drawn = sum(1 << a for a in SQUARE_ARM[square] if a >= 0)
+    gives = [f"landmark {letter}" for letter in visited(drawn)]
+    gives += ["footpaths"] if drawn & FOOTPATHS else []
+    return " · ".join([format_square(square), *gives, f"solo level {CITY.solo_levels[square]}"])
+
+
+def _rulebook_order(name: str) -> tuple[int, str]:
+    quadrant, _, place = name.partition("-")
+    return QUADRANTS.index(quadrant), place
+
+
+#: every square a game may start on, labelled, in rulebook order (quadrant, row, column)
+_STARTS = sorted(
+    ((format_square(sq), _start_label(sq)) for sq in range(len(CITY.arms)) if CITY.arms[sq]),
+    key=lambda start: _rulebook_order(start[0]),
+)
+
+
+def _start_suggestions(typed: str) -> list[Suggestion]:
+    """The starting squares that fit what is typed: a square's name however written
+    (``r2c9``), its first letters (``ii-2``), or words of its label (``landmark``,
+    ``level 1``); ``roll`` for the dice."""
+    text = typed.strip().lower()
+    square = parse_square(text) if text else None
+    if square is not None and CITY.arms[square]:
+        return [s for s in _STARTS if s[0] == format_square(square)]
+    first = [s for s in _STARTS if s[0].startswith(text)]
+    rest = [s for s in _STARTS if text in s[1].partition(" · ")[2] and s not in first]
+    roll = [(ROLL_START, "roll · rolled with the dice")] if ROLL_START.startswith(text) else []
+    return roll + first + rest
+
+
+#: the starting square, where everyone's map begins (rulebook: "choose any square that has
+#: streets and/or footpaths"); rolled with the dice unless chosen (RULINGS §1.2)
+START = Text(
+    "start",
+    "the starting square",
+    example="ii-2-3",
+    check=_start_text,
+    suggest=_start_suggestions,
+    default_text="rolled with the dice",
+    default=ROLL_START,
+)
+#: the rulebook's advanced rule: each bridge crossed scores an item its player chooses
+ADVANCED = Switch("advanced", "choose the item each bridge crossing scores")
+OPTIONS = (START, ADVANCED)
 
 
 def roll_start(rng: Rng) -> tuple[int, Rng]:

@@ -21,7 +21,7 @@ from engine.core import Game, GameInfo, Kit
 from engine.seven_cities import actions, ai, flow, scoring, state, view
 from engine.seven_cities.actions import Action
 from engine.seven_cities.rules import RULES
-from engine.seven_cities.state import State, clock_option
+from engine.seven_cities.state import CLOCK, State, clock_option
 
 #: the /rules text, sent as one Discord message: under 2000 characters
 HELP = (
@@ -46,7 +46,7 @@ HELP = (
     "• Round end: past cities copy onto their future tiles (not onto shields; an empty past "
     "tile erases nothing); the Time-Shift card passes counter-clockwise.\n"
     "*Our reconstruction [P]:* past costs, tile groups and layout, card counts, clock times "
-    "(option `clock=HH:MM`, else from the seed), token footprints, Metropolis windows, "
+    "(option `clock`, HH:MM), token footprints, Metropolis windows, "
     "discards to blue, 25-round limit. Full rules: docs/rules/seven-cities.md."
 )
 
@@ -62,11 +62,7 @@ class SevenCities(Game[State, Action]):
             "too, since every past city copies forward at the end of the round."
         ),
         help=HELP,
-        options={
-            "clock": "HH:MM, the time the game starts: the clock cards pick the first player "
-            "(the bot gives the time the game is opened, on the opener's clock; without "
-            "one, a time drawn from the game's seed)"
-        },
+        options=(CLOCK,),
         hidden_information=True,
     )
     rules = RULES

@@ -14,6 +14,7 @@ from functools import cached_property, wraps
 from typing import Any, TypeVar
 
 from engine.core import BadOptions, Rng, Stage
+from engine.options import SUGGESTED, Suggestion, Text, quoted
 from engine.seven_cities.board import GROUPS, START_ANCHORS, Board, Placement, Tile, board
 from engine.seven_cities.cards import CLOCKS, DIAL, deck_for, first_player
 
@@ -177,16 +178,53 @@ def in_turn_order(state: State, seats: list[int] | set[int], after: int) -> tupl
 
 
 _CLOCK = re.compile(r"(\d{1,2}):(\d{2})")
+#: the times suggested while a clock is typed: every five minutes of the day
+_TIMES = [f"{m // 60:02d}:{m % 60:02d}" for m in range(0, 24 * 60, 5)]
+
+
+def _clock_text(text: str) -> str:
+    """``HH:MM`` on a 24-hour clock, in its one spelling (``9:05`` is ``09:05``)."""
+    m = _CLOCK.fullmatch(text)
+    if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
+        raise BadOptions(
+            f"clock is the time the game starts, as HH:MM (e.g. 19:05), not {quoted(text)}."
+        )
+    return f"{int(m.group(1)):02d}:{m.group(2)}"
+
+
+def _clock_suggestions(typed: str) -> list[Suggestion]:
+    """The times that begin as typed (``7`` is ``07:…``): every five minutes of one hour,
+    or whole hours where more would fit; a whole time typed comes first."""
+    found = [t for t in _TIMES if t.startswith(typed) or t.removeprefix("0").startswith(typed)]
+    if len(found) > SUGGESTED:
+        found = [t for t in found if t.endswith(":00")]
+    try:
+        exact = _clock_text(typed)
+    except BadOptions:
+        exact = None
+    if exact is not None:
+        found = [exact, *(t for t in found if t != exact)]
+    return [(t, t) for t in found]
+
+
+#: the game's start time, which the clock cards turn into the first player (RULINGS §4)
+CLOCK = Text(
+    "clock",
+    "the start time, which picks the first player",
+    example="19:05",
+    check=_clock_text,
+    suggest=_clock_suggestions,
+    default_text="now",
+    note="(on the opener's clock: their `/settings` time zone, else UTC)",
+)
 
 
 def clock_option(options: Mapping[str, Any]) -> int | None:
-    """The ``clock=HH:MM`` option (the game's start time) in minutes on the 12-hour dial."""
-    if "clock" not in options:
+    """The ``clock`` option, read by :data:`CLOCK`, in minutes on the 12-hour dial."""
+    if options["clock"] is None:
         return None
-    m = _CLOCK.fullmatch(str(options["clock"]).strip())
-    if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
-        raise BadOptions("clock is the time the game starts, as HH:MM, e.g. clock=19:05.")
-    return (int(m.group(1)) * 60 + int(m.group(2))) % DIAL
+    hours, minutes = options["clock"].split(":")
+    return (int(hours) * 60 + int(minutes)) % DIAL
 
 
 def new(players: int, clock: int | None, seed: int) -> State:

@@ -443,6 +443,24 @@ def _command_options(command: dict, path: Iterable[str]) -> tuple[dict, list[dic
     return node, node.get("options", [])
 
 
+def _sendable(spec: dict, value: Any) -> bool:
+    """Whether the Discord client lets a user give ``value`` to the option ``spec``: a
+    number within its min and max, true or false for a switch, text for a string."""
+    kind = spec["type"]
+    if kind == 5:
+        return isinstance(value, bool)
+    if kind in (4, 10):
+        number = isinstance(value, int if kind == 4 else (int, float))
+        low, high = spec.get("min_value"), spec.get("max_value")
+        return (
+            number
+            and not isinstance(value, bool)
+            and (low is None or value >= low)
+            and (high is None or value <= high)
+        )
+    return not isinstance(value, (bool, int, float)) if kind == 3 else True
+
+
 class Harness:
     """Discord, faked at discord.py's two REST doors and its gateway parsers."""
 
@@ -805,9 +823,9 @@ class Harness:
             assert name in by_name, f"/{command['name']} {' '.join(path)} has no option {name!r}"
             spec = by_name[name]
             choices = [c["value"] for c in spec.get("choices", [])]
-            if choices and name != focused:
-                # the Discord client cannot send anything else
-                assert value in choices, f"{value!r} is not one of the choices {choices}"
+            if name != focused:  # the Discord client cannot send anything else
+                assert not choices or value in choices, f"{value!r} is not one of {choices}"
+                assert _sendable(spec, value), f"Discord sends no {value!r} as {name}: {spec}"
             option = {"type": spec["type"], "name": name, "value": value}
             if name == focused:
                 option["focused"] = True

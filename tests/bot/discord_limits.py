@@ -271,6 +271,9 @@ def command_problems(command: dict[str, Any], path: str = "") -> list[str]:
     if len(options) > COMMAND_OPTIONS:
         problems.append(f"/{where}: {len(options)} options (max {COMMAND_OPTIONS})")
     required_done = False
+    names = [o["name"] for o in options]
+    if len(names) != len(set(names)):
+        problems.append(f"/{where}: two options with one name")
     for option in options:
         if option["type"] in (1, 2):  # a sub-command or group: the same rules one level down
             problems += command_problems({**option, "type": 1}, where)
@@ -287,6 +290,15 @@ def command_problems(command: dict[str, Any], path: str = "") -> list[str]:
         else:
             required_done = True
         choices = option.get("choices") or []
+        if choices and option.get("autocomplete"):
+            problems.append(f"{label}: autocomplete may not be set with choices")
+        if option.get("autocomplete") and option["type"] not in (3, 4, 10):
+            problems.append(f"{label}: only a string or a number can autocomplete")
+        bounds = [option.get(k) for k in ("min_value", "max_value") if option.get(k) is not None]
+        if bounds and option["type"] not in (4, 10):
+            problems.append(f"{label}: only a number has a min_value or max_value")
+        if len(bounds) == 2 and bounds[0] > bounds[1]:
+            problems.append(f"{label}: min_value over max_value")
         if len(choices) > CHOICES:
             problems.append(f"{label}: {len(choices)} choices (max {CHOICES})")
         for choice in choices:

@@ -123,7 +123,7 @@ async def test_the_terminal_reads_the_board_aloud_on_request(store, tmp_path):
     assert "\nSkybridge board.\n" in said and "Scores: ada 0, bob 0." in said
     assert "Empty squares: a1, b1, c1, a2, b2, c2, a3, b3 and c3." in said
     await console.handle("bob: /board text=maybe")
-    assert "Option text is on or off, not 'maybe'." in out.getvalue()
+    assert "text is on or off, not 'maybe'." in out.getvalue()
     assert console.refused == 1, "only the bad value was refused"
 
 

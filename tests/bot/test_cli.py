@@ -67,7 +67,7 @@ def test_console_opens_a_game_with_options_and_plays_alone_against_euler(tmp_pat
     done = run_bot("console", "--db", "t.db", "--images", "pics", cwd=tmp_path, stdin=script)
     assert done.returncode == 1, "a piped script with a refused line says so in its status"
     lines = done.stdout.splitlines()
-    assert "(only ada sees this) Option advanced is on or off, not 'maybe'." in lines[0]
+    assert "(only ada sees this) Seven Bridges: advanced is on or off, not 'maybe'." in lines[0]
     assert "**Seven Bridges** begins. Seats: 1. ada." in done.stdout
     assert "Your 1 legal moves: `roll`" in done.stdout
     assert "Round 1, turn 1: ada rolls " in done.stdout

@@ -91,9 +91,35 @@ async def test_new_takes_the_discord_options_and_the_games_own(console):
     )
     assert "A casual game: ratings stay as they are. Time per move: 2 days" in said
     assert "their resignation" in said
-    assert "(only ada sees this) Option rated is on or off, not 'maybe'." in said
+    assert "(only ada sees this) rated is on or off, not 'maybe'." in said
     game = await console.service.store.live_game(1)
     assert game.options == {"advanced": "on"}
+
+
+async def test_a_games_options_are_read_through_its_specs_as_on_discord(console):
+    """``name=value`` stays in the terminal, read by the same specs as Discord's typed
+    options, with the same refusals: and a refused line stores nothing."""
+    console, out = console
+    said = await play(
+        console,
+        out,
+        "ada: /new skybridge height=8",
+        "ada: /new bridge-wars height=40",
+        "ada: /new bridge-wars height=tall",
+        "ada: /new seven-bridges start=r7c1",
+        "ada: /new seven-cities clock=25:99",
+    )
+    assert "(only ada sees this) height is a Bridge Wars option; Skybridge has no options." in said
+    assert "Bridge Wars: height must be 4 to 16 layers (default 12), not 40." in said
+    assert "Bridge Wars: height must be 4 to 16 layers (default 12), not 'tall'." in said
+    assert "Seven Bridges: start iii-1-1 is water" in said
+    assert "Battle for Seven Cities: clock is the time the game starts, as HH:MM" in said
+    assert console.refused == 5 and await console.service.store.count_games() == 0
+    opened = await play(console, out, "ada: /new bridge-wars height=8", "bob: /join", "ada: /start")
+    assert "**Bridge Wars** (2–4 players; height 8)" in opened
+    row = await console.service.store.live_game(1)
+    assert row.options == {"height": "8"}
+    assert engine.get("bridge-wars").from_json(row.state).height == 8
 
 
 async def test_settings_extend_replace_and_archive_work_as_on_discord(console):
@@ -246,7 +272,7 @@ async def test_discords_own_option_names_work_too(console):
     said = await play(
         console,
         out,
-        'ada: /solo game=seven-bridges options="start=ii-2-3"',
+        "ada: /solo game=seven-bridges start=ii-2-3",
         "ada: /move notation=roll",
         "ada: /rules game=skybridge",
         "ada: /leaderboard game=skybridge",

@@ -548,7 +548,7 @@ async def test_in_a_dm_you_play_alone_and_a_lobby_is_refused(h):
     assert_refused(lobby, "Nobody else can join a game in a DM", "/solo")
     assert await h.store.latest_game(DM_CHANNEL_ID) is None
 
-    board = board_of(await h.slash("solo", options="start=ii-2-3", user=ADA, channel=DM_CHANNEL_ID))
+    board = board_of(await h.slash("solo", start="ii-2-3", user=ADA, channel=DM_CHANNEL_ID))
     assert "**Seven Bridges** begins" in board.text
     picker = (await h.click(play_button(board)[0], user=ADA)).one
     assert picker.labels == ["roll"], "the player rolls their own turns"
@@ -932,15 +932,16 @@ async def test_malformed_options_are_refused_with_what_was_wrong(h):
     assert_refused(await h.slash("game", "extend", by="-3h", user=ADA), "duration")
     sb = "seven-bridges"
     assert_refused(
-        await h.slash("game", "new", game=sb, options="start", user=ADA), "'start' is not an option"
+        await h.slash("game", "new", game=sb, start="zz9", user=ADA),
+        "Seven Bridges: start 'zz9' is not a square",
     )
     assert_refused(
-        await h.slash("game", "new", game=sb, options="start=zz9", user=ADA), "is not a square"
+        await h.slash("game", "new", game=sb, height=8, user=ADA),
+        "height is a Bridge Wars option; Seven Bridges has the options start and advanced.",
     )
     assert_refused(
-        await h.slash("game", "new", game=sb, options="colour=red", user=ADA), "no option colour"
+        await h.slash("solo", start="r7c1", user=ADA), "start iii-1-1 is water", "streets"
     )
-    assert_refused(await h.slash("solo", options="advanced=maybe", user=ADA), "on or off")
     assert await snapshot(h) == (None,)
 
 
@@ -1032,7 +1033,7 @@ async def awaited_user(h: Harness, channel: int = CHANNEL_ID) -> Caller | None:
 
 async def open_seven_bridges(h: Harness) -> Replies:
     """A three-player game from ii-2-3, a square with no landmark: the first turn is a roll."""
-    await h.slash("game", "new", game="seven-bridges", options="start=ii-2-3", user=ADA)
+    await h.slash("game", "new", game="seven-bridges", start="ii-2-3", user=ADA)
     for player in (BOB, DEE):
         await h.slash("game", "join", user=player)
     return await h.slash("game", "start", user=ADA)
@@ -1402,23 +1403,3 @@ async def test_a_replacement_plays_with_the_newest_boards_button(h):
     assert_refused(await h.click(play_button(board)[0], user=ADA), "not playing in this game")
     move, after = await play_by_buttons(h, board, CY)
     assert f"Cy placed {move}." in after.text and "To play: Bob." in after.text
-
-
-async def test_game_options_are_suggested_and_a_bad_value_is_named_while_typing(h):
-    """On a phone nobody remembers option names: typing into ``options`` lists the chosen
-    game's options with what each does, and names a value the game refuses, before the
-    game is opened; Discord's limits (25 choices, 100 characters) hold."""
-
-    async def shown(game: str, typed: str) -> list[tuple[str, str]]:
-        reply = await h.autocomplete("game", "options", typed, "new", game=game, user=ADA)
-        return [(c["name"], c["value"]) for c in reply.choices]
-
-    (only,) = await shown("bridge-wars", "")
-    assert only == ("height= — rod height in layers, 4 to 16 (default 12) [P]", "height=")
-    (refusal,) = await shown("bridge-wars", "height=40")
-    assert refusal[0] == "✗ height must be 4 to 16 layers (default 12), not 40."
-    given = await shown("seven-bridges", "start=ii-2-3 adv")
-    assert given[0] == ("start=ii-2-3", "start=ii-2-3")
-    assert given[1][1] == "start=ii-2-3 advanced=" and given[1][0].startswith("advanced= — on")
-    assert await shown("skybridge", "") == [], "a game without options offers none"
-    assert await h.store.count_games() == 0, "suggesting opens nothing"

@@ -50,8 +50,9 @@ async def test_every_rules_page_arrives_whole_in_messages_that_fit(h, key):
     replies = await h.slash("game", "rules", game=key, user=ADA)
     assert all(r.ephemeral for r in replies.messages), "the rules are for the asker"
     assert fences_balanced(replies)
-    written = h.service.rules_text(key)  # its options' command is one to click on Discord
-    clickable = written.replace("`/game new options:", f"{h.mention('game new')} `options:")
+    clickable = h.service.rules_text(key)  # the commands it names are ones to click on Discord
+    for command in ("game new", "solo", "settings"):
+        clickable = clickable.replace(f"`/{command}`", h.mention(command))
     assert read_whole(replies) == clickable
 
 

@@ -11,10 +11,10 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from bot.callers import jump_link
 from bot.client import Bridgekeeper
 from bot.service import Service
 from bot.store import open_store
-from bot.callers import jump_link
 from tests.bot.discord_limits import text
 from tests.bot.fake_discord_server import CHANNEL_ID, GUILD_ID, TOKEN, FakeDiscord
 from tests.bot.test_discord_protocol import (

@@ -68,4 +68,5 @@ def test_a_round_opens_with_the_next_player_when_the_first_has_resigned():
 def test_the_help_fits_one_discord_message_and_marks_our_rulings():
     text = g.info.help
     assert len(text) <= 2000
-    assert "[P]" in text and "clock=HH:MM" in text and "docs/rules/seven-cities.md" in text
+    assert "[P]" in text and "option `clock`, HH:MM" in text
+    assert "docs/rules/seven-cities.md" in text
