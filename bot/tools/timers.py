@@ -1,6 +1,6 @@
 """``python -m bot bench --timers``: what grows with the games stored, at 100,000 of them.
 
-The database is :func:`bot.tools.load.seed`'s: cloned real Skybridge games, one in ten
+The database is :func:`bot.tools.seeding.seed`'s: cloned real Skybridge games, one in ten
 still running on a 72-hour clock (some with a reminder due), the rest finished; with what
 years of play leave besides (:func:`_history`): notices never sent, daily results shared.
 The first
@@ -37,7 +37,7 @@ from bot.organiser import Organiser
 from bot.scheduler import Posted, Scheduler
 from bot.service import Service
 from bot.store import SQLiteStore, Store
-from bot.tools import load
+from bot.tools import seeding
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.startup import report_startup
 
@@ -110,7 +110,7 @@ async def _passes(emit: Emit, store: Store, ticks: int) -> None:
 async def run(emit: Emit = print, stored: int = STORED, ticks: int = TICKS) -> None:
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-timers-") as tmp:
         path = Path(tmp) / "timers.db"
-        await load.seed(path, stored)
+        await seeding.seed(path, stored)
         store = await SQLiteStore.open(path)
         try:
             await _history(store, stored)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from bot.__main__ import render_processes
 from bot.store import SQLiteStore
-from bot.tools import load
+from bot.tools import load, seeding
 
 DOCUMENTED = (
     "load.startup_s",
@@ -33,7 +33,7 @@ async def test_load_bench_reports_every_documented_metric() -> None:
 
 async def test_seeded_database_holds_played_games_and_live_ones_on_a_clock(tmp_path) -> None:
     path = tmp_path / "seeded.db"
-    await load.seed(path, 120)
+    await seeding.seed(path, 120)
     store = await SQLiteStore.open(path)
     try:
         assert await store.count_games() == 120
