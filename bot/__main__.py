@@ -93,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true", help="fewer games, for CI")
     bench.add_argument(
         "--db", type=_database, help="time moves on this store (a scratch database; default: "
-        "temporary SQLite files)",
+        "temporary SQLite files); with --load, the PostgreSQL database the processes share",
     )  # fmt: skip
     bench.add_argument(
         "--game", action="append", default=[], metavar="KEY", help="only this game (repeatable)"
@@ -118,6 +118,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     bench.add_argument(
         "--ai-level", default="hard", help="with --load: the AI players' level (default hard)"
+    )
+    bench.add_argument(
+        "--bot-processes",
+        type=_counts,
+        default=[1],
+        metavar="N[,N...]",
+        help="with --load --db postgresql://...: bot processes sharing the games, e.g. 1,2,4",
     )
     return parser
 
@@ -223,6 +230,31 @@ async def _selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_refusal(args: argparse.Namespace) -> str | None:
+    """What is wrong with a bench's options, if anything: each says what would do."""
+    if args.db is not None and args.timers:
+        return "--timers builds its own SQLite file; it takes no --db."
+    if args.db is not None and args.load and not is_postgres(args.db):
+        return (
+            "--load builds its own SQLite file; --db with --load takes a PostgreSQL URL (an "
+            "empty scratch database), to share the games out between --bot-processes."
+        )
+    if args.bot_processes != [1] and not (args.load and args.db is not None):
+        return "--bot-processes goes with --load --db postgresql://... (one SQLite process)."
+    return None
+
+
+def _counts(text: str) -> list[int]:
+    """``--bot-processes 1,2,4``: each a whole number of processes, 1 to 64."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or not all(1 <= n <= 64 for n in counts):
+        raise argparse.ArgumentTypeError(f"{text!r}: give counts of processes, e.g. 1,2,4")
+    return counts
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(
@@ -250,17 +282,30 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "restore":
         return asyncio.run(restore(args.source, args.db or settings.db_path, args.force))
     if args.command == "bench":
-        if args.db is not None and (args.load or args.timers):
-            print(
-                "--db times moves on that database with the plain bench only; --load and "
-                "--timers build their own SQLite files.",
-                file=sys.stderr,
-            )
+        refusal = _bench_refusal(args)
+        if refusal:
+            print(refusal, file=sys.stderr)
             return 2
         if args.timers:
             from bot.tools import timers
 
             asyncio.run(timers.run())
+            return 0
+        if args.load and args.db is not None:
+            from bot.tools import load_processes
+
+            asyncio.run(
+                load_processes.run(
+                    print,
+                    args.db,
+                    args.bot_processes,
+                    games=args.games,
+                    seconds=args.seconds,
+                    processes=args.processes,
+                    rate=args.rate,
+                    ai=(args.ai_share, args.ai_level),
+                )
+            )
             return 0
         if args.load:
             from bot.tools import load

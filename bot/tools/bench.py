@@ -65,7 +65,7 @@ async def _sqlite_floor(path: Path, rows: int, synchronous: str = "FULL") -> lis
         await db.close()
 
 
-async def _postgres_floor(url: str, rows: int) -> list[float]:
+async def postgres_floor(url: str, rows: int) -> list[float]:
     """The floor on PostgreSQL: one bare INSERT + COMMIT of a move-sized row into a
     temporary table, on one connection (the server's own durability settings)."""
     import asyncpg
@@ -179,7 +179,7 @@ async def run(
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-bench-") as tmp:
         rows = 200 if quick else 1000
         if db is not None and is_postgres(db):
-            floor = await _postgres_floor(db, rows)
+            floor = await postgres_floor(db, rows)
             metric(emit, "postgres.commit_p50_ms", statistics.median(floor) * 1000, "ms")
         else:
             floor = await _sqlite_floor(Path(tmp) / "floor.db", rows)

@@ -92,19 +92,33 @@ async def run(
         path = Path(tmp) / "load.db"
         await seed(path, stored)
         report_startup(emit, "load", path)
-        with renderer(processes) as pool, thinking(ai) as minds:
-            memory = Memory(pool)
-            watcher = asyncio.create_task(memory.watch())
-            store = await SQLiteStore.open(path)
-            try:
-                players = Players(store, tables_of(games), pool, minds, ai)
-                await measure(emit, players, games, seconds, rate, ai, pool is not None)
-            finally:
-                watcher.cancel()
-                await store.close()
-            memory.sample()
+        await measure_file(emit, path, games, seconds, processes, rate, ai)
+
+
+async def measure_file(
+    emit: Emit,
+    path: Path,
+    games: int,
+    seconds: float,
+    processes: int,
+    rate: float,
+    ai: tuple[float, str],
+    **labels: object,
+) -> None:
+    """The bench's games played by this process on the SQLite file at ``path``."""
+    with renderer(processes) as pool, thinking(ai) as minds:
+        memory = Memory(pool)
+        watcher = asyncio.create_task(memory.watch())
+        store = await SQLiteStore.open(path)
+        try:
+            players = Players(store, tables_of(games), pool, minds, ai)
+            await measure(emit, players, games, seconds, rate, ai, pool is not None, **labels)
+        finally:
+            watcher.cancel()
+            await store.close()
+        memory.sample()
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    metric(emit, "load.peak_rss_mb", max(memory.peak, own), "MiB")
+    metric(emit, "load.peak_rss_mb", max(memory.peak, own), "MiB", **labels)
 
 
 async def measure(
@@ -136,8 +150,7 @@ async def measure(
             paced.moves_per_s(),
             "moves/s",
         )
-        if images:
-            put("load.p50_ms", percentile(paced.latencies, 0.50) * 1000, "ms")
+        put(f"load.p50{suffix}_ms", percentile(paced.latencies, 0.50) * 1000, "ms")
         if images and ai[0]:
             put("load.ai_share", ai[0], "seats")
             put("load.ai_p99_ms", percentile(paced.ai_latencies, 0.99) * 1000, "ms")
