@@ -242,7 +242,7 @@ async def schema(store: Store) -> list[tuple]:
         ]
 
 
-@pytest.mark.parametrize("start", range(1, len(migrations())))
+@pytest.mark.parametrize("start", [m.number for m in migrations()][:-1])
 async def test_upgrading_from_every_earlier_version_keeps_data_and_matches_a_fresh_schema(
     tmp_path, start
 ):
@@ -266,7 +266,7 @@ async def test_upgrading_from_every_earlier_version_keeps_data_and_matches_a_fre
 
     upgraded = await SQLiteStore.open(tmp_path / "old.db")
     try:
-        assert await upgraded.schema_version() == len(migrations())
+        assert await upgraded.schema_version() == migrations()[-1].number
         assert await schema(upgraded) == expected
         assert [(m.seq, m.action) for m in await upgraded.moves(1)] == [(1, "red tall a1")]
         assert (await upgraded.game(1)).version == 3

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.store.postgres.connection import Connection
 from bot.store.postgres.daily import DailyPG
+from bot.store.postgres.digests import DigestsPG
 from bot.store.postgres.games import GamesPG
 from bot.store.postgres.leagues import LeaguesPG
 from bot.store.postgres.notices import NoticesPG
@@ -17,7 +18,9 @@ from bot.store.postgres.postal import PostalPG
 from bot.store.postgres.ratings import RatingsPG
 
 
-class PostgresStore(GamesPG, PostalPG, NoticesPG, LeaguesPG, DailyPG, RatingsPG, Connection):
+class PostgresStore(
+    GamesPG, PostalPG, NoticesPG, DigestsPG, LeaguesPG, DailyPG, RatingsPG, Connection
+):
     """:class:`bot.store.interface.Store` on one PostgreSQL database."""
 
 

@@ -20,7 +20,16 @@ from bot.store.interface import Rate
 from bot.store.postgres.connection import Connection, Tx
 from bot.store.postgres.daily import settle_attempt
 from bot.store.postgres.ratings import rate_game
-from bot.store.postgres.waits import Game, Seat, Statement, awaited, bump, reschedule, write_seats
+from bot.store.postgres.waits import (
+    Game,
+    Seat,
+    Statement,
+    awaited,
+    bump,
+    reschedule,
+    tell_next,
+    write_seats,
+)
 from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
 from bot.store.sqlite.ratings import RATED
 
@@ -73,11 +82,15 @@ async def settle(
     notices: Sequence[tuple[int, str, str]] = (),
     attempt: Attempt | None = None,
     ratings: Callable[[Statement], str] | None = None,
+    heads_ups: Sequence[tuple[int, str, str, str]] = (),
 ) -> None:
     """One statement, one trip: every seat's wait, the "your turn" DMs for the waits that
-    start (user, text, due at), the daily attempt the game settles, and the ratings the
-    game moves (a statement built on the same parameters)."""
+    start (user, text, due at), the "you're next" heads-ups (user, via, text, due at;
+    each once a turn: :func:`~bot.store.postgres.waits.tell_next`), the daily attempt the
+    game settles, and the ratings the game moves (a statement built on the same
+    parameters)."""
     sql = Statement()
+    seats, told = tell_next(seats, heads_ups)
     parts = [f"s AS ({write_seats(sql, game, seats)})"]
     since = {s.user_id: s.turn_since for s in seats if s.awaiting}
     queued = [(user, text, due, since[user]) for user, text, due in notices if user in since]
@@ -88,6 +101,14 @@ async def settle(
             f"turn_since) SELECT {sql(game.id)}, v.u, 'turn', 'dm', v.t, v.d, {sql(now)}, v.s "
             f"FROM unnest({sql(users)}::bigint[], {sql(texts)}::text[], "
             f"{sql(dues)}::timestamptz[], {sql(turns)}::timestamptz[]) AS v(u, t, d, s))"
+        )
+    if told:
+        users, vias, texts, dues = (list(column) for column in zip(*told, strict=True))
+        parts.append(
+            "h AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at) "
+            f"SELECT {sql(game.id)}, v.u, 'heads_up', v.v, v.t, v.d, {sql(now)} "
+            f"FROM unnest({sql(users)}::bigint[], {sql(vias)}::text[], {sql(texts)}::text[], "
+            f"{sql(dues)}::timestamptz[]) AS v(u, v, t, d))"
         )
     if attempt is not None:
         parts.append(f"a AS ({settle_attempt(sql, now, game.id, attempt)})")
@@ -221,12 +242,20 @@ class GamesPG(Connection):
 
         await self.write(unit)
 
-    async def start(self, game_id: int, version: int, state: str, awaiting: Iterable[int]) -> None:
+    async def start(
+        self,
+        game_id: int,
+        version: int,
+        state: str,
+        awaiting: Iterable[int],
+        heads_ups: Sequence[tuple[int, str, str, str]] = (),
+    ) -> None:
         moment = self.clock()
 
         async def unit(tx: Tx) -> None:
             game = await bump(tx, iso(moment), game_id, version, status="active", state=state)
-            await settle(tx, iso(moment), game, awaited(game, moment, awaiting))
+            seats = awaited(game, moment, awaiting)
+            await settle(tx, iso(moment), game, seats, heads_ups=heads_ups)
 
         await self.write(unit)
 
@@ -246,13 +275,16 @@ class GamesPG(Connection):
         attempt: Attempt | None = None,
         rate: Rate | None = None,
         notices: Sequence[tuple[int, str, str]] = (),
+        heads_ups: Sequence[tuple[int, str, str, str]] = (),
     ) -> int:
         """Append one log entry and store the state it leads to, atomically, in four trips.
 
         ``results`` (place, score per seat) finishes the game, ``rate`` then moves the
         ratings of a rated game, and ``attempt`` settles the daily attempt played in it,
         if there is one: with the move, never a tick later. ``notices`` are "your turn"
-        DMs (user, text, due at) for the waits the move starts. Returns the entry's seq.
+        DMs (user, text, due at) for the waits the move starts, ``heads_ups`` "you're
+        next" notices (user, via, text, due at), each queued once a turn. Returns the
+        entry's seq.
         Raises :class:`StaleGame` if the game is no longer at ``version``.
         """
         moment = self.clock()
@@ -276,7 +308,7 @@ class GamesPG(Connection):
                 people = all(s.ai is None for s in game.seats)  # AI players are never rated
                 if rate is not None and game.rated and len(seats) >= 2 and people:
                     ratings = await rate_game(tx, now, game, seats, rate)
-            await settle(tx, now, game, seats, notices, attempt, ratings)
+            await settle(tx, now, game, seats, notices, attempt, ratings, heads_ups)
             return int(game.more)
 
         return await self.write(unit)
