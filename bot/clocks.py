@@ -168,17 +168,22 @@ def next_due(wait: Wait) -> datetime | None:
     return first
 
 
-def quiet_until(quiet: tuple[int, int] | None, zone: str, now: datetime) -> datetime | None:
-    """When quiet hours (``start``, ``end``: whole hours of the day in ``zone``) end, if
-    ``now`` falls inside them (else None). ``start`` after ``end`` spans midnight."""
+def quiet_hour(hour: int, quiet: tuple[int, int] | None) -> bool:
+    """Whether ``hour`` o'clock falls in quiet hours (``start``, ``end``: whole hours of
+    the day; ``start`` after ``end`` spans midnight)."""
     if quiet is None or quiet[0] == quiet[1]:
-        return None
+        return False
     start, end = quiet
+    return start <= hour < end if start < end else (hour >= start or hour < end)
+
+
+def quiet_until(quiet: tuple[int, int] | None, zone: str, now: datetime) -> datetime | None:
+    """When quiet hours (of the day in ``zone``) end, if ``now`` falls inside them (else
+    None)."""
     local = now.astimezone(ZoneInfo(zone))
-    inside = start <= local.hour < end if start < end else (local.hour >= start or local.hour < end)
-    if not inside:
+    if quiet is None or not quiet_hour(local.hour, quiet):
         return None
-    ends = datetime.combine(local.date(), time(end), tzinfo=local.tzinfo)
+    ends = datetime.combine(local.date(), time(quiet[1]), tzinfo=local.tzinfo)
     if ends <= local:
         ends += timedelta(days=1)
     return ends

@@ -98,7 +98,8 @@ class Postal(commands.Cog):
         await self.scheduler.sent(notice)
 
     async def _deliver(self, notice: Notice) -> None:
-        link = jump_link(Table(notice.channel_id, notice.guild_id))
+        """A DM names its game and links to it (a digest, of several games, has a link on
+        each line); a mention goes to the game's channel."""
         mention = self.bot.tree.mention
         view = None
         if notice.kind == "reminder" and notice.turn_since is not None:
@@ -106,7 +107,10 @@ class Postal(commands.Cog):
             view.add_item(SnoozeButton.of(notice.game_id, notice.turn_since))
         if notice.via == "dm":
             user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
-            await post(user, parts_of(Reply(f"{notice.text}\n{link}"), view, mention))
+            text = notice.text
+            if notice.channel_id is not None:
+                text += "\n" + jump_link(Table(notice.channel_id, notice.guild_id))
+            await post(user, parts_of(Reply(text), view, mention))
             return
         channel = await self.bot.channel_of(notice.channel_id)
         addressed = Reply(f"<@{notice.user_id}> {notice.text}", mentions=(notice.user_id,))

@@ -27,6 +27,7 @@ from bot.service.replies import (
     default_link,
     ordinal,
     player_count,
+    waited_for,
 )
 from bot.service.seats import Seats
 from bot.service.undo import Undo
@@ -53,4 +54,5 @@ __all__ = [
     "player_count",
     "rebuild",
     "solo_attempt",
+    "waited_for",
 ]

@@ -7,6 +7,7 @@ from dataclasses import replace
 from bot.inputs import Refused
 from bot.ratings import rate
 from bot.service.base import STATES, Loaded, ServiceBase, solo_attempt
+from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table
 from bot.store import StaleGame
 from engine.core import IllegalMove, Step, describe, not_your_turn
@@ -72,6 +73,7 @@ class Play(ServiceBase):
         already = game.awaited_users()
         newly = [u for u in game.people(step.awaited) if u not in already]
         mentions, dms = await self._turn_notices(game, newly)
+        told = await heads_ups(game, step, already, seat, self._settings_of, self.store.clock())
         try:
             await self.store.record(
                 game.row.id,
@@ -87,6 +89,7 @@ class Play(ServiceBase):
                 attempt=solo_attempt(game, state) if step.over else None,
                 rate=rate,
                 notices=dms,
+                heads_ups=told,
             )
         except StaleGame:
             raise Refused(
