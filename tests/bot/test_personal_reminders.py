@@ -386,3 +386,31 @@ async def test_heads_ups_in_seven_cities_skip_reaction_windows_and_come_once_a_t
         move = rng.choice(await service.legal_moves(TABLE, caller))
         reply = await service.move(TABLE, caller, move)
     assert windows and told > 5
+
+
+async def by_hand(where, sql: str) -> None:
+    """``sql`` as an operator would type it into ``sqlite3`` or ``psql``."""
+    if is_postgres(where):
+        import asyncpg
+
+        conn = await asyncpg.connect(str(where))
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+        return
+    import sqlite3
+
+    with sqlite3.connect(where) as conn:
+        conn.execute(sql)
+    conn.close()
+
+
+async def test_a_cadence_changed_by_hand_moves_the_reminders_all_the_same(world, where, clock):
+    service, scheduler = world
+    await service.settings(ADA, notify="channel")
+    await game(service, TABLE, (ADA, BOB), Clocks(remind_hours=24))
+    await sent(scheduler)
+    await by_hand(where, f"UPDATE user_settings SET remind_hours = 2 WHERE user_id = {ADA.user_id}")
+    assert await reminders_at(scheduler, clock, 1.95) == []
+    assert await reminders_at(scheduler, clock, 2) == [ADA.user_id]
