@@ -337,7 +337,8 @@ class GamesPG(Connection):
             changed = await tx.execute(
                 "WITH g AS (UPDATE games SET updated_at = $1 WHERE id = $2 AND version = $3 "
                 "RETURNING id) UPDATE seats SET user_id = $4, name = $5, reminders = 0, "
-                "snoozed = FALSE, turn_since = CASE WHEN awaiting THEN $1 END, ai = $7 "
+                "snoozed = FALSE, told_next = FALSE, turn_since = CASE WHEN awaiting THEN $1 END, "
+                "ai = $7 "
                 "WHERE game_id IN (SELECT id FROM g) AND seat = $6",
                 now,
                 game_id,

@@ -289,7 +289,8 @@ class GamesSQL(Connection):
                 raise StaleGame(f"game {game_id} moved on from version {version}")
             conn.execute(
                 "UPDATE seats SET user_id = ?, name = ?, ai = ?, reminders = 0, snoozed = 0, "
-                "turn_since = CASE WHEN awaiting = 1 THEN ? END WHERE game_id = ? AND seat = ?",
+                "told_next = 0, turn_since = CASE WHEN awaiting = 1 THEN ? END "
+                "WHERE game_id = ? AND seat = ?",
                 (user_id, name, ai, now, game_id, seat),
             )
             reschedule(conn, "s.game_id = ? AND s.seat = ?", game_id, seat)
