@@ -1,4 +1,5 @@
-"""Play-by-post timing: a game's clocks, a seat's wait, and when something is due for it.
+"""Play-by-post timing: a game's clocks, a seat's wait, and when something is due for it;
+a player's quiet hours, and when their daily digest comes.
 
 One rule, used twice: the scheduler asks :func:`due` what to do for a wait now, and the
 store keeps :func:`next_due` of every wait in an index, written in the same transaction

@@ -1,5 +1,5 @@
 """Play-by-post timing: what is due now (reminders, warnings, deadlines, AI players'
-moves), done once.
+moves, daily digests), done once.
 
 Every timer lives in the database (each awaited seat's wait began at ``turn_since``
 and ends at ``deadline``), so nothing is lost in a restart. The store keeps when each

@@ -5,8 +5,8 @@ Only where "next" means something: a game that names the next seat (``up_next``,
 its own turn order), three players or more (with two, the other's turn always follows
 yours, which you have just played), a turn of the player's own (never a reaction
 window), and people on both sides (an AI plays within seconds, and is told nothing).
-The store queues it at most once a turn of the one told (:meth:`bot.store.interface.
-Games.record`). No Discord here.
+The store queues it at most once a turn of the one told
+(:meth:`bot.store.interface.Games.record`). No Discord here.
 """
 
 from __future__ import annotations
