@@ -1,4 +1,5 @@
-"""Play-by-post timing: a game's clocks, a seat's wait, and when something is due for it.
+"""Play-by-post timing: a game's clocks, a seat's wait, and when something is due for it;
+a player's quiet hours, and when their daily digest comes.
 
 One rule, used twice: the scheduler asks :func:`due` what to do for a wait now, and the
 store keeps :func:`next_due` of every wait in an index, written in the same transaction
@@ -10,11 +11,14 @@ Pure: no I/O, no clock of its own, nothing of ours imported, so any store can us
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 #: the hours each clock may take (the ranges ``bot.inputs`` checks typed values against)
 MOVE_HOURS = (1 / 60, 60 * 24.0)
 REMIND_HOURS = (1.0, 60 * 24.0)
+#: a player's own reminder cadence (``/settings reminders:``), inside the games' range
+OWN_REMIND_HOURS = (1.0, 14 * 24.0)
 REACTION_HOURS = (5 / 60, 7 * 24.0)
 WARN_AT_MOST = timedelta(hours=24)
 HOUR = timedelta(hours=1)
@@ -54,6 +58,9 @@ class Wait:
     vacation_until: str | None
     reacting: bool  # awaited in an out-of-turn window: at the deadline the bot passes
     ai: str | None = None  # an AI seat's level: it moves by itself, after a short pause
+    #: the player's own reminder cadence (``/settings``), which overrides the game's
+    own_remind_hours: float | None = None
+    digest: bool = False  # the player takes a daily digest instead of reminders
 
 
 def warn_before(move_hours: float) -> timedelta:
@@ -79,7 +86,8 @@ def within(hours: float, bounds: tuple[float, float]) -> timedelta:
 
 
 def remind_every(wait: Wait) -> timedelta:
-    return within(wait.clocks.remind_hours, REMIND_HOURS)
+    """The player's own cadence where they chose one, else the game's ``remind_every``."""
+    return within(wait.own_remind_hours or wait.clocks.remind_hours, REMIND_HOURS)
 
 
 def warning_window(wait: Wait) -> timedelta:
@@ -106,8 +114,11 @@ def _deadline_step(wait: Wait) -> tuple[str, datetime] | None:
 
 
 def _reminder_at(wait: Wait) -> datetime | None:
-    """When this wait's next reminder is due, if one is still to come."""
-    if wait.turn_since is None or wait.snoozed or wait.reminders >= wait.clocks.reminder_limit:
+    """When this wait's next reminder is due, if one is still to come: none for a player
+    who takes the daily digest instead."""
+    if wait.turn_since is None or wait.snoozed or wait.digest:
+        return None
+    if wait.reminders >= wait.clocks.reminder_limit:
         return None
     return datetime.fromisoformat(wait.turn_since) + remind_every(wait) * (wait.reminders + 1)
 
@@ -156,3 +167,35 @@ def next_due(wait: Wait) -> datetime | None:
     if wait.vacation_until is not None:
         first = max(first, datetime.fromisoformat(wait.vacation_until))
     return first
+
+
+def quiet_hour(hour: int, quiet: tuple[int, int] | None) -> bool:
+    """Whether ``hour`` o'clock falls in quiet hours (``start``, ``end``: whole hours of
+    the day; ``start`` after ``end`` spans midnight)."""
+    if quiet is None or quiet[0] == quiet[1]:
+        return False
+    start, end = quiet
+    return start <= hour < end if start < end else (hour >= start or hour < end)
+
+
+def quiet_until(quiet: tuple[int, int] | None, zone: str, now: datetime) -> datetime | None:
+    """When quiet hours (of the day in ``zone``) end, if ``now`` falls inside them (else
+    None)."""
+    local = now.astimezone(ZoneInfo(zone))
+    if quiet is None or not quiet_hour(local.hour, quiet):
+        return None
+    ends = datetime.combine(local.date(), time(quiet[1]), tzinfo=local.tzinfo)
+    if ends <= local:
+        ends += timedelta(days=1)
+    return ends
+
+
+def next_digest(hour: int, zone: str, quiet: tuple[int, int] | None, after: datetime) -> datetime:
+    """The first daily digest after ``after``: ``hour`` o'clock in ``zone``, or, when that
+    falls in the quiet hours, the moment they end (the same day's digest, only later)."""
+    local = after.astimezone(ZoneInfo(zone))
+    for days in range(3):  # a day ahead at most; three covers a clock change
+        moment = datetime.combine(local.date() + timedelta(days=days), time(hour), local.tzinfo)
+        if moment > after:
+            return quiet_until(quiet, zone, moment) or moment
+    raise AssertionError("an hour of the day comes within two days")

@@ -23,6 +23,7 @@ from bot.console_options import (
     game_and_options,
     named,
     number,
+    settings_changes,
     switch,
     tokens,
     vacation_days,
@@ -66,7 +67,8 @@ Options are name=value, as on Discord; quote a value with spaces: name="Spring C
   /rematch                 play the finished game again (once every player asks)
   /snooze  /extend by=1d  /replace player=bob by=cy  /rules <game>  /games
   /turns  /vacation days=3  /settings notify=dm timezone=Europe/Berlin quiet_start=22
-  quiet_end=7 quiet=off  /rating [player] [game=...]  /leaderboard <game>
+  quiet_end=7 quiet=off reminders=12h|digest|game digest_hour=8 heads_up=on
+  /rating [player] [game=...]  /leaderboard <game>
   /daily play | leaderboard | stats     today's challenge against Euler, in your own DM
   /league create name=... game=... format=round-robin (a manager: --manager NAME)
   /league list | join | leave | start | standings | schedule | results <league name>
@@ -248,15 +250,6 @@ class Console:
             who = self.caller(given["player"]) if "player" in given else caller
             return await s.rating(TABLE.guild_id, who, given.get("game"))
 
-        async def settings() -> Reply:
-            allowed = ("notify", "timezone", "quiet_start", "quiet_end", "quiet")
-            given = named("settings", args, allowed)
-            quiet = given.pop("quiet", None)
-            if quiet is not None and quiet.lower() != "off":
-                raise Refused(f"Option quiet can only be off, not '{quiet[:20]}'.")
-            hours = {k: number(k, given.pop(k, None)) for k in ("quiet_start", "quiet_end")}
-            return await s.settings(caller, quiet_off=quiet is not None, **given, **hours)
-
         async def vacation() -> Reply:
             days = named("vacation", args, ("days",), ("days",)).get("days", "0")
             return await s.vacation(caller, vacation_days(days))
@@ -267,7 +260,7 @@ class Console:
         return {
             "turns": lambda: s.my_turns(caller),
             "vacation": vacation,
-            "settings": settings,
+            "settings": lambda: s.settings(caller, **settings_changes(args)),
             "rating": rating,
             "leaderboard": lambda: s.leaderboard(TABLE.guild_id, bare_or_named("game", args)),
             "games": lambda: text("Games:\n" + games),

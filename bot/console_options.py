@@ -15,6 +15,12 @@ from engine.options import BadOptions, Switch
 #: ``/new``'s own options; every other name=value is the game's (see ``/rules <game>``)
 CLOCK_OPTIONS = ("time_per_move", "at_deadline", "remind_every", "rated", "reaction_window")
 AI_OPTIONS = ("ai", "ai_level")
+#: ``/settings``' options, as on Discord, and those of them that are whole hours
+SETTINGS = (
+    "notify", "timezone", "quiet_start", "quiet_end", "quiet", "reminders", "digest_hour",
+    "heads_up",
+)  # fmt: skip
+SETTINGS_HOURS = ("quiet_start", "quiet_end", "digest_hour")
 
 
 def tokens(text: str) -> list[str]:
@@ -104,3 +110,16 @@ def vacation_days(text: str) -> float:
     if text.strip() in ("", "0"):
         return 0.0
     return parse_hours(text, VACATION, bare=24.0) / 24
+
+
+def settings_changes(text: str) -> dict[str, object]:
+    """``/settings notify=dm quiet=off heads_up=on ...`` as the service takes it: hours as
+    whole numbers, ``heads_up`` on or off, ``quiet=off`` as ``quiet_off``."""
+    given = named("settings", text, SETTINGS)
+    quiet = given.pop("quiet", None)
+    if quiet is not None and quiet.lower() != "off":
+        raise Refused(f"Option quiet can only be off, not '{quiet[:20]}'.")
+    changes: dict[str, object] = {h: number(h, given.pop(h, None)) for h in SETTINGS_HOURS}
+    if "heads_up" in given:
+        changes["heads_up"] = switch("heads_up", given.pop("heads_up"))
+    return {**given, **changes, "quiet_off": quiet is not None}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.clocks import MOVE_HOURS, REACTION_HOURS, REMIND_HOURS, Clocks
+from bot.clocks import MOVE_HOURS, OWN_REMIND_HOURS, REACTION_HOURS, REMIND_HOURS, Clocks
 
 #: a value longer than this is shown cut short in a refusal
 SHOWN = 30
@@ -53,6 +53,12 @@ ROUND_TIME = Span("round_time", 1.0, 90 * DAY)
 LEAGUE_MOVE_TIME = Span("move_time", MINUTE, 60 * DAY)
 LEAGUE_STARTS = Span("starts", MINUTE, 365 * DAY)
 VACATION = Span("days", 1.0, 60 * DAY)
+REMINDERS = Span("reminders", *OWN_REMIND_HOURS)
+#: what ``/settings reminders:`` takes besides a cadence of the player's own
+REMINDER_WORDS = {
+    "game": "each game's own reminders (its remind_every)",
+    "digest": "one message a day listing every game waiting for you",
+}
 
 #: whole-number ranges, inclusive: reminders per wait, league rounds, seats per league
 #: table, league points for a place, and a position in a game's history
@@ -114,6 +120,22 @@ def _read_hours(clean: str, bare: float) -> float | None:
     if any(unit not in _UNITS for _, unit in parts):
         return None
     return sum(float(number) * _UNITS[unit] for number, unit in parts)
+
+
+def parse_reminders(text: str) -> float | str:
+    """``/settings reminders:`` as typed: ``game``, ``digest``, or a cadence of the
+    player's own (``12h``, ``3d``) in hours, within :data:`REMINDERS`."""
+    clean = text.strip().lower()
+    if clean in REMINDER_WORDS:
+        return clean
+    hours = _read_hours(clean, 1.0) if len(clean) <= LONGEST_VALUE else None
+    if hours is None:
+        raise Refused(
+            f"reminders: {shown(text)} is not a choice; write a duration like `12h`, `24h` "
+            f"or `3d` ({REMINDERS}), `digest` (one message a day) or `game` (each "
+            "game's own)."
+        )
+    return check_hours(hours, REMINDERS, text)
 
 
 def check_hours(hours: object, span: Span, typed: object = None) -> float:

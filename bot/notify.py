@@ -7,9 +7,9 @@ No Discord here.
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
-from zoneinfo import ZoneInfo
+from datetime import datetime
 
+from bot.clocks import quiet_until
 from bot.store import Settings
 
 VIAS = {"channel": ("channel",), "dm": ("dm",), "both": ("channel", "dm"), "off": ()}
@@ -17,17 +17,7 @@ VIAS = {"channel": ("channel",), "dm": ("dm",), "both": ("channel", "dm"), "off"
 
 def in_quiet_hours(settings: Settings, now: datetime) -> datetime | None:
     """When the user's quiet hours end, if ``now`` falls inside them (else None)."""
-    start, end = settings.quiet_start, settings.quiet_end
-    if start is None or end is None or start == end:
-        return None
-    local = now.astimezone(ZoneInfo(settings.timezone))
-    quiet = start <= local.hour < end if start < end else (local.hour >= start or local.hour < end)
-    if not quiet:
-        return None
-    ends = datetime.combine(local.date(), time(end), tzinfo=local.tzinfo)
-    if ends <= local:
-        ends += timedelta(days=1)
-    return ends
+    return quiet_until(settings.quiet, settings.timezone, now)
 
 
 def routes(settings: Settings, now: datetime) -> list[tuple[str, datetime]]:

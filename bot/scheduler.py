@@ -1,5 +1,5 @@
 """Play-by-post timing: what is due now (reminders, warnings, deadlines, AI players'
-moves), done once.
+moves, daily digests), done once.
 
 Every timer lives in the database (each awaited seat's wait began at ``turn_since``
 and ends at ``deadline``), so nothing is lost in a restart. The store keeps when each
@@ -18,11 +18,11 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 
 import engine
-from bot.clocks import Wait, due, remind_every, warning_window
+from bot.clocks import Wait, due, next_digest, remind_every, warning_window
 from bot.marks import when
 from bot.notify import routes
-from bot.service import LEASE, POLICIES, Caller, Refused, Reply, Service, Table
-from bot.store import Notice, iso, parse_time
+from bot.service import LEASE, POLICIES, Caller, Refused, Reply, Service, Table, waited_for
+from bot.store import Notice, Settings, iso, parse_time
 
 log = logging.getLogger(__name__)
 
@@ -47,17 +47,11 @@ AT_YOUR_DEADLINE = {
 }
 
 
-def _plural(count: int, unit: str) -> str:
-    return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
-
-
-def _waited(delta: timedelta) -> str:
-    """A past stretch in whole words: ``1 hour``, ``14 minutes``, ``3 days``."""
-    minutes = max(1, round(delta.total_seconds() / 60))
-    if minutes < 60:
-        return _plural(minutes, "minute")
-    hours = round(minutes / 60)
-    return _plural(hours, "hour") if hours < 48 else _plural(round(hours / 24), "day")
+def _following(settings: Settings, now: datetime) -> str | None:
+    """When the player's digest after this one is due (None: they take none any more)."""
+    if settings.digest_hour is None:
+        return None
+    return iso(next_digest(settings.digest_hour, settings.timezone, settings.quiet, now))
 
 
 def day_ends(moment: datetime) -> datetime:
@@ -115,7 +109,12 @@ class Scheduler:
             if idle:
                 await self.store.reschedule(idle)
             if len(claimed) < BATCH or not fresh:
-                return posted
+                break
+        try:
+            await self._digests(now)
+        except Exception:  # the digests wait for the next minute; the moves above stand
+            log.exception("play-by-post: the daily digests failed")
+        return posted
 
     async def _do(self, wait: Wait, now: datetime, posted: list[Posted], post: Post | None) -> bool:
         """Do what is due in ``wait``; False if nothing was (its due time is then stored
@@ -143,6 +142,27 @@ class Scheduler:
             log.exception("play-by-post: %s for game %d failed", kind, wait.game_id)
             return True
 
+    async def _digests(self, now: datetime) -> None:
+        """Each daily digest due: the player's games waiting for them, in one DM (none
+        when nothing waits, or while they are on vacation, as no reminder comes then),
+        and the next one's moment, all claimed in one transaction. Read through an index
+        of the digests due: a minute with none due costs one look at it."""
+        claims = []
+        for user_id, due_at, settings in await self.store.due_digests(now):
+            following = _following(settings, now)
+            away = settings.vacation_until is not None and parse_time(settings.vacation_until) > now
+            text = None if away else await self._digest(user_id)
+            claims.append((user_id, due_at, following, text))
+        if claims:
+            await self.store.claim_digests(claims)
+
+    async def _digest(self, user_id: int) -> str | None:
+        lines = await self.service.waiting_lines(user_id)
+        if not lines:
+            return None
+        count = "1 game waits" if len(lines) == 1 else f"{len(lines)} games wait"
+        return "\n".join([f"📬 Your daily digest: {count} for your move.", *lines])
+
     async def _notify(self, wait: Wait, kind: str, now: datetime) -> None:
         count = grace = None
         game = engine.get(wait.game_key).info.name  # a DM must say which game it is about
@@ -163,7 +183,7 @@ class Scheduler:
         else:
             waited = now - parse_time(wait.turn_since)
             text = await self._daily_reminder(wait, now) or (
-                f"Reminder: it has been your turn in **{game}** for {_waited(waited)}."
+                f"Reminder: it has been your turn in **{game}** for {waited_for(waited)}."
             )
             # after time away (the bot down, say) one reminder catches up: no burst
             intervals = int(waited / remind_every(wait))
@@ -182,7 +202,8 @@ class Scheduler:
             return None
         weekday = date.fromisoformat(day).strftime("%A")
         return (
-            f"Reminder: your daily challenge of {weekday} {day} is still open here. Today's "
+            f"Reminder: your daily **{engine.get(wait.game_key).info.name}** challenge of "
+            f"{weekday} {day} is still open here. Today's "
             f"challenge closes at midnight UTC, {when(day_ends(now), 'R')}: finish this game, or "
             "call it off with `/game abandon` (a loss), to play it with `/daily play`."
         )

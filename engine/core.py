@@ -222,9 +222,9 @@ class Kit:
     """A game's modules in engine/README.md's layout. The core takes from them, by their
     fixed names, each function a game answers with, so no game writes the same wiring:
     ``actions.parse``/``format``, ``state.to_dict``/``from_dict``, ``flow.awaited``
-    (and ``flow.after``, ``flow.skipped`` where the game has them), ``scoring.result``,
-    ``view.view``. ``ai``, optional, turns a view back into possible states for the
-    computer players (``engine.ai``); the core itself never calls it."""
+    (and ``flow.after``, ``flow.skipped``, ``flow.up_next`` where the game has them),
+    ``scoring.result``, ``view.view``. ``ai``, optional, turns a view back into possible
+    states for the computer players (``engine.ai``); the core itself never calls it."""
 
     actions: ModuleType
     state: ModuleType
@@ -244,7 +244,7 @@ class Kit:
             "result": self.scoring.result,
             "view": self.view.view,
         }
-        for optional in ("after", "skipped"):
+        for optional in ("after", "skipped", "up_next"):
             if hasattr(self.flow, optional):
                 found[optional] = getattr(self.flow, optional)
         return found
@@ -367,6 +367,14 @@ class Game(ABC, Generic[S, A]):
     def skipped(self, state: S, seat: int) -> tuple[S, list[Event]]:
         """The state once ``seat``'s awaited turn passes unplayed (games that ``can_skip``)."""
         raise IllegalMove(f"{self.info.name} has no way to skip a turn.")
+
+    def up_next(self, state: S) -> int | None:
+        """The seat whose turn comes once the turn being played now is over, where the
+        rules already fix it from what everyone sees (seat order, who is still in): a
+        player may ask to hear that they are next. None while no single seat plays a turn
+        of its own (a reaction window, choices made all at once), where what happens
+        decides it (a round's end), and in a game that does not say (the default)."""
+        return None
 
     # -- what the core does for every game --------------------------------------------
 

@@ -21,12 +21,10 @@ import discord
 from discord import app_commands
 
 import engine
+from bot.cogs.options import CHOICE_TEXT, CHOICES
 from engine.core import BadOptions, Game
 from engine.options import Option, Switch, Text, Whole
 
-#: Discord's limits on autocomplete: choices shown, and characters of a choice's name or value
-CHOICES = 25
-CHOICE_TEXT = 100
 #: what the refusal shown among the suggestions starts with
 REFUSED = "✗ "
 

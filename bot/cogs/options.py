@@ -16,6 +16,10 @@ import engine
 import engine.ai
 from bot.inputs import Span, parse_hours
 
+#: Discord's limits on autocomplete: choices shown, and characters of a choice's name or value
+CHOICES = 25
+CHOICE_TEXT = 100
+
 GAME_CHOICES = [app_commands.Choice(name=g.info.name, value=key) for key, g in engine.GAMES.items()]
 SOLO_CHOICES = [c for c in GAME_CHOICES if engine.GAMES[c.value].info.min_players == 1]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in engine.ai.LEVELS]

@@ -99,19 +99,23 @@ class Postal(commands.Cog):
         await self.scheduler.sent(notice)
 
     async def _deliver(self, notice: Notice) -> None:
-        table = Table(notice.channel_id, notice.guild_id)
-        if notice.kind == "board":  # a timer's move whose process died before posting it
+        """A DM names its game and links to it (a digest, of several games, has a link on
+        each line); a mention goes to the game's channel. A ``board`` notice is a timer's
+        move whose process died before posting it: its board, rebuilt, in the channel."""
+        if notice.kind == "board":
             reply = await self.bot.service.announcement(notice.game_id, notice.seq, notice.text)
-            await self.bot.post(table, reply)
+            await self.bot.post(Table(notice.channel_id, notice.guild_id), reply)
             return
-        link = jump_link(table)
         mention = self.bot.tree.mention
         snooze: tuple[discord.ui.Item, ...] = ()
         if notice.kind == "reminder" and notice.turn_since is not None:
             snooze = (SnoozeButton.of(notice.game_id, notice.turn_since),)
         if notice.via == "dm":
             user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
-            await post(user, parts_of(Reply(f"{notice.text}\n{link}"), snooze, mention))
+            text = notice.text
+            if notice.channel_id is not None:
+                text += "\n" + jump_link(Table(notice.channel_id, notice.guild_id))
+            await post(user, parts_of(Reply(text), snooze, mention))
             return
         channel = await self.bot.channel_of(notice.channel_id)
         addressed = Reply(f"<@{notice.user_id}> {notice.text}", mentions=(notice.user_id,))

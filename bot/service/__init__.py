@@ -7,7 +7,7 @@ A move is checked by the engine, then logged and stored in one transaction.
 
 One module per feature (engine/README.md's idea, for the application layer):
 ``lobby``, ``play``, ``undo``, ``postal``, ``seats`` (AI players), ``looking``,
-``ratings``, over ``base``; the
+``ratings``, over ``base``; ``heads_up`` says who hears they are next as a turn begins; the
 values front ends trade with it are in ``replies``.
 """
 
@@ -34,6 +34,7 @@ from bot.service.replies import (
     default_link,
     ordinal,
     player_count,
+    waited_for,
 )
 from bot.service.seats import Seats
 from bot.service.undo import Undo
@@ -61,4 +62,5 @@ __all__ = [
     "player_count",
     "rebuild",
     "solo_attempt",
+    "waited_for",
 ]

@@ -16,6 +16,7 @@ from bot.inputs import (
     shown,
 )
 from bot.service.base import STATES, Loaded, ServiceBase, solo_attempt
+from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL, ai_identity, check_level
 from bot.store import SeatRow, StaleGame
@@ -215,12 +216,14 @@ class Lobby(ServiceBase):
             raise Refused(str(exc)) from None
         started = Loaded(game.row, game.seats, game.rules, state)
         opening = game.rules.step(None, state, ())
+        told = await heads_ups(started, opening, (), None, self._settings_of, self.store.clock())
         try:
             await self.store.start(
                 game.row.id,
                 game.row.version,
                 STATES.stored(game.row.game_key, state),
                 tuple(opening.awaited),
+                told,
             )
         except StaleGame:
             raise Refused("The lobby changed at that moment; please try again.") from None

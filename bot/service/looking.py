@@ -8,7 +8,7 @@ import engine
 from bot.inputs import Refused
 from bot.marks import when
 from bot.service.base import Loaded, ServiceBase, loaded, rebuild
-from bot.service.replies import Caller, Reply, StatusCard, Table, player_count
+from bot.service.replies import Caller, Reply, StatusCard, Table, player_count, waited_for
 from bot.store import parse_time
 from renders.text import describe
 
@@ -129,12 +129,23 @@ class Looking(ServiceBase):
         return Reply(text="\n".join(lines), private=True)
 
     async def my_turns(self, caller: Caller) -> Reply:
-        waiting = await self.store.awaiting(caller.user_id)
-        if not waiting:
+        lines = await self.waiting_lines(caller.user_id)
+        if not lines:
             return Reply(text="No game is waiting for you.", private=True)
-        lines = [
-            f"• {engine.get(w.game_key).info.name} in {self._link(Table(w.channel_id, w.guild_id))}"
-            f" — waiting since {when(parse_time(w.since), 'f')}"
-            for w in waiting
-        ]
         return Reply(text="Your turn in:\n" + "\n".join(lines), private=True)
+
+    async def waiting_lines(self, user_id: int) -> list[str]:
+        """One line for each game waiting for the user, the longest-waiting first: its
+        name and a link to it, how long it has waited, its deadline. ``/turns`` lists
+        them, and so does the daily digest."""
+        now = self.store.clock()
+        lines = []
+        for w in await self.store.awaiting(user_id):
+            since = parse_time(w.since)
+            due = f", due {when(parse_time(w.deadline))}" if w.deadline else ""
+            lines.append(
+                f"• **{engine.get(w.game_key).info.name}** in "
+                f"{self._link(Table(w.channel_id, w.guild_id))} — waiting since "
+                f"{when(since, 'f')} ({waited_for(now - since)}){due}"
+            )
+        return lines

@@ -8,6 +8,7 @@ from datetime import timedelta
 from bot.inputs import Refused
 from bot.ratings import rate
 from bot.service.base import STATES, Loaded, ServiceBase, loaded, rebuild, solo_attempt
+from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table
 from bot.store import StaleGame, iso
 from engine.core import IllegalMove, Step, describe, not_your_turn
@@ -99,6 +100,7 @@ class Play(ServiceBase):
         already = game.awaited_users()
         newly = [u for u in game.people(step.awaited) if u not in already]
         mentions, dms = await self._turn_notices(game, newly)
+        told = await heads_ups(game, step, already, seat, self._settings_of, self.store.clock())
         board = None
         if announce is not None:
             board = (announce, iso(self.store.clock() + ANNOUNCE_AFTER))
@@ -117,6 +119,7 @@ class Play(ServiceBase):
                 attempt=solo_attempt(game, state) if step.over else None,
                 rate=rate,
                 notices=dms,
+                heads_ups=told,
                 announce=board,
             )
         except StaleGame:

@@ -8,18 +8,21 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
+from bot.clocks import next_digest, quiet_hour
 from bot.inputs import (
     EXTEND_BY,
     Refused,
+    check_count,
     check_hours,
     format_hours,
+    parse_reminders,
     parse_timezone,
     shown,
 )
 from bot.marks import when
 from bot.service.base import Loaded, ServiceBase, effective_moves
 from bot.service.replies import Caller, Reply, Table
-from bot.store import StaleGame, iso, parse_time
+from bot.store import Settings, StaleGame, iso, parse_time
 
 NOTIFY = {
     "channel": "a mention in the game's channel",
@@ -31,6 +34,37 @@ NOTIFY = {
 
 #: the most extra time `/game extend` gives one turn, unless its time per move is longer
 EXTEND_CAP_HOURS = 7 * 24
+#: the hours a digest may come at, and the one it comes at unless the player names one
+DIGEST_HOURS = (0, 23)
+DEFAULT_DIGEST_HOUR = 8
+
+
+def _heads_up_text(settings: Settings) -> str:
+    if not settings.heads_up:
+        return "off"
+    return (
+        "on, but your turn notices are off, so it reaches you nowhere"
+        if settings.notify == "off"
+        else "on"
+    )
+
+
+def _cadence(reminders: str | None, hour: int | None, current: Settings) -> dict[str, Any]:
+    """The settings ``/settings reminders:`` and ``digest_hour:`` change (none: neither
+    given). A digest hour goes with the digest, the only thing it times."""
+    if reminders is None and hour is None:
+        return {}
+    choice = parse_reminders(reminders) if reminders is not None else None
+    digest = choice == "digest" or (choice is None and current.digest_hour is not None)
+    if hour is not None and not digest:
+        raise Refused(
+            "digest_hour is the hour of your daily digest: ask for the digest with it, "
+            "e.g. `/settings reminders:digest digest_hour:8`."
+        )
+    if digest:
+        hour = hour if hour is not None else current.digest_hour
+        return {"remind_hours": None, "digest_hour": DEFAULT_DIGEST_HOUR if hour is None else hour}
+    return {"remind_hours": None if choice == "game" else choice, "digest_hour": None}
 
 
 class PlayByPost(ServiceBase):
@@ -220,7 +254,8 @@ class PlayByPost(ServiceBase):
 
     async def settings(self, caller: Caller, *, quiet_off: bool = False, **changes: Any) -> Reply:
         """Show or change how the caller is told it is their turn; ``quiet_off`` clears
-        the quiet hours (a ``None`` among ``changes`` means "unchanged")."""
+        the quiet hours (a ``None`` among ``changes`` means "unchanged"). ``reminders``
+        is typed text (:func:`~bot.inputs.parse_reminders`), ``heads_up`` a bool."""
         current = await self.store.settings(caller.user_id)
         given = {k: v for k, v in changes.items() if v is not None}
         if "notify" in given and given["notify"] not in NOTIFY:
@@ -234,21 +269,43 @@ class PlayByPost(ServiceBase):
             if "quiet_start" in given or "quiet_end" in given:
                 raise Refused("Set quiet hours or turn them off, not both at once.")
             given.update(quiet_start=None, quiet_end=None)
+        if "heads_up" in given and not isinstance(given["heads_up"], bool):
+            raise Refused("heads_up is on or off.")
+        hour = given.pop("digest_hour", None)
+        if hour is not None:
+            check_count(hour, "digest_hour", DIGEST_HOURS)
+        given.update(_cadence(given.pop("reminders", None), hour, current))
         updated = replace(current, **given)
         if given:
             await self._put_settings(caller.user_id, updated)
         quiet = (
             f"quiet {updated.quiet_start}:00–{updated.quiet_end}:00 (DMs wait)"
-            if updated.quiet_start is not None and updated.quiet_end is not None
+            if updated.quiet
             else "no quiet hours"
         )
         return Reply(
             text=(
                 f"Turn notices: {NOTIFY[updated.notify]}; time zone {updated.timezone}; {quiet}; "
-                f"{updated.vacation_days:g} vacation days in the bank."
+                f"{updated.vacation_days:g} vacation days in the bank.\n"
+                f'Reminders: {self._reminders_text(updated)}; "you\'re next" heads-up: '
+                f"{_heads_up_text(updated)}."
             ),
             private=True,
         )
+
+    def _reminders_text(self, settings: Settings) -> str:
+        """How the player is reminded, as their settings have it; for a digest, when the
+        next comes (quiet hours move it to their end, and say so)."""
+        if settings.remind_hours is not None:
+            return f"every {format_hours(settings.remind_hours)} (in every game)"
+        if settings.digest_hour is None:
+            return "each game's own (`remind_every`)"
+        hour = settings.digest_hour
+        due = next_digest(hour, settings.timezone, settings.quiet, self.store.clock())
+        text = f"one digest a day instead, at {hour}:00 {settings.timezone}"
+        if quiet_hour(hour, settings.quiet):
+            text += f" (in your quiet hours: it comes at {settings.quiet_end}:00, when they end)"
+        return f"{text}, next {when(due)}"
 
     async def archive(self, table: Table, caller: Caller) -> Reply:
         """Close a finished game's place; its log, boards and results are kept."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 import engine
 
@@ -71,3 +72,16 @@ def ordinal(n: int) -> str:
 
 def default_link(table: Table) -> str:
     return f"channel {table.channel_id}"
+
+
+def _plural(count: int, unit: str) -> str:
+    return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
+
+
+def waited_for(delta: timedelta) -> str:
+    """A past stretch in whole words: ``1 hour``, ``14 minutes``, ``3 days``."""
+    minutes = max(1, round(delta.total_seconds() / 60))
+    if minutes < 60:
+        return _plural(minutes, "minute")
+    hours = round(minutes / 60)
+    return _plural(hours, "hour") if hours < 48 else _plural(round(hours / 24), "day")

@@ -91,8 +91,14 @@ class Games(Protocol):
         """Remove a lobby seat; later seats move up so seat numbers stay 0..n-1."""
 
     async def start(
-        self, game_id: int, version: int, state: str, awaiting: Iterable[int]
-    ) -> None: ...
+        self,
+        game_id: int,
+        version: int,
+        state: str,
+        awaiting: Iterable[int],
+        heads_ups: Sequence[tuple[int, str, str, str]] = (),
+    ) -> None:
+        """Start the game, awaiting ``awaiting``; ``heads_ups`` as :meth:`record` takes them."""
 
     async def record(
         self,
@@ -110,6 +116,7 @@ class Games(Protocol):
         attempt: Attempt | None = None,
         rate: Rate | None = None,
         notices: Sequence[tuple[int, str, str]] = (),
+        heads_ups: Sequence[tuple[int, str, str, str]] = (),
         announce: tuple[str, str] | None = None,
     ) -> int:
         """Append one log entry and store the state it leads to, in one transaction.
@@ -117,9 +124,12 @@ class Games(Protocol):
         ``results`` (place, score per seat) finishes the game; ``rate`` then moves the
         players' ratings if the game is rated, and ``attempt`` settles the daily attempt
         played in it. ``notices`` are "your turn" DMs (user, text, due at) for the waits
-        the move starts. ``announce`` (a note, due at) queues a ``board`` notice standing
-        in for the move's public post, for a move no one is there to be answered: until
-        :meth:`announced`, it is due to be posted then. Returns the entry's seq."""
+        the move starts; ``heads_ups`` "you're next" notices (user, via, text, due at),
+        each queued only for a seated player not awaited who has not been told since
+        their own last turn began (then they have been). ``announce`` (a note, due at)
+        queues a ``board`` notice standing in for the move's public post, for a move no
+        one is there to be answered: until :meth:`announced`, it is due to be posted
+        then. Returns the entry's seq."""
 
     async def abandon(self, game_id: int, version: int, attempt: Attempt | None = None) -> None:
         """Call a game off; ``attempt`` settles the daily attempt played in it."""
@@ -186,6 +196,20 @@ class Postal(Protocol):
         """Every active game waiting for ``user_id``, the longest-waiting first."""
 
 
+class Digests(Protocol):
+    """Daily digests: when each player's is next due (their settings keep it), each
+    claimed once."""
+
+    async def due_digests(self, now: datetime) -> list[tuple[int, str, Settings]]:
+        """Every player whose digest is due by ``now``: (user, due at, settings); costs
+        what is due, not what is stored."""
+
+    async def claim_digests(self, claims: Sequence[tuple[int, str, str, str | None]]) -> int:
+        """For each (user, due, following, text) whose digest is still due at ``due``:
+        move it on to ``following`` and queue ``text`` as a DM (None: nothing to send),
+        in one transaction. Returns how many were queued."""
+
+
 class Notices(Protocol):
     """The outbox: messages to deliver, claimed once, retried, given up."""
 
@@ -210,7 +234,8 @@ class SettingsStore(Protocol):
 
     async def settings(self, user_id: int) -> Settings: ...
 
-    async def put_settings(self, user_id: int, settings: Settings) -> None: ...
+    async def put_settings(self, user_id: int, settings: Settings) -> None:
+        """Store a user's settings; when their digest is next due follows them."""
 
     async def organiser_role(self, guild_id: int) -> int | None: ...
 
@@ -318,7 +343,9 @@ class Ratings(Protocol):
         rated; returns how many games that was and whether nothing changed."""
 
 
-class Store(Games, Postal, Notices, SettingsStore, Leagues, Leases, Daily, Ratings, Protocol):
+class Store(
+    Games, Postal, Digests, Notices, SettingsStore, Leagues, Leases, Daily, Ratings, Protocol
+):
     """Everything the application layer stores, and the store's own upkeep."""
 
     #: trips to the database so far (a SQLite store's thread, a server's socket): the bench

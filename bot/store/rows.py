@@ -83,16 +83,18 @@ class Awaiting:
     channel_id: int
     game_key: str
     since: str
+    deadline: str | None = None
 
 
 @dataclass(frozen=True)
 class Notice:
-    """A message to deliver: in the game's channel with a mention, or as a DM."""
+    """A message to deliver: in the game's channel with a mention, or as a DM. A daily
+    digest belongs to no one game: it has none, and no channel."""
 
     id: int
-    game_id: int
+    game_id: int | None
     guild_id: int | None
-    channel_id: int
+    channel_id: int | None
     user_id: int
     via: str
     kind: str
@@ -110,6 +112,16 @@ class Settings:
     quiet_end: int | None = None
     vacation_days: float = 14.0
     vacation_until: str | None = None
+    remind_hours: float | None = None  # the player's own reminder cadence; None: each game's
+    digest_hour: int | None = None  # a daily digest at this local hour replaces reminders
+    heads_up: bool = False  # told when the player before them begins their turn
+
+    @property
+    def quiet(self) -> tuple[int, int] | None:
+        """The quiet hours (start, end), if any."""
+        if self.quiet_start is None or self.quiet_end is None:
+            return None
+        return self.quiet_start, self.quiet_end
 
 
 @dataclass(frozen=True)

@@ -2,20 +2,23 @@
 
 The database is :func:`bot.tools.seeding.seed`'s: cloned real Skybridge games, one in ten
 still running on a 72-hour clock (some with a reminder due), the rest finished; with what
-years of play leave besides (:func:`_history`): notices never sent, daily results shared.
-The first
-pass does what is due; the figures are what every minute costs afterwards, when nothing
-or little is due, which is what a bot with years of finished games pays all day:
+years of play leave besides (:func:`_history`): notices never sent, daily results shared,
+and 20,000 players' settings (:func:`_players`: daily digests at every hour of the day,
+some due at once, cadences of their own, heads-ups). The first pass does what is due; the
+figures are what every minute costs afterwards, when nothing or little is due, which is
+what a bot with years of finished games pays all day:
 
 - ``timers.tick_ms`` (p50, and ``timers.tick_max_ms``): the play-by-post pass alone
-  (:meth:`bot.scheduler.Scheduler.tick`: reminders, warnings, deadlines, reaction windows);
+  (:meth:`bot.scheduler.Scheduler.tick`: reminders, warnings, deadlines, reaction windows,
+  daily digests);
 - ``timers.minute_ms``: the whole once-a-minute pass the bot runs (that tick, league
   rounds, the daily challenge's settling and rollover, due notices);
 - ``timers.tick_cpu_ms``, ``timers.minute_cpu_ms``: the same in CPU time (p50) of the
   process and its SQLite thread: steadier than wall-clock figures on a shared machine;
 - ``timers.first_tick_ms`` (and ``_cpu_ms``): the first pass, with its due reminders
-  (``timers.first_due``): each is claimed in a transaction of its own, so the wall-clock
-  figure is mostly waiting for disk flushes;
+  (``timers.first_due``) and digests: each reminder is claimed in a transaction of its
+  own (a pass's digests in one), so the wall-clock figure is mostly waiting for disk
+  flushes;
 - ``timers.startup_s`` and its phases: ``python -m bot``'s start in a fresh process, as
   the load bench times it (imports, open with migrations and the integrity check, the
   client's set-up, the first pass); ``timers.startup_cpu_s``, that process's CPU time.
@@ -31,12 +34,13 @@ from collections.abc import Awaitable, Callable
 from datetime import date, timedelta
 from pathlib import Path
 
+from bot.clocks import next_digest
 from bot.daily import Daily
 from bot.minute import MinutePass
 from bot.organiser import Organiser
 from bot.scheduler import Posted, Scheduler
 from bot.service import Service
-from bot.store import SQLiteStore, Store
+from bot.store import SQLiteStore, Store, iso
 from bot.tools import seeding
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.startup import report_startup
@@ -58,8 +62,10 @@ def _p50_ms(values: list[float]) -> float:
 
 async def _history(store: Store, stored: int) -> None:
     """One finished game in ten gets a notice that was never sent (its player moved
-    before quiet hours ended), one in ten a daily challenge result already shared."""
+    before quiet hours ended), one in ten a daily challenge result already shared; and
+    :func:`_players`' settings."""
     long_ago = "2026-01-01T00:00:00.000000+00:00"
+    await _players(store, stored // 5)
     async with store.transaction() as db:
         rows = await db.execute_fetchall(
             "SELECT id FROM games WHERE status = 'finished' ORDER BY id LIMIT ?", (stored // 5,)
@@ -77,6 +83,39 @@ async def _history(store: Store, stored: int) -> None:
                 ((date(2020, 1, 1) + timedelta(days=n // 300)).isoformat(), n % 300, game)
                 for n, game in enumerate(games[1::2])
             ],
+        )
+
+
+async def _players(store: Store, count: int) -> None:
+    """``count`` players' settings, as ``/settings`` leaves them: one in four takes the
+    daily digest, at an hour of the day spread over all 24 (one in a hundred of those
+    due now, three live games waiting for each), one in three of the rest reminders
+    every 12 hours, one in two the heads-up."""
+    now = store.clock()
+    rows, due_now = [], []
+    for n in range(count):
+        user, hour = 10_000_000 + n, n % 24
+        digest = n % 4 == 0
+        due = next_digest(hour, "UTC", None, now) if digest else None
+        if digest and n % 400 == 0:
+            due = now - timedelta(minutes=1)
+            due_now.append(user)
+        cadence = 12.0 if n % 3 == 0 and not digest else None
+        rows.append((user, cadence, hour if digest else None, iso(due) if due else None, n % 2))
+    async with store.transaction() as db:
+        await db.executemany(
+            "INSERT INTO user_settings (user_id, remind_hours, digest_hour, digest_at, "
+            "heads_up) VALUES (?, ?, ?, ?, ?)",
+            rows,
+        )
+        waiting = await db.execute_fetchall(
+            "SELECT s.game_id, s.seat FROM seats s JOIN games g ON g.id = s.game_id "
+            "WHERE s.awaiting = 1 AND g.status = 'active' ORDER BY s.game_id LIMIT ?",
+            (3 * len(due_now),),
+        )
+        await db.executemany(  # the trigger marks these waits due: the first pass looks
+            "UPDATE seats SET user_id = ? WHERE game_id = ? AND seat = ?",
+            [(due_now[i % len(due_now)], game, seat) for i, (game, seat) in enumerate(waiting)],
         )
 
 

@@ -44,6 +44,18 @@ def next_active(state: State, seat: int, inclusive: bool = False) -> int:
     raise AssertionError("a game with nobody playing is over")
 
 
+def up_next(state: State) -> int | None:
+    """Who plays after the seat to play: the next still playing, going left, or in the
+    last round the next still owed a turn (none: the game ends). Not while colours and
+    corners are chosen, where a seat left with one choice is skipped over."""
+    if state.turn < 0 or in_setup(state):
+        return None
+    if state.final is None:
+        return next_active(state, state.turn)
+    owed = [s for s in state.final if s != state.turn and s not in state.resigned]
+    return owed[0] if owed else None
+
+
 def after(before: State, state: State, seat: int, action: Action, events: list[Event]) -> State:
     """Who acts next: the next to choose, the next to place, or nobody as the game ends."""
     if isinstance(action, Choose):

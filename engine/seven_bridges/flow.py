@@ -11,6 +11,7 @@ automatically.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 from engine.core import Event, Stage, seat_ref
@@ -69,6 +70,31 @@ def awaited(state: State) -> dict[int, Stage]:
     if state.committed >= 0:
         return {seat: DRAW_DOWNGRADED}
     return {seat: _drafting(state, seat)}
+
+
+def up_next(state: State) -> int | None:
+    """Whose pick comes after the one being made (the roller's roll and first pick are
+    one go): the next position to pick that is not the picker's own, this turn or the
+    next. None while bonuses or items are chosen (all at once), after the game's last
+    pick, and where Euler, who is nobody's seat, picks next."""
+    if state.round >= ROUNDS or any(p.pending or p.pending_items for p in state.seats):
+        return None
+    picking = owner(state, state.slot)
+    for position in _picks_to_come(state):
+        if position != picking:
+            return None if is_euler(state, position) else position
+    return None
+
+
+def _picks_to_come(state: State) -> Iterator[int]:
+    """The positions that pick after the current pick: the rest of this turn's, then the
+    next turn's, from its roller (a turn's six picks go round the whole table)."""
+    yield from (owner(state, slot) for slot in range(state.slot + 1, PICKS))
+    turn = state.turn + 1  # as settle() moves on to the next turn
+    rnd = state.round + turn // positions(state)
+    if rnd < ROUNDS:
+        following = replace(state, turn=turn % positions(state), round=rnd, slot=0)
+        yield from (owner(following, slot) for slot in range(PICKS))
 
 
 def _drafting(state: State, seat: int) -> Stage:

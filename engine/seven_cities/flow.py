@@ -65,6 +65,24 @@ def after(before: State, state: State, seat: int, action: Action, events: list[E
     return state
 
 
+def up_next(state: State) -> int | None:
+    """Who plays after the seat to play, in turn order from the Time-Shift holder: the
+    next to choose a starting tile (after the last, the holder opens round 1), or the
+    next turn of the round. None while a reaction window is open, and after a round's
+    last turn: the Time-Shift card passes to that same player, who opens the next."""
+    if state.over is not None or state.windows:
+        return None
+    order = active(state)
+    if state.stage == START:
+        choosing = [s for s in order if state.positions[s] is None and s != state.turn]
+        nxt = choosing[0] if choosing else order[0]
+        return None if nxt == state.turn else nxt
+    if state.turn not in order:
+        return None
+    later = order[order.index(state.turn) + 1 :]
+    return later[0] if later else None
+
+
 def close_window(state: State, events: list[Event]) -> State:
     """Once nobody is left to answer the open window, it closes; an attack waiting on
     Defend City is negated by the first defender, or happens."""

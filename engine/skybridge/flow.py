@@ -27,6 +27,18 @@ def skipped(state: State, seat: int) -> tuple[State, list[Event]]:
     return advance(state, seat, events), events
 
 
+def up_next(state: State) -> int | None:
+    """The seat the turn passes to after this one: the next clockwise still in (one
+    that cannot place when its turn comes is out then, and the turn passes it by)."""
+    if state.turn < 0:
+        return None
+    for step in range(1, state.players):
+        candidate = (state.turn + step) % state.players
+        if candidate not in state.out:
+            return candidate
+    return None
+
+
 def advance(state: State, seat: int, events: list[Event]) -> State:
     """Pass the turn on; a seat that cannot place when its turn comes is out for good."""
     out = set(state.out)

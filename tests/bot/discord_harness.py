@@ -41,7 +41,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,7 +59,7 @@ from bot.callers import jump_link
 from bot.client import Bridgekeeper
 from bot.delivery import PLACEHOLDER
 from bot.service import Caller, Service
-from bot.store import SQLiteStore, Store
+from bot.store import SQLiteStore, Store, utcnow
 from tests.bot.discord_limits import (
     BUTTON,
     COMPONENTS_V2,
@@ -464,9 +464,16 @@ def _sendable(spec: dict, value: Any) -> bool:
 class Harness:
     """Discord, faked at discord.py's two REST doors and its gateway parsers."""
 
-    def __init__(self, db_path: str | Path, *, images: bool = True) -> None:
+    def __init__(
+        self,
+        db_path: str | Path,
+        *,
+        images: bool = True,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
         self.db_path = Path(db_path)
         self.images = images
+        self.clock = clock  # the store's: timers read it (Discord's own 3 s stay real)
         self.calls: list[Call] = []
         self.pinned: list[int] = []  # message ids, in the order they were pinned
         self.deleted: set[int] = set()  # messages a person deleted (see delete_message)
@@ -518,7 +525,7 @@ class Harness:
         await self._boot()
 
     async def _boot(self) -> None:
-        self.store = await SQLiteStore.open(self.db_path)
+        self.store = await SQLiteStore.open(self.db_path, clock=self.clock)
         # as bot/__main__.py builds it, with a fixed seed so games are repeatable
         self.service = Service(self.store, link=jump_link, seed=lambda: 12345)
         self.service.images = self.images

@@ -36,6 +36,7 @@ from bot.inputs import (
     LEAGUE_MOVE_TIME,
     REACTION_WINDOW,
     REMIND_EVERY,
+    REMINDERS,
     ROUND_TIME,
     TIME_PER_MOVE,
     Span,
@@ -146,6 +147,8 @@ CALLS = st.one_of(
         MAYBE_TEXT,
         st.one_of(st.none(), st.integers()),
         st.one_of(st.none(), st.integers()),
+        MAYBE_TEXT,
+        st.one_of(st.none(), st.integers()),
     ),
     st.tuples(
         st.just("league"),
@@ -193,7 +196,11 @@ def sweep() -> list[tuple]:
     ]
     items += [("line", f"ada: /{command} {odd}") for command in COMMAND_NAMES for odd in ODD]
     items += [("line", f"ada: /new skybridge {f}={odd}") for f in TYPED_FIELDS for odd in ODD]
-    items += [("settings", odd, None, None, None) for odd in ODD]
+    items += [("settings", odd, None, None, None, None, None) for odd in ODD]
+    items += [("settings", None, None, None, None, odd, None) for odd in ODD]
+    items += [("settings", None, None, None, None, "digest", e) for e in (-1, 0, 23, 24, 10**30)]
+    items += [("line", f"ada: /settings reminders={odd}") for odd in ODD]
+    items += [("line", f"ada: /settings reminders=digest digest_hour={odd}") for odd in ODD]
     items += [
         ("league", "Cup", "skybridge", "swiss", {field: odd})
         for field in LEAGUE_FIELDS
@@ -230,6 +237,9 @@ def out_of_range(path: Path) -> list[str]:
             "SELECT id, round_hours, move_hours, rounds, table_size FROM leagues"
         ).fetchall()
         zones = db.execute("SELECT user_id, timezone FROM user_settings").fetchall()
+        cadences = db.execute(
+            "SELECT user_id, remind_hours, digest_hour, digest_at FROM user_settings"
+        ).fetchall()
     spans = (TIME_PER_MOVE, REMIND_EVERY, REACTION_WINDOW)
     bad = [
         f"game {row[0]}: {span.option}={value!r}"
@@ -250,6 +260,11 @@ def out_of_range(path: Path) -> list[str]:
             parse_timezone(zone)
         except Refused:
             bad.append(f"user {user}: time zone {zone[:40]!r}")
+    for user, hours, hour, due in cadences:
+        if hours is not None and not _inside(hours, REMINDERS) or hour not in (None, *range(24)):
+            bad.append(f"user {user}: reminders every {hours!r} h, digest at {hour!r}")
+        if (hour is None) != (due is None):
+            bad.append(f"user {user}: a digest at {hour!r} due {due!r}")
     return bad
 
 
@@ -308,8 +323,11 @@ class Rig:
         elif kind == "vacation":
             await s.vacation(BOB, args[0])
         elif kind == "settings":
-            zone, notify, start, end = args
-            await s.settings(BOB, timezone=zone, notify=notify, quiet_start=start, quiet_end=end)
+            zone, notify, start, end, reminders, hour = args
+            await s.settings(
+                BOB, timezone=zone, notify=notify, quiet_start=start, quiet_end=end,
+                reminders=reminders, digest_hour=hour,
+            )  # fmt: skip
         elif kind == "league":
             name, game, fmt, options = args
             await self.organiser.create(table, MOD, name, game, fmt, **options)

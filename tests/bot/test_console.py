@@ -147,6 +147,30 @@ async def test_settings_extend_replace_and_archive_work_as_on_discord(console):
     assert "your clocks are paused for 2 days" in said
 
 
+async def test_reminder_settings_are_the_same_options_as_on_discord(console):
+    console, out = console
+    said = await play(
+        console,
+        out,
+        "ada: /settings reminders=digest digest_hour=8 timezone=Europe/Berlin heads_up=on",
+        "ada: /settings heads_up=maybe",
+        "ada: /settings reminders=fortnightly",
+        "ada: /settings reminders=12h digest_hour=9",
+        "ada: /settings reminders=3d heads_up=off",
+    )
+    lines = said.splitlines()
+    assert lines[1] == (
+        "Reminders: one digest a day instead, at 8:00 Europe/Berlin, next 2026-11-03 07:00 UTC; "
+        '"you\'re next" heads-up: on.'
+    )
+    assert "(only ada sees this) Option heads_up is on or off, not 'maybe'." in said
+    assert "reminders: `fortnightly` is not a choice" in said
+    assert "digest_hour is the hour of your daily digest" in said
+    assert lines[-1] == 'Reminders: every 3 days (in every game); "you\'re next" heads-up: off.'
+    stored = await console.service.store.settings(console.caller("ada").user_id)
+    assert (stored.remind_hours, stored.digest_hour, stored.heads_up) == (72, None, False)
+
+
 async def test_hand_prints_the_players_own_hand_as_text_and_nobody_elses(console):
     console, out = console
     rules = engine.get("seven-cities")

@@ -216,7 +216,8 @@ async def test_a_daily_game_left_open_past_midnight_is_told_when_todays_challeng
     (notice,) = await scheduler.deliveries()
     closes = int(datetime(2026, 11, 4, tzinfo=UTC).timestamp())  # Tuesday's end
     assert for_discord(notice.text) == (
-        "Reminder: your daily challenge of Monday 2026-11-02 is still open here. Today's "
+        "Reminder: your daily **Seven Bridges** challenge of Monday 2026-11-02 is still open "
+        "here. Today's "
         f"challenge closes at midnight UTC, <t:{closes}:R>: finish this game, or call it off "
         "with `/game abandon` (a loss), to play it with `/daily play`."
     )

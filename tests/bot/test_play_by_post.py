@@ -415,8 +415,10 @@ async def test_turns_lists_the_longest_wait_first_with_when_it_began(world, cloc
     clock.at(hours=3)  # the first game changes without a move: Bob hands his seat to Dee
     await service.replace_player(TABLE, BOB, BOB.user_id, DEE)
     turns = plain((await service.my_turns(ADA)).text).splitlines()
-    assert turns[1].endswith("channel 5001 — waiting since 2026-11-02 12:00 UTC")
-    assert turns[2].endswith("channel 5002 — waiting since 2026-11-02 14:00 UTC")
+    assert turns[1:] == [
+        "• **Skybridge** in channel 5001 — waiting since 2026-11-02 12:00 UTC (3 hours)",
+        "• **Skybridge** in channel 5002 — waiting since 2026-11-02 14:00 UTC (1 hour)",
+    ]
 
 
 async def test_forfeit_of_one_of_three_players_lets_the_others_carry_on(world, clock):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.store.postgres.connection import Connection
 from bot.store.postgres.daily import DailyPG
+from bot.store.postgres.digests import DigestsPG
 from bot.store.postgres.games import GamesPG
 from bot.store.postgres.leagues import LeaguesPG
 from bot.store.postgres.leases import LeasesPG
@@ -19,7 +20,15 @@ from bot.store.postgres.ratings import RatingsPG
 
 
 class PostgresStore(
-    GamesPG, PostalPG, NoticesPG, LeaguesPG, LeasesPG, DailyPG, RatingsPG, Connection
+    GamesPG,
+    PostalPG,
+    NoticesPG,
+    DigestsPG,
+    LeaguesPG,
+    LeasesPG,
+    DailyPG,
+    RatingsPG,
+    Connection,
 ):
     """:class:`bot.store.interface.Store` on one PostgreSQL database."""
 

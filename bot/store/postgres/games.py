@@ -19,8 +19,18 @@ from bot.store.faults import StaleGame
 from bot.store.interface import Rate
 from bot.store.postgres.connection import Connection, Tx
 from bot.store.postgres.daily import settle_attempt
+from bot.store.postgres.notices import queue_for_move
 from bot.store.postgres.ratings import rate_game
-from bot.store.postgres.waits import Game, Seat, Statement, awaited, bump, reschedule, write_seats
+from bot.store.postgres.waits import (
+    Game,
+    Seat,
+    Statement,
+    awaited,
+    bump,
+    reschedule,
+    tell_next,
+    write_seats,
+)
 from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
 from bot.store.sqlite.ratings import RATED
 
@@ -73,31 +83,18 @@ async def settle(
     notices: Sequence[tuple[int, str, str]] = (),
     attempt: Attempt | None = None,
     ratings: Callable[[Statement], str] | None = None,
+    heads_ups: Sequence[tuple[int, str, str, str]] = (),
     board: tuple[int, str, str] | None = None,
 ) -> None:
     """One statement, one trip: every seat's wait, the "your turn" DMs for the waits that
-    start (user, text, due at), the stand-in for the move's public post (``board``: the
-    mover, a note, due at), the daily attempt the game settles, and the ratings the game
-    moves (a statement built on the same parameters)."""
+    start (user, text, due at), the "you're next" heads-ups (user, via, text, due at;
+    each once a turn: :func:`~bot.store.postgres.waits.tell_next`), the stand-in for the
+    move's public post (``board``: the mover, a note, due at), the daily attempt the game
+    settles, and the ratings the game moves (a statement built on the same parameters)."""
     sql = Statement()
+    seats, told = tell_next(seats, heads_ups)
     parts = [f"s AS ({write_seats(sql, game, seats)})"]
-    since = {s.user_id: s.turn_since for s in seats if s.awaiting}
-    queued = [(user, text, due, since[user]) for user, text, due in notices if user in since]
-    if queued:
-        users, texts, dues, turns = (list(column) for column in zip(*queued, strict=True))
-        parts.append(
-            "n AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
-            f"turn_since) SELECT {sql(game.id)}, v.u, 'turn', 'dm', v.t, v.d, {sql(now)}, v.s "
-            f"FROM unnest({sql(users)}::bigint[], {sql(texts)}::text[], "
-            f"{sql(dues)}::timestamptz[], {sql(turns)}::timestamptz[]) AS v(u, t, d, s))"
-        )
-    if board is not None:
-        mover, note, due = board
-        parts.append(
-            "b AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
-            f"seq) VALUES ({sql(game.id)}, {sql(mover)}, 'board', 'channel', {sql(note)}, "
-            f"{sql(due)}::timestamptz, {sql(now)}, {sql(int(game.more))}))"
-        )
+    parts += queue_for_move(sql, now, game, seats, notices, told, board)
     if attempt is not None:
         parts.append(f"a AS ({settle_attempt(sql, now, game.id, attempt)})")
     if ratings is not None:
@@ -230,12 +227,20 @@ class GamesPG(Connection):
 
         await self.write(unit)
 
-    async def start(self, game_id: int, version: int, state: str, awaiting: Iterable[int]) -> None:
+    async def start(
+        self,
+        game_id: int,
+        version: int,
+        state: str,
+        awaiting: Iterable[int],
+        heads_ups: Sequence[tuple[int, str, str, str]] = (),
+    ) -> None:
         moment = self.clock()
 
         async def unit(tx: Tx) -> None:
             game = await bump(tx, iso(moment), game_id, version, status="active", state=state)
-            await settle(tx, iso(moment), game, awaited(game, moment, awaiting))
+            seats = awaited(game, moment, awaiting)
+            await settle(tx, iso(moment), game, seats, heads_ups=heads_ups)
 
         await self.write(unit)
 
@@ -255,6 +260,7 @@ class GamesPG(Connection):
         attempt: Attempt | None = None,
         rate: Rate | None = None,
         notices: Sequence[tuple[int, str, str]] = (),
+        heads_ups: Sequence[tuple[int, str, str, str]] = (),
         announce: tuple[str, str] | None = None,
     ) -> int:
         """Append one log entry and store the state it leads to, atomically, in four trips.
@@ -262,9 +268,10 @@ class GamesPG(Connection):
         ``results`` (place, score per seat) finishes the game, ``rate`` then moves the
         ratings of a rated game, and ``attempt`` settles the daily attempt played in it,
         if there is one: with the move, never a tick later. ``notices`` are "your turn"
-        DMs (user, text, due at) for the waits the move starts; ``announce`` (note, due
-        at) the stand-in for the move's public post. Returns the entry's seq. Raises
-        :class:`StaleGame` if the game is no longer at ``version``.
+        DMs (user, text, due at) for the waits the move starts, ``heads_ups`` "you're
+        next" notices (user, via, text, due at), each queued once a turn; ``announce``
+        (note, due at) the stand-in for the move's public post. Returns the entry's seq.
+        Raises :class:`StaleGame` if the game is no longer at ``version``.
         """
         moment = self.clock()
         now = iso(moment)
@@ -288,7 +295,7 @@ class GamesPG(Connection):
                 if rate is not None and game.rated and len(seats) >= 2 and people:
                     ratings = await rate_game(tx, now, game, seats, rate)
             board = None if announce is None else (user_id, *announce)
-            await settle(tx, now, game, seats, notices, attempt, ratings, board)
+            await settle(tx, now, game, seats, notices, attempt, ratings, heads_ups, board)
             return int(game.more)
 
         return await self.write(unit)
@@ -317,7 +324,8 @@ class GamesPG(Connection):
             changed = await tx.execute(
                 "WITH g AS (UPDATE games SET updated_at = $1 WHERE id = $2 AND version = $3 "
                 "RETURNING id) UPDATE seats SET user_id = $4, name = $5, reminders = 0, "
-                "snoozed = FALSE, turn_since = CASE WHEN awaiting THEN $1 END, ai = $7 "
+                "snoozed = FALSE, told_next = FALSE, turn_since = CASE WHEN awaiting THEN $1 END, "
+                "ai = $7 "
                 "WHERE game_id IN (SELECT id FROM g) AND seat = $6",
                 now,
                 game_id,

@@ -5,10 +5,54 @@ another, and a claim older than the lease (its process died) is handed out again
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.store.postgres.connection import Connection, Tx
-from bot.store.postgres.waits import reschedule
+from bot.store.postgres.waits import Game, Seat, Statement, reschedule
 from bot.store.rows import Notice, Settings, iso
+from bot.store.sqlite.digests import DUE_COLUMNS, SETTINGS_COLUMNS, digest_due, settings_of
 from bot.store.sqlite.notices import CLAIM_LEASE, MAX_ATTEMPTS, RETRY_AFTER
+
+
+def queue_for_move(
+    sql: Statement,
+    now: str,
+    game: Game,
+    seats: Sequence[Seat],
+    notices: Sequence[tuple[int, str, str]],
+    told: Sequence[tuple[int, str, str, str]],
+    board: tuple[int, str, str] | None,
+) -> list[str]:
+    """The statements (``WITH`` parts) that queue what a move sends: the "your turn" DMs
+    for the waits it starts (user, text, due at), the "you're next" heads-ups (user, via,
+    text, due at), and the stand-in for its public post (``board``: mover, note, due at)."""
+    parts = []
+    since = {s.user_id: s.turn_since for s in seats if s.awaiting}
+    queued = [(user, text, due, since[user]) for user, text, due in notices if user in since]
+    if queued:
+        users, texts, dues, turns = (list(column) for column in zip(*queued, strict=True))
+        parts.append(
+            "n AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+            f"turn_since) SELECT {sql(game.id)}, v.u, 'turn', 'dm', v.t, v.d, {sql(now)}, v.s "
+            f"FROM unnest({sql(users)}::bigint[], {sql(texts)}::text[], "
+            f"{sql(dues)}::timestamptz[], {sql(turns)}::timestamptz[]) AS v(u, t, d, s))"
+        )
+    if told:
+        users, vias, texts, dues = (list(column) for column in zip(*told, strict=True))
+        parts.append(
+            "h AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at) "
+            f"SELECT {sql(game.id)}, v.u, 'heads_up', v.v, v.t, v.d, {sql(now)} "
+            f"FROM unnest({sql(users)}::bigint[], {sql(vias)}::text[], {sql(texts)}::text[], "
+            f"{sql(dues)}::timestamptz[]) AS v(u, v, t, d))"
+        )
+    if board is not None:
+        mover, note, due = board
+        parts.append(
+            "b AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+            f"seq) VALUES ({sql(game.id)}, {sql(mover)}, 'board', 'channel', {sql(note)}, "
+            f"{sql(due)}::timestamptz, {sql(now)}, {sql(int(game.more))}))"
+        )
+    return parts
 
 
 class NoticesPG(Connection):
@@ -26,17 +70,21 @@ class NoticesPG(Connection):
 
         A notice whose wait is over (the player moved, was replaced, the game ended) is
         dropped rather than sent: a DM held through quiet hours must not arrive after the
-        move.
+        move. So is a "you're next" heads-up once its player's turn has come (their turn
+        notice says so) or the game is over.
         """
         now = self.clock()
 
         async def unit(tx: Tx) -> list[Notice]:
             await tx.execute(
                 "UPDATE outbox SET dropped = 'moved' WHERE sent_at IS NULL AND dropped IS NULL "
-                "AND turn_since IS NOT NULL AND NOT EXISTS (SELECT 1 FROM seats s "
+                "AND ((turn_since IS NOT NULL AND NOT EXISTS (SELECT 1 FROM seats s "
                 "JOIN games g ON g.id = s.game_id WHERE s.game_id = outbox.game_id "
                 "AND s.user_id = outbox.user_id AND s.awaiting "
-                "AND s.turn_since = outbox.turn_since AND g.status = 'active')"
+                "AND s.turn_since = outbox.turn_since AND g.status = 'active')) "
+                "OR (kind = 'heads_up' AND NOT EXISTS (SELECT 1 FROM seats s "
+                "JOIN games g ON g.id = s.game_id WHERE s.game_id = outbox.game_id "
+                "AND s.user_id = outbox.user_id AND NOT s.awaiting AND g.status = 'active')))"
             )
             rows = await tx.fetch(
                 "WITH c AS (SELECT id FROM outbox WHERE sent_at IS NULL AND dropped IS NULL "
@@ -45,7 +93,8 @@ class NoticesPG(Connection):
                 "u AS (UPDATE outbox o SET claimed_at = $1, attempts = o.attempts + 1 FROM c "
                 "WHERE o.id = c.id RETURNING o.*) "
                 "SELECT u.id, u.game_id, g.guild_id, g.channel_id, u.user_id, u.via, u.kind, "
-                "u.text, u.turn_since, u.attempts, u.seq FROM u JOIN games g ON g.id = u.game_id "
+                "u.text, u.turn_since, u.attempts, u.seq FROM u "
+                "LEFT JOIN games g ON g.id = u.game_id "
                 "ORDER BY u.due_at, u.id",
                 iso(now),
                 iso(now - CLAIM_LEASE),
@@ -56,12 +105,13 @@ class NoticesPG(Connection):
 
     async def delivery_failed(self, notice: Notice) -> str:
         """Put back a notice Discord refused, for a later try: ``retry``; after the last
-        try a DM becomes a channel mention (``channel``), a mention is given up (``dropped``)."""
+        try a DM becomes a channel mention (``channel``), a mention is given up (``dropped``),
+        and so is a digest, which no one channel may show (tomorrow's comes anyway)."""
         now = self.clock()
         if notice.attempts < MAX_ATTEMPTS:
             outcome, sets = "retry", "claimed_at = NULL, due_at = $2"
             params: tuple = (iso(now + RETRY_AFTER * notice.attempts),)
-        elif notice.via == "dm":
+        elif notice.via == "dm" and notice.channel_id is not None:
             outcome = "channel"
             sets = "via = 'channel', attempts = 0, claimed_at = NULL, due_at = $2"
             params = (iso(now),)
@@ -82,21 +132,27 @@ class NoticesPG(Connection):
 
     async def settings(self, user_id: int) -> Settings:
         row = await self.row(
-            "SELECT notify, timezone, quiet_start, quiet_end, vacation_days, vacation_until "
-            "FROM user_settings WHERE user_id = $1",
-            (user_id,),
+            f"SELECT {SETTINGS_COLUMNS} FROM user_settings WHERE user_id = $1", (user_id,)
         )
-        return Settings() if row is None else Settings(*row)
+        return settings_of(row)
 
     async def put_settings(self, user_id: int, settings: Settings) -> None:
+        now = self.clock()
+
         async def unit(tx: Tx) -> None:
+            stored = await tx.fetchrow(
+                f"SELECT {DUE_COLUMNS} FROM user_settings WHERE user_id = $1 FOR UPDATE", user_id
+            )
             await tx.execute(
                 "INSERT INTO user_settings (user_id, notify, timezone, quiet_start, quiet_end, "
-                "vacation_days, vacation_until) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                "vacation_days, vacation_until, remind_hours, digest_hour, heads_up, "
+                "digest_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
                 "ON CONFLICT (user_id) DO UPDATE SET notify = EXCLUDED.notify, "
                 "timezone = EXCLUDED.timezone, quiet_start = EXCLUDED.quiet_start, "
                 "quiet_end = EXCLUDED.quiet_end, vacation_days = EXCLUDED.vacation_days, "
-                "vacation_until = EXCLUDED.vacation_until",
+                "vacation_until = EXCLUDED.vacation_until, "
+                "remind_hours = EXCLUDED.remind_hours, digest_hour = EXCLUDED.digest_hour, "
+                "heads_up = EXCLUDED.heads_up, digest_at = EXCLUDED.digest_at",
                 user_id,
                 settings.notify,
                 settings.timezone,
@@ -104,8 +160,13 @@ class NoticesPG(Connection):
                 settings.quiet_end,
                 settings.vacation_days,
                 settings.vacation_until,
+                settings.remind_hours,
+                settings.digest_hour,
+                settings.heads_up,
+                digest_due(settings, stored, now),
             )
-            # nothing is due during a vacation: its start and end move the user's waits
+            # nothing is due during a vacation, and a reminder comes at the player's own
+            # cadence or not at all with a digest: these move the user's waits
             await reschedule(tx, "s.user_id = $1 AND s.awaiting", user_id)
 
         await self.write(unit)

@@ -27,7 +27,7 @@ _GAME = (
 _SEAT = (
     "s.seat, s.user_id, s.name, s.awaiting, s.place, s.score, s.turn_since, s.deadline, "
     "s.reminders, s.snoozed, s.warned, s.reacting, s.paused_hours, s.extended_hours, "
-    "u.vacation_until, s.ai"
+    "s.told_next, u.vacation_until, s.ai, u.remind_hours, u.digest_hour IS NOT NULL"
 )
 
 
@@ -49,8 +49,11 @@ class Seat:
     reacting: bool
     paused_hours: float
     extended_hours: float
+    told_next: bool  # told it is next, since its own last turn began
     vacation_until: str | None
     ai: str | None  # an AI seat's level
+    own_remind_hours: float | None  # the player's own reminder cadence
+    digest: bool  # the player takes a daily digest instead of reminders
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,8 @@ def awaited(
     time per move, no reminders sent); a seat that keeps waiting keeps its deadline, but
     acting (``mover``) restarts its reminder clock. A player on vacation gets the whole
     time per move from their return, and the seat remembers that part as vacation, so
-    coming back early takes back only that.
+    coming back early takes back only that. A turn of a seat's own (not a reaction
+    window) lets it be told it is next once more.
     """
     waiting = set(seats)
     hours = game.clocks.reaction_hours if reacting else game.clocks.move_hours
@@ -159,6 +163,7 @@ def awaited(
                 warned=False,
                 reacting=reacting,
                 extended_hours=0.0,
+                told_next=seat.told_next and reacting,
             )
         elif seat.seat == mover:
             seat = replace(seat, turn_since=iso(now), reminders=0)
@@ -175,7 +180,7 @@ def due_at(game: Game, seat: Seat) -> str | None:
             game.id, game.guild_id, game.channel_id, game.game_key, game.version, seat.seat,
             seat.user_id, seat.name, seat.turn_since, seat.deadline, seat.reminders,
             seat.snoozed, seat.warned, game.clocks, seat.vacation_until, seat.reacting,
-            seat.ai,
+            seat.ai, seat.own_remind_hours, seat.digest,
         )
     )  # fmt: skip
 
@@ -195,6 +200,7 @@ def write_seats(sql: Statement, game: Game, seats: Sequence[Seat]) -> str:
         "reacting": "bool",
         "paused_hours": "float8",
         "extended_hours": "float8",
+        "told_next": "bool",
     }
     arrays = [
         f"{sql([getattr(s, name) for s in seats])}::{kind}[]" for name, kind in columns.items()
@@ -233,3 +239,18 @@ async def reschedule(tx: Tx, where: str, *params: object) -> None:
 def _next(w: Wait) -> str | None:
     moment = next_due(w)
     return None if moment is None else iso(moment)
+
+
+def tell_next(
+    seats: Sequence[Seat], heads_ups: Iterable[tuple[int, str, str, str]]
+) -> tuple[list[Seat], list[tuple[int, str, str, str]]]:
+    """The "you're next" heads-ups (user, via, text, due at) to queue, and the seats as
+    they are to be: each for a player not awaited who has not been told since their own
+    last turn began, who now has been. The seats were read locked, so this holds."""
+    after, queued = list(seats), []
+    for user_id, via, text, due_at in heads_ups:
+        for i, seat in enumerate(after):
+            if seat.user_id == user_id and not seat.awaiting and not seat.told_next:
+                after[i] = replace(seat, told_next=True)
+                queued.append((user_id, via, text, due_at))
+    return after, queued

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.store.sqlite.connection import CHECK_BEFORE_START, Connection
 from bot.store.sqlite.daily import DailySQL
+from bot.store.sqlite.digests import DigestsSQL
 from bot.store.sqlite.files import sole_process
 from bot.store.sqlite.games import GamesSQL
 from bot.store.sqlite.leagues import LeaguesSQL
@@ -17,7 +18,15 @@ from bot.store.sqlite.ratings import RatingsSQL
 
 
 class SQLiteStore(
-    GamesSQL, PostalSQL, NoticesSQL, LeaguesSQL, LeasesSQL, DailySQL, RatingsSQL, Connection
+    GamesSQL,
+    PostalSQL,
+    NoticesSQL,
+    DigestsSQL,
+    LeaguesSQL,
+    LeasesSQL,
+    DailySQL,
+    RatingsSQL,
+    Connection,
 ):
     """:class:`bot.store.interface.Store` on one SQLite file."""
 

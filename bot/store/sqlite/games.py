@@ -13,7 +13,7 @@ from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
 from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.daily import settle_attempt
 from bot.store.sqlite.files import unique_failed
-from bot.store.sqlite.notices import queue_board, queue_turn
+from bot.store.sqlite.notices import queue_board, queue_turn, tell_next
 from bot.store.sqlite.ratings import RATED, rate_game
 from bot.store.sqlite.waits import bump, reschedule, set_awaiting
 
@@ -181,12 +181,20 @@ class GamesSQL(Connection):
 
         await self.write(unit)
 
-    async def start(self, game_id: int, version: int, state: str, awaiting: Iterable[int]) -> None:
+    async def start(
+        self,
+        game_id: int,
+        version: int,
+        state: str,
+        awaiting: Iterable[int],
+        heads_ups: Sequence[tuple[int, str, str, str]] = (),
+    ) -> None:
         now = self.clock()
 
         def unit(conn: sqlite3.Connection) -> None:
             hours = bump(conn, iso(now), game_id, version, status="active", state=state)
             set_awaiting(conn, now, game_id, hours, awaiting)
+            tell_next(conn, iso(now), game_id, heads_ups)
 
         await self.write(unit)
 
@@ -206,6 +214,7 @@ class GamesSQL(Connection):
         attempt: Attempt | None = None,
         rate: Rate | None = None,
         notices: Sequence[tuple[int, str, str]] = (),
+        heads_ups: Sequence[tuple[int, str, str, str]] = (),
         announce: tuple[str, str] | None = None,
     ) -> int:
         """Append one log entry and store the state it leads to, atomically, in one trip.
@@ -213,9 +222,10 @@ class GamesSQL(Connection):
         ``results`` (place, score per seat) finishes the game, ``rate`` then moves the
         ratings of a rated game, and ``attempt`` settles the daily attempt played in it,
         if there is one: with the move, never a tick later. ``notices`` are "your turn"
-        DMs (user, text, due at) for the waits the move starts; ``announce`` (note, due
-        at) the stand-in for the move's public post. Returns the entry's seq. Raises
-        :class:`StaleGame` if the game is no longer at ``version``.
+        DMs (user, text, due at) for the waits the move starts, ``heads_ups`` "you're
+        next" notices (user, via, text, due at), each queued once a turn (:func:`tell_next`);
+        ``announce`` (note, due at) the stand-in for the move's public post. Returns the
+        entry's seq. Raises :class:`StaleGame` if the game is no longer at ``version``.
         """
         moment = self.clock()
         now = iso(moment)
@@ -234,6 +244,7 @@ class GamesSQL(Connection):
             conn.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
             for notice in notices:
                 queue_turn(conn, now, game_id, *notice)
+            tell_next(conn, now, game_id, heads_ups)
             if announce is not None:
                 queue_board(conn, now, game_id, user_id, seq, *announce)
             if results:
@@ -281,7 +292,8 @@ class GamesSQL(Connection):
                 raise StaleGame(f"game {game_id} moved on from version {version}")
             conn.execute(
                 "UPDATE seats SET user_id = ?, name = ?, ai = ?, reminders = 0, snoozed = 0, "
-                "turn_since = CASE WHEN awaiting = 1 THEN ? END WHERE game_id = ? AND seat = ?",
+                "told_next = 0, turn_since = CASE WHEN awaiting = 1 THEN ? END "
+                "WHERE game_id = ? AND seat = ?",
                 (user_id, name, ai, now, game_id, seat),
             )
             reschedule(conn, "s.game_id = ? AND s.seat = ?", game_id, seat)

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from datetime import timedelta
 
 from bot.store.rows import Notice, Settings, iso
 from bot.store.sqlite.connection import Connection
+from bot.store.sqlite.digests import SETTINGS_COLUMNS, digest_due, settings_of, stored_due
 from bot.store.sqlite.waits import reschedule
 
 MAX_ATTEMPTS = 3  # tries per way of delivering a notice; then a DM falls back to the channel
@@ -38,6 +40,26 @@ def queue_board(
     )
 
 
+def tell_next(
+    conn: sqlite3.Connection, now: str, game_id: int, heads_ups: Iterable[tuple[int, str, str, str]]
+) -> None:
+    """Queue each "you're next" heads-up (user, via, text, due at) for a player not
+    awaited in this game who has not been told since their own last turn began, and note
+    that they have: at most one a turn, however the game goes meanwhile."""
+    for user_id, via, text, due_at in heads_ups:
+        told = conn.execute(
+            "UPDATE seats SET told_next = 1 WHERE game_id = ? AND user_id = ? AND awaiting = 0 "
+            "AND told_next = 0",
+            (game_id, user_id),
+        )
+        if told.rowcount == 1:
+            conn.execute(
+                "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at) "
+                "VALUES (?, ?, 'heads_up', ?, ?, ?, ?)",
+                (game_id, user_id, via, text, due_at, now),
+            )
+
+
 class NoticesSQL(Connection):
     async def queue_turn_notice(self, game_id: int, user_id: int, text: str, due_at: str) -> None:
         """Queue a "your turn" DM for the wait the user has now in this game (none: nothing)."""
@@ -48,7 +70,9 @@ class NoticesSQL(Connection):
 
         A notice whose wait is over (the player moved, was replaced, the game ended) is
         dropped rather than sent: a DM held through quiet hours must not arrive after the
-        move. Notices queued before migration 7 name no wait and are delivered as before.
+        move. So is a "you're next" heads-up once its player's turn has come (their turn
+        notice says so) or the game is over. Notices queued before migration 7 name no
+        wait and are delivered as before.
         """
         now = self.clock()
 
@@ -60,6 +84,12 @@ class NoticesSQL(Connection):
                 "AND s.user_id = outbox.user_id AND s.awaiting = 1 "
                 "AND s.turn_since = outbox.turn_since AND g.status = 'active')"
             )
+            conn.execute(
+                "UPDATE outbox SET dropped = 'moved' WHERE sent_at IS NULL AND dropped IS NULL "
+                "AND kind = 'heads_up' AND NOT EXISTS (SELECT 1 FROM seats s "
+                "JOIN games g ON g.id = s.game_id WHERE s.game_id = outbox.game_id "
+                "AND s.user_id = outbox.user_id AND s.awaiting = 0 AND g.status = 'active')"
+            )
             claimed = conn.execute(
                 "UPDATE outbox SET claimed_at = ?, attempts = attempts + 1 "
                 "WHERE sent_at IS NULL AND dropped IS NULL AND due_at <= ? "
@@ -70,7 +100,7 @@ class NoticesSQL(Connection):
             rows = conn.execute(
                 "SELECT o.id, o.game_id, g.guild_id, g.channel_id, o.user_id, o.via, o.kind, "
                 "o.text, o.turn_since, o.attempts, o.seq FROM outbox o "
-                "JOIN games g ON g.id = o.game_id "
+                "LEFT JOIN games g ON g.id = o.game_id "
                 f"WHERE o.id IN ({','.join('?' * len(ids))}) ORDER BY o.due_at, o.id",
                 ids,
             ).fetchall()
@@ -80,12 +110,13 @@ class NoticesSQL(Connection):
 
     async def delivery_failed(self, notice: Notice) -> str:
         """Put back a notice Discord refused, for a later try: ``retry``; after the last
-        try a DM becomes a channel mention (``channel``), a mention is given up (``dropped``)."""
+        try a DM becomes a channel mention (``channel``), a mention is given up (``dropped``),
+        and so is a digest, which no one channel may show (tomorrow's comes anyway)."""
         now = self.clock()
         if notice.attempts < MAX_ATTEMPTS:
             outcome, sets = "retry", "claimed_at = NULL, due_at = ?"
             params: tuple = (iso(now + RETRY_AFTER * notice.attempts),)
-        elif notice.via == "dm":
+        elif notice.via == "dm" and notice.channel_id is not None:
             outcome = "channel"
             sets = "via = 'channel', attempts = 0, claimed_at = NULL, due_at = ?"
             params = (iso(now),)
@@ -106,21 +137,26 @@ class NoticesSQL(Connection):
 
     async def settings(self, user_id: int) -> Settings:
         row = await self.row(
-            "SELECT notify, timezone, quiet_start, quiet_end, vacation_days, vacation_until "
-            "FROM user_settings WHERE user_id = ?",
-            (user_id,),
+            f"SELECT {SETTINGS_COLUMNS} FROM user_settings WHERE user_id = ?", (user_id,)
         )
-        return Settings() if row is None else Settings(*row)
+        return settings_of(row)
 
     async def put_settings(self, user_id: int, settings: Settings) -> None:
+        now = self.clock()
+
         def unit(conn: sqlite3.Connection) -> None:
+            digest_at = digest_due(settings, stored_due(conn, user_id), now)
             conn.execute(
                 "INSERT OR REPLACE INTO user_settings (user_id, notify, timezone, quiet_start, "
-                "quiet_end, vacation_days, vacation_until) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "quiet_end, vacation_days, vacation_until, remind_hours, digest_hour, "
+                "heads_up, digest_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (user_id, settings.notify, settings.timezone, settings.quiet_start)
-                + (settings.quiet_end, settings.vacation_days, settings.vacation_until),
+                + (settings.quiet_end, settings.vacation_days, settings.vacation_until)
+                + (settings.remind_hours, settings.digest_hour, int(settings.heads_up))
+                + (digest_at,),
             )
-            # nothing is due during a vacation: its start and end move the user's waits
+            # nothing is due during a vacation, and a reminder comes at the player's own
+            # cadence or not at all with a digest: these move the user's waits
             reschedule(conn, "s.user_id = ? AND s.awaiting = 1", user_id)
 
         await self.write(unit)

@@ -205,10 +205,11 @@ class PostalSQL(Connection):
         return await self.write(unit)
 
     async def awaiting(self, user_id: int) -> list[Awaiting]:
-        """Every active game waiting for ``user_id``, the longest-waiting first."""
+        """Every active game waiting for ``user_id``, the longest-waiting first, with the
+        deadline of each (None: no time per move)."""
         rows = await self.rows(
-            "SELECT g.id, g.guild_id, g.channel_id, g.game_key, s.turn_since FROM seats s "
-            "JOIN games g ON g.id = s.game_id "
+            "SELECT g.id, g.guild_id, g.channel_id, g.game_key, s.turn_since, s.deadline "
+            "FROM seats s JOIN games g ON g.id = s.game_id "
             "WHERE s.user_id = ? AND s.awaiting = 1 AND g.status = 'active' "
             "ORDER BY s.turn_since, g.id",
             (user_id,),

@@ -17,7 +17,8 @@ WAIT_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.game_key, g.version, s.seat, s.user_id, "
     "s.name, s.turn_since, s.deadline, s.reminders, s.snoozed, s.warned, "
     "g.move_hours, g.deadline_policy, g.remind_hours, g.reminder_limit, "
-    "g.reaction_hours, u.vacation_until, s.reacting, s.ai"
+    "g.reaction_hours, u.vacation_until, s.reacting, s.ai, u.remind_hours, "
+    "u.digest_hour IS NOT NULL"
 )
 WAIT_TABLES = (
     "seats s JOIN games g ON g.id = s.game_id LEFT JOIN user_settings u ON u.user_id = s.user_id"
@@ -33,6 +34,8 @@ def wait(row: Sequence) -> Wait:
         row[18],
         bool(row[19]),
         row[20],
+        row[21],
+        bool(row[22]),
     )
 
 
@@ -87,6 +90,7 @@ def set_awaiting(
     A seat that starts waiting gets a fresh wait (since now, deadline from the game's
     time per move, no reminders sent); a seat that keeps waiting keeps its deadline,
     but acting (``mover``) restarts its reminder clock. Same transaction as the move.
+    A turn of a seat's own (not a reaction window) lets it be told it is next once more.
     A player on vacation gets the whole time per move from their return, and the seat
     remembers that part as vacation, so coming back early takes back only that. Every
     seat's next due time follows, as the game's status (finished, abandoned) has it.
@@ -115,9 +119,10 @@ def set_awaiting(
         deadline = None if hours is None else iso(start + timedelta(hours=hours))
         paused = 0.0 if hours is None else (start - now) / timedelta(hours=1)
         fresh.append((iso(now), deadline, paused, int(reacting), game_id, seat))
+    told = "" if reacting else ", told_next = 0"
     conn.executemany(
         "UPDATE seats SET awaiting = 1, turn_since = ?, deadline = ?, paused_hours = ?, "
-        "reminders = 0, snoozed = 0, warned = 0, reacting = ?, extended_hours = 0 "
+        f"reminders = 0, snoozed = 0, warned = 0, reacting = ?, extended_hours = 0{told} "
         "WHERE game_id = ? AND seat = ? AND awaiting = 0",
         fresh,
     )
