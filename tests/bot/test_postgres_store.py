@@ -316,10 +316,19 @@ def test_the_console_plays_on_postgres_and_backup_runs_pg_dump(postgres_url, tmp
     assert [r[0] for r in rows] == ["active"], "the game as it was when backed up"
 
 
-def test_bench_load_refuses_a_database_it_would_not_use(tmp_path):
-    done = run_bot("bench", "--load", "--db", "postgresql://bk@db.example/bk", cwd=tmp_path)
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("--timers", "--db", "postgresql://bk@db.example/bk"), "--timers builds its own"),
+        (("--load", "--db", "elsewhere.db"), "--db with --load takes a PostgreSQL URL"),
+        (("--bot-processes", "2"), "--bot-processes goes with --load --db postgresql://"),
+        (("--load", "--bot-processes", "0,2"), "give counts of processes, e.g. 1,2,4"),
+    ],
+)
+def test_bench_refuses_options_it_would_not_use(tmp_path, args, says):
+    done = run_bot("bench", *args, cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""
-    assert "--load and --timers build their own SQLite files" in done.stderr
+    assert says in done.stderr
 
 
 def test_without_pg_dump_backup_says_exactly_what_to_run(tmp_path, monkeypatch):
