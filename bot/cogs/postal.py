@@ -63,11 +63,10 @@ class Postal(commands.Cog):
         await self._pass()
 
     async def _pass(self) -> None:
-        async with self._passing:
-            try:
-                await self.run_once()
-            except Exception:  # the loop must outlive any one bad tick
-                log.exception("play-by-post tick failed")
+        try:
+            await self.run_once()
+        except Exception:  # the loop must outlive any one bad tick
+            log.exception("play-by-post tick failed")
 
     @loop.before_loop
     async def _ready(self) -> None:
@@ -75,8 +74,10 @@ class Postal(commands.Cog):
 
     async def run_once(self) -> None:
         """One pass (:class:`bot.minute.MinutePass`): its posts to their channels, its
-        notices as mentions or DMs."""
-        await self.minute.run(self._post, self._send)
+        notices as mentions or DMs. One at a time in a process: the leases it takes are
+        this process's, and would not keep a second pass of its own off the same work."""
+        async with self._passing:
+            await self.minute.run(self._post, self._send)
 
     async def _post(self, item: Posted) -> None:
         try:

@@ -163,7 +163,7 @@ async def test_reminder_settings_are_the_same_options_as_on_discord(console):
         "Reminders: one digest a day instead, at 8:00 Europe/Berlin, next 2026-11-03 07:00 UTC; "
         '"you\'re next" heads-up: on.'
     )
-    assert "(only ada sees this) Option heads_up is on or off, not 'maybe'." in said
+    assert "(only ada sees this) heads_up is on or off, not 'maybe'." in said
     assert "reminders: `fortnightly` is not a choice" in said
     assert "digest_hour is the hour of your daily digest" in said
     assert lines[-1] == 'Reminders: every 3 days (in every game); "you\'re next" heads-up: off.'
