@@ -1,8 +1,9 @@
-"""A database as a community leaves it after a while, built through the real service: all
-five games played to the end (rated, one with a rematch asked for), games still live on a
-clock with a take-back in their log and a take-back request waiting, a lobby with an AI
-seat, settings and a vacation, notices queued and not yet delivered, a daily challenge
-played and announced, and a league season half way through, its organiser role set.
+"""A database as a community leaves it after a while, built through the real service:
+all five games played to the end (rated, one with a rematch asked for) and all five in
+the middle of play, one on a clock with a take-back in its log, one with a take-back
+request waiting; a lobby with an AI seat; settings and a vacation; notices queued and not
+yet delivered; a daily challenge played and announced; a league season half way through,
+its organiser role set.
 
 It fills every table of the schema (:func:`tables_left_empty` says which it does not): a
 copy of it exercises every column of every table, and a table a future migration adds
@@ -82,6 +83,13 @@ async def _fill(service: Service, clock: Clock) -> None:
     await _play(service, UNDO_ASKED, rng, 4)
     asker = await _awaited(service, UNDO_ASKED)
     await service.undo(UNDO_ASKED, asker)  # the other has moved since: a request waits
+
+    for n, key in enumerate(k for k in FINISHED_KEYS if k not in ("skybridge", "bridge-wars")):
+        table = Table(channel_id=7110 + n, guild_id=HOME.guild_id)
+        await service.create(table, CY, key)
+        await service.join(table, ADA)
+        await service.start(table, CY)
+        await _play(service, table, rng, 6)  # mid-game: hands, dice, windows open
 
     await service.create(LOBBY, CY, "skybridge")
     await service.add_ai(LOBBY, CY, "easy")
