@@ -1,4 +1,5 @@
-"""``python -m bot [console | selfplay | arena | bench | backup | restore]``; alone, the bot."""
+"""``python -m bot [console | selfplay | arena | bench | backup | restore | migrate-store]``;
+alone, the bot."""
 
 from __future__ import annotations
 
@@ -86,6 +87,16 @@ def _parser() -> argparse.ArgumentParser:
     restore.add_argument("source", type=Path, help="a file written by backup")
     restore.add_argument("--db", type=_database, help=_DB_HELP)
     restore.add_argument("--force", action="store_true", help="replace an existing database")
+    move = sub.add_parser(
+        "migrate-store",
+        help="copy a whole database into an empty one of another store (SQLite to PostgreSQL)",
+    )
+    move.add_argument(
+        "source", metavar="FROM", type=_database, help="SQLite file or postgresql:// URL; only read"
+    )
+    move.add_argument(
+        "target", metavar="TO", type=_database, help="an empty SQLite file or PostgreSQL database"
+    )
     ratings = sub.add_parser("ratings", help="recompute every rating from stored results")
     ratings.add_argument("--rebuild", action="store_true", required=True)
     ratings.add_argument("--db", type=_database, help=_DB_HELP)
@@ -277,6 +288,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "ratings":
         return asyncio.run(rebuild_ratings(args.db or settings.db_path))
+    if args.command == "migrate-store":
+        from bot.migrate_store import migrate_store
+
+        return asyncio.run(migrate_store(args.source, args.target))
     if args.command == "backup":
         return asyncio.run(backup(args.db or settings.db_path, args.target))
     if args.command == "restore":

@@ -78,8 +78,10 @@ async def restore(source: Path, db_path: Target, force: bool) -> int:
         fd, name = tempfile.mkstemp(dir=db_path.parent, prefix=f".{db_path.name}.restoring-")
         os.close(fd)
         staged = Path(name)
-        stack.callback(_remove_with_journals, staged)  # gone by then, unless it failed
-        _copy_backup(source, staged)
+        stack.callback(remove_with_journals, staged)  # gone by then, unless it failed
+        copy_checked(
+            source, staged, "so it cannot be restored; nothing was changed. Choose another backup."
+        )
         games = await _migrated_games(staged, source)  # migrates a backup taken by an older version
         _fsync(staged)
         _settle_old(db_path)
@@ -118,9 +120,12 @@ def hold(stack: ExitStack, db_path: Path) -> None:
         raise SystemExit(str(exc)) from None
 
 
-def _copy_backup(source: Path, staged: Path) -> None:
-    """Copy a checked backup into ``staged``. The backup is only read (a check that opened
-    it as a store would migrate it and turn it to WAL): it stays as taken, to restore again."""
+def copy_checked(source: Path, staged: Path, refusal: str) -> None:
+    """Check a SQLite file, then copy it into ``staged`` (one consistent state, by SQLite's
+    online backup); a file that fails the check stops the command with ``refusal`` after
+    what was found. ``source`` is only read (a check that opened it as a store would
+    migrate it and turn it to WAL): a backup stays as taken, to restore again, and a
+    database being moved elsewhere stays as it was."""
     with closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as backup:
         try:
             verdict = backup.execute("PRAGMA integrity_check").fetchone()[0]
@@ -128,10 +133,7 @@ def _copy_backup(source: Path, staged: Path) -> None:
             verdict = str(exc)
         if verdict != "ok":
             detail = " ".join(verdict.split())[:200]
-            raise SystemExit(
-                f"{source} failed SQLite's integrity check ({detail}), so it cannot be "
-                "restored; nothing was changed. Choose another backup."
-            )
+            raise SystemExit(f"{source} failed SQLite's integrity check ({detail}), {refusal}")
         with closing(sqlite3.connect(staged)) as copy:
             backup.backup(copy)
 
@@ -163,7 +165,7 @@ def _remove_journals(path: Path) -> None:
         journal.unlink(missing_ok=True)
 
 
-def _remove_with_journals(path: Path) -> None:
+def remove_with_journals(path: Path) -> None:
     path.unlink(missing_ok=True)
     _remove_journals(path)
 

@@ -126,8 +126,13 @@ def effective_moves(log: Sequence[MoveRow]) -> list[MoveRow]:
 
 def rebuild(game: Loaded, log: Sequence[MoveRow]) -> Any:
     """The state a log leads to: its standing moves played, its skipped turns skipped."""
-    rules = game.rules
-    state = rules.new(len(game.seats), game.row.options, game.row.seed)
+    return replayed(game.rules, len(game.seats), game.row.options, game.row.seed, log)
+
+
+def replayed(rules: Game, players: int, options: dict, seed: int, log: Sequence[MoveRow]) -> Any:
+    """:func:`rebuild` from a game's stored beginning, for a check of stored games
+    (``python -m bot migrate-store`` replays every one)."""
+    state = rules.new(players, options, seed)
     for entry in effective_moves(log):
         if entry.kind == "skip":
             state = rules.skip(state, entry.seat).state

@@ -1,12 +1,15 @@
 """The two dialects' schemas stay one schema: the same tables, columns and indexes, read
 from each database's own catalogue after its migrations. A migration added to one folder
-and not the other fails here."""
+and not the other fails here, and so does a column ``migrate-store`` could not copy."""
 
 from __future__ import annotations
 
 import asyncpg
 
-from bot.store import SQLiteStore
+from bot.store import SQLiteStore, open_store
+from bot.store.copying import BOOL, BYTES, INT, TIME, plan
+from bot.store.postgres.tables import PostgresSide
+from bot.store.sqlite.tables import SQLiteSide
 
 
 async def _sqlite_schema(path) -> tuple[dict[str, set[str]], set[str]]:
@@ -65,3 +68,33 @@ async def test_both_dialects_migrate_to_the_same_tables_columns_and_indexes(tmp_
         assert postgres_columns[table] == names, table
     assert postgres_indexes == sqlite_indexes
     assert {"seats_due", "outbox_pending", "daily_entries_playing"} <= postgres_indexes
+
+
+async def test_a_copy_between_the_stores_takes_every_table_and_column_of_the_schema(
+    tmp_path, postgres_url
+):
+    """``migrate-store`` reads its tables from the two catalogues: whatever a migration
+    adds is copied, each column with one meaning both dialects agree on (SQLite's
+    INTEGER yes/no is PostgreSQL's boolean, its TEXT time a timestamptz)."""
+    sqlite_columns, _ = await _sqlite_schema(tmp_path / "schema.db")
+    on_file, on_server = (
+        await SQLiteStore.open(tmp_path / "schema.db"),
+        await open_store(postgres_url),
+    )
+    try:
+        async with on_file.transaction() as db, on_server.transaction() as conn:
+            tables = plan(
+                await SQLiteSide(db, "file").catalogue(),
+                await PostgresSide(conn, postgres_url).catalogue(),
+            )
+    finally:
+        await on_file.close()
+        await on_server.close()
+    planned = {t.name: {c.name for c in t.columns} for t in tables}
+    assert planned == {t: cols for t, cols in sqlite_columns.items() if t != "schema_migrations"}
+    kinds = {(t.name, c.name): c.kind for t in tables for c in t.columns}
+    assert kinds["seats", "awaiting"] == BOOL and kinds["seats", "due_at"] == TIME
+    assert kinds["secrets", "value"] == BYTES and kinds["games", "id"] == INT
+    order = [t.name for t in tables]
+    assert order.index("games") < order.index("moves")
+    assert order.index("leagues") < order.index("league_matches")

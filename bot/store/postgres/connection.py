@@ -130,12 +130,23 @@ class Connection:
         clock: Callable[[], datetime] = utcnow,
         migrate_to: int | None = None,
         pool_size: int = POOL_SIZE,
+        read_only: bool = False,
     ) -> Any:
         """Connect a pool to the database at ``url`` and bring its schema up to date.
 
-        Raises :class:`CannotOpen` naming the URL (never its password) and what to do: a
-        server that cannot be reached, a refused password or user, a missing database.
+        ``read_only``: every transaction is read-only, the server's guarantee that nothing
+        is written, and the schema is left as it is (``python -m bot migrate-store``
+        reads its source so). Raises :class:`CannotOpen` naming the URL (never its
+        password) and what to do: a server that cannot be reached, a refused password or
+        user, a missing database.
         """
+        settings = {
+            "timezone": "UTC",
+            "application_name": "bridgekeeper",
+            "lock_timeout": f"{int(LOCK_TIMEOUT_S * 1000)}ms",
+        }
+        if read_only:
+            settings["default_transaction_read_only"] = "on"
         try:
             pool = await asyncpg.create_pool(
                 url,
@@ -143,15 +154,13 @@ class Connection:
                 max_size=pool_size,
                 init=_timestamp_codec,
                 timeout=CONNECT_TIMEOUT_S,
-                server_settings={
-                    "timezone": "UTC",
-                    "application_name": "bridgekeeper",
-                    "lock_timeout": f"{int(LOCK_TIMEOUT_S * 1000)}ms",
-                },
+                server_settings=settings,
             )
         except Exception as exc:
             raise open_fault(url, exc) from None
         store = cls(pool, url, clock)
+        if read_only:
+            return store
         try:
             await store.migrate(migrate_to)
         except BaseException:
@@ -207,6 +216,17 @@ class Connection:
             self.round_trips += 2
             async with conn.transaction():
                 return await unit(Tx(conn, self), *args)
+
+    @asynccontextmanager
+    async def transaction(self, *, snapshot: bool = False) -> AsyncIterator[asyncpg.Connection]:
+        """Raw SQL on one pooled connection, as one transaction, for tools that copy whole
+        tables (``python -m bot migrate-store``); the application's own writes are units
+        (:meth:`write`). ``snapshot``: a read-only transaction that sees one committed
+        state of the database throughout (repeatable read)."""
+        async with self._connection() as conn:
+            isolation = "repeatable_read" if snapshot else "read_committed"
+            async with conn.transaction(isolation=isolation, readonly=snapshot):
+                yield conn
 
     async def read(self, unit: Unit[T], *args: Any) -> T:
         """Run ``unit(tx, *args)`` on a pooled connection, outside any transaction: reads,
