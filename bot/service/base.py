@@ -10,7 +10,6 @@ import os
 import secrets
 import socket
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -24,6 +23,7 @@ from bot.drawing import Drawers, DrawingFailed
 from bot.inputs import Refused
 from bot.notify import routes
 from bot.service.replies import Caller, Reply, Table, default_link, ordinal
+from bot.service.states import STATES
 from bot.store import Attempt, GameRow, MoveRow, SeatRow, Settings, Store, iso, parse_time
 from bot.thinking import Thinkers
 from engine.core import Game, Result, Step
@@ -75,37 +75,6 @@ def loaded(row: GameRow, seats: list[SeatRow]) -> Loaded:
     return Loaded(row, seats, engine.get(row.game_key), state)
 
 
-class ParsedStates:
-    """Stored states, each parsed once: a click loads its game up to three times (legal
-    moves, the move, the pinned status). States are immutable, so the same text always
-    gives an equal state that every request may share; and a state the bot has just
-    stored is kept under its text (:meth:`stored`), so the next click parses nothing."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._states: OrderedDict[tuple[str, str], Any] = OrderedDict()
-
-    def get(self, game_key: str, text: str) -> Any:
-        state = self._states.get((game_key, text))
-        if state is None:
-            state = engine.get(game_key).from_json(text)
-        self._keep(game_key, text, state)
-        return state
-
-    def stored(self, game_key: str, state: Any) -> str:
-        """``state`` as stored text, kept for the next load of it."""
-        text = engine.get(game_key).to_json(state)
-        self._keep(game_key, text, state)
-        return text
-
-    def _keep(self, game_key: str, text: str, state: Any) -> None:
-        self._states[game_key, text] = state
-        self._states.move_to_end((game_key, text))
-        if len(self._states) > self._size:
-            self._states.popitem(last=False)
-
-
-STATES = ParsedStates(4096)
 #: how long work one process takes on (a due timer, a league's step, the daily posts)
 #: stays its own: one that dies holding it leaves it to another process after this
 LEASE = timedelta(minutes=5)

@@ -15,10 +15,11 @@ from bot.inputs import (
     format_hours,
     shown,
 )
-from bot.service.base import STATES, Loaded, ServiceBase, solo_attempt
+from bot.service.base import Loaded, ServiceBase, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL, ai_identity, check_level
+from bot.service.states import STATES
 from bot.store import SeatRow, StaleGame
 from engine.core import BadOptions, Game
 

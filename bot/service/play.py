@@ -7,9 +7,10 @@ from datetime import timedelta
 
 from bot.inputs import Refused
 from bot.ratings import rate
-from bot.service.base import STATES, Loaded, ServiceBase, loaded, rebuild, solo_attempt
+from bot.service.base import Loaded, ServiceBase, loaded, rebuild, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table
+from bot.service.states import STATES
 from bot.store import StaleGame, iso
 from engine.core import IllegalMove, Step, describe, not_your_turn
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.inputs import Refused
-from bot.service.base import STATES, Loaded, ServiceBase, effective_moves, rebuild
+from bot.service.base import Loaded, ServiceBase, effective_moves, rebuild
 from bot.service.replies import Caller, Reply, Table
+from bot.service.states import STATES
 from bot.store import MoveRow, SeatRow, StaleGame, UndoRequest
 
 

@@ -3,21 +3,22 @@ on PostgreSQL, with its games shared out between several bot processes.
 
 The run first measures SQLite as ``bench --load`` does (one process, the seeded file),
 then copies that same seeded database into the PostgreSQL database given (which must be
-empty: a scratch database; :func:`bot.store.copying.copy_database`, as ``migrate-store``
-copies), times the floor there (one bare INSERT + COMMIT, ``postgres.commit_p50_ms``),
-and then, for each count N, starts N bot processes (``python -m bot.tools.load_processes
---child``: the service and the store on their own connection pool, drawing boards in
-their own workers), each playing 1/N of the games. Every process measures the same
-window (the machine's monotonic clock is one for all), and the figures are the whole's:
-moves completed by all, latencies of all, CPU of all the bot processes and their workers
-(not the database server's). Every figure carries ``store`` and ``bot_processes``, so one
-run's lines compare SQLite with PostgreSQL at 1, 2 and 4 processes on one machine.
+empty: a scratch database) with ``migrate-store``, times the floor there (one bare
+INSERT + COMMIT, ``postgres.commit_p50_ms``), and then, for each count N, starts N bot
+processes (``python -m bot.tools.load_processes --child``: the service and the store on
+their own connection pool, drawing boards in their own workers), each playing 1/N of
+the games. Every process measures the same window (the machine's monotonic clock is one
+for all), and the figures are the whole's: moves completed by all, latencies of all, CPU
+of all the bot processes and their workers (not the database server's). Every figure
+carries ``store`` and ``bot_processes``, so one run's lines compare SQLite with
+PostgreSQL at 1, 2 and 4 processes on one machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import resource
@@ -27,8 +28,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bot.migrate_store import migrate_store
 from bot.store import open_store
-from bot.store.copying import copy_database
 from bot.tools import load
 from bot.tools.bench import postgres_floor
 from bot.tools.driving import Memory, Players, Run, renderer, thinking
@@ -123,7 +124,8 @@ async def run(
         await load.measure_file(
             emit, path, games, seconds, processes, rate, ai, store="sqlite", bot_processes=1
         )
-        await copy_database(path, url)
+        with contextlib.redirect_stdout(sys.stderr):  # its summary is not a figure
+            await migrate_store(path, url)
     floor = await postgres_floor(url, 200)
     metric(emit, "postgres.commit_p50_ms", statistics.median(floor) * 1000, "ms")
     servers = max(1, games // 10)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import socket
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from bot import __main__ as cli_main
 from bot.config import Shards, load_settings
 from bot.store import CannotOpen, CannotSave, SchemaTooNew, StaleGame, StoreFault, dumps, open_store
 from bot.store.migrations import migrations
+from bot.tools import load_processes
 from tests.bot.test_store_contract import started_game
 from tests.conftest import run_bot
 
@@ -362,3 +364,26 @@ async def test_processes_claiming_due_waits_at_once_each_get_different_ones(post
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_the_load_bench_shares_games_between_bot_processes_on_postgres(postgres_url):
+    """The whole of ``bench --load --db URL --bot-processes 1,2`` at its smallest: SQLite's
+    figures and PostgreSQL's at each count, every line labelled, into an empty database."""
+    url = postgres_url  # migrated, and empty of rows: what migrate-store copies into
+    lines: list[str] = []
+    await load_processes.run(lines.append, url, [1, 2], games=4, seconds=1.0, rate=40.0, stored=120)
+    rows = [json.loads(line) for line in lines]
+    capacity = {
+        (r.get("store"), r.get("bot_processes")): r["value"]
+        for r in rows
+        if r["metric"] == "load.capacity_norender_moves_per_s"
+    }
+    assert set(capacity) == {("sqlite", 1), ("postgres", 1), ("postgres", 2)}
+    assert all(value > 0 for value in capacity.values())
+    floors = [r for r in rows if r["metric"] == "postgres.commit_p50_ms"]
+    assert len(floors) == 1 and floors[0]["value"] > 0
+    store = await open_store(url)
+    try:
+        assert await store.count_games() > 120, "the seeded games were copied, then played on"
+    finally:
+        await store.close()
