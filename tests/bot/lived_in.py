@@ -22,7 +22,7 @@ import engine
 from bot.clocks import Clocks
 from bot.daily import Daily
 from bot.organiser import Organiser
-from bot.scheduler import Scheduler
+from bot.scheduler import Posted, Scheduler
 from bot.service import Caller, Service, Table
 from bot.store import SQLiteStore, Store
 from bot.tools.selfplay import play_random, robots
@@ -98,7 +98,7 @@ async def _fill(service: Service, clock: Clock) -> None:
     await daily.setup(HOME, MOD)
     await daily.play(dm(CY), CY, HOME.guild_id)
     await play_out(service, dm(CY), CY, rng)
-    await daily.rollover()
+    await daily.rollover(_shown)  # as the minute's pass runs it: under the daily lease
 
     organiser = Organiser(service)
     await organiser.set_role(HOME.guild_id, MOD, 555)
@@ -112,6 +112,10 @@ async def _fill(service: Service, clock: Clock) -> None:
     await service.vacation(BOB, 1)
     clock.at(hours=37)
     await Scheduler(service).tick()  # reminders and warnings: queued, not delivered
+
+
+async def _shown(_item: Posted) -> None:
+    """A post made: nobody reads it here."""
 
 
 async def _awaited(service: Service, table: Table) -> Caller:
