@@ -21,8 +21,8 @@ from bot.console_options import (
     bare_or_named,
     clocks_of,
     game_and_options,
+    league_options,
     named,
-    number,
     settings_changes,
     switch,
     tokens,
@@ -31,9 +31,7 @@ from bot.console_options import (
 from bot.daily import Daily
 from bot.inputs import (
     EXTEND_BY,
-    LEAGUE_MOVE_TIME,
     MOVE_NUMBERS,
-    ROUND_TIME,
     parse_hours,
     parse_whole,
 )
@@ -301,28 +299,9 @@ class Console:
         name = " ".join(tokens(rest)) if rest.strip() else ""
 
         async def create() -> Reply:
-            allowed = (
-                "name", "game", "format", "table_size", "rounds", "points", "round_time",
-                "move_time", "starts", "bye",
-            )  # fmt: skip
-            given = named("league create", rest, allowed)
-            missing = [k for k in ("name", "game", "format") if k not in given]
-            if missing:
-                raise Refused(
-                    f"/league create needs {', '.join(missing)}, e.g. `/league create "
-                    'name="Spring Cup" game=skybridge format=round-robin`.'
-                )
-            numbers = {k: number(k, given.pop(k, None)) for k in ("table_size", "rounds", "bye")}
-            if "round_time" in given:
-                given["round_hours"] = parse_hours(given.pop("round_time"), ROUND_TIME)
-            if "move_time" in given:
-                given["move_hours"] = parse_hours(given.pop("move_time"), LEAGUE_MOVE_TIME)
-            if numbers["table_size"] is None:
-                numbers["table_size"] = 2
-            return await o.create(
-                TABLE, caller, given.pop("name"), given.pop("game"), given.pop("format"),
-                **numbers, **given,
-            )  # fmt: skip
+            given = league_options(rest)
+            name, game, format = given.pop("name"), given.pop("game"), given.pop("format")
+            return await o.create(TABLE, caller, name, game, format, **given)
 
         async def leave() -> list[Posted]:
             reply, notices = await o.leave(guild, caller, name)

@@ -7,7 +7,15 @@ import shlex
 from collections.abc import Sequence
 
 from bot.clocks import Clocks
-from bot.inputs import VACATION, parse_clocks, parse_hours, parse_options, parse_whole
+from bot.inputs import (
+    LEAGUE_MOVE_TIME,
+    ROUND_TIME,
+    VACATION,
+    parse_clocks,
+    parse_hours,
+    parse_options,
+    parse_whole,
+)
 from bot.service import Refused
 from bot.service.seats import DEFAULT_LEVEL
 from engine.options import BadOptions, Switch
@@ -123,3 +131,28 @@ def settings_changes(text: str) -> dict[str, object]:
     if "heads_up" in given:
         changes["heads_up"] = switch("heads_up", given.pop("heads_up"))
     return {**given, **changes, "quiet_off": quiet is not None}
+
+
+def league_options(text: str) -> dict[str, object]:
+    """``/league create name="Spring Cup" game=skybridge format=round-robin ...`` as the
+    organiser takes it: numbers as numbers, times as hours, two seats a table unless said."""
+    allowed = (
+        "name", "game", "format", "table_size", "rounds", "points", "round_time", "move_time",
+        "starts", "bye",
+    )  # fmt: skip
+    given: dict[str, object] = dict(named("league create", text, allowed))
+    missing = [k for k in ("name", "game", "format") if k not in given]
+    if missing:
+        raise Refused(
+            f"/league create needs {', '.join(missing)}, e.g. `/league create "
+            'name="Spring Cup" game=skybridge format=round-robin`.'
+        )
+    for key in ("table_size", "rounds", "bye"):
+        given[key] = number(key, given.pop(key, None))
+    if given["table_size"] is None:
+        given["table_size"] = 2
+    if "round_time" in given:
+        given["round_hours"] = parse_hours(given.pop("round_time"), ROUND_TIME)
+    if "move_time" in given:
+        given["move_hours"] = parse_hours(given.pop("move_time"), LEAGUE_MOVE_TIME)
+    return given
