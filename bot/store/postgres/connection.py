@@ -69,6 +69,15 @@ def _decode_timestamp(text: str) -> str:
     return text if text.endswith("infinity") else iso(parse_time(text))
 
 
+async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it came: the store leaves no session state
+    behind (its settings are the connection's own from the start; a migration undoes its
+    SET and advisory lock itself; other changes are SET LOCAL), and asyncpg rolls back any
+    transaction left open before calling this. Its default reset instead sends a query
+    (RESET ALL, UNLISTEN *, ...) on every release: a round trip for each read, half a
+    read's cost."""
+
+
 async def _timestamp_codec(conn: asyncpg.Connection) -> None:
     """``timestamptz`` crosses the interface as :func:`~bot.store.rows.iso` text: sent as
     that text (PostgreSQL parses ISO 8601), read back in exactly that format."""
@@ -153,6 +162,7 @@ class Connection:
                 min_size=1,
                 max_size=pool_size,
                 init=_timestamp_codec,
+                reset=_nothing_to_reset,
                 timeout=CONNECT_TIMEOUT_S,
                 server_settings=settings,
             )
