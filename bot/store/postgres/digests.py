@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot.store.postgres.connection import Connection, Tx
+from bot.store.queries import SETTINGS_COLUMNS, settings_of
 from bot.store.rows import Settings, iso
-from bot.store.sqlite.digests import SETTINGS_COLUMNS, settings_of
 
 
 class DigestsPG(Connection):

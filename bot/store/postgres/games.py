@@ -31,8 +31,8 @@ from bot.store.postgres.waits import (
     tell_next,
     write_seats,
 )
+from bot.store.queries import RATED
 from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
-from bot.store.sqlite.ratings import RATED
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, game_key, status, options, seed, state, version, "

@@ -8,8 +8,8 @@ import asyncpg
 
 from bot.store.faults import StaleGame
 from bot.store.postgres.connection import Connection
+from bot.store.queries import LEAGUE_COLUMNS, league_of, match_of
 from bot.store.rows import LeagueRow, Match, Member
-from bot.store.sqlite.leagues import LEAGUE_COLUMNS, league_of, match_of
 
 
 class LeaguesPG(Connection):

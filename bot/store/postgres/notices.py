@@ -9,9 +9,16 @@ from collections.abc import Sequence
 
 from bot.store.postgres.connection import Connection, Tx
 from bot.store.postgres.waits import Game, Seat, Statement, reschedule
+from bot.store.queries import (
+    CLAIM_LEASE,
+    DUE_COLUMNS,
+    MAX_ATTEMPTS,
+    RETRY_AFTER,
+    SETTINGS_COLUMNS,
+    digest_due,
+    settings_of,
+)
 from bot.store.rows import Notice, Settings, iso
-from bot.store.sqlite.digests import DUE_COLUMNS, SETTINGS_COLUMNS, digest_due, settings_of
-from bot.store.sqlite.notices import CLAIM_LEASE, MAX_ATTEMPTS, RETRY_AFTER
 
 
 def queue_for_move(

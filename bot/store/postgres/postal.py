@@ -12,8 +12,8 @@ from bot.clocks import Clocks, Wait
 from bot.store.faults import StaleGame
 from bot.store.postgres.connection import Connection, Tx
 from bot.store.postgres.waits import reschedule
+from bot.store.queries import WAIT_COLUMNS, WAIT_TABLES, wait
 from bot.store.rows import Awaiting, iso, parse_time
-from bot.store.sqlite.waits import WAIT_COLUMNS, WAIT_TABLES, wait
 
 
 class PostalPG(Connection):

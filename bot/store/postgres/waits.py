@@ -15,8 +15,8 @@ from datetime import datetime, timedelta
 from bot.clocks import Clocks, Wait, next_due
 from bot.store.faults import StaleGame
 from bot.store.postgres.connection import Tx
+from bot.store.queries import WAIT_COLUMNS, WAIT_TABLES, wait
 from bot.store.rows import iso, parse_time
-from bot.store.sqlite.waits import WAIT_COLUMNS, WAIT_TABLES, wait
 
 #: a game's columns a wait needs, as the bump leaves them
 _GAME = (

@@ -4,6 +4,7 @@ them over one :class:`~bot.store.sqlite.connection.Connection`."""
 
 from __future__ import annotations
 
+from bot.store.queries import MAX_ATTEMPTS
 from bot.store.sqlite.connection import CHECK_BEFORE_START, Connection
 from bot.store.sqlite.daily import DailySQL
 from bot.store.sqlite.digests import DigestsSQL
@@ -12,7 +13,7 @@ from bot.store.sqlite.games import GamesSQL
 from bot.store.sqlite.leagues import LeaguesSQL
 from bot.store.sqlite.leases import LeasesSQL
 from bot.store.sqlite.migrations import Migration, migrations
-from bot.store.sqlite.notices import MAX_ATTEMPTS, NoticesSQL
+from bot.store.sqlite.notices import NoticesSQL
 from bot.store.sqlite.postal import PostalSQL
 from bot.store.sqlite.ratings import RatingsSQL
 

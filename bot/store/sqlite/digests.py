@@ -8,37 +8,9 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.clocks import next_digest
+from bot.store.queries import DUE_COLUMNS, SETTINGS_COLUMNS, settings_of
 from bot.store.rows import Settings, iso
 from bot.store.sqlite.connection import Connection
-
-#: a user's settings as :func:`settings_of` reads them
-SETTINGS_COLUMNS = (
-    "notify, timezone, quiet_start, quiet_end, vacation_days, vacation_until, remind_hours, "
-    "digest_hour, heads_up"
-)
-#: what decides when a digest is due, as stored beside it, and then when it is
-DUE_BY = ("digest_hour", "timezone", "quiet_start", "quiet_end")
-DUE_COLUMNS = f"{', '.join(DUE_BY)}, digest_at"
-
-
-def settings_of(row: Sequence | None) -> Settings:
-    if row is None:
-        return Settings()
-    return Settings(*row[:8], bool(row[8]))
-
-
-def digest_due(settings: Settings, stored: Sequence | None, now: datetime) -> str | None:
-    """When the player's next digest is due, as their new ``settings`` have it. ``stored``
-    is what the row held (:data:`DUE_COLUMNS`): a change
-    that moves nothing of it keeps the digest due as it was, so one due this minute and
-    not yet sent is not skipped by, say, a vacation taken meanwhile."""
-    if settings.digest_hour is None:
-        return None
-    now_by = tuple(getattr(settings, column) for column in DUE_BY)
-    if stored is not None and tuple(stored[:4]) == now_by and stored[4] is not None:
-        return str(stored[4])
-    return iso(next_digest(settings.digest_hour, settings.timezone, settings.quiet, now))
 
 
 def stored_due(conn: sqlite3.Connection, user_id: int) -> Sequence | None:

@@ -9,12 +9,13 @@ from collections.abc import Iterable, Sequence
 from bot.clocks import Clocks
 from bot.store.faults import StaleGame
 from bot.store.interface import Rate
+from bot.store.queries import RATED
 from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
 from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.daily import settle_attempt
 from bot.store.sqlite.files import unique_failed
 from bot.store.sqlite.notices import queue_board, queue_turn, tell_next
-from bot.store.sqlite.ratings import RATED, rate_game
+from bot.store.sqlite.ratings import rate_game
 from bot.store.sqlite.waits import bump, reschedule, set_awaiting
 
 _GAME_COLUMNS = (

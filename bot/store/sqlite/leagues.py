@@ -7,38 +7,10 @@ import sqlite3
 from collections.abc import Sequence
 
 from bot.store.faults import StaleGame
+from bot.store.queries import LEAGUE_COLUMNS, league_of, match_of
 from bot.store.rows import LeagueRow, Match, Member
 from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.files import unique_failed
-
-LEAGUE_COLUMNS = (
-    "guild_id, channel_id, name, game_key, format, table_size, rounds, points, bye_points, "
-    "round_hours, move_hours, seed, created_by, id, status, round, round_deadline, starts_at"
-)
-
-
-def league_of(row: Sequence | None) -> LeagueRow | None:
-    if row is None:
-        return None
-    values = list(row)
-    values[7] = tuple(json.loads(values[7]))
-    return LeagueRow(*values)
-
-
-def match_of(r: Sequence) -> Match:
-    return Match(
-        r[0],
-        r[1],
-        r[2],
-        tuple(json.loads(r[3])),
-        r[4],
-        tuple(json.loads(r[5])) if r[5] else None,
-        tuple(json.loads(r[6])) if r[6] else None,
-        tuple(json.loads(r[7])) if r[7] else (),
-        bool(r[8]),
-        r[9],
-        r[10],
-    )
 
 
 def _insert(conn: sqlite3.Connection, sql: str, params: Sequence) -> int:

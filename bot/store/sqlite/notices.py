@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from datetime import timedelta
 
+from bot.store.queries import (
+    CLAIM_LEASE,
+    MAX_ATTEMPTS,
+    RETRY_AFTER,
+    SETTINGS_COLUMNS,
+    digest_due,
+    settings_of,
+)
 from bot.store.rows import Notice, Settings, iso
 from bot.store.sqlite.connection import Connection
-from bot.store.sqlite.digests import SETTINGS_COLUMNS, digest_due, settings_of, stored_due
+from bot.store.sqlite.digests import stored_due
 from bot.store.sqlite.waits import reschedule
-
-MAX_ATTEMPTS = 3  # tries per way of delivering a notice; then a DM falls back to the channel
-RETRY_AFTER = timedelta(minutes=5)  # times the attempts so far
-CLAIM_LEASE = timedelta(minutes=10)  # a claim older than this died with its process
 
 
 def queue_turn(

@@ -9,9 +9,10 @@ from datetime import datetime, timedelta
 
 from bot.clocks import Clocks, Wait
 from bot.store.faults import StaleGame
+from bot.store.queries import WAIT_COLUMNS, WAIT_TABLES, wait
 from bot.store.rows import Awaiting, iso, parse_time
 from bot.store.sqlite.connection import Connection
-from bot.store.sqlite.waits import WAIT_COLUMNS, WAIT_TABLES, reschedule, wait
+from bot.store.sqlite.waits import reschedule
 
 #: claimed waits read back per statement: SQLite takes a bounded number of parameters
 KEYS_A_READ = 400

@@ -8,14 +8,8 @@ import sqlite3
 
 from bot.ratings import Rating
 from bot.store.interface import Rate, Replay
+from bot.store.queries import RATED
 from bot.store.sqlite.connection import Connection
-
-#: whether game ``g`` moves ratings: opened rated, two seats or more (a solo game against
-#: Euler moves none), and no AI seat (AI players are never rated)
-RATED = (
-    "g.rated AND (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id) >= 2 "
-    "AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.ai IS NOT NULL)"
-)
 
 
 def rate_game(conn: sqlite3.Connection, now: str, game_id: int, rate: Rate) -> None:

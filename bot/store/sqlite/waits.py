@@ -8,35 +8,10 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
-from bot.clocks import Clocks, Wait, next_due
+from bot.clocks import next_due
 from bot.store.faults import StaleGame
+from bot.store.queries import WAIT_COLUMNS, WAIT_TABLES, wait
 from bot.store.rows import iso, parse_time
-
-#: every column a :class:`Wait` is made of, for one seat and its game, and their tables
-WAIT_COLUMNS = (
-    "g.id, g.guild_id, g.channel_id, g.game_key, g.version, s.seat, s.user_id, "
-    "s.name, s.turn_since, s.deadline, s.reminders, s.snoozed, s.warned, "
-    "g.move_hours, g.deadline_policy, g.remind_hours, g.reminder_limit, "
-    "g.reaction_hours, u.vacation_until, s.reacting, s.ai, u.remind_hours, "
-    "u.digest_hour IS NOT NULL"
-)
-WAIT_TABLES = (
-    "seats s JOIN games g ON g.id = s.game_id LEFT JOIN user_settings u ON u.user_id = s.user_id"
-)
-
-
-def wait(row: Sequence) -> Wait:
-    return Wait(
-        *row[:11],
-        bool(row[11]),
-        bool(row[12]),
-        Clocks(*row[13:18]),
-        row[18],
-        bool(row[19]),
-        row[20],
-        row[21],
-        bool(row[22]),
-    )
 
 
 def _due_at(row: Sequence) -> str | None:

@@ -1,0 +1,121 @@
+"""What both stores' SQL shares: the columns a row is read from and how it becomes the
+interface's value, the rule that decides which games are rated, and the outbox's timing.
+Written once here, so the SQLite and PostgreSQL stores cannot drift apart; the SQL in it
+is the common subset both dialects read alike."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from bot.clocks import Clocks, Wait, next_digest
+from bot.store.rows import LeagueRow, Match, Settings, iso
+
+# -- waits --------------------------------------------------------------------------
+
+#: every column a :class:`Wait` is made of, for one seat and its game, and their tables
+WAIT_COLUMNS = (
+    "g.id, g.guild_id, g.channel_id, g.game_key, g.version, s.seat, s.user_id, "
+    "s.name, s.turn_since, s.deadline, s.reminders, s.snoozed, s.warned, "
+    "g.move_hours, g.deadline_policy, g.remind_hours, g.reminder_limit, "
+    "g.reaction_hours, u.vacation_until, s.reacting, s.ai, u.remind_hours, "
+    "u.digest_hour IS NOT NULL"
+)
+WAIT_TABLES = (
+    "seats s JOIN games g ON g.id = s.game_id LEFT JOIN user_settings u ON u.user_id = s.user_id"
+)
+
+
+def wait(row: Sequence) -> Wait:
+    return Wait(
+        *row[:11],
+        bool(row[11]),
+        bool(row[12]),
+        Clocks(*row[13:18]),
+        row[18],
+        bool(row[19]),
+        row[20],
+        row[21],
+        bool(row[22]),
+    )
+
+
+# -- leagues ------------------------------------------------------------------------
+
+LEAGUE_COLUMNS = (
+    "guild_id, channel_id, name, game_key, format, table_size, rounds, points, bye_points, "
+    "round_hours, move_hours, seed, created_by, id, status, round, round_deadline, starts_at"
+)
+
+
+def league_of(row: Sequence | None) -> LeagueRow | None:
+    if row is None:
+        return None
+    values = list(row)
+    values[7] = tuple(json.loads(values[7]))
+    return LeagueRow(*values)
+
+
+def match_of(r: Sequence) -> Match:
+    return Match(
+        r[0],
+        r[1],
+        r[2],
+        tuple(json.loads(r[3])),
+        r[4],
+        tuple(json.loads(r[5])) if r[5] else None,
+        tuple(json.loads(r[6])) if r[6] else None,
+        tuple(json.loads(r[7])) if r[7] else (),
+        bool(r[8]),
+        r[9],
+        r[10],
+    )
+
+
+# -- ratings ------------------------------------------------------------------------
+
+#: whether game ``g`` moves ratings: opened rated, two seats or more (a solo game against
+#: Euler moves none), and no AI seat (AI players are never rated)
+RATED = (
+    "g.rated AND (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id) >= 2 "
+    "AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.ai IS NOT NULL)"
+)
+
+
+# -- settings and digests -----------------------------------------------------------
+
+#: a user's settings as :func:`settings_of` reads them
+SETTINGS_COLUMNS = (
+    "notify, timezone, quiet_start, quiet_end, vacation_days, vacation_until, remind_hours, "
+    "digest_hour, heads_up"
+)
+#: what decides when a digest is due, as stored beside it, and then when it is
+DUE_BY = ("digest_hour", "timezone", "quiet_start", "quiet_end")
+DUE_COLUMNS = f"{', '.join(DUE_BY)}, digest_at"
+
+
+def settings_of(row: Sequence | None) -> Settings:
+    if row is None:
+        return Settings()
+    return Settings(*row[:8], bool(row[8]))
+
+
+def digest_due(settings: Settings, stored: Sequence | None, now: datetime) -> str | None:
+    """When the player's next digest is due, as their new ``settings`` have it. ``stored``
+    is what the row held (:data:`DUE_COLUMNS`): a change
+    that moves nothing of it keeps the digest due as it was, so one due this minute and
+    not yet sent is not skipped by, say, a vacation taken meanwhile."""
+    if settings.digest_hour is None:
+        return None
+    now_by = tuple(getattr(settings, column) for column in DUE_BY)
+    if stored is not None and tuple(stored[:4]) == now_by and stored[4] is not None:
+        return str(stored[4])
+    return iso(next_digest(settings.digest_hour, settings.timezone, settings.quiet, now))
+
+
+# -- the outbox -----------------------------------------------------------------------
+
+MAX_ATTEMPTS = 3  # tries per way of delivering a notice; then a DM falls back to the channel
+RETRY_AFTER = timedelta(minutes=5)  # times the attempts so far
+CLAIM_LEASE = timedelta(minutes=10)  # a claim older than this died with its process
