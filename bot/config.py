@@ -73,12 +73,12 @@ def load_settings(env: Mapping[str, str] = os.environ, dotenv: Path = Path(".env
     raises :class:`~bot.store.faults.CannotOpen`, naming the setting; shard settings
     that cannot work raise :class:`BadSetting`."""
     merged = {**read_dotenv(dotenv), **env}
-    if merged.get("BRIDGEKEEPER_SHARDED", "").strip():
+    if merged.get("BRIDGEKEEPER_SHARDED", "").strip().lower() in ("1", "true", "yes", "on"):
         raise BadSetting(
-            "BRIDGEKEEPER_SHARDED is no longer read: it let several processes share a SQLite "
-            "file, which SQLite cannot do safely. Remove it; to run several processes, put "
-            "them on one PostgreSQL database (BRIDGEKEEPER_DB=postgresql://...) and give each "
-            "its BRIDGEKEEPER_SHARDS of BRIDGEKEEPER_SHARD_COUNT (docs/deploy.md)."
+            "BRIDGEKEEPER_SHARDED is gone: it let several processes share a SQLite file, "
+            "which SQLite cannot do safely. Remove it; to run several processes, put them on "
+            "one PostgreSQL database (BRIDGEKEEPER_DB=postgresql://...) and give each its "
+            "BRIDGEKEEPER_SHARDS of BRIDGEKEEPER_SHARD_COUNT (docs/deploy.md)."
         )
     db_path = target(merged.get("BRIDGEKEEPER_DB") or DEFAULT_DB)
     shards = read_shards(

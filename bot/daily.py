@@ -145,7 +145,8 @@ class Daily:
             }
             line = share_line(entry, await self.challenge(entry.day), streak(won, entry.day))
             item = Posted(Table(channels[entry.guild_id], entry.guild_id), Reply(text=line))
-            await self._once(item, partial(self.store.claim_share, entry), post, posted)
+            if not await self._once(item, partial(self.store.claim_share, entry), post, posted):
+                break
         return posted
 
     async def rollover(self, post: Post | None = None) -> list[Posted]:
@@ -175,30 +176,39 @@ class Daily:
             if guild in made:
                 continue
             item = Posted(Table(channel, guild), Reply(text=text))
-            await self._once(
-                item, partial(self.store.claim_daily_post, today.day, guild), post, posted
-            )
+            mark = partial(self.store.claim_daily_post, today.day, guild)
+            if not await self._once(item, mark, post, posted):
+                break
         return posted
+
+    async def let_go(self) -> None:
+        await self.store.drop_lease("daily", self.service.holder)
 
     async def _hold(self) -> bool:
         """The daily lease: one process at a time posts the challenge and its results."""
         until = self.store.clock() + LEASE
         return await self.store.take_lease("daily", self.service.holder, until)
 
-    @staticmethod
     async def _once(
+        self,
         item: Posted,
         mark: Callable[[], Awaitable[bool]],
         post: Post | None,
         posted: list[Posted],
-    ) -> None:
-        """Post ``item`` and then ``mark`` it made; or, with nowhere to post it, mark it
-        and keep it for the caller if the mark was this caller's."""
-        if post is not None:
-            await post(item)
+    ) -> bool:
+        """Post ``item`` and then ``mark`` it made, renewing the daily lease first (many
+        servers' posts may take a while); or, with nowhere to post it, mark it and keep it
+        for the caller if the mark was this caller's. False once the lease is another
+        process's: the rest is left to it."""
+        if post is None:
+            if await mark():
+                posted.append(item)
+            return True
+        if not await self._hold():
+            return False
+        if await post(item):  # else it is posted again next minute
             await mark()
-        elif await mark():
-            posted.append(item)
+        return True
 
     async def setup(self, table: Table, caller: Caller) -> Reply:
         if table.guild_id is None or not caller.manager:

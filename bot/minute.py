@@ -27,6 +27,11 @@ class MinutePass:
         self.organiser = organiser
         self.daily = daily
 
+    async def let_go(self) -> None:
+        """Give up the leases held (the daily posts', stalled leagues'): the process stops."""
+        await self.daily.let_go()
+        await self.organiser.let_go()
+
     async def run(self, post: Post, send: Callable[[Notice], Awaitable[None]]) -> int:
         """Timers (deadline and AI moves, reminders), league rounds, the daily settling
         and rollover, then the notices due; returns how many posts and notices went out.
@@ -36,10 +41,11 @@ class MinutePass:
         other sources' posts once each source is done."""
         posted = 0
 
-        async def post_one(item: Posted) -> None:
+        async def post_one(item: Posted) -> bool:
             nonlocal posted
-            await post(item)
-            posted += 1
+            done = await post(item)
+            posted += done
+            return done
 
         sources: tuple[tuple[str, Callable[[], Awaitable[list[Posted]]]], ...] = (
             ("timers", lambda: self.scheduler.tick(post_one)),

@@ -35,8 +35,10 @@ class Posted:
     reply: Reply
 
 
-#: how a caller posts a reply in its channel (Discord, the terminal, a test's list)
-Post = Callable[[Posted], Awaitable[None]]
+#: how a caller posts a reply in its channel (Discord, the terminal, a test's list): True
+#: once done with it (posted, or never postable: a channel deleted); False if it may yet
+#: be (Discord's servers failing), so what stands in for it stays to try again
+Post = Callable[[Posted], Awaitable[bool]]
 
 
 #: what the deadline brings, told to the player it will happen to
@@ -61,9 +63,9 @@ def day_ends(moment: datetime) -> datetime:
 
 
 #: waits claimed at a time, so several processes ticking at once share a burst between
-#: them (a claim lasts :data:`~bot.service.LEASE`, well beyond a batch's work: an AI's
-#: longest think is 10 s)
-BATCH = 25
+#: them (a claim lasts :data:`~bot.service.LEASE` from when it is made, well beyond a
+#: batch's work: ten AI moves of the longest think, 10 s, take under two minutes)
+BATCH = 10
 
 
 class Scheduler:
@@ -99,10 +101,13 @@ class Scheduler:
         posted: list[Posted] = []
         seen: set[tuple[int, int]] = set()
         while True:
-            claimed = await self.store.claim_due_waits(now, now + self.lease, BATCH)
+            until = self.store.clock() + self.lease  # from this batch's claim, not the tick's
+            claimed = await self.store.claim_due_waits(now, until, BATCH)
             fresh = [w for w in claimed if (w.game_id, w.seat) not in seen]
             seen.update((w.game_id, w.seat) for w in claimed)
-            idle = []
+            # a wait done this tick and due again already waits for the next tick, not
+            # for its claim to run out
+            idle = [w for w in claimed if w not in fresh]
             for wait in fresh:
                 if not await self._do(wait, now, posted, post):
                     idle.append(wait)
@@ -132,8 +137,7 @@ class Scheduler:
                 item = Posted(Table(wait.channel_id, wait.guild_id), reply)
                 if post is None:
                     posted.append(item)
-                else:
-                    await post(item)
+                elif await post(item):  # else its stand-in posts it in a few minutes
                     await self.store.announced(wait.game_id, reply.seq)
             elif kind is not None:
                 await self._notify(wait, kind, now)
@@ -247,6 +251,12 @@ class Scheduler:
             )
         except Refused:
             return None
+
+    async def board(self, notice: Notice) -> Posted:
+        """A ``board`` notice's post: the timer's move whose process died before posting
+        it, rebuilt from the log, for its game's channel."""
+        reply = await self.service.announcement(notice.game_id, notice.seq, notice.text)
+        return Posted(Table(notice.channel_id, notice.guild_id), reply)
 
     async def sent(self, notice: Notice) -> None:
         await self.store.mark_sent(notice.id)

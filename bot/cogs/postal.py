@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import aiohttp
 import discord
 from discord.ext import commands, tasks
 
@@ -42,9 +43,13 @@ class Postal(commands.Cog):
         self.loop.start()
 
     async def cog_unload(self) -> None:
+        """On the way down: no more passes, and the leases this process holds let go, so
+        another process (or this bot, restarted) need not wait for them to run out."""
         self.loop.cancel()
         for task in self._soon:
             task.cancel()
+        async with self._passing:
+            await self.minute.let_go()
 
     @tasks.loop(seconds=60)
     async def loop(self) -> None:
@@ -79,23 +84,38 @@ class Postal(commands.Cog):
         async with self._passing:
             await self.minute.run(self._post, self._send)
 
-    async def _post(self, item: Posted) -> None:
+    async def _post(self, item: Posted) -> bool:
+        """Post one reply; whether that is done with: posted, or never to be (a deleted
+        channel, a lost permission). Discord's servers failing, or a bug, leaves it to be
+        tried again (a timer's move by its stand-in, a daily post the next minute)."""
+        channel = item.table.channel_id
         try:
             await self.bot.post(item.table, item.reply)
-        except discord.HTTPException as exc:  # a deleted channel, a lost permission
-            log.warning("post to channel %d failed: %s", item.table.channel_id, exc)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.warning("post to channel %d given up: %s", channel, exc)
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+            log.warning("post to channel %d failed, to be tried again: %s", channel, exc)
+            return False
         except Exception:  # a bug: logged, and the minute's other posts still go out
-            log.exception("a post to channel %d failed", item.table.channel_id)
+            log.exception("a post to channel %d failed", channel)
+            return False
+        return True
 
     async def _send(self, notice: Notice) -> None:
+        """Deliver one notice; one that fails, for whatever reason, is put back to be tried
+        again a few times (:meth:`bot.scheduler.Scheduler.undelivered`), so it never holds
+        up the notices after it nor comes back for ever."""
         try:
             await self._deliver(notice)
-        except discord.HTTPException as exc:  # closed DMs, deleted channels
+        except Exception as exc:
             outcome = await self.scheduler.undelivered(notice)
-            log.warning(
-                "notice %d to user %d not delivered (%s next): %s",
-                notice.id, notice.user_id, outcome, exc,
-            )  # fmt: skip
+            if isinstance(exc, discord.HTTPException):  # closed DMs, deleted channels
+                log.warning(
+                    "notice %d to user %d not delivered (%s next): %s",
+                    notice.id, notice.user_id, outcome, exc,
+                )  # fmt: skip
+            else:
+                log.exception("notice %d could not be delivered (%s next)", notice.id, outcome)
             return
         await self.scheduler.sent(notice)
 
@@ -104,8 +124,8 @@ class Postal(commands.Cog):
         each line); a mention goes to the game's channel. A ``board`` notice is a timer's
         move whose process died before posting it: its board, rebuilt, in the channel."""
         if notice.kind == "board":
-            reply = await self.bot.service.announcement(notice.game_id, notice.seq, notice.text)
-            await self.bot.post(Table(notice.channel_id, notice.guild_id), reply)
+            item = await self.scheduler.board(notice)
+            await self.bot.post(item.table, item.reply)
             return
         mention = self.bot.tree.mention
         snooze: tuple[discord.ui.Item, ...] = ()

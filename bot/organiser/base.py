@@ -4,6 +4,7 @@ and who may run it, and how a league's format and scoring are read from its row.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from fractions import Fraction
@@ -112,6 +113,17 @@ class OrganiserBase:
         self.open_table = open_table
         #: league id -> the error it last could not go on for (see :meth:`_stalled`)
         self._stalls: dict[int, str] = {}
+        #: league id -> the lock its steps take in this process: a lease is the process's,
+        #: so it would not keep a /league start off the minute's pass of the same process
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def let_go(self) -> None:
+        """Give up the leases of the leagues this process keeps (the stalled ones)."""
+        for league_id in list(self._stalls):
+            await self._let_go(league_id)
+
+    def _lock_of(self, league_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(league_id, asyncio.Lock())
 
     async def _hold(self, league_id: int) -> bool:
         """Take (or renew) the league's lease: one process at a time steps a league, of

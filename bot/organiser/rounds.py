@@ -37,24 +37,25 @@ class Rounds(OrganiserBase):
         league = await self._league(guild_id, name)
         if caller.user_id != league.created_by and not await self._may_organise(guild_id, caller):
             raise Refused("Only the league's organiser or a server manager can start it.")
-        if not await self._hold(league.id):
-            raise Refused(
-                f"The {league.name} league is moving on right now (a round is opening); "
-                "look again in a minute."
-            )
-        posted: list[Posted] = []
-        try:
-            await self._start(await self._league(guild_id, name), posted)
-        except Refused:
-            raise
-        except Exception:
-            if not posted:
+        async with self._lock_of(league.id):
+            if not await self._hold(league.id):
+                raise Refused(
+                    f"The {league.name} league is moving on right now (a round is opening); "
+                    "look again in a minute."
+                )
+            posted: list[Posted] = []
+            try:
+                await self._start(await self._league(guild_id, name), posted)
+            except Refused:
                 raise
-            # some matches are open: post them now; the next tick opens the rest and
-            # announces the round (see _open_round)
-            log.exception("league %d (%s) started only in part", league.id, league.name)
-        finally:
-            await self._let_go(league.id)
+            except Exception:
+                if not posted:
+                    raise
+                # some matches are open: post them now; the next tick opens the rest and
+                # announces the round (see _open_round)
+                log.exception("league %d (%s) started only in part", league.id, league.name)
+            finally:
+                await self._let_go(league.id)
         return posted
 
     async def _start(self, league: LeagueRow, posted: list[Posted]) -> None:
@@ -165,37 +166,47 @@ class Rounds(OrganiserBase):
         """
         posted: list[Posted] = []
         for listed in await self.store.leagues_due_to_start():
-            if not (league := await self._held(listed, "open")):
-                continue
+            await self._tick_one(listed, "open", posted)
+        for listed in await self.store.running_leagues():
+            await self._tick_one(listed, "running", posted)
+        return posted
+
+    async def _tick_one(self, listed: LeagueRow, status: str, posted: list[Posted]) -> None:
+        """One league's share of the tick, under its lock in this process and its lease
+        among processes: started if it is due to, stepped if it runs. A league that
+        stalled keeps its lease (this process renews it each minute as it tries again),
+        so the process that said why is the one that goes on trying, and no other
+        process says it again."""
+        async with self._lock_of(listed.id):
+            league = await self._held(listed, status)
+            if league is None:
+                return
+            stalled = False
             try:
-                await self._start(league, posted)
-            except Refused as exc:  # too few players: say so, and leave the start to a person
-                await self.store.update_league(league.id, starts_at=None)
-                text = (
-                    f"The {league.name} league could not start: {exc} "
-                    "Start it with `/league start`."
-                )
-                posted.append(Posted(Table(league.channel_id, league.guild_id), Reply(text=text)))
+                if status == "open":
+                    await self._start_due(league, posted)
+                else:
+                    await self._step(league, posted)
             except LeaseLost as exc:  # another process carries on with it
                 log.warning("%s", exc)
             except Exception as exc:  # one league must not stop the others
                 posted += self._stalled(league, exc)
-            finally:
-                await self._let_go(league.id)
-        for listed in await self.store.running_leagues():
-            if not (league := await self._held(listed, "running")):
-                continue
-            try:
-                await self._step(league, posted)
-            except LeaseLost as exc:
-                log.warning("%s", exc)
-            except Exception as exc:  # one league must not stop the others
-                posted += self._stalled(league, exc)
+                stalled = True
             else:
                 self._stalls.pop(league.id, None)
             finally:
-                await self._let_go(league.id)
-        return posted
+                if not stalled:
+                    await self._let_go(league.id)
+
+    async def _start_due(self, league: LeagueRow, posted: list[Posted]) -> None:
+        """A league whose start time came: started, or told why not (too few players),
+        and left for a person to start."""
+        try:
+            await self._start(league, posted)
+        except Refused as exc:
+            await self.store.update_league(league.id, starts_at=None)
+            text = f"The {league.name} league could not start: {exc} Start it with `/league start`."
+            posted.append(Posted(Table(league.channel_id, league.guild_id), Reply(text=text)))
 
     async def _held(self, listed: LeagueRow, status: str) -> LeagueRow | None:
         """The league as it stands once this process holds its lease, if it is still
@@ -203,7 +214,11 @@ class Rounds(OrganiserBase):
         holding nothing, otherwise."""
         if not await self._hold(listed.id):
             return None
-        league = await self.store.league(listed.guild_id or 0, listed.name)
+        try:
+            league = await self.store.league(listed.guild_id or 0, listed.name)
+        except BaseException:
+            await self._let_go(listed.id)
+            raise
         if league is None or league.id != listed.id or league.status != status:
             await self._let_go(listed.id)
             return None

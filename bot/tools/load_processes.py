@@ -38,6 +38,8 @@ from bot.tools.seeding import STORED, seed
 
 #: seconds any one answer of a bot process may take (opening 1,000 games takes a while)
 ANSWER_WAIT = 600.0
+#: the longest answer line: a window's every latency (tens of thousands of moves)
+ANSWER_BYTES = 64 * 2**20
 
 
 class Child:
@@ -64,6 +66,7 @@ class Child:
             *args,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
+            limit=ANSWER_BYTES,
         )
         return cls(proc)
 

@@ -27,8 +27,9 @@ print(json.dumps(asyncio.run(startup(sys.argv[1], t0))), flush=True)
 """
 
 
-async def _kept(_item: object) -> None:
+async def _kept(_item: object) -> bool:
     """Neither posted nor sent: no Discord here; the pass's own work is what is timed."""
+    return True
 
 
 async def startup(path: str, t0: float) -> dict[str, float]:

@@ -127,8 +127,9 @@ async def _passes(emit: Emit, store: Store, ticks: int) -> None:
     async def tick() -> int:
         return len(await scheduler.tick())
 
-    async def posted(_item: Posted) -> None:
+    async def posted(_item: Posted) -> bool:
         """Posts go nowhere: no Discord here."""
+        return True
 
     async def minute() -> int:  # notices delivered, as the bot's loop would
         return await MinutePass(scheduler, organiser, daily).run(posted, scheduler.sent)

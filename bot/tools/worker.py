@@ -72,7 +72,7 @@ class Worker:
             return {"ok": True, "done": await self.minute.run(self._post, self._send)}
         raise ValueError(f"unknown op {op!r}")
 
-    async def _post(self, item: Posted) -> None:
+    async def _post(self, item: Posted) -> bool:
         reply = item.reply
         write(
             {
@@ -83,11 +83,11 @@ class Worker:
                 "text": reply.text,
             }
         )
+        return True
 
     async def _send(self, notice: Notice) -> None:
         if notice.kind == "board":  # posted as the bot would: the move's board, rebuilt
-            reply = await self.service.announcement(notice.game_id, notice.seq, notice.text)
-            await self._post(Posted(Table(notice.channel_id, notice.guild_id), reply))
+            await self._post(await self.minute.scheduler.board(notice))
         write(
             {
                 "event": "notice",

@@ -114,8 +114,9 @@ async def _fill(service: Service, clock: Clock) -> None:
     await Scheduler(service).tick()  # reminders and warnings: queued, not delivered
 
 
-async def _shown(_item: Posted) -> None:
+async def _shown(_item: Posted) -> bool:
     """A post made: nobody reads it here."""
+    return True
 
 
 async def _awaited(service: Service, table: Table) -> Caller:

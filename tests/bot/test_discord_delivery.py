@@ -241,3 +241,34 @@ async def test_a_timer_move_its_process_never_posted_is_posted_from_its_stand_in
     assert message["components"], "the Play button, for the next player"
     await h.bot.get_cog("Postal").run_once()
     assert channel_boards(h, posted) == [message], "posted once"
+
+
+async def test_a_notice_that_fails_for_any_reason_holds_up_no_other_and_is_tried_again(h):
+    """A stand-in whose board cannot be rebuilt (a bug, say) is put back to be tried
+    again, counted, and the turn notice queued beside it is still delivered."""
+    _board, mover, other = await started(h)
+    row = await h.store.latest_game(CHANNEL_ID)
+    await h.service.move(
+        Table(CHANNEL_ID, GUILD_ID),
+        mover,
+        await a_legal_move(h, mover),
+        (row.id, row.version),
+        announce="⏰ the timer's move",
+    )
+    await h.store.queue_turn_notice(
+        row.id, other.user_id, "Your turn in **Skybridge**.", "2000-01-01T00:00:00.000000+00:00"
+    )
+    async with h.store.transaction() as db:
+        await db.execute("UPDATE outbox SET due_at = '2000-01-01T00:00:00.000000+00:00'")
+
+    async def broken(*args):
+        raise RuntimeError("a board that cannot be rebuilt")
+
+    h.service.announcement = broken
+    await h.bot.get_cog("Postal").run_once()
+    (logged,) = h._errors.records
+    assert "could not be delivered (retry next)" in logged.getMessage()
+    h._errors.records.clear()
+    async with h.store.transaction() as db:
+        rows = await db.execute_fetchall("SELECT kind, sent_at IS NOT NULL, attempts FROM outbox")
+    assert sorted(rows) == [("board", 0, 1), ("turn", 1, 1)], "the turn DM went; the board waits"

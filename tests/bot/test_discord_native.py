@@ -242,3 +242,15 @@ async def test_the_daily_post_names_its_reset_as_a_timestamp_and_its_command_to_
     midnight = datetime.combine(datetime.now(UTC).date() + timedelta(days=1), datetime.min.time())
     at = int(midnight.replace(tzinfo=UTC).timestamp())
     assert f"Play it with {h.mention('daily play')} until <t:{at}:f> (<t:{at}:R>)." in (text(post))
+
+
+async def test_a_bot_that_stops_lets_the_daily_lease_go_for_the_next_one(h):
+    """The daily posts are one process's at a time; a bot shut down cleanly gives that
+    up at once, so the next one (restarted, or another shard process) need not wait
+    for it to run out before posting the day's challenge."""
+    await h.slash("daily", "setup", user=MO)
+    await h.bot.get_cog("Postal").run_once()
+    later = h.store.clock() + timedelta(minutes=1)
+    assert not await h.store.take_lease("daily", "another process", later), "held while up"
+    await h.restart()
+    assert await h.store.take_lease("daily", "another process", later), "let go on the way down"

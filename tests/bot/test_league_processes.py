@@ -67,3 +67,22 @@ async def test_a_process_that_died_stepping_a_league_leaves_it_to_the_next(organ
     clock.at(hours=1, minutes=1, seconds=LEASE.total_seconds())
     posted = await two.tick()
     assert sum("round 1 of 3" in p.reply.text for p in posted) == 1
+
+
+async def test_a_start_by_hand_and_the_minutes_tick_in_one_process_open_the_round_once(
+    organisers, clock
+):
+    """A lease is a process's own: within one process, the league's lock keeps a
+    /league start and the tick that finds the league due from both opening round 1."""
+    one, _two = organisers
+    await signed_up(one, starts="1h")
+    clock.at(hours=1, minutes=1)
+    by_hand, ticked = await asyncio.gather(
+        one.start(HOME.guild_id, MOD, "Cup"), one.tick(), return_exceptions=True
+    )
+    posts = [p for p in (by_hand, ticked) if isinstance(p, list)]
+    refused = [p for p in (by_hand, ticked) if isinstance(p, Refused)]
+    assert sum("round 1 of 3" in p.reply.text for batch in posts for p in batch) == 1
+    assert len(posts) + len(refused) == 2
+    matches = await one.store.matches((await one.store.league(77, "Cup")).id)
+    assert len(matches) == 2, "one draw"

@@ -72,8 +72,10 @@ def test_part_of_the_shards_on_a_sqlite_file_is_refused_all_of_them_is_fine(tmp_
 
 
 def test_the_old_sharded_switch_is_refused_rather_than_skipping_the_lock(tmp_path):
-    with pytest.raises(BadSetting, match="BRIDGEKEEPER_SHARDED is no longer read"):
+    with pytest.raises(BadSetting, match="BRIDGEKEEPER_SHARDED is gone"):
         settings(tmp_path, BRIDGEKEEPER_SHARDED="1")
+    for off in ("0", "false", "no", ""):  # left switched off: nothing it would change
+        assert settings(tmp_path, BRIDGEKEEPER_SHARDED=off).shards == Shards()
 
 
 def test_the_bot_stops_at_start_up_naming_a_bad_shard_setting(tmp_path):

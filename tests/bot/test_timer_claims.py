@@ -109,8 +109,9 @@ def minute(scheduler: Scheduler) -> MinutePass:
     return MinutePass(scheduler, Organiser(service), Daily(service))
 
 
-async def sink(_item: object) -> None:
+async def sink(_item: object) -> bool:
     """Posts and notices that go nowhere: the test looks at the database instead."""
+    return True
 
 
 class Killed(BaseException):
@@ -167,8 +168,9 @@ async def test_a_move_posted_by_its_process_is_never_posted_again(schedulers, cl
     clock.at(minutes=61)
     posted = []
 
-    async def post(item: Posted) -> None:
+    async def post(item: Posted) -> bool:
         posted.append(item)
+        return True
 
     await minute(one).run(post, sink)
     assert len(posted) == GAMES
@@ -196,8 +198,9 @@ async def test_the_daily_post_of_a_process_that_died_before_posting_it_is_not_lo
         await one.rollover(dies_posting)
     posted: list[Posted] = []
 
-    async def post(item: Posted) -> None:
+    async def post(item: Posted) -> bool:
         posted.append(item)
+        return True
 
     await two.rollover(post)
     assert posted == [], "the dying process's lease keeps the others off meanwhile"
@@ -208,3 +211,33 @@ async def test_the_daily_post_of_a_process_that_died_before_posting_it_is_not_lo
     await two.rollover(post)
     await one.rollover(post)
     assert len(posted) == 1, "posted once, whoever holds the lease next"
+
+
+async def test_a_timer_move_discord_would_not_take_is_posted_by_its_stand_in(schedulers, clock):
+    """Discord's servers fail the post of a deadline move: the move stands, and its
+    stand-in posts the board a few minutes later, once."""
+    one, two = schedulers
+    await open_games(one.service, 1)
+    clock.at(minutes=46)
+    await minute(one).run(sink, sink)
+    clock.at(minutes=61)
+    tried: list[Posted] = []
+
+    async def failing(item: Posted) -> bool:
+        tried.append(item)
+        return False  # not posted: may yet be
+
+    await minute(one).run(failing, sink)
+    assert len(tried) == 1 and "ran out of time" in tried[0].reply.text
+    clock.at(minutes=61 + ANNOUNCE_AFTER.total_seconds() / 60)
+    boards = []
+
+    async def send(notice: Notice) -> bool:
+        if notice.kind == "board":
+            boards.append(await two.board(notice))
+        await two.sent(notice)
+        return True
+
+    await minute(two).run(sink, send)
+    (board,) = boards
+    assert board.reply.text == tried[0].reply.text

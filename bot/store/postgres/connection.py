@@ -3,8 +3,9 @@ one coroutine run inside one transaction on one pooled connection, each statemen
 to the server (counted in ``round_trips``).
 
 Several bot processes may share the database: every write that depends on a game's
-position checks its version in the UPDATE itself, and work that is claimed (notices, due
-timers) is claimed by a conditional UPDATE, so the row lock decides who gets it.
+position checks its version in the UPDATE itself, work that is claimed (notices, due
+timers) is claimed with ``FOR UPDATE SKIP LOCKED`` and a lease, and a reminder by a
+conditional UPDATE, so the row lock decides who gets it.
 Timestamps are ``timestamptz`` in the schema and fixed-format ISO strings at the
 interface; :func:`_timestamp_codec` is the one place that converts between them.
 """

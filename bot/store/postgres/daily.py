@@ -105,7 +105,8 @@ class DailyPG(Connection):
         return {guild for (guild,) in rows}
 
     async def claim_daily_post(self, day: str, guild_id: int) -> bool:
-        """True once per day and server, across every process: the rollover post is made once."""
+        """Mark the server's post of ``day`` made; True if it was not already (the one
+        process holding the daily lease marks it once posted; a terminal, at once)."""
         changed = await self.execute(
             "INSERT INTO daily_posts (day, guild_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
             (day, guild_id),

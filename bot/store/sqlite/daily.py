@@ -104,7 +104,8 @@ class DailySQL(Connection):
         return {guild for (guild,) in rows}
 
     async def claim_daily_post(self, day: str, guild_id: int) -> bool:
-        """True once per day and server: the rollover post is made exactly once."""
+        """Mark the server's post of ``day`` made; True if it was not already (the one
+        process holding the daily lease marks it once posted; a terminal, at once)."""
         changed = await self.execute(
             "INSERT OR IGNORE INTO daily_posts (day, guild_id) VALUES (?, ?)", (day, guild_id)
         )

@@ -1,5 +1,6 @@
-"""Leases in SQLite (:class:`bot.store.interface.Leases`). One process has the file, so
-a lease is always its own to take; the same calls keep the contract alike on every store."""
+"""Leases in SQLite (:class:`bot.store.interface.Leases`). One bot process has the file,
+but a lease outlives it (a new process is a new holder, and waits for a dead one's lease
+to run out), and the terminal beside it takes them too; so they work as PostgreSQL's."""
 
 from __future__ import annotations
 
