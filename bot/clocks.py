@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
+
+if TYPE_CHECKING:  # the store's rows name no clock: only the type, to avoid a circle
+    from bot.store.rows import Settings
 
 #: the hours each clock may take (the ranges ``bot.inputs`` checks typed values against)
 MOVE_HOURS = (1 / 60, 60 * 24.0)
@@ -188,6 +192,14 @@ def quiet_until(quiet: tuple[int, int] | None, zone: str, now: datetime) -> date
     if ends <= local:
         ends += timedelta(days=1)
     return ends
+
+
+def digest_after(settings: Settings, after: datetime) -> datetime | None:
+    """A player's first daily digest after ``after``, as their settings have it (None:
+    they take none)."""
+    if settings.digest_hour is None:
+        return None
+    return next_digest(settings.digest_hour, settings.timezone, settings.quiet, after)
 
 
 def next_digest(hour: int, zone: str, quiet: tuple[int, int] | None, after: datetime) -> datetime:

@@ -15,14 +15,8 @@ from bot.store import Settings
 VIAS = {"channel": ("channel",), "dm": ("dm",), "both": ("channel", "dm"), "off": ()}
 
 
-def in_quiet_hours(settings: Settings, now: datetime) -> datetime | None:
-    """When the user's quiet hours end, if ``now`` falls inside them (else None)."""
-    return quiet_until(settings.quiet, settings.timezone, now)
-
-
 def routes(settings: Settings, now: datetime) -> list[tuple[str, datetime]]:
-    """Each way a notice reaches the user (``channel``, ``dm``) and when it may be sent."""
-    return [
-        (via, (in_quiet_hours(settings, now) or now) if via == "dm" else now)
-        for via in VIAS[settings.notify]
-    ]
+    """Each way a notice reaches the user (``channel``, ``dm``) and when it may be sent:
+    a DM when the user's quiet hours end, if ``now`` falls inside them."""
+    dm_at = quiet_until(settings.quiet, settings.timezone, now) or now
+    return [(via, dm_at if via == "dm" else now) for via in VIAS[settings.notify]]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 
 import engine
-from bot.clocks import Wait, due, next_digest, remind_every, warning_window
+from bot.clocks import Wait, digest_after, due, remind_every, warning_window
 from bot.marks import when
 from bot.notify import routes
 from bot.service import LEASE, POLICIES, Caller, Refused, Reply, Service, Table, waited_for
@@ -51,9 +51,8 @@ AT_YOUR_DEADLINE = {
 
 def _following(settings: Settings, now: datetime) -> str | None:
     """When the player's digest after this one is due (None: they take none any more)."""
-    if settings.digest_hour is None:
-        return None
-    return iso(next_digest(settings.digest_hour, settings.timezone, settings.quiet, now))
+    moment = digest_after(settings, now)
+    return None if moment is None else iso(moment)
 
 
 def day_ends(moment: datetime) -> datetime:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from bot.clocks import next_digest, quiet_hour
+from bot.clocks import digest_after, quiet_hour
 from bot.inputs import (
     EXTEND_BY,
     Refused,
@@ -301,7 +301,7 @@ class PlayByPost(ServiceBase):
         if settings.digest_hour is None:
             return "each game's own (`remind_every`)"
         hour = settings.digest_hour
-        due = next_digest(hour, settings.timezone, settings.quiet, self.store.clock())
+        due = digest_after(settings, self.store.clock())
         text = f"one digest a day instead, at {hour}:00 {settings.timezone}"
         if quiet_hour(hour, settings.quiet):
             text += f" (in your quiet hours: it comes at {settings.quiet_end}:00, when they end)"

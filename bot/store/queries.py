@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from bot.clocks import Clocks, Wait, next_digest
+from bot.clocks import Clocks, Wait, digest_after
 from bot.store.rows import LeagueRow, Match, Settings, iso
 
 # -- waits --------------------------------------------------------------------------
@@ -106,12 +106,12 @@ def digest_due(settings: Settings, stored: Sequence | None, now: datetime) -> st
     is what the row held (:data:`DUE_COLUMNS`): a change
     that moves nothing of it keeps the digest due as it was, so one due this minute and
     not yet sent is not skipped by, say, a vacation taken meanwhile."""
-    if settings.digest_hour is None:
-        return None
     now_by = tuple(getattr(settings, column) for column in DUE_BY)
-    if stored is not None and tuple(stored[:4]) == now_by and stored[4] is not None:
+    kept = stored is not None and tuple(stored[:4]) == now_by and stored[4] is not None
+    if settings.digest_hour is not None and kept:
         return str(stored[4])
-    return iso(next_digest(settings.digest_hour, settings.timezone, settings.quiet, now))
+    moment = digest_after(settings, now)
+    return None if moment is None else iso(moment)
 
 
 # -- the outbox -----------------------------------------------------------------------
