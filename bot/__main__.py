@@ -306,34 +306,20 @@ def main(argv: list[str] | None = None) -> int:
 
             asyncio.run(timers.run())
             return 0
-        if args.load and args.db is not None:
-            from bot.tools import load_processes
-
-            asyncio.run(
-                load_processes.run(
-                    print,
-                    args.db,
-                    args.bot_processes,
-                    games=args.games,
-                    seconds=args.seconds,
-                    processes=args.processes,
-                    rate=args.rate,
-                    ai=(args.ai_share, args.ai_level),
-                )
-            )
-            return 0
         if args.load:
-            from bot.tools import load
+            from bot.tools import load, load_processes
 
-            asyncio.run(
-                load.run(
-                    games=args.games,
-                    seconds=args.seconds,
-                    processes=args.processes,
-                    rate=args.rate,
-                    ai=(args.ai_share, args.ai_level),
-                )
-            )
+            shape = {
+                "games": args.games,
+                "seconds": args.seconds,
+                "processes": args.processes,
+                "rate": args.rate,
+                "ai": (args.ai_share, args.ai_level),
+            }
+            if args.db is None:
+                asyncio.run(load.run(print, **shape))
+            else:
+                asyncio.run(load_processes.run(print, args.db, args.bot_processes, **shape))
             return 0
         from bot.tools import bench
         from bot.tools.selfplay import known_game

@@ -4,14 +4,10 @@ start-up with a sentence naming it, before anything connects."""
 
 from __future__ import annotations
 
-import asyncio
-import subprocess
-import sys
-
 import pytest
 
 from bot.config import BadSetting, Settings, Shards, load_settings, read_shards
-from tests.bot.test_storage_faults import HOLD, _migrated
+from tests.bot.test_storage_faults import a_bot_running_on
 from tests.conftest import run_bot
 
 
@@ -91,19 +87,10 @@ def test_the_bot_stops_at_start_up_naming_a_bad_shard_setting(tmp_path):
 
 def test_a_second_process_on_a_sqlite_file_is_refused_whatever_its_shards(tmp_path):
     path = tmp_path / "bk.db"
-    asyncio.run(_migrated(path))
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(path)], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert holder.stdout.readline().strip() == "holding"
+    with a_bot_running_on(path) as holder:
         env = {"DISCORD_TOKEN": "x", "BRIDGEKEEPER_DB": str(path)}
         for shards in ({}, {"BRIDGEKEEPER_SHARDS": "0-1", "BRIDGEKEEPER_SHARD_COUNT": "2"}):
             second = run_bot(cwd=tmp_path, env={**env, **shards})
             assert second.returncode != 0
             assert f"Another Bridgekeeper process (pid {holder.pid}) is using" in second.stderr
             assert "several processes share a PostgreSQL database instead" in second.stderr
-    finally:
-        holder.kill()
-        holder.wait()
-        holder.stdout.close()

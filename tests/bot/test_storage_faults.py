@@ -11,7 +11,8 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
@@ -315,14 +316,26 @@ def test_a_second_holder_of_the_database_is_refused_until_the_first_lets_go(tmp_
         pass
 
 
-def test_a_second_bot_and_a_restore_are_refused_while_a_bot_runs_but_backup_works(tmp_path):
-    path = tmp_path / "bk.db"
+@contextmanager
+def a_bot_running_on(path: Path) -> Iterator[subprocess.Popen]:
+    """A migrated database at ``path`` and a process holding its one-process lock, as a
+    running bot does, until the block ends."""
     asyncio.run(_migrated(path))
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLD, str(path)], stdout=subprocess.PIPE, text=True
     )
     try:
         assert holder.stdout.readline().strip() == "holding"
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+
+
+def test_a_second_bot_and_a_restore_are_refused_while_a_bot_runs_but_backup_works(tmp_path):
+    path = tmp_path / "bk.db"
+    with a_bot_running_on(path) as holder:
         second = run_bot(cwd=tmp_path, env={"DISCORD_TOKEN": "x", "BRIDGEKEEPER_DB": str(path)})
         assert second.returncode != 0
         assert f"Another Bridgekeeper process (pid {holder.pid}) is using" in second.stderr
@@ -335,10 +348,6 @@ def test_a_second_bot_and_a_restore_are_refused_while_a_bot_runs_but_backup_work
         assert restore.returncode != 0 and "Another Bridgekeeper process" in restore.stderr
         assert path.read_bytes() == before
         assert sorted(p.name for p in tmp_path.iterdir()) == ["bk.db", "bk.db.lock", "copy.db"]
-    finally:
-        holder.kill()
-        holder.wait()
-        holder.stdout.close()
     restore = run_bot("restore", "copy.db", "--db", str(path), "--force", cwd=tmp_path)
     assert restore.returncode == 0, restore.stderr
 
