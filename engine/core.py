@@ -225,8 +225,9 @@ class Kit:
     fixed names, each function a game answers with, so no game writes the same wiring:
     ``actions.parse``/``format``, ``state.to_dict``/``from_dict``, ``flow.awaited``
     (and ``flow.after``, ``flow.skipped`` where the game has them), ``scoring.result``,
-    ``view.view``. ``ai``, optional, turns a view back into possible states for the
-    computer players (``engine.ai``); the core itself never calls it."""
+    ``view.view`` and ``view.sample``. ``ai``, optional, holds what only the computer
+    players (``engine.ai``) read: an evaluation and search settings; the core never
+    calls it."""
 
     actions: ModuleType
     state: ModuleType
@@ -245,6 +246,7 @@ class Kit:
             "awaited": self.flow.awaited,
             "result": self.scoring.result,
             "view": self.view.view,
+            "sample": self.view.sample,
         }
         for optional in ("after", "skipped"):
             if hasattr(self.flow, optional):
@@ -328,6 +330,14 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def view(self, state: S, seat: int | None) -> Any:
         """What ``seat`` (or a spectator, ``None``) may see of ``state``."""
+
+    @abstractmethod
+    def sample(self, view: Any, rng: Rng) -> S:
+        """One state ``view`` could have come from: the same view for its seat and the
+        same legal actions, what the view hides dealt at random by ``rng`` from what
+        could be there, and ``rng`` the state's generator, so the dice to come are
+        unknown too. The computer players search such states; they never see the real
+        one."""
 
     @abstractmethod
     def is_over(self, state: S) -> bool: ...

@@ -88,10 +88,9 @@ def _check(game: Game, a: str, b: str) -> None:
     for level in (a, b):
         if level == EULER:
             continue
-        if level not in ai.levels(game):
+        if level not in ai.LEVELS:
             raise SystemExit(
-                f"{game.info.name} has no AI level {level!r}; it offers "
-                f"{', '.join(ai.levels(game))}."
+                f"There is no AI level {level!r}; the levels are {', '.join(ai.LEVELS)}."
             )
     if a == EULER:
         raise SystemExit("Euler is the rulebook's opponent: give him as --b, not --a.")

@@ -39,11 +39,6 @@ class Decision:
     applied: int = 0
 
 
-def levels(game: Game) -> tuple[str, ...]:
-    """The levels ``game`` can be played at: all three once it has an AI module."""
-    return LEVELS if game.kit.ai is not None else ("easy",)
-
-
 def search_for(game: Game) -> Search:
     """The search settings tuned for ``game`` (its AI module's ``SEARCH``), or the default."""
     return getattr(game.kit.ai, "SEARCH", None) or Search()
@@ -108,4 +103,4 @@ def _seat(game: Game, view: Any) -> int:
     return view.seat
 
 
-__all__ = ["LEVELS", "Decision", "Search", "choose", "decide", "levels", "search_for"]
+__all__ = ["LEVELS", "Decision", "Search", "choose", "decide", "search_for"]

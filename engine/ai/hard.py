@@ -52,7 +52,7 @@ def pick(
     work = Work()
     if len(legal) == 1:
         return legal[0], work
-    sampled = [worlds.sample(view, seat, dice) for _ in range(max(1, search.worlds))]
+    sampled = [worlds.sample(view, dice) for _ in range(max(1, search.worlds))]
     work.worlds = len(sampled)
     ranking = normal.ranked(worlds, sampled[0], seat, legal, dice)
     work.applied += len(legal)

@@ -15,7 +15,7 @@ from engine.ai.worlds import Worlds
 
 
 def pick(worlds: Worlds, view: Any, seat: int, legal: Sequence[Any], dice: Dice) -> Any:
-    world = worlds.sample(view, seat, dice)
+    world = worlds.sample(view, dice)
     return ranked(worlds, world, seat, legal, dice)[0][1]
 
 

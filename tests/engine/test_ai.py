@@ -39,20 +39,6 @@ def g(request):
     return engine.GAMES[request.param]
 
 
-def test_a_sampled_state_shows_each_seat_its_own_view_and_moves(g):
-    """What the search plays in agrees with all the seat can see: its view of the
-    sampled state is its view, and it has the same legal actions there."""
-    checked = 0
-    for state, players in positions(g, every=3):
-        for seat in range(players):
-            seen = g.view(state, seat)
-            sampled = g.kit.ai.determinize(seen, seat, Rng(checked))
-            assert g.view(sampled, seat) == seen
-            assert g.legal(sampled, seat) == g.legal(state, seat)
-            checked += 1
-    assert checked > 50
-
-
 #: what a seat cannot see, beyond the dice to come (every game's generator)
 SECRETS = {
     "seven-cities": lambda s: (s.deck, s.hands[1], s.rng),
@@ -73,7 +59,7 @@ def test_two_secrets_behind_one_view_give_the_same_move_after_the_same_work(g):
         if g.is_over(state) or seat not in g.awaited(state) or len(g.legal(state, seat)) < 2:
             continue
         seen = g.view(state, seat)
-        other = g.kit.ai.determinize(seen, seat, Rng(99))
+        other = g.sample(seen, Rng(99))
         secret = SECRETS.get(key, lambda s: s.rng)
         assert secret(other) != secret(state), "a different secret"
         assert g.view(other, seat) == seen
@@ -162,15 +148,19 @@ def test_normal_takes_the_points_on_offer_and_easy_does_not_look():
     assert misses > 0
 
 
-def test_a_game_without_an_ai_module_is_offered_easy_only():
+def test_a_game_without_an_ai_module_plays_at_every_level():
+    """The AI needs only the engine contract: a game with no ``ai.py`` (no evaluation, no
+    search settings) is searched with its own scores and the default settings."""
+
     class Bare(Skybridge):
         kit = replace(Skybridge.kit, ai=None)
 
     g = Bare()
     state = g.new(2, None, 1)
-    seat = next(iter(g.awaited(state)))
-    legal = g.legal(state, seat)
-    assert ai.levels(g) == ("easy",)
-    assert ai.choose(g, g.view(state, seat), legal, "easy", 1) in legal
-    with pytest.raises(ValueError, match="no AI module"):
-        ai.choose(g, g.view(state, seat), legal, "normal", 1)
+    while not g.is_over(state):
+        seat = next(iter(g.awaited(state)))
+        legal = g.legal(state, seat)
+        for level in ai.LEVELS:
+            assert ai.choose(g, g.view(state, seat), legal, level, 1, budget=4) in legal
+        state = g.apply(state, seat, ai.choose(g, g.view(state, seat), legal, "normal", 1)).state
+    assert ai.search_for(g) == ai.Search()
