@@ -22,7 +22,7 @@ from typing import Any
 
 from engine.ai import easy, hard, normal
 from engine.ai.dice import Dice
-from engine.ai.hard import Search
+from engine.ai.search import Search
 from engine.ai.worlds import Worlds
 from engine.core import Game
 
@@ -54,10 +54,10 @@ def decide(
 ) -> Decision:
     """The move ``view``'s seat makes at ``level``, with the work it took.
 
-    ``budget`` is ``hard``'s number of search iterations (default: the game's tuned
-    number); the other levels need none. Raises ``TypeError`` for anything but the
-    game's own view, and ``ValueError`` for a spectator's view, no legal action or a
-    level the game does not offer.
+    ``budget`` is ``hard``'s number of search iterations — rollouts, or candidates the
+    reply search judges (default: the game's tuned number); the other levels need none.
+    Raises ``TypeError`` for anything but the game's own view, and ``ValueError`` for a
+    spectator's view, no legal action or an unknown level.
     """
     seat = _seat(game, view)
     if not legal:

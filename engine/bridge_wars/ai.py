@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from engine.ai.hard import Search
+from engine.ai.search import Search
 
-#: the search within a move's CPU budget (docs/ai.md): hundreds of placements a turn,
-#: each costly to list, so a narrow, shallow look; no chance, so one world
-SEARCH = Search(iterations=40, worlds=1, width=6, depth=4, greed=2)
+#: hundreds of placements a turn, most of them quiet, so a few random moves ahead say
+#: little: the reply search instead (each of the 12 best placements by one greedy step,
+#: judged by the rival's best answer to it); no chance, so one world (docs/ai.md)
+SEARCH = Search(worlds=1, width=12, reply=True, work=2000)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.bridges_and_boats import actions, flow, scoring, state, view
+from engine.bridges_and_boats import actions, ai, flow, scoring, state, view
 from engine.bridges_and_boats.actions import Action
 from engine.bridges_and_boats.rules import RULES
 from engine.bridges_and_boats.state import ATTACKER, DEFENDER, ROLES, State
@@ -63,7 +63,7 @@ class BridgesAndBoats(Game[State, Action]):
         hidden_information=True,
     )
     rules = RULES
-    kit = Kit(actions, state, flow, scoring, view)
+    kit = Kit(actions, state, flow, scoring, view, ai)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         return state.new(seed)

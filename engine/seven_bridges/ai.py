@@ -5,7 +5,7 @@ Alone, a seat is judged by its margin over Euler, who scores what it leaves.
 
 from __future__ import annotations
 
-from engine.ai.hard import Search
+from engine.ai.search import Search
 from engine.ai.worlds import WIN
 from engine.core import Game
 from engine.seven_bridges import euler

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contextlib import suppress
 
-from engine.ai.hard import Search
+from engine.ai.search import Search
 from engine.ai.worlds import margin
 from engine.core import Game, IllegalMove
 from engine.seven_cities.actions import End

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from engine.ai.hard import Search
+from engine.ai.search import Search
 
-#: the search within a move's CPU budget (docs/ai.md): no chance, so one world; every
-#: legal placement a candidate (a narrower list keeps the scoring ones and drops most
-#: quiet ones at random), and rollouts nearly to the end of a 40-move game
-SEARCH = Search(iterations=60, worlds=1, width=40, depth=16)
+#: no chance, so one world; every legal placement a candidate (a narrower list keeps the
+#: scoring ones and drops most quiet ones at random); random rollouts to the end of the
+#: 40-move game, since one greedy step roofs too soon (docs/ai.md); the work capped to
+#: stay within a move's CPU budget
+SEARCH = Search(iterations=100, worlds=1, width=40, depth=40, greed=1, work=1200)

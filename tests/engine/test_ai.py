@@ -12,7 +12,10 @@ import pytest
 
 import engine
 from engine import ai
-from engine.ai.worlds import margin
+from engine.ai import reply
+from engine.ai.dice import Dice
+from engine.ai.search import Search, Work
+from engine.ai.worlds import Worlds, margin
 from engine.core import Rng
 from engine.skybridge import Skybridge
 from tests.engine.test_contract import KEYS, play_random
@@ -164,3 +167,65 @@ def test_a_game_without_an_ai_module_plays_at_every_level():
             assert ai.choose(g, g.view(state, seat), legal, level, 1, budget=4) in legal
         state = g.apply(state, seat, ai.choose(g, g.view(state, seat), legal, "normal", 1)).state
     assert ai.search_for(g) == ai.Search()
+
+
+def test_the_reply_search_plays_the_candidate_whose_worst_answer_is_best():
+    """The reply search (Bridge Wars' hard) judges each candidate by the rival's best
+    answer to it. Checked against every answer, by brute force: its cut-offs, which
+    spare most of that work, never change the choice."""
+    g = engine.get("bridge-wars")
+    assert ai.search_for(g).reply
+    worlds = Worlds(g)
+    checked = 0
+    for state, _ in positions(g, every=4):
+        seat = next(iter(g.awaited(state)), None)
+        if seat is None or g.view(state, seat).setup:
+            continue
+        candidates = g.legal(state, seat)[::29][:8]
+
+        def worst(action, seat=seat, state=state):
+            after = g.apply(state, seat, action).state
+            if g.is_over(after):
+                return margin(g, after, seat)
+            rival = next(iter(g.awaited(after)))
+            return min(
+                margin(g, g.apply(after, rival, answer).state, seat)
+                for answer in g.legal(after, rival)
+            )
+
+        values = {action: worst(action) for action in candidates}
+        work = Work()
+        search = Search(worlds=1, width=len(candidates), reply=True)
+        chosen = reply.pick(worlds, [state], seat, candidates, Dice(checked), search, work)
+        assert values[chosen] == max(values.values())
+        every = len(candidates) + sum(
+            1 + len(g.legal(g.apply(state, seat, a).state, 1 - seat)) for a in candidates
+        )
+        assert work.applied < every / 2
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+def test_the_work_cap_bounds_what_a_decision_tries(monkeypatch):
+    """``Search.work`` stops the search once that many actions have been tried (a
+    rollout under way is finished): the bound on a move's CPU time."""
+    g = engine.get("seven-bridges")
+    state = g.new(2, None, 3)
+    for _ in range(12):
+        seat = next(iter(g.awaited(state)))
+        state = g.apply(state, seat, g.legal(state, seat)[-1]).state
+    seat = next(iter(g.awaited(state)))
+    legal = g.legal(state, seat)
+    assert len(legal) > 1
+    seen = g.view(state, seat)
+    settings = ai.search_for(g)
+    monkeypatch.setattr(g.kit.ai, "SEARCH", replace(settings, work=0))
+    free = ai.decide(g, seen, legal, "hard", 1, budget=30)
+    rollout = 1 + settings.depth * settings.greed
+    for cap in (60, 150):
+        monkeypatch.setattr(g.kit.ai, "SEARCH", replace(settings, work=cap))
+        decision = ai.decide(g, seen, legal, "hard", 1, budget=30)
+        assert decision.action in legal
+        assert cap <= decision.applied < cap + rollout < free.applied
