@@ -13,7 +13,7 @@ from engine.seven_bridges.scoring import cards
 from engine.seven_bridges.state import ROUNDS, State
 
 #: the search within a move's CPU budget (docs/ai.md)
-SEARCH = Search(iterations=80, depth=6)
+SEARCH = Search(iterations=80, depth=6, work=500)
 
 
 def evaluate(game: Game, state: State, seat: int) -> float:

@@ -12,7 +12,7 @@ from engine.seven_cities.state import TURN, State
 
 #: the search within a move's CPU budget (docs/ai.md): judging a turn as though it ended
 #: plays its end, so each rollout is short
-SEARCH = Search(iterations=60, depth=6, greed=2)
+SEARCH = Search(iterations=60, depth=6, greed=2, work=300)
 
 
 def evaluate(game: Game, state: State, seat: int) -> float:
