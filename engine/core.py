@@ -443,6 +443,15 @@ class Game(ABC, Generic[S, A]):
         after = self.after(state, after, seat, action, events)
         return self.step(action, after, events)
 
+    def apply_listed(self, state: S, seat: int, action: A) -> Step[S, A]:
+        """:meth:`apply` for an action :meth:`legal` has just listed for ``seat`` in this
+        very ``state``: listing it made every check, so none is made again. The computer
+        players' search applies thousands of listed actions a move; anything else goes
+        through :meth:`apply`."""
+        after, events = self._by_action[type(action)].effect(state, seat, action)
+        after = self.after(state, after, seat, action, events)
+        return self.step(action, after, events)
+
     def skip(self, state: S, seat: int) -> Step[S, A]:
         """Everything ``seat``'s turn passing unplayed leads to, because its time ran out.
 

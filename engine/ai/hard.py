@@ -87,16 +87,12 @@ def _rollout(
         if not options:
             break
         tried = dice.sample(options, search.greed)
-        best, best_value = None, -math.inf
+        best, best_value = state, -math.inf
         for action in tried:
-            after = worlds.apply(state, mover, action)
+            after = worlds.follow(state, mover, action)
             work.applied += 1
-            if after is None:
-                continue
             value = worlds.evaluate(after, mover) if len(tried) > 1 else 0.0
             if value > best_value:
                 best, best_value = after, value
-        if best is None:
-            break
         state = best
     return worlds.evaluate(state, seat)

@@ -84,10 +84,8 @@ def _answer(
     value = -math.inf if own else math.inf
     best = None
     for option in order:
-        after = worlds.apply(state, mover, option)
+        after = worlds.follow(state, mover, option)
         work.applied += 1
-        if after is None:
-            continue
         v = worlds.evaluate(after, seat)
         if (v > value) if own else (v < value):
             value, best = v, option

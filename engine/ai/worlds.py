@@ -45,6 +45,10 @@ class Worlds:
         except IllegalMove:
             return None
 
+    def follow(self, state: Any, seat: int, action: Any) -> Any:
+        """The state after ``action``, which ``legal(state, seat)`` has just listed."""
+        return self.game.apply_listed(state, seat, action).state
+
 
 def margin(game: Game, state: Any, seat: int) -> float:
     """``seat``'s score less the best other seat's (its own score, alone), plus

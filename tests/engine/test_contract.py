@@ -50,6 +50,7 @@ def play_random(g, players: int, seed: int, max_steps: int = 5000):
         seat, action = rnd.choice(choices)
         check_is_legal(g, state, players, choices, tried)
         step = g.apply(state, seat, action)
+        assert g.apply_listed(state, seat, action) == step, "a listed action skips no effect"
         assert g.to_json(state) == before, "apply changed its input state"
         assert step.action == action
         assert step.awaited == g.awaited(step.state), "a step's awaited seats are the state's"
