@@ -41,7 +41,7 @@ def pick(
         return reply.pick(worlds, sampled, seat, legal, dice, search, work), work
     ranking = normal.ranked(worlds, sampled[0], seat, legal, dice)
     work.applied += len(legal)
-    candidates = [action for _, action in ranking[: search.width]]
+    candidates = [action for _, action, _ in ranking[: search.width]]
     visits = [0] * len(candidates)
     totals = [0.0] * len(candidates)
     low, high = math.inf, -math.inf

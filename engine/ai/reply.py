@@ -38,13 +38,14 @@ def pick(
     work.applied += len(legal)
     killers: list[Any] = []
     best, alpha = ranking[0][1], -math.inf
-    for number, (_, action) in enumerate(ranking[: min(search.width, search.iterations)]):
+    for number, (_, action, first) in enumerate(ranking[: min(search.width, search.iterations)]):
         if number and work.spent(search):
             break
         total = 0.0
-        for world in sampled:
-            after = worlds.apply(world, seat, action)
-            work.applied += 1
+        for index, world in enumerate(sampled):
+            # the ranking played the action in the first world already
+            after = first if index == 0 else worlds.apply(world, seat, action)
+            work.applied += index > 0
             if after is None:
                 total = -math.inf
                 break
@@ -74,26 +75,43 @@ def _answer(
         return worlds.evaluate(state, seat)
     movers = tuple(game.awaited(state))
     mover = movers[0] if len(movers) == 1 else dice.choice(movers)
+    own = mover == seat
+    value = -math.inf if own else math.inf
+    best, tried = None, []
+    if not own:
+        # the answers that refuted earlier candidates first, before listing the rest:
+        # most candidates fall to one of them, and then nothing needs listing
+        for killer in killers:
+            if not game.is_legal(state, mover, killer):
+                continue
+            v = worlds.evaluate(worlds.follow(state, mover, killer), seat)
+            work.applied += 1
+            tried.append(killer)
+            if v < value:
+                value, best = v, killer
+            if value <= alpha:
+                _remember(killers, best)
+                return value
     options = game.legal(state, mover)
     if not options:
         return worlds.evaluate(state, seat)
-    own = mover == seat
-    listed = set(options)
-    first = [k for k in killers if k in listed]
-    order = first + [o for o in options if o not in set(first)]
-    value = -math.inf if own else math.inf
-    best = None
-    for option in order:
-        after = worlds.follow(state, mover, option)
+    for option in options:
+        if option in tried:
+            continue
+        v = worlds.evaluate(worlds.follow(state, mover, option), seat)
         work.applied += 1
-        v = worlds.evaluate(after, seat)
         if (v > value) if own else (v < value):
             value, best = v, option
             if not own and value <= alpha:
                 break
     if not own and best is not None:
-        if best in killers:
-            killers.remove(best)
-        killers.insert(0, best)
-        del killers[8:]
+        _remember(killers, best)
     return value
+
+
+def _remember(killers: list[Any], answer: Any) -> None:
+    """``answer`` refuted a candidate: try it first from now on (the last eight kept)."""
+    if answer in killers:
+        killers.remove(answer)
+    killers.insert(0, answer)
+    del killers[8:]
