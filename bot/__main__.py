@@ -80,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--games", type=int, default=20)
     arena.add_argument("--seed", type=int, default=1)
     arena.add_argument("--budget", type=int, help="hard's search iterations (default: tuned)")
+    arena.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     backup = sub.add_parser("backup", help="copy the live database safely (online backup)")
     backup.add_argument("target", type=Path, help="the file to write the copy to")
     backup.add_argument("--db", type=_database, help=_DB_HELP)
@@ -284,7 +285,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.tools import arena
         from bot.tools.selfplay import known_game
 
-        arena.run(known_game(args.game), args.a, args.b, args.games, args.seed, args.budget)
+        arena.run(
+            known_game(args.game), args.a, args.b, args.games, args.seed, args.budget,
+            jobs=args.jobs,
+        )  # fmt: skip
         return 0
     if args.command == "ratings":
         return asyncio.run(rebuild_ratings(args.db or settings.db_path))

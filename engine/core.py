@@ -223,8 +223,9 @@ class Kit:
     fixed names, each function a game answers with, so no game writes the same wiring:
     ``actions.parse``/``format``, ``state.to_dict``/``from_dict``, ``flow.awaited``
     (and ``flow.after``, ``flow.skipped``, ``flow.up_next`` where the game has them),
-    ``scoring.result``, ``view.view``. ``ai``, optional, turns a view back into possible
-    states for the computer players (``engine.ai``); the core itself never calls it."""
+    ``scoring.result``, ``view.view`` and ``view.sample``. ``ai``, optional, holds what
+    only the computer players (``engine.ai``) read: an evaluation and search settings;
+    the core never calls it."""
 
     actions: ModuleType
     state: ModuleType
@@ -243,6 +244,7 @@ class Kit:
             "awaited": self.flow.awaited,
             "result": self.scoring.result,
             "view": self.view.view,
+            "sample": self.view.sample,
         }
         for optional in ("after", "skipped", "up_next"):
             if hasattr(self.flow, optional):
@@ -341,6 +343,14 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def view(self, state: S, seat: int | None) -> Any:
         """What ``seat`` (or a spectator, ``None``) may see of ``state``."""
+
+    @abstractmethod
+    def sample(self, view: Any, rng: Rng) -> S:
+        """One state ``view`` could have come from: the same view for its seat and the
+        same legal actions, what the view hides dealt at random by ``rng`` from what
+        could be there, and ``rng`` the state's generator, so the dice to come are
+        unknown too. The computer players search such states; they never see the real
+        one."""
 
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
@@ -473,6 +483,15 @@ class Game(ABC, Generic[S, A]):
         reason = self.refusal(state, seat, action)
         if reason is not None:
             raise IllegalMove(reason)
+        after, events = self._by_action[type(action)].effect(state, seat, action)
+        after = self.after(state, after, seat, action, events)
+        return self.step(action, after, events)
+
+    def apply_listed(self, state: S, seat: int, action: A) -> Step[S, A]:
+        """:meth:`apply` for an action :meth:`legal` has just listed for ``seat`` in this
+        very ``state``: listing it made every check, so none is made again. The computer
+        players' search applies thousands of listed actions a move; anything else goes
+        through :meth:`apply`."""
         after, events = self._by_action[type(action)].effect(state, seat, action)
         after = self.after(state, after, seat, action, events)
         return self.step(action, after, events)

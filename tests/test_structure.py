@@ -75,7 +75,9 @@ KIT = ("__init__", "actions", "board", "state", "flow", "scoring", "view", "rule
 
 def test_every_game_has_the_kits_layout():
     """engine/README.md's modules, in every game package, and one file per rule; the
-    optional ``ai`` module, where the kit names one, is the package's own ``ai.py``."""
+    ``view`` module's way back (``sample``); the optional ``ai`` module, where the kit
+    names one, is the package's own ``ai.py`` and holds no more than an evaluation and
+    search settings."""
     import engine
 
     for key, game in engine.GAMES.items():
@@ -91,6 +93,14 @@ def test_every_game_has_the_kits_layout():
             home = rule.effect.__module__.split(".")
             assert home[:3] == ["engine", package.name, "rules"], (key, rule.action)
         assert rule_files, key
-        if game.kit.ai is not None:  # optional: the computer players' view of the game
+        assert callable(game.kit.view.sample), key  # the view, back to a state
+        if game.kit.ai is not None:  # optional: the computer players' evaluation, settings
             assert game.kit.ai.__name__ == f"engine.{package.name}.ai", key
-            assert callable(game.kit.ai.determinize), key
+            module = game.kit.ai
+            own = {
+                n
+                for n, v in vars(module).items()
+                if callable(v) and v.__module__ == module.__name__ and not n.startswith("_")
+            }
+            assert own <= {"evaluate"}, (key, own)
+            assert own or hasattr(module, "SEARCH"), key

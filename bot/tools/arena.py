@@ -9,7 +9,9 @@ alone against the rulebook's Euler instead, and adds ``--a``'s and Euler's mean 
 
 Each seat decides from its own view and the legal actions only (``engine.ai``); the
 game's seed (its deck, its dice) and the AIs' seeds come from separate streams of
-``--seed``, so a line is the same on every run but for the CPU figures.
+``--seed``, so a line is the same on every run but for the CPU figures — with ``--jobs
+2`` too, which plays the games in two worker processes (a game is played whole in one
+of them, from seeds drawn in order beforehand).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import engine
@@ -30,17 +33,30 @@ EULER = "euler"
 MOVE_LIMIT = 20_000
 
 
-@dataclass
-class Tally:
-    """``--a``'s record and the CPU time of each of its decisions."""
+@dataclass(frozen=True)
+class Outcome:
+    """One game from ``--a``'s side: its place against the other's (-1 won, 0 drew,
+    1 lost), the score margin, the scores (alone: ``--a``'s and Euler's) and the CPU
+    time of each of ``--a``'s decisions."""
 
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-    margins: list[float] = field(default_factory=list)
-    scores: list[float] = field(default_factory=list)
-    rivals: list[float] = field(default_factory=list)
-    cpu_ms: list[float] = field(default_factory=list)
+    verdict: int
+    margin: float
+    score: float
+    rival: float
+    cpu_ms: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Match:
+    """Everything one game needs, so it can be played in any process."""
+
+    key: str
+    a: str
+    b: str
+    a_seat: int
+    game_seed: int
+    ai_seed: int
+    budget: int | None
 
 
 def run(
@@ -51,47 +67,80 @@ def run(
     seed: int,
     budget: int | None = None,
     emit: Callable[[str], None] = print,
+    jobs: int = 1,
 ) -> dict[str, Any]:
-    """Play the match and emit its line; the line's fields, for tests and benches."""
+    """Play the match and emit its line; the line's fields, for tests and benches.
+
+    With ``jobs`` above 1 the games are shared among that many worker processes; each
+    game's seeds are drawn here, in order, so the line is the one a single process
+    would print (but for the CPU figures, which are never the same twice).
+    """
     game = engine.get(key)
-    _check(game, a, b)
+    _check(game, a, b, jobs)
     streams = Rng.from_seed(seed)
-    tally = Tally()
+    matches = []
     for number in range(games):
         game_seed, streams = streams.next64()
         ai_seed, streams = streams.next64()
-        if b == EULER:
-            _solo(game, a, game_seed, ai_seed, budget, tally)
-        else:
-            _match(game, a, b, number % 2, game_seed, ai_seed, budget, tally)
+        matches.append(Match(key, a, b, number % 2, game_seed, ai_seed, budget))
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            outcomes = list(pool.map(play, matches))
+    else:
+        outcomes = [play(match) for match in matches]
+    cpu_ms = [ms for outcome in outcomes for ms in outcome.cpu_ms]
     line: dict[str, Any] = {
         "game": key,
         "a": a,
         "b": b,
         "games": games,
         "seed": seed,
-        "wins": tally.wins,
-        "losses": tally.losses,
-        "draws": tally.draws,
-        "margin": round(sum(tally.margins) / max(1, len(tally.margins)), 2),
-        "cpu_ms_p50": round(percentile(tally.cpu_ms, 0.50), 2) if tally.cpu_ms else 0.0,
-        "cpu_ms_p99": round(percentile(tally.cpu_ms, 0.99), 2) if tally.cpu_ms else 0.0,
+        "wins": sum(o.verdict < 0 for o in outcomes),
+        "losses": sum(o.verdict > 0 for o in outcomes),
+        "draws": sum(o.verdict == 0 for o in outcomes),
+        "margin": round(sum(o.margin for o in outcomes) / max(1, games), 2),
+        "cpu_ms_p50": round(percentile(cpu_ms, 0.50), 2) if cpu_ms else 0.0,
+        "cpu_ms_p99": round(percentile(cpu_ms, 0.99), 2) if cpu_ms else 0.0,
     }
     if b == EULER:
-        line["score"] = round(sum(tally.scores) / max(1, games), 2)
-        line["euler"] = round(sum(tally.rivals) / max(1, games), 2)
+        line["score"] = round(sum(o.score for o in outcomes) / max(1, games), 2)
+        line["euler"] = round(sum(o.rival for o in outcomes) / max(1, games), 2)
     emit(json.dumps(line))
     return line
 
 
-def _check(game: Game, a: str, b: str) -> None:
+def play(match: Match) -> Outcome:
+    """One game of the match, alone against Euler or seat against seat."""
+    game = engine.get(match.key)
+    if match.b == EULER:
+        levels, players = {0: match.a}, 1
+    else:
+        levels, players = {match.a_seat: match.a, 1 - match.a_seat: match.b}, 2
+    cpu_ms: list[float] = []
+    state = game.new(players, {}, match.game_seed)
+    state = _play(game, state, levels, match.a_seat, match.ai_seed, match.budget, cpu_ms)
+    result = game.result(state)
+    if match.b == EULER:
+        mine, rival = result.scores[0], game.view(state, 0).euler_total
+        verdict = (mine < rival) - (mine > rival)
+        return Outcome(verdict, mine - rival, mine, rival, tuple(cpu_ms))
+    seat, other = match.a_seat, 1 - match.a_seat
+    verdict = (result.places[seat] > result.places[other]) - (
+        result.places[seat] < result.places[other]
+    )
+    margin = result.scores[seat] - result.scores[other]
+    return Outcome(verdict, margin, result.scores[seat], result.scores[other], tuple(cpu_ms))
+
+
+def _check(game: Game, a: str, b: str, jobs: int) -> None:
+    if jobs < 1:
+        raise SystemExit("--jobs is the number of worker processes: 1 or more.")
     for level in (a, b):
         if level == EULER:
             continue
-        if level not in ai.levels(game):
+        if level not in ai.LEVELS:
             raise SystemExit(
-                f"{game.info.name} has no AI level {level!r}; it offers "
-                f"{', '.join(ai.levels(game))}."
+                f"There is no AI level {level!r}; the levels are {', '.join(ai.LEVELS)}."
             )
     if a == EULER:
         raise SystemExit("Euler is the rulebook's opponent: give him as --b, not --a.")
@@ -101,46 +150,6 @@ def _check(game: Game, a: str, b: str) -> None:
         raise SystemExit(f"{game.info.name} is not for two players.")
 
 
-def _match(
-    game: Game,
-    a: str,
-    b: str,
-    a_seat: int,
-    game_seed: int,
-    ai_seed: int,
-    budget: int | None,
-    tally: Tally,
-) -> None:
-    levels = {a_seat: a, 1 - a_seat: b}
-    state = _play(game, game.new(2, {}, game_seed), levels, a_seat, ai_seed, budget, tally)
-    result = game.result(state)
-    mine, theirs = result.places[a_seat], result.places[1 - a_seat]
-    if mine < theirs:
-        tally.wins += 1
-    elif mine > theirs:
-        tally.losses += 1
-    else:
-        tally.draws += 1
-    tally.margins.append(result.scores[a_seat] - result.scores[1 - a_seat])
-
-
-def _solo(
-    game: Game, a: str, game_seed: int, ai_seed: int, budget: int | None, tally: Tally
-) -> None:
-    state = _play(game, game.new(1, {}, game_seed), {0: a}, 0, ai_seed, budget, tally)
-    view = game.view(state, 0)
-    mine, euler = game.result(state).scores[0], view.euler_total
-    if mine > euler:
-        tally.wins += 1
-    elif mine < euler:
-        tally.losses += 1
-    else:
-        tally.draws += 1
-    tally.margins.append(mine - euler)
-    tally.scores.append(mine)
-    tally.rivals.append(euler)
-
-
 def _play(
     game: Game,
     state: Any,
@@ -148,7 +157,7 @@ def _play(
     timed: int,
     ai_seed: int,
     budget: int | None,
-    tally: Tally,
+    cpu_ms: list[float],
 ) -> Any:
     """Every awaited seat decides from its own view until the game ends; the CPU time
     of ``timed``'s decisions is kept."""
@@ -163,6 +172,6 @@ def _play(
         started = time.process_time()
         action = ai.choose(game, view, legal, levels[seat], move_seed, budget)
         if seat == timed:
-            tally.cpu_ms.append((time.process_time() - started) * 1000)
+            cpu_ms.append((time.process_time() - started) * 1000)
         state = game.apply(state, seat, action).state
     raise RuntimeError(f"{game.info.key} did not finish in {MOVE_LIMIT} actions")

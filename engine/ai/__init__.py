@@ -22,7 +22,7 @@ from typing import Any
 
 from engine.ai import easy, hard, normal
 from engine.ai.dice import Dice
-from engine.ai.hard import Search
+from engine.ai.search import Search
 from engine.ai.worlds import Worlds
 from engine.core import Game
 
@@ -37,11 +37,6 @@ class Decision:
     action: Any
     worlds: int = 0
     applied: int = 0
-
-
-def levels(game: Game) -> tuple[str, ...]:
-    """The levels ``game`` can be played at: all three once it has an AI module."""
-    return LEVELS if game.kit.ai is not None else ("easy",)
 
 
 def search_for(game: Game) -> Search:
@@ -59,10 +54,10 @@ def decide(
 ) -> Decision:
     """The move ``view``'s seat makes at ``level``, with the work it took.
 
-    ``budget`` is ``hard``'s number of search iterations (default: the game's tuned
-    number); the other levels need none. Raises ``TypeError`` for anything but the
-    game's own view, and ``ValueError`` for a spectator's view, no legal action or a
-    level the game does not offer.
+    ``budget`` is ``hard``'s number of search iterations — rollouts, or candidates the
+    reply search judges (default: the game's tuned number); the other levels need none.
+    Raises ``TypeError`` for anything but the game's own view, and ``ValueError`` for a
+    spectator's view, no legal action or an unknown level.
     """
     seat = _seat(game, view)
     if not legal:
@@ -108,4 +103,4 @@ def _seat(game: Game, view: Any) -> int:
     return view.seat
 
 
-__all__ = ["LEVELS", "Decision", "Search", "choose", "decide", "levels", "search_for"]
+__all__ = ["LEVELS", "Decision", "Search", "choose", "decide", "search_for"]

@@ -9,41 +9,24 @@ few random legal ones, judged one step ahead from the mover's side) and judges t
 outcome from the seat's side. The candidate with the best mean outcome is played.
 
 Every world and every draw comes from the seed, and the work is a fixed number of
-iterations of bounded length: what the search does, and how long it takes, follow from
-the view, never from what it hides.
+iterations of bounded length, cut short once a fixed number of actions has been tried
+(``Search.work``): what the search does, and how long it takes, follow from the view,
+never from what it hides.
+
+Where rollouts say little, a game's settings may ask instead for the reply search
+(``Search.reply``, ``engine.ai.reply``): every candidate judged by the best answer to it.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from engine.ai import normal
+from engine.ai import normal, reply
 from engine.ai.dice import Dice
+from engine.ai.search import Search, Work
 from engine.ai.worlds import WIN, Worlds
-
-
-@dataclass(frozen=True)
-class Search:
-    """How far the search looks; a game's AI module may set its own (``SEARCH``),
-    tuned so a move stays within its CPU budget (docs/ai.md)."""
-
-    iterations: int = 200  # rollouts in all
-    worlds: int = 8  # hidden states sampled, taken in turn by the iterations
-    width: int = 8  # candidates kept from the greedy ranking of the legal actions
-    depth: int = 10  # actions a rollout plays before judging the position
-    greed: int = 3  # a rollout's move: the best of this many random legal actions
-    explore: float = 0.5  # UCB1's constant, times the spread of the values seen
-
-
-@dataclass
-class Work:
-    """What the search did: the same for every secret behind one view."""
-
-    worlds: int = 0
-    applied: int = 0
 
 
 def pick(
@@ -52,15 +35,19 @@ def pick(
     work = Work()
     if len(legal) == 1:
         return legal[0], work
-    sampled = [worlds.sample(view, seat, dice) for _ in range(max(1, search.worlds))]
+    sampled = [worlds.sample(view, dice) for _ in range(max(1, search.worlds))]
     work.worlds = len(sampled)
+    if search.reply:
+        return reply.pick(worlds, sampled, seat, legal, dice, search, work), work
     ranking = normal.ranked(worlds, sampled[0], seat, legal, dice)
     work.applied += len(legal)
-    candidates = [action for _, action in ranking[: search.width]]
+    candidates = [action for _, action, _ in ranking[: search.width]]
     visits = [0] * len(candidates)
     totals = [0.0] * len(candidates)
     low, high = math.inf, -math.inf
     for i in range(search.iterations):
+        if work.spent(search):
+            break
         c = _select(visits, totals, i, (high - low) * search.explore)
         after = worlds.apply(sampled[i % len(sampled)], seat, candidates[c])
         work.applied += 1
@@ -100,16 +87,12 @@ def _rollout(
         if not options:
             break
         tried = dice.sample(options, search.greed)
-        best, best_value = None, -math.inf
+        best, best_value = state, -math.inf
         for action in tried:
-            after = worlds.apply(state, mover, action)
+            after = worlds.follow(state, mover, action)
             work.applied += 1
-            if after is None:
-                continue
             value = worlds.evaluate(after, mover) if len(tried) > 1 else 0.0
             if value > best_value:
                 best, best_value = after, value
-        if best is None:
-            break
         state = best
     return worlds.evaluate(state, seat)

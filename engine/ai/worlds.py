@@ -1,13 +1,11 @@
 """What the AI may do with a seat's view: sample whole states that agree with it, and
 judge a state from one seat's side.
 
-Turning a view back into a state is each game's own knowledge, kept in its optional
-``ai`` module (``Kit.ai``): ``determinize(view, seat, rng) -> State`` fills in what the
-view hides (other hands, the deck's order, face-down dominoes) by a fair shuffle of what
-could be there, and gives the state a fresh generator, so future dice are unknown too.
-It may also hold ``evaluate(game, state, seat) -> float`` where the game's own scores are not
-the whole story (Seven Bridges alone is judged against Euler). Everything else here
-goes through the engine contract only: ``legal``, ``apply``, ``awaited``, ``result``.
+Everything here goes through the engine contract only: ``sample`` (a state a view could
+have come from, its hidden parts dealt afresh), ``legal``, ``apply``, ``awaited``,
+``result``. A game's optional ``ai`` module (``Kit.ai``) may add
+``evaluate(game, state, seat) -> float`` where its own scores are not the whole story
+(Seven Bridges alone is judged against Euler).
 """
 
 from __future__ import annotations
@@ -27,23 +25,17 @@ class Worlds:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.module = game.kit.ai
-        if self.module is None:
-            raise ValueError(
-                f"{game.info.name} has no AI module (engine/<game>/ai.py), so it can only "
-                "be played at level easy."
-            )
+        self.own = getattr(game.kit.ai, "evaluate", None)
 
-    def sample(self, view: Any, seat: int, dice: Dice) -> Any:
+    def sample(self, view: Any, dice: Dice) -> Any:
         """A state consistent with ``view``, its hidden parts drawn by ``dice``."""
-        return self.module.determinize(view, seat, dice.split())
+        return self.game.sample(view, dice.split())
 
     def evaluate(self, state: Any, seat: int) -> float:
         """How good ``state`` is for ``seat``: the game's own evaluation if it has one,
         else its score margin over the best rival, and a won game far above any margin."""
-        own = getattr(self.module, "evaluate", None)
-        if own is not None:
-            return own(self.game, state, seat)
+        if self.own is not None:
+            return self.own(self.game, state, seat)
         return margin(self.game, state, seat)
 
     def apply(self, state: Any, seat: int, action: Any) -> Any | None:
@@ -52,6 +44,10 @@ class Worlds:
             return self.game.apply(state, seat, action).state
         except IllegalMove:
             return None
+
+    def follow(self, state: Any, seat: int, action: Any) -> Any:
+        """The state after ``action``, which ``legal(state, seat)`` has just listed."""
+        return self.game.apply_listed(state, seat, action).state
 
 
 def margin(game: Game, state: Any, seat: int) -> float:

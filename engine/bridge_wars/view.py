@@ -1,4 +1,5 @@
-"""What a seat sees: everything, as Bridge Wars hides nothing; computed for drawing."""
+"""What a seat sees: everything, as Bridge Wars hides nothing; computed for drawing. And
+back: the state a view came from (``sample``), for the computer players."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 from engine.bridge_wars.board import HOLES
 from engine.bridge_wars.scoring import result, scores
 from engine.bridge_wars.state import Placed, State, in_setup, rods
+from engine.core import Rng
 
 #: why the game ends or ended, by :attr:`State.ending`
 ENDINGS = {
@@ -66,3 +68,41 @@ def view(state: State, seat: int | None) -> View:
         over=over,
         places=result(state).places if over else None,
     )
+
+
+_ENDING_KEYS = {sentence: key for key, sentence in ENDINGS.items()}
+
+
+def sample(seen: View, rng: Rng) -> State:
+    """The state behind ``seen``: the whole position, as nothing is hidden, with ``rng``
+    for a generator. Who chose first is read from the choices made so far — seats choose
+    in seat order from them — and matters only until setup ends."""
+    return State(
+        players=seen.players,
+        height=seen.height,
+        colours=seen.colours,
+        corners=seen.corners,
+        placed=seen.placed,
+        tops=seen.tops,
+        owner=seen.owner,
+        stock=seen.stock,
+        turn=seen.turn,
+        first=_first(seen),
+        final=seen.final,
+        ending=_ENDING_KEYS.get(seen.ending, ""),
+        resigned=seen.resigned,
+        rng=rng,
+    )
+
+
+def _first(seen: View) -> int:
+    """The seat that chose first: back from the seat to act, past every seat that chose."""
+    if not seen.setup:
+        return 0
+    first = seen.turn
+    for _ in range(seen.players - 1):
+        before = (first - 1) % seen.players
+        if seen.colours[before] < 0:
+            break
+        first = before
+    return first

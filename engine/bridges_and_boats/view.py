@@ -4,17 +4,33 @@ Face-down dominoes appear only as counts, except to the seat that owns them: its
 reserve, and for the attacker the boats nobody has boarded yet. Bridge sections and
 cannons are face down for good and their ends never matter, so nobody's view holds
 them; the pool and the discard pile are counts for everyone.
+
+``sample`` goes back: one state a seat's view could have come from, for the computer
+players. The 28 dominoes are all different, so what a seat cannot see is exactly the set
+it has not seen: those are shuffled and dealt into the hidden places at random — a fair
+guess, and nothing of what the true state holds. The state gets the generator it is
+given, so the dice to come are unknown too.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.bridges_and_boats.board import SECTIONS
-from engine.bridges_and_boats.dominoes import Domino
+from engine.bridges_and_boats.dominoes import DOUBLE_SIX, Domino
 from engine.bridges_and_boats.scoring import result
-from engine.bridges_and_boats.state import ATTACKER, DEFENDER, STAGE_NAMES, TURN_CAP, Roll, State
+from engine.bridges_and_boats.state import (
+    ATTACKER,
+    DEFENDER,
+    STAGE_NAMES,
+    TURN_CAP,
+    Boat,
+    Roll,
+    Run,
+    State,
+)
 from engine.bridges_and_boats.steps import fire_due
+from engine.core import Rng
 
 
 @dataclass(frozen=True)
@@ -123,3 +139,58 @@ def view(state: State, seat: int | None) -> View:
         scores=(state.crossed, state.coins[DEFENDER]),
         places=None if state.over is None else result(state).places,
     )
+
+
+def sample(seen: View, rng: Rng) -> State:
+    """A state ``seen`` could have come from: the dominoes it has not seen dealt at random
+    into the pool, the rival's reserve, the bridge, the cannons, the discard pile and the
+    face-down boats (the module docstring says why that is fair)."""
+    hand = seen.hand or ()
+    known = {*hand, *seen.planes, *(b.domino for b in seen.boats if b.domino is not None)}
+    unseen, rng = rng.shuffled([d for d in DOUBLE_SIX if d not in known])
+    deal = iter(unseen)
+
+    def take(n: int) -> tuple[Domino, ...]:
+        return tuple(next(deal) for _ in range(n))
+
+    hands = tuple(
+        hand if s == seen.seat else take(count) for s, count in enumerate(seen.hand_counts)
+    )
+    bridge = tuple(take(1)[0] if seen.sections[s] == "built" else None for s in range(SECTIONS))
+    cannons, discard = take(seen.cannons), take(seen.discard)
+    boats = tuple(
+        Boat(b.number, b.domino if b.domino is not None else take(1)[0], b.soldiers, b.launched)
+        for b in seen.boats
+    )
+    state = State(
+        pool=take(seen.pool),
+        hands=hands,
+        coins=seen.coins,
+        bridge=bridge,
+        bombed=frozenset(s for s in range(SECTIONS) if seen.sections[s] == "destroyed"),
+        spaces=seen.spaces,
+        crossed=seen.crossed,
+        boats=boats,
+        boats_built=seen.boats_built,
+        planes=seen.planes,
+        cannons=cannons,
+        discard=discard,
+        turn=seen.turn,
+        stage=STAGE_NAMES[seen.turn].index(seen.stage),
+        done=seen.done,
+        declared=seen.declared,
+        run=None,
+        dice=seen.dice,
+        turns=seen.turns,
+        over=seen.reason,
+        resigned=None,
+        last=seen.last,
+        rng=rng,
+    )
+    pending = seen.pending
+    if pending is None:
+        return state
+    run = Run(
+        pending.queue, pending.reroll, pending.plane, pending.stage, pending.dice, pending.deadly
+    )
+    return replace(state, run=run)

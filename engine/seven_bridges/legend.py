@@ -9,6 +9,7 @@ can be shown at any moment of the game, not only at the end; who wins is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.seven_bridges.board import CITY, SIZE
 from engine.seven_bridges.bonuses import Bonuses
@@ -93,6 +94,7 @@ def best_items(items: tuple[int, ...], k: int) -> tuple[int, ...]:
     return tuple(sorted(order[:k]))
 
 
+@lru_cache(maxsize=4096)  # the computer players score the same sheets again and again
 def scorecard(drawn: int, bonuses: Bonuses, chosen: tuple[str, ...] | None = None) -> Scorecard:
     """A player's seven items and total.
 

@@ -2,12 +2,17 @@
 
 Each seat's card (items and total) is worked out here once, so renderers draw the score
 columns without knowing the scoring rules.
+
+``sample`` goes back, for the computer players: every sheet and every die on the table is
+in sight, so only the dice not yet rolled are unknown, and the generator it is given
+stands for them. The rest of the state is bookkeeping the view shows in other words.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.core import Rng
 from engine.seven_bridges import euler
 from engine.seven_bridges.bonuses import Bonuses
 from engine.seven_bridges.dice import DICE, KINDS
@@ -17,6 +22,7 @@ from engine.seven_bridges.scoring import cards, result
 from engine.seven_bridges.state import (
     PICKS,
     ROUNDS,
+    Player,
     State,
     available,
     awaited_seats,
@@ -108,3 +114,56 @@ def view(state: State, seat: int | None) -> View:
         euler_items=euler.items(seat_cards[0]) if solo else None,
         euler_total=euler.total(seat_cards[0]) if solo else None,
     )
+
+
+def sample(seen: View, rng: Rng) -> State:
+    """The state behind ``seen``, with ``rng`` for the dice to come: whose marker started
+    the game (from the roller), whether the starting bonuses are still being chosen, and
+    each position's dice after a Distribute are read back from what the view shows."""
+    positions = max(seen.players, 2)
+    round_ = seen.round - 1 if not seen.over else ROUNDS
+    values = tuple(value for _, value in seen.dice)
+    return State(
+        players=seen.players,
+        advanced=seen.advanced,
+        start=seen.start,
+        first=(seen.roller - round_ - seen.turn) % positions,
+        seats=tuple(
+            Player(
+                drawn=sum(1 << arm for arm in p.drawn),
+                bonuses=Bonuses(
+                    p.bonuses.immediate, p.bonuses.reserved, p.bonuses.spent, p.bonuses.footpaths
+                ),
+                pending=p.pending,
+                pending_items=p.pending_items,
+                chosen=p.chosen,
+                wasted=p.wasted,
+            )
+            for p in seen.seats
+        ),
+        setup=not seen.rolling and seen.slot == 0 and not any(values),
+        rolling=seen.rolling,
+        round=round_,
+        turn=seen.turn,
+        slot=seen.slot,
+        dice=values,
+        hands=_hands(seen, positions, values),
+        committed=seen.committed,
+        rerolled=seen.rerolled,
+        last_seat=seen.last_seat,
+        last_move=seen.last_move,
+        last_arms=sum(1 << arm for arm in seen.last_arms),
+        rng=rng,
+    )
+
+
+def _hands(seen: View, positions: int, values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Each position's undrafted dice after a Distribute (Euler's: the rest); ``()`` when
+    no Distribute is in force."""
+    hands = [p.hand for p in seen.seats]
+    if not any(hands):
+        return ()
+    held = {d for hand in hands for d in hand}
+    while len(hands) < positions:
+        hands.append(tuple(d for d in range(DICE) if values[d] and d not in held))
+    return tuple(hands)

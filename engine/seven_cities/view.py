@@ -4,16 +4,39 @@ Hands are hidden: a seat sees its own cards, everyone sees how many cards each s
 holds. The draw pile and the past tile deck are counts; the discard piles are face up
 but shown as counts too. Nothing in a view says who holds which reaction card: a
 reaction window lists every seat asked, holders or not.
+
+``sample`` goes back, for the computer players: every card a seat does not hold is dealt
+from the rest of the deck at random into the other hands, the draw pile and the discard
+piles (face up, but a view shows their sizes only), and the tile groups not yet on the
+table are shuffled into the past deck — a fair guess, and nothing of what the true state
+holds. A reaction window comes back as far as the view shows it: the attack held in the
+air, the seats still to answer and what they may answer. Who already answered with
+Defend City, and windows queued behind the open one, are not in a view, so the sampled
+state has none: the search may misjudge such an attack, never the seat's own legal
+answers.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 
-from engine.seven_cities.board import FUTURE, PAST, Coord, Placement, Tile
+from engine.core import Rng
+from engine.seven_cities.board import FUTURE, GROUPS, PAST, Coord, Placement, Tile
+from engine.seven_cities.cards import deck_for, sort_hand
 from engine.seven_cities.cities import all_cities, future_cities, supply
+from engine.seven_cities.rules.play.metropolis import chances
 from engine.seven_cities.scoring import result
-from engine.seven_cities.state import GOAL, PLACE, ROUND_CAP, City, State, to_play
+from engine.seven_cities.state import (
+    GOAL,
+    METROPOLIS,
+    PLACE,
+    ROUND_CAP,
+    City,
+    State,
+    Window,
+    to_play,
+)
 
 
 @dataclass(frozen=True)
@@ -136,3 +159,68 @@ def view(state: State, seat: int | None) -> View:
         reason=state.over,
         places=None if state.over is None else result(state).places,
     )
+
+
+def sample(seen: View, rng: Rng) -> State:
+    """A state ``seen`` could have come from, with ``rng`` for its hidden cards, the past
+    deck and future shuffles (the module docstring says what is dealt where)."""
+    unseen = Counter(deck_for(seen.players))
+    unseen.subtract(seen.hand or ())
+    if seen.window is not None and seen.window.card:
+        unseen.subtract([seen.window.card])  # the attack held in the air, in no pile
+    cards, rng = rng.shuffled(sorted(unseen.elements()))
+    hands = []
+    for other, count in enumerate(seen.hand_counts):
+        if other == seen.seat:
+            hands.append(seen.hand or ())
+        else:
+            hands.append(sort_hand(cards[:count]))
+            cards = cards[count:]
+    blue, cards = cards[: seen.blue], cards[seen.blue :]
+    red, deck = cards[: seen.red], cards[seen.red :]
+    laid = {p[0] for p in seen.placements} | {seen.expedition}
+    past_deck, rng = rng.shuffled(sorted(set(GROUPS) - laid))
+    state = State(
+        players=seen.players,
+        clock=seen.clock,
+        clocks=seen.clocks,
+        first=seen.first,
+        turn=seen.turn,
+        stage=seen.stage,
+        round=seen.round,
+        placements=seen.placements,
+        past_deck=past_deck,
+        deck=deck,
+        blue=blue,
+        red=red,
+        hands=tuple(hands),
+        positions=seen.positions,
+        cities=seen.cities,
+        shields=seen.shields,
+        walls=seen.walls,
+        railways=seen.railways,
+        ap=seen.ap,
+        land_builds=seen.land_builds,
+        expedition=seen.expedition,
+        windows=(),
+        offered=frozenset(),
+        resigned=seen.resigned,
+        over=seen.reason,
+        last=seen.last,
+        marks=seen.marks,
+        rng=rng,
+    )
+    state = replace(state, offered=chances(state))
+    if seen.window is None:
+        return state
+    w = seen.window
+    offers = tuple(sorted(o for o in state.offered if o[0] in w.waiting))
+    window = Window(
+        kind=w.kind,
+        by=w.by,
+        waiting=w.waiting,
+        card=w.card,
+        tile=w.tile,
+        offers=offers if w.kind == METROPOLIS else (),
+    )
+    return replace(state, windows=(window,))

@@ -7,22 +7,27 @@ from engine.skybridge.board import Board, bridge_spans, height, roofed
 from engine.skybridge.state import State, scoring_colours
 
 
-def colour_score(board: Board, colour: int) -> int:
-    """Own roofed towers, plus each tower your bridge joins to one of them."""
+def colour_scores(board: Board) -> dict[int, int]:
+    """Each colour's stories: its own roofed towers, plus each tower its bridge joins to
+    one of them. The board is read once for every colour (the computer players score
+    thousands of positions a move)."""
     heights = [height(s) for s in board]
     owner = [s[-1].colour if roofed(s) else None for s in board]
-    score = sum(h for h, o in zip(heights, owner, strict=True) if o == colour)
-    span = bridge_spans(board).get(colour)
-    if span:
-        a, b = span
-        score += (owner[a] == colour) * heights[b] + (owner[b] == colour) * heights[a]
-    return score
+    found: dict[int, int] = {}
+    for h, o in zip(heights, owner, strict=True):
+        if o is not None:
+            found[o] = found.get(o, 0) + h
+    for colour, (a, b) in bridge_spans(board).items():
+        joined = (owner[a] == colour) * heights[b] + (owner[b] == colour) * heights[a]
+        if joined:
+            found[colour] = found.get(colour, 0) + joined
+    return found
 
 
 def scores(state: State) -> tuple[int, ...]:
+    by_colour = colour_scores(state.board)
     return tuple(
-        sum(colour_score(state.board, c) for c in colours)
-        for colours in scoring_colours(state.players)
+        sum(by_colour.get(c, 0) for c in colours) for colours in scoring_colours(state.players)
     )
 
 

@@ -1,14 +1,16 @@
-"""What a seat sees: everything, as Skybridge hides nothing; computed for drawing."""
+"""What a seat sees: everything, as Skybridge hides nothing; computed for drawing. And
+back: the state a view came from (``sample``), for the computer players."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from engine.core import Rng
 from engine.skybridge.actions import Place
 from engine.skybridge.board import Stack, bridge_spans, roofed
 from engine.skybridge.scoring import result, scores
-from engine.skybridge.state import State, seat_colours
+from engine.skybridge.state import State, initial_stock, seat_colours
 
 
 @dataclass(frozen=True)
@@ -50,4 +52,23 @@ def view(state: State, seat: int | None) -> View:
         last=state.last,
         over=over,
         places=result(state).places if over else None,
+    )
+
+
+def sample(seen: View, rng: Rng) -> State:
+    """The state behind ``seen``: the whole position, as nothing is hidden, with ``rng``
+    for a generator (the AI must not know the game's). ``first`` and ``placed`` are
+    bookkeeping no rule reads again."""
+    placed = sum(map(sum, initial_stock(seen.players))) - sum(map(sum, seen.stock))
+    return State(
+        players=seen.players,
+        board=seen.board,
+        stock=seen.stock,
+        turn=seen.turn,
+        out=seen.out,
+        resigned=seen.resigned,
+        first=0,
+        last=seen.last,
+        placed=placed,
+        rng=rng,
     )

@@ -42,6 +42,19 @@ def test_one_line_from_as_side_and_the_same_again_for_the_same_seed(capsys):
     assert other["margin"] != first["margin"] or other["wins"] != first["wins"]
 
 
+def test_two_worker_processes_print_the_line_one_process_prints(capsys):
+    """``--jobs 2`` shares the games between two processes: the same games, from the same
+    seeds, so the same line but for the CPU figures."""
+    args = ("bridges-and-boats", "--a", "normal", "--b", "easy", "--games", "3", "--seed", "5")
+    alone = _line(capsys, *args)
+    shared = _line(capsys, *args, "--jobs", "2")
+    assert {k: v for k, v in shared.items() if k not in CPU} == {
+        k: v for k, v in alone.items() if k not in CPU
+    }
+    solo = ("seven-bridges", "--a", "normal", "--b", "euler", "--games", "2", "--seed", "5")
+    assert _line(capsys, *solo, "--jobs", "2")["score"] == _line(capsys, *solo)["score"]
+
+
 def test_seven_bridges_alone_against_euler_reports_both_mean_scores(capsys):
     line = _line(capsys, "seven-bridges", "--a", "normal", "--b", "euler", "--games", "2")
     assert line["wins"] + line["losses"] + line["draws"] == 2
@@ -56,6 +69,7 @@ def test_seven_bridges_alone_against_euler_reports_both_mean_scores(capsys):
         (("skybridge", "--b", "euler"), "Only Seven Bridges has Euler"),
         (("seven-bridges", "--a", "euler"), "give him as --b"),
         (("chess",), "no game 'chess'"),
+        (("skybridge", "--jobs", "0"), "--jobs is the number of worker processes"),
     ],
 )
 def test_a_level_game_or_opponent_that_cannot_be_played_is_refused(args, said):

@@ -86,6 +86,16 @@ class Secrets(Game):
             state.picks,
         )
 
+    def sample(self, view, rng):
+        """The seat's own secret, the others drawn afresh; seats pick in turn from 0."""
+        secrets = []
+        for value in view.secrets:
+            if value is None:
+                drawn, rng = rng.below(900)
+                value = 100 + drawn
+            secrets.append(value)
+        return SecretState(tuple(secrets), len(view.picks) % 2, view.picks, rng)
+
     def is_over(self, state):
         return len(state.picks) >= 6
 

@@ -93,6 +93,9 @@ class Raids(Game):
     def view(self, state, seat):
         return state
 
+    def sample(self, view, rng):
+        return view  # nothing is hidden, and nothing is left to chance
+
     def is_over(self, state):
         return state.raids >= 4 and not state.window
 

@@ -12,7 +12,10 @@ import pytest
 
 import engine
 from engine import ai
-from engine.ai.worlds import margin
+from engine.ai import reply
+from engine.ai.dice import Dice
+from engine.ai.search import Search, Work
+from engine.ai.worlds import Worlds, margin
 from engine.core import Rng
 from engine.skybridge import Skybridge
 from tests.engine.test_contract import KEYS, play_random
@@ -39,20 +42,6 @@ def g(request):
     return engine.GAMES[request.param]
 
 
-def test_a_sampled_state_shows_each_seat_its_own_view_and_moves(g):
-    """What the search plays in agrees with all the seat can see: its view of the
-    sampled state is its view, and it has the same legal actions there."""
-    checked = 0
-    for state, players in positions(g, every=3):
-        for seat in range(players):
-            seen = g.view(state, seat)
-            sampled = g.kit.ai.determinize(seen, seat, Rng(checked))
-            assert g.view(sampled, seat) == seen
-            assert g.legal(sampled, seat) == g.legal(state, seat)
-            checked += 1
-    assert checked > 50
-
-
 #: what a seat cannot see, beyond the dice to come (every game's generator)
 SECRETS = {
     "seven-cities": lambda s: (s.deck, s.hands[1], s.rng),
@@ -73,7 +62,7 @@ def test_two_secrets_behind_one_view_give_the_same_move_after_the_same_work(g):
         if g.is_over(state) or seat not in g.awaited(state) or len(g.legal(state, seat)) < 2:
             continue
         seen = g.view(state, seat)
-        other = g.kit.ai.determinize(seen, seat, Rng(99))
+        other = g.sample(seen, Rng(99))
         secret = SECRETS.get(key, lambda s: s.rng)
         assert secret(other) != secret(state), "a different secret"
         assert g.view(other, seat) == seen
@@ -162,15 +151,81 @@ def test_normal_takes_the_points_on_offer_and_easy_does_not_look():
     assert misses > 0
 
 
-def test_a_game_without_an_ai_module_is_offered_easy_only():
+def test_a_game_without_an_ai_module_plays_at_every_level():
+    """The AI needs only the engine contract: a game with no ``ai.py`` (no evaluation, no
+    search settings) is searched with its own scores and the default settings."""
+
     class Bare(Skybridge):
         kit = replace(Skybridge.kit, ai=None)
 
     g = Bare()
     state = g.new(2, None, 1)
+    while not g.is_over(state):
+        seat = next(iter(g.awaited(state)))
+        legal = g.legal(state, seat)
+        for level in ai.LEVELS:
+            assert ai.choose(g, g.view(state, seat), legal, level, 1, budget=4) in legal
+        state = g.apply(state, seat, ai.choose(g, g.view(state, seat), legal, "normal", 1)).state
+    assert ai.search_for(g) == ai.Search()
+
+
+def test_the_reply_search_plays_the_candidate_whose_worst_answer_is_best():
+    """The reply search (Bridge Wars' hard) judges each candidate by the rival's best
+    answer to it. Checked against every answer, by brute force: its cut-offs, which
+    spare most of that work, never change the choice."""
+    g = engine.get("bridge-wars")
+    assert ai.search_for(g).reply
+    worlds = Worlds(g)
+    checked = 0
+    for state, _ in positions(g, every=4):
+        seat = next(iter(g.awaited(state)), None)
+        if seat is None or g.view(state, seat).setup:
+            continue
+        candidates = g.legal(state, seat)[::29][:8]
+
+        def worst(action, seat=seat, state=state):
+            after = g.apply(state, seat, action).state
+            if g.is_over(after):
+                return margin(g, after, seat)
+            rival = next(iter(g.awaited(after)))
+            return min(
+                margin(g, g.apply(after, rival, answer).state, seat)
+                for answer in g.legal(after, rival)
+            )
+
+        values = {action: worst(action) for action in candidates}
+        work = Work()
+        search = Search(worlds=1, width=len(candidates), reply=True)
+        chosen = reply.pick(worlds, [state], seat, candidates, Dice(checked), search, work)
+        assert values[chosen] == max(values.values())
+        every = len(candidates) + sum(
+            1 + len(g.legal(g.apply(state, seat, a).state, 1 - seat)) for a in candidates
+        )
+        assert work.applied < every / 2
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+def test_the_work_cap_bounds_what_a_decision_tries(monkeypatch):
+    """``Search.work`` stops the search once that many actions have been tried (a
+    rollout under way is finished): the bound on a move's CPU time."""
+    g = engine.get("seven-bridges")
+    state = g.new(2, None, 3)
+    for _ in range(12):
+        seat = next(iter(g.awaited(state)))
+        state = g.apply(state, seat, g.legal(state, seat)[-1]).state
     seat = next(iter(g.awaited(state)))
     legal = g.legal(state, seat)
-    assert ai.levels(g) == ("easy",)
-    assert ai.choose(g, g.view(state, seat), legal, "easy", 1) in legal
-    with pytest.raises(ValueError, match="no AI module"):
-        ai.choose(g, g.view(state, seat), legal, "normal", 1)
+    assert len(legal) > 1
+    seen = g.view(state, seat)
+    settings = ai.search_for(g)
+    monkeypatch.setattr(g.kit.ai, "SEARCH", replace(settings, work=0))
+    free = ai.decide(g, seen, legal, "hard", 1, budget=30)
+    rollout = 1 + settings.depth * settings.greed
+    for cap in (60, 150):
+        monkeypatch.setattr(g.kit.ai, "SEARCH", replace(settings, work=cap))
+        decision = ai.decide(g, seen, legal, "hard", 1, budget=30)
+        assert decision.action in legal
+        assert cap <= decision.applied < cap + rollout < free.applied

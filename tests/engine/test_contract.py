@@ -50,6 +50,7 @@ def play_random(g, players: int, seed: int, max_steps: int = 5000):
         seat, action = rnd.choice(choices)
         check_is_legal(g, state, players, choices, tried)
         step = g.apply(state, seat, action)
+        assert g.apply_listed(state, seat, action) == step, "a listed action skips no effect"
         assert g.to_json(state) == before, "apply changed its input state"
         assert step.action == action
         assert step.awaited == g.awaited(step.state), "a step's awaited seats are the state's"
@@ -152,6 +153,32 @@ def test_views_work_for_spectators_and_every_seat(g):
             if text is not None:
                 state = g.play(state, seat, text).state
         assert g.to_json(state) == g.to_json(final)
+
+
+def test_every_view_samples_back_to_a_state_it_could_have_come_from(g):
+    """``sample`` (what the computer players search) gives a state that shows each seat,
+    and a spectator, exactly the view it came from, with the same legal actions; it is a
+    whole state (its JSON reads back), and the same generator gives the same one."""
+    checked = 0
+    for players in sorted(
+        {2 if g.info.min_players <= 2 else g.info.min_players, g.info.max_players}
+    ):
+        _, log = play_random(g, players, 1)
+        state = g.new(players, None, 1)
+        for number, (mover, text) in enumerate([*log, (None, None)]):
+            if number % 3 == 0 or text is None:
+                for seat in [*range(players), None]:
+                    seen = g.view(state, seat)
+                    sampled = g.sample(seen, Rng(checked))
+                    assert g.view(sampled, seat) == seen, (seat, number)
+                    if seat is not None:
+                        assert g.legal(sampled, seat) == g.legal(state, seat), (seat, number)
+                    assert g.from_json(g.to_json(sampled)) == sampled
+                    assert g.sample(seen, Rng(checked)) == sampled
+                    checked += 1
+            if text is not None:
+                state = g.play(state, mover, text).state
+    assert checked > 50
 
 
 def test_result_at_the_end_ranks_every_seat(g):
