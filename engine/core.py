@@ -483,9 +483,7 @@ class Game(ABC, Generic[S, A]):
         reason = self.refusal(state, seat, action)
         if reason is not None:
             raise IllegalMove(reason)
-        after, events = self._by_action[type(action)].effect(state, seat, action)
-        after = self.after(state, after, seat, action, events)
-        return self.step(action, after, events)
+        return self.apply_listed(state, seat, action)
 
     def apply_listed(self, state: S, seat: int, action: A) -> Step[S, A]:
         """:meth:`apply` for an action :meth:`legal` has just listed for ``seat`` in this

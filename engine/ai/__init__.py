@@ -11,7 +11,8 @@ and its measured strength.
 
 - ``easy``: a uniformly random legal action;
 - ``normal``: one greedy step on the game's own score (``normal``);
-- ``hard``: determinized Monte Carlo search (``hard``).
+- ``hard``: a search over states sampled from the view (``hard``): Monte Carlo
+  rollouts, or, where a game's settings ask for it, the reply search (``reply``).
 """
 
 from __future__ import annotations

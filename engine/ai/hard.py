@@ -1,4 +1,5 @@
-"""Level hard: determinized Monte Carlo search (information-set MCTS at the root).
+"""Level hard: a search over states sampled from the view (determinization); by default
+Monte Carlo rollouts (information-set MCTS at the root).
 
 The seat cannot see the whole state, so it samples several states that agree with its
 view (``Worlds.sample``: other hands, the deck, face-down dominoes and future dice drawn

@@ -6,8 +6,12 @@ played, then the next mover's every legal action is tried, and the candidate is 
 the position after the answer that suits the seat least (a rival's move: the rival is
 assumed to hurt the seat most, "paranoid" in more than two) or most (the seat's own
 next action in a turn of several). Answers that refuted an earlier candidate are tried
-first, and a candidate is dropped as soon as one answer leaves it no better than the
-best so far (alpha-beta's cut-off), so most candidates cost a few actions, not hundreds.
+first, and, when one sampled world decides the value (games with no hidden state, such
+as Bridge Wars), a candidate is dropped as soon as one answer leaves it no better than
+the best so far (alpha-beta's cut-off), so most candidates cost a few actions, not
+hundreds. A candidate after which the seat moves again is worth its best next action,
+with no cut-off: no game that uses this search has turns of several actions yet, and
+such a candidate is judged more hopefully than one that hands the turn over.
 """
 
 from __future__ import annotations
@@ -82,9 +86,10 @@ def _answer(
         # the answers that refuted earlier candidates first, before listing the rest:
         # most candidates fall to one of them, and then nothing needs listing
         for killer in killers:
-            if not game.is_legal(state, mover, killer):
+            after = worlds.apply(state, mover, killer)  # checked: it was listed elsewhere
+            if after is None:
                 continue
-            v = worlds.evaluate(worlds.follow(state, mover, killer), seat)
+            v = worlds.evaluate(after, seat)
             work.applied += 1
             tried.append(killer)
             if v < value:
@@ -110,7 +115,8 @@ def _answer(
 
 
 def _remember(killers: list[Any], answer: Any) -> None:
-    """``answer`` refuted a candidate: try it first from now on (the last eight kept)."""
+    """``answer`` was a candidate's best answer (most often one that refuted it): try it
+    first from now on (the last eight kept)."""
     if answer in killers:
         killers.remove(answer)
     killers.insert(0, answer)

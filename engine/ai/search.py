@@ -2,7 +2,10 @@
 
 A game's AI module may set its own settings (``SEARCH``), tuned so a move stays within
 its CPU budget (docs/ai.md). The work is counted in actions tried, and capped by the
-settings: a bound on a move's CPU time that depends on the view and the seed alone.
+settings: a bound on a move's CPU time that depends on the view and the seed alone. It
+is checked between rollouts and between candidates, so one candidate's answers may go
+past it, and listing the legal actions is not counted: an approximate bound, but one
+that follows from the view and the seed, never from a secret.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 class Search:
     """How far the search looks."""
 
-    iterations: int = 200  # rollouts in all
+    iterations: int = 200  # rollouts in all; in the reply search, the most candidates judged
     worlds: int = 8  # hidden states sampled, taken in turn by the iterations
     width: int = 8  # candidates kept from the greedy ranking of the legal actions
     depth: int = 10  # actions a rollout plays before judging the position

@@ -9,9 +9,10 @@ from engine.bridge_wars.state import State
 from engine.core import Game
 
 #: hundreds of placements a turn, most of them quiet, so a few random moves ahead say
-#: little: the reply search instead, every placement judged by the rival's best answer
-#: to it (most fall to the first answer tried); no chance, so one world (docs/ai.md)
-SEARCH = Search(worlds=1, width=1000, reply=True, work=2200)
+#: little: the reply search instead, the 200 best placements by one greedy step (most of
+#: a turn's) each judged by the rival's best answer to it (most fall to the first answer
+#: tried), until 2,200 actions are tried; no chance, so one world (docs/ai.md)
+SEARCH = Search(worlds=1, width=200, iterations=200, reply=True, work=2200)
 
 #: the corner across the board from each one
 ACROSS = {"ne": "sw", "sw": "ne", "nw": "se", "se": "nw"}
