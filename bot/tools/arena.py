@@ -75,14 +75,8 @@ def run(
     game's seeds are drawn here, in order, so the line is the one a single process
     would print (but for the CPU figures, which are never the same twice).
     """
-    game = engine.get(key)
-    _check(game, a, b, jobs)
-    streams = Rng.from_seed(seed)
-    matches = []
-    for number in range(games):
-        game_seed, streams = streams.next64()
-        ai_seed, streams = streams.next64()
-        matches.append(Match(key, a, b, number % 2, game_seed, ai_seed, budget))
+    _check(engine.get(key), a, b, jobs)
+    matches = fixtures(key, a, b, games, seed, budget)
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             outcomes = list(pool.map(play, matches))
@@ -107,6 +101,19 @@ def run(
         line["euler"] = round(sum(o.rival for o in outcomes) / max(1, games), 2)
     emit(json.dumps(line))
     return line
+
+
+def fixtures(key: str, a: str, b: str, games: int, seed: int, budget: int | None) -> list[Match]:
+    """The match's games, in order: ``a`` in seat 0 of the even ones and seat 1 of the odd
+    ones (alone against Euler, always seat 0), each game's seeds drawn from ``seed``."""
+    streams = Rng.from_seed(seed)
+    matches = []
+    for number in range(games):
+        game_seed, streams = streams.next64()
+        ai_seed, streams = streams.next64()
+        a_seat = 0 if b == EULER else number % 2
+        matches.append(Match(key, a, b, a_seat, game_seed, ai_seed, budget))
+    return matches
 
 
 def play(match: Match) -> Outcome:

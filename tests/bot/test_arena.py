@@ -8,6 +8,7 @@ import json
 import pytest
 
 from bot.__main__ import main
+from bot.tools import arena
 
 CPU = {"cpu_ms_p50", "cpu_ms_p99"}
 
@@ -53,6 +54,11 @@ def test_two_worker_processes_print_the_line_one_process_prints(capsys):
     }
     solo = ("seven-bridges", "--a", "normal", "--b", "euler", "--games", "2", "--seed", "5")
     assert _line(capsys, *solo, "--jobs", "2")["score"] == _line(capsys, *solo)["score"]
+
+
+def test_every_game_alone_against_euler_is_timed_not_only_the_even_ones():
+    for match in arena.fixtures("seven-bridges", "normal", "euler", 2, 5, None):
+        assert arena.play(match).cpu_ms, match
 
 
 def test_seven_bridges_alone_against_euler_reports_both_mean_scores(capsys):
