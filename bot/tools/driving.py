@@ -47,6 +47,30 @@ def cpu_s(pids: list[int]) -> float:
     return total / ticks
 
 
+def machine_busy_s() -> float | None:
+    """CPU seconds every core of the machine has spent busy so far (every process: the
+    database server's and the bench's own too), or None where ``/proc/stat`` is missing."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(f) for f in stat.readline().split()[1:]]
+    except OSError:
+        return None
+    idle, iowait = fields[3], fields[4]
+    return (sum(fields[:8]) - idle - iowait) / os.sysconf("SC_CLK_TCK")
+
+
+async def machine_cores_busy(begin: float, seconds: float) -> float | None:
+    """How many cores the whole machine kept busy from ``begin`` (``time.perf_counter``)
+    for ``seconds``: near the core count, the machine itself was the limit."""
+    await asyncio.sleep(max(0.0, begin - time.perf_counter()))
+    start, first = time.perf_counter(), machine_busy_s()
+    await asyncio.sleep(seconds)
+    end, last = time.perf_counter(), machine_busy_s()
+    if first is None or last is None:
+        return None
+    return (last - first) / (end - start)
+
+
 def pids_of(pool: Drawers | None) -> list[int]:
     return [os.getpid(), *(pool.pids if pool else [])]
 

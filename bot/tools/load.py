@@ -46,7 +46,7 @@ from typing import Protocol
 
 from bot.service import Table
 from bot.store import SQLiteStore
-from bot.tools.driving import Memory, Players, Run, renderer, thinking
+from bot.tools.driving import Memory, Players, Run, machine_cores_busy, renderer, thinking
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.seeding import STORED, seed
 from bot.tools.startup import report_startup
@@ -138,7 +138,10 @@ async def measure(
     for images in (False, True):
         await players.open(images)
         paced = await players.play(time.perf_counter() + warmup, seconds, games / rate, 7)
-        flat = await players.play(time.perf_counter() + warmup, seconds, None, 8)
+        begin = time.perf_counter() + warmup
+        flat, machine = await asyncio.gather(
+            players.play(begin, seconds, None, 8), machine_cores_busy(begin, seconds)
+        )
         await players.retire()
         suffix = "" if images else "_norender"
 
@@ -162,3 +165,5 @@ async def measure(
             put("load.cpu_drawing_ms_per_move", flat.drawing_ms_per_move(), "ms")
         for phase, done in (("", paced), ("capacity_", flat)):
             put(f"load.{phase}cores_busy{suffix}", done.cores_busy(), "cores")
+        if machine is not None:
+            put(f"load.capacity_machine_cores_busy{suffix}", machine, "cores")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import UTC, datetime
 
 from bot.__main__ import render_processes
@@ -29,6 +30,10 @@ async def test_load_bench_reports_every_documented_metric() -> None:
         assert name in metrics, name
         assert metrics[name]["value"] > 0, name
     assert metrics["load.p50_ms"]["value"] <= metrics["load.p99_ms"]["value"]
+    # the whole machine's busy cores hold the bot's own (a tick of /proc/stat's rounding aside)
+    machine = metrics["load.capacity_machine_cores_busy"]["value"]
+    assert machine >= metrics["load.capacity_cores_busy"]["value"] - 0.1
+    assert machine <= os.cpu_count() + 0.1
 
 
 async def test_seeded_database_holds_played_games_and_live_ones_on_a_clock(tmp_path) -> None:
