@@ -47,28 +47,30 @@ def cpu_s(pids: list[int]) -> float:
     return total / ticks
 
 
-def machine_busy_s() -> float | None:
-    """CPU seconds every core of the machine has spent busy so far (every process: the
-    database server's and the bench's own too), or None where ``/proc/stat`` is missing."""
+def machine_cpu_s() -> tuple[float, float] | None:
+    """CPU seconds the machine's cores have spent so far busy (every process: the database
+    server's and the bench's own too) and stolen (a virtual machine's cores made to wait
+    while its host ran something else), or None where ``/proc/stat`` is missing."""
     try:
         with open("/proc/stat") as stat:
-            fields = [int(f) for f in stat.readline().split()[1:]]
-    except OSError:
+            user, nice, system, _, _, irq, softirq, steal = map(int, stat.readline().split()[1:9])
+    except (OSError, ValueError):
         return None
-    idle, iowait = fields[3], fields[4]
-    return (sum(fields[:8]) - idle - iowait) / os.sysconf("SC_CLK_TCK")
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / ticks, steal / ticks
 
 
-async def machine_cores_busy(begin: float, seconds: float) -> float | None:
-    """How many cores the whole machine kept busy from ``begin`` (``time.perf_counter``)
-    for ``seconds``: near the core count, the machine itself was the limit."""
+async def machine_cores(begin: float, seconds: float) -> tuple[float, float] | None:
+    """How many cores the whole machine kept busy, and how many its host took away, from
+    ``begin`` (``time.perf_counter``) for ``seconds``: busy and stolen together near the
+    core count, the machine itself was the limit."""
     await asyncio.sleep(max(0.0, begin - time.perf_counter()))
-    start, first = time.perf_counter(), machine_busy_s()
+    start, first = time.perf_counter(), machine_cpu_s()
     await asyncio.sleep(seconds)
-    end, last = time.perf_counter(), machine_busy_s()
+    end, last = time.perf_counter(), machine_cpu_s()
     if first is None or last is None:
         return None
-    return (last - first) / (end - start)
+    return (last[0] - first[0]) / (end - start), (last[1] - first[1]) / (end - start)
 
 
 def pids_of(pool: Drawers | None) -> list[int]:

@@ -46,7 +46,7 @@ from typing import Protocol
 
 from bot.service import Table
 from bot.store import SQLiteStore
-from bot.tools.driving import Memory, Players, Run, machine_cores_busy, renderer, thinking
+from bot.tools.driving import Memory, Players, Run, machine_cores, renderer, thinking
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.seeding import STORED, seed
 from bot.tools.startup import report_startup
@@ -140,7 +140,7 @@ async def measure(
         paced = await players.play(time.perf_counter() + warmup, seconds, games / rate, 7)
         begin = time.perf_counter() + warmup
         flat, machine = await asyncio.gather(
-            players.play(begin, seconds, None, 8), machine_cores_busy(begin, seconds)
+            players.play(begin, seconds, None, 8), machine_cores(begin, seconds)
         )
         await players.retire()
         suffix = "" if images else "_norender"
@@ -166,4 +166,5 @@ async def measure(
         for phase, done in (("", paced), ("capacity_", flat)):
             put(f"load.{phase}cores_busy{suffix}", done.cores_busy(), "cores")
         if machine is not None:
-            put(f"load.capacity_machine_cores_busy{suffix}", machine, "cores")
+            put(f"load.capacity_machine_cores_busy{suffix}", machine[0], "cores")
+            put(f"load.capacity_machine_cores_stolen{suffix}", machine[1], "cores")
