@@ -16,10 +16,11 @@ import traceback
 from contextlib import ExitStack
 from pathlib import Path
 
+from bot import shard_claims
 from bot.backups import backup, checked_store, hold, rebuild_ratings, restore
 from bot.config import BadSetting, Settings, Shards, load_settings
 from bot.drawing import drawers
-from bot.service import Service, Table, player_count
+from bot.service import Service, Table, player_count, process_holder
 from bot.store import (
     StoreFault,
     Target,
@@ -172,8 +173,15 @@ async def _serve(db_path: Target, token: str, shards: Shards) -> None:
     processes = render_processes()
     log.info("drawing boards in %d worker processes", processes)
     store = await checked_store(db_path)
-    log.info("connecting %s", shards.describe())
+    holder = process_holder()
+    shared = is_postgres(db_path)  # SQLite's file lock already keeps a second process off
     try:
+        if shared:
+            try:
+                await shard_claims.claim(store, shards, holder)
+            except BadSetting as exc:
+                raise SystemExit(str(exc)) from None
+        log.info("connecting %s", shards.describe())
         with ExitStack() as stack:
             workers = stack.enter_context(drawers(processes)) if processes else None
             pool = stack.enter_context(thinkers(AI_PROCESSES))
@@ -184,8 +192,23 @@ async def _serve(db_path: Target, token: str, shards: Shards) -> None:
                 shard_count=shards.count,
             )
             async with client:
-                await client.start(token)
+                if not shared:
+                    await client.start(token)
+                    return
+                keeper = asyncio.create_task(shard_claims.keep(store, shards, holder))
+                running = asyncio.create_task(client.start(token))
+                try:
+                    await asyncio.wait({keeper, running}, return_when=asyncio.FIRST_COMPLETED)
+                    if not running.done():  # another process took a shard: never run it twice
+                        raise SystemExit(str(keeper.exception()))
+                    await running
+                finally:
+                    keeper.cancel()
+                    running.cancel()
+                    await asyncio.gather(keeper, running, return_exceptions=True)
     finally:
+        if shared:
+            await shard_claims.release(store, shards, holder)
         await store.close()
 
 

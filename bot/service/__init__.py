@@ -17,6 +17,7 @@ from bot.service.base import (
     LEASE,
     Loaded,
     effective_moves,
+    process_holder,
     rebuild,
     solo_attempt,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "effective_moves",
     "ordinal",
     "player_count",
+    "process_holder",
     "rebuild",
     "solo_attempt",
     "waited_for",

@@ -133,6 +133,12 @@ def _hand_line(view: Any) -> str | None:
     return f"Your hand: {', '.join(str(item) for item in hand)}." if hand else "Your hand is empty."
 
 
+def process_holder() -> str:
+    """A name for this process in the leases it holds (``host:pid:random``): unique among
+    the processes sharing a database, and telling which host and process holds what."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
 class ServiceBase:
     """Every request a front end can make. One instance per process, over one store.
 
@@ -164,7 +170,7 @@ class ServiceBase:
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         self._settings: dict[int, tuple[float, Settings]] = {}  # user -> (read at, settings)
         #: who this process is, in the leases it holds on work shared with other processes
-        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.holder = process_holder()
 
     def _turn(self, table: Table) -> asyncio.Lock:
         """The channel's lock: a channel holds one live game, whose moves are taken in turn.

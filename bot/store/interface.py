@@ -294,6 +294,9 @@ class Leases(Protocol):
     async def drop_lease(self, name: str, holder: str) -> None:
         """Let ``name`` go at once, if ``holder`` holds it."""
 
+    async def lease_holder(self, name: str) -> str | None:
+        """Who holds ``name`` (its lease run out or not), or None if nobody does."""
+
 
 class Daily(Protocol):
     """The daily challenge: attempts, the servers' channels, posts made once."""

@@ -21,3 +21,7 @@ class LeasesPG(Connection):
 
     async def drop_lease(self, name: str, holder: str) -> None:
         await self.execute("DELETE FROM leases WHERE name = $1 AND holder = $2", (name, holder))
+
+    async def lease_holder(self, name: str) -> str | None:
+        row = await self.row("SELECT holder FROM leases WHERE name = $1", (name,))
+        return None if row is None else row[0]

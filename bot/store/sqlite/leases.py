@@ -22,3 +22,7 @@ class LeasesSQL(Connection):
 
     async def drop_lease(self, name: str, holder: str) -> None:
         await self.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+    async def lease_holder(self, name: str) -> str | None:
+        row = await self.row("SELECT holder FROM leases WHERE name = ?", (name,))
+        return None if row is None else row[0]

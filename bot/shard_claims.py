@@ -1,0 +1,129 @@
+"""One process a shard: each bot process holds a lease on the shards it connects.
+
+Two processes given the same shard (a copied ``BRIDGEKEEPER_SHARDS``) would both receive
+that shard's interactions: one answers, the other fails on an interaction already
+answered, and every command runs twice. Discord does not refuse the second connection,
+so the shared database does: a process takes a lease on each of its shards before it
+connects and renews it while it runs, and a second process asking for a held shard stops
+at start-up naming the setting. A process that dies leaves its leases to run out
+(:data:`SHARD_LEASE`); restarted on the same host, it takes them back at once, as the
+process that held them is gone (or had the very pid it has now, as a container's first
+process does).
+
+Automatic sharding (no shard settings) runs every shard in one process, however many
+Discord recommends: it holds one lease for all of them. A process with shard settings
+beside one without is not detected (the count of the automatic one is only known once
+it has connected); docs/deploy.md says not to mix them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+from datetime import timedelta
+
+from bot.config import BadSetting, Shards
+from bot.store import Store, StoreFault
+
+#: how long a shard stays with a process that stopped renewing it
+SHARD_LEASE = timedelta(seconds=90)
+#: how often a running process renews its shards' leases (well inside SHARD_LEASE)
+RENEW_EVERY = 30.0
+
+log = logging.getLogger(__name__)
+
+
+class ShardLost(RuntimeError):
+    """Another process took one of this process's shards: it must stop connecting it."""
+
+
+def lease_names(shards: Shards) -> list[str]:
+    """The leases a process running ``shards`` holds: one per shard of a known count."""
+    if shards.count is None:
+        return ["shards: automatic"]
+    ids = shards.ids if shards.ids is not None else range(shards.count)
+    return [f"shard {n} of {shards.count}" for n in ids]
+
+
+async def claim(store: Store, shards: Shards, holder: str) -> None:
+    """Take every lease of ``shards`` for ``holder``, or none: raises :class:`BadSetting`
+    naming the first shard another process runs."""
+    taken: list[str] = []
+    until = store.clock() + SHARD_LEASE
+    for name in lease_names(shards):
+        if await store.take_lease(name, holder, until):
+            taken.append(name)
+            continue
+        gone = await store.lease_holder(name)
+        if gone is not None and _stopped_here(gone):
+            log.info("%s was held by %s, no longer running here: taking it", name, gone)
+            await store.drop_lease(name, gone)
+            if await store.take_lease(name, holder, until):
+                taken.append(name)
+                continue
+        for mine in taken:
+            await store.drop_lease(mine, holder)
+        raise BadSetting(_refusal(shards, name))
+
+
+async def keep(store: Store, shards: Shards, holder: str) -> None:
+    """Renew the leases every :data:`RENEW_EVERY` seconds, until cancelled; raises
+    :class:`ShardLost` if another process has taken one meanwhile (this one stalled past
+    :data:`SHARD_LEASE`), so the two never keep running one shard."""
+    while True:
+        await asyncio.sleep(RENEW_EVERY)
+        until = store.clock() + SHARD_LEASE
+        for name in lease_names(shards):
+            try:
+                kept = await store.take_lease(name, holder, until)
+            except StoreFault as exc:  # the database away for a moment: try next round
+                log.warning("could not renew %s: %s", name, exc)
+                break
+            if not kept:
+                raise ShardLost(f"{name} was taken by another process; stopping this one")
+
+
+async def release(store: Store, shards: Shards, holder: str) -> None:
+    """Let the shards go at once, so a restart need not wait for the leases to run out."""
+    for name in lease_names(shards):
+        await store.drop_lease(name, holder)
+
+
+def _stopped_here(holder: str) -> bool:
+    """Whether ``holder`` (``host:pid:random``) was a process of this host that is not
+    running now: its pid is free, or is this process's own (a restart with the same pid,
+    as a container's first process has; a live holder cannot share it)."""
+    host, _, rest = holder.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    if int(pid) == os.getpid():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, another user's
+        return False
+    return False
+
+
+def _refusal(shards: Shards, name: str) -> str:
+    seconds = int(SHARD_LEASE.total_seconds())
+    if shards.count is None:
+        return (
+            "Another process already runs this bot on this database with automatic sharding "
+            "(no BRIDGEKEEPER_SHARDS / BRIDGEKEEPER_SHARD_COUNT): two would answer every "
+            "command twice. Stop the other one, or give each process its own "
+            f"BRIDGEKEEPER_SHARDS of one BRIDGEKEEPER_SHARD_COUNT. A process that stopped "
+            f"without letting go holds its shards for {seconds} s."
+        )
+    setting = shards.describe()
+    return (
+        f"BRIDGEKEEPER_SHARDS: {name} is already connected by another process on this "
+        f"database (this one was given {setting}); two would answer its commands twice. "
+        "Give each process its own shards, or stop the other one. A process that stopped "
+        f"without letting go holds its shards for {seconds} s."
+    )

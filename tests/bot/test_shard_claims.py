@@ -1,0 +1,183 @@
+"""One process a shard, on a shared PostgreSQL database: a second process given a shard
+that another runs is refused at start-up, naming the setting; a stopped process's shards
+come back (at once on its own host, when its lease runs out elsewhere); a process whose
+shard was taken stops renewing and says so."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot import shard_claims
+from bot.__main__ import _serve
+from bot.config import BadSetting, Shards
+from bot.shard_claims import SHARD_LEASE, ShardLost, claim, keep, release
+from bot.store import open_store
+from tests.bot.fake_discord_server import TOKEN, FakeDiscord
+from tests.bot.test_discord_protocol import NAMES, WAIT
+from tests.conftest import Clock
+
+T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
+A = "host-a:100:aaaa"
+B = "host-b:200:bbbb"
+
+
+@pytest.fixture
+async def stores(postgres_url):
+    """Two stores on one PostgreSQL database, as two processes would have, one clock."""
+    clock = Clock(T0)
+    opened = [
+        await open_store(postgres_url, clock=clock),
+        await open_store(postgres_url, clock=clock),
+    ]
+    yield (*opened, clock)
+    for store in opened:
+        await store.close()
+
+
+async def test_a_shard_another_process_runs_is_refused_naming_the_setting(stores):
+    one, two, _ = stores
+    await claim(one, Shards((0, 1), 4), A)
+    with pytest.raises(BadSetting) as refused:
+        await claim(two, Shards((1, 2), 4), B)
+    message = str(refused.value)
+    assert message.startswith("BRIDGEKEEPER_SHARDS: shard 1 of 4 is already connected")
+    assert "this one was given shards 1, 2 of 4" in message
+    # all or nothing: the refused process holds none of its shards
+    assert await two.lease_holder("shard 2 of 4") is None
+    await claim(two, Shards((2, 3), 4), B)  # the rest of the shards are free
+    await release(one, Shards((0, 1), 4), A)
+    await claim(two, Shards((0, 1), 4), B)  # and a stopped process's, once it let go
+
+
+async def test_two_processes_both_sharding_automatically_are_refused(stores):
+    one, two, _ = stores
+    await claim(one, Shards(), A)
+    with pytest.raises(BadSetting, match="already runs this bot on this database with automatic"):
+        await claim(two, Shards(), B)
+    # a count alone runs every shard of it here: each is held
+    await claim(two, Shards(None, 2), B)
+    with pytest.raises(BadSetting, match="shard 0 of 2"):
+        await claim(one, Shards((0,), 2), A)
+
+
+async def test_a_dead_process_leaves_its_shards_when_its_lease_runs_out(stores):
+    one, two, clock = stores
+    await claim(one, Shards((0,), 2), A)  # then host A's process dies, renewing nothing
+    clock.now = T0 + SHARD_LEASE - timedelta(seconds=1)
+    with pytest.raises(BadSetting):
+        await claim(two, Shards((0,), 2), B)
+    clock.now = T0 + SHARD_LEASE
+    await claim(two, Shards((0,), 2), B)
+    assert await one.lease_holder("shard 0 of 2") == B
+
+
+async def test_restarted_on_its_own_host_a_process_takes_its_shards_back_at_once(stores):
+    one, two, _ = stores
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)  # fmt: skip
+    dead = f"{socket.gethostname()}:{int(finished.stdout)}:dead"
+    await claim(one, Shards((0,), 2), dead)
+    await claim(two, Shards((0,), 2), B)  # its pid runs nothing now: the lease is stale
+    assert await two.lease_holder("shard 0 of 2") == B
+    # a live process on this host keeps its shards
+    alive = f"{socket.gethostname()}:1:init"
+    await claim(one, Shards((1,), 2), alive)
+    with pytest.raises(BadSetting):
+        await claim(two, Shards((1,), 2), B)
+
+
+async def test_a_process_whose_shard_was_taken_stops(stores, monkeypatch):
+    one, two, clock = stores
+    monkeypatch.setattr(shard_claims, "RENEW_EVERY", 0.01)
+    await claim(one, Shards((0,), 2), A)
+    clock.now = T0 + SHARD_LEASE  # A stalled past its lease, and B took the shard
+    await claim(two, Shards((0,), 2), B)
+    with pytest.raises(ShardLost, match="shard 0 of 2 was taken by another process"):
+        await asyncio.wait_for(keep(one, Shards((0,), 2), A), 5)
+
+
+async def test_a_renewing_process_keeps_its_shards_past_the_first_lease(stores, monkeypatch):
+    one, two, clock = stores
+    monkeypatch.setattr(shard_claims, "RENEW_EVERY", 0.01)
+    await claim(one, Shards((0,), 2), A)
+    keeper = asyncio.create_task(keep(one, Shards((0,), 2), A))
+    clock.now = T0 + SHARD_LEASE / 2
+    await asyncio.sleep(0.1)  # renewed at the new time
+    clock.now = T0 + SHARD_LEASE
+    with pytest.raises(BadSetting):
+        await claim(two, Shards((0,), 2), B)
+    keeper.cancel()
+
+
+async def test_python_m_bot_stops_at_start_up_on_a_shard_another_process_runs(
+    postgres_url, monkeypatch
+):
+    monkeypatch.setenv("BRIDGEKEEPER_RENDER_PROCESSES", "0")
+    other = await open_store(postgres_url)
+    try:
+        await claim(other, Shards((1,), 2), B)
+        with pytest.raises(SystemExit) as stopped:
+            await _serve(postgres_url, "not-a-token", Shards((1,), 2))
+        assert "BRIDGEKEEPER_SHARDS: shard 1 of 2 is already connected" in str(stopped.value)
+        assert await other.lease_holder("shard 1 of 2") == B
+    finally:
+        await other.close()
+
+
+async def _serving(url: str, shards: Shards) -> str | None:
+    """``_serve`` as ``python -m bot`` runs it; what it stopped with, if it stopped (a
+    SystemExit must not leave a task: asyncio would stop the test's event loop with it)."""
+    try:
+        await _serve(url, TOKEN, shards)
+    except SystemExit as exc:
+        return str(exc)
+    return None
+
+
+async def _ready(fake: FakeDiscord, serving: asyncio.Task, connections: int) -> None:
+    """Until the fake Discord has seen ``connections`` shard connections in all."""
+    async with asyncio.timeout(WAIT * 4):
+        while len(fake.identified) < connections:
+            if serving.done():
+                raise AssertionError(f"stopped before connecting: {serving.result()}")
+            await asyncio.sleep(0.01)
+
+
+async def test_the_running_bot_holds_its_shard_and_stops_if_another_takes_it(
+    postgres_url, monkeypatch
+):
+    monkeypatch.setenv("BRIDGEKEEPER_RENDER_PROCESSES", "0")
+    monkeypatch.setattr(shard_claims, "RENEW_EVERY", 0.05)
+    fake = FakeDiscord(members=NAMES)
+    await fake.start()
+    fake.redirect(monkeypatch)
+    other = await open_store(postgres_url)
+    try:
+        # connected and holding its shard; stopped, it lets the shard go at once
+        serving = asyncio.create_task(_serving(postgres_url, Shards((0,), 2)))
+        await _ready(fake, serving, 1)
+        assert fake.identified == [[0, 2]]
+        mine = await other.lease_holder("shard 0 of 2")
+        assert mine is not None and mine.startswith(f"{socket.gethostname()}:")
+        serving.cancel()
+        await asyncio.gather(serving, return_exceptions=True)
+        assert await other.lease_holder("shard 0 of 2") is None
+
+        # another process takes the shard from under a running one (say it stalled past
+        # its lease): the running one stops rather than answer that shard's commands too
+        serving = asyncio.create_task(_serving(postgres_url, Shards((0,), 2)))
+        await _ready(fake, serving, 2)
+        await other.drop_lease("shard 0 of 2", await other.lease_holder("shard 0 of 2"))
+        assert await other.take_lease("shard 0 of 2", B, other.clock() + SHARD_LEASE)
+        stopped = await asyncio.wait_for(serving, WAIT)
+        assert stopped == "shard 0 of 2 was taken by another process; stopping this one"
+        assert await other.lease_holder("shard 0 of 2") == B, "its release leaves B's lease"
+    finally:
+        await other.close()
+        await fake.stop()
