@@ -13,8 +13,10 @@ import shlex
 import sys
 import tempfile
 import traceback
+from collections.abc import Coroutine
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 from bot import shard_claims
 from bot.backups import backup, checked_store, hold, rebuild_ratings, restore
@@ -192,24 +194,32 @@ async def _serve(db_path: Target, token: str, shards: Shards) -> None:
                 shard_count=shards.count,
             )
             async with client:
-                if not shared:
+                if shared:
+                    await _holding(client.start(token), shard_claims.keep(store, shards, holder))
+                else:
                     await client.start(token)
-                    return
-                keeper = asyncio.create_task(shard_claims.keep(store, shards, holder))
-                running = asyncio.create_task(client.start(token))
-                try:
-                    await asyncio.wait({keeper, running}, return_when=asyncio.FIRST_COMPLETED)
-                    if not running.done():  # another process took a shard: never run it twice
-                        raise SystemExit(str(keeper.exception()))
-                    await running
-                finally:
-                    keeper.cancel()
-                    running.cancel()
-                    await asyncio.gather(keeper, running, return_exceptions=True)
     finally:
         if shared:
             await shard_claims.release(store, shards, holder)
         await store.close()
+
+
+async def _holding(connected: Coroutine[Any, Any, None], keep: Coroutine[Any, Any, None]) -> None:
+    """Stay connected while the shards' leases are kept: if another process takes one,
+    stop (a SystemExit saying so), never running a shard twice."""
+    keeper, running = asyncio.create_task(keep), asyncio.create_task(connected)
+    try:
+        await asyncio.wait({keeper, running}, return_when=asyncio.FIRST_COMPLETED)
+        if not running.done():
+            try:
+                keeper.result()
+            except shard_claims.ShardLost as exc:
+                raise SystemExit(str(exc)) from None
+        await running
+    finally:
+        keeper.cancel()
+        running.cancel()
+        await asyncio.gather(keeper, running, return_exceptions=True)
 
 
 async def _console(db_path: Target, images: Path, seed: int | None, managers: list[str]) -> int:

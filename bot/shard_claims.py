@@ -6,9 +6,9 @@ answered, and every command runs twice. Discord does not refuse the second conne
 so the shared database does: a process takes a lease on each of its shards before it
 connects and renews it while it runs, and a second process asking for a held shard stops
 at start-up naming the setting. A process that dies leaves its leases to run out
-(:data:`SHARD_LEASE`); restarted on the same host, it takes them back at once, as the
-process that held them is gone (or had the very pid it has now, as a container's first
-process does).
+(:data:`SHARD_LEASE`); restarted on the same host and in the same pid namespace, it takes
+them back at once, as the process that held them is gone (or had the very pid it has now,
+as a restarted container's first process may).
 
 Automatic sharding (no shard settings) runs every shard in one process, however many
 Discord recommends: it holds one lease for all of them. A process with shard settings
@@ -25,7 +25,8 @@ import socket
 from datetime import timedelta
 
 from bot.config import BadSetting, Shards
-from bot.store import Store, StoreFault
+from bot.service import pid_space
+from bot.store import CannotSave, Store, StoreFault
 
 #: how long a shard stays with a process that stopped renewing it
 SHARD_LEASE = timedelta(seconds=90)
@@ -69,40 +70,59 @@ async def claim(store: Store, shards: Shards, holder: str) -> None:
 
 
 async def keep(store: Store, shards: Shards, holder: str) -> None:
-    """Renew the leases every :data:`RENEW_EVERY` seconds, until cancelled; raises
+    """Renew the leases every :data:`RENEW_EVERY` seconds, until cancelled. Raises
     :class:`ShardLost` if another process has taken one meanwhile (this one stalled past
-    :data:`SHARD_LEASE`), so the two never keep running one shard."""
+    :data:`SHARD_LEASE`), or if no renewal got through for a whole lease (the database
+    away, or cut off from this process alone: another may have the shards by now), so two
+    processes never keep running one shard. A renewal that fails, within that, is tried
+    again next round."""
+    held_until = store.clock() + SHARD_LEASE
     while True:
         await asyncio.sleep(RENEW_EVERY)
+        if store.clock() >= held_until:
+            raise ShardLost(
+                f"could not renew the leases on {shards.describe()} for "
+                f"{int(SHARD_LEASE.total_seconds())} s; stopping this process"
+            )
         until = store.clock() + SHARD_LEASE
-        for name in lease_names(shards):
-            try:
-                kept = await store.take_lease(name, holder, until)
-            except StoreFault as exc:  # the database away for a moment: try next round
-                log.warning("could not renew %s: %s", name, exc)
-                break
-            if not kept:
+        try:
+            async with asyncio.timeout(RENEW_EVERY):
+                kept = [await store.take_lease(name, holder, until) for name in lease_names(shards)]
+        except (CannotSave, StoreFault, TimeoutError) as exc:
+            log.warning("could not renew the leases on %s: %r", shards.describe(), exc)
+            continue
+        for name, taken in zip(lease_names(shards), kept, strict=True):
+            if not taken:
                 raise ShardLost(f"{name} was taken by another process; stopping this one")
+        held_until = until
 
 
 async def release(store: Store, shards: Shards, holder: str) -> None:
-    """Let the shards go at once, so a restart need not wait for the leases to run out."""
-    for name in lease_names(shards):
-        await store.drop_lease(name, holder)
+    """Let the shards go at once, so a restart need not wait for the leases to run out;
+    with the database away, leave them to run out (never hiding why the process stops)."""
+    try:
+        for name in lease_names(shards):
+            await store.drop_lease(name, holder)
+    except (CannotSave, StoreFault) as exc:
+        log.warning("could not let go of %s; its leases will run out: %r", shards.describe(), exc)
 
 
 def _stopped_here(holder: str) -> bool:
-    """Whether ``holder`` (``host:pid:random``) was a process of this host that is not
-    running now: its pid is free, or is this process's own (a restart with the same pid,
-    as a container's first process has; a live holder cannot share it)."""
-    host, _, rest = holder.partition(":")
-    pid = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid.isdigit():
+    """Whether ``holder`` (:func:`~bot.service.process_holder`: host, pid namespace, pid)
+    was a process that is not running now, on this host and in this pid namespace, where
+    its pid can be asked about: the pid is free, or is this process's own (a live holder
+    cannot share it, so that one was an earlier process, as a container's first process
+    restarted)."""
+    parts = holder.split(":")
+    if len(parts) != 4 or not parts[2].isdigit():
         return False
-    if int(pid) == os.getpid():
+    host, space, pid = parts[0], parts[1], int(parts[2])
+    if host != socket.gethostname() or space != pid_space():
+        return False
+    if pid == os.getpid():
         return True
     try:
-        os.kill(int(pid), 0)
+        os.kill(pid, 0)
     except ProcessLookupError:
         return True
     except PermissionError:  # alive, another user's

@@ -133,10 +133,20 @@ def _hand_line(view: Any) -> str | None:
     return f"Your hand: {', '.join(str(item) for item in hand)}." if hand else "Your hand is empty."
 
 
+def pid_space() -> str:
+    """This process's pid namespace (its ``/proc/self/ns/pid`` inode), so a pid is only
+    compared with pids of the same namespace: containers on one host each have their
+    own, and may share a host name. ``-`` where it cannot be read."""
+    try:
+        return os.readlink("/proc/self/ns/pid").strip("pid:[]")
+    except OSError:
+        return "-"
+
+
 def process_holder() -> str:
-    """A name for this process in the leases it holds (``host:pid:random``): unique among
-    the processes sharing a database, and telling which host and process holds what."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+    """A name for this process in the leases it holds (``host:pid-namespace:pid:random``):
+    unique among the processes sharing a database, and telling which process holds what."""
+    return f"{socket.gethostname()}:{pid_space()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 class ServiceBase:

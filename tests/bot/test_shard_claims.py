@@ -16,8 +16,9 @@ import pytest
 from bot import shard_claims
 from bot.__main__ import _serve
 from bot.config import BadSetting, Shards
+from bot.service import pid_space
 from bot.shard_claims import SHARD_LEASE, ShardLost, claim, keep, release
-from bot.store import open_store
+from bot.store import CannotSave, open_store
 from tests.bot.fake_discord_server import TOKEN, FakeDiscord
 from tests.bot.test_discord_protocol import NAMES, WAIT
 from tests.conftest import Clock
@@ -79,17 +80,26 @@ async def test_a_dead_process_leaves_its_shards_when_its_lease_runs_out(stores):
 
 async def test_restarted_on_its_own_host_a_process_takes_its_shards_back_at_once(stores):
     one, two, _ = stores
+    here = f"{socket.gethostname()}:{pid_space()}"
     finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                               capture_output=True, text=True, check=True)  # fmt: skip
-    dead = f"{socket.gethostname()}:{int(finished.stdout)}:dead"
-    await claim(one, Shards((0,), 2), dead)
+    await claim(one, Shards((0,), 2), f"{here}:{int(finished.stdout)}:dead")
     await claim(two, Shards((0,), 2), B)  # its pid runs nothing now: the lease is stale
     assert await two.lease_holder("shard 0 of 2") == B
-    # a live process on this host keeps its shards
-    alive = f"{socket.gethostname()}:1:init"
-    await claim(one, Shards((1,), 2), alive)
+
+    # a live process on this host keeps its shards; so does one in another pid namespace
+    # (another container), whose pids mean nothing here
+    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as alive:
+        try:
+            await claim(one, Shards((1,), 4), f"{here}:{alive.pid}:live")
+            with pytest.raises(BadSetting):
+                await claim(two, Shards((1,), 4), B)
+        finally:
+            alive.kill()
+    elsewhere = f"{socket.gethostname()}:1:{int(finished.stdout)}:other"
+    await claim(one, Shards((2,), 4), elsewhere)
     with pytest.raises(BadSetting):
-        await claim(two, Shards((1,), 2), B)
+        await claim(two, Shards((2,), 4), B)
 
 
 async def test_a_process_whose_shard_was_taken_stops(stores, monkeypatch):
@@ -113,6 +123,56 @@ async def test_a_renewing_process_keeps_its_shards_past_the_first_lease(stores, 
     with pytest.raises(BadSetting):
         await claim(two, Shards((0,), 2), B)
     keeper.cancel()
+    await asyncio.gather(keeper, return_exceptions=True)
+
+
+def _failing(store, monkeypatch) -> dict[str, bool]:
+    """Make ``store``'s lease renewals fail as a lost connection does, while the switch
+    returned is on."""
+    switch = {"down": False}
+    take = store.take_lease
+
+    async def take_lease(*args):
+        if switch["down"]:
+            raise CannotSave("the database server went away")
+        return await take(*args)
+
+    monkeypatch.setattr(store, "take_lease", take_lease)
+    return switch
+
+
+async def test_a_database_away_for_less_than_a_lease_stops_nothing(stores, monkeypatch):
+    one, two, clock = stores
+    monkeypatch.setattr(shard_claims, "RENEW_EVERY", 0.01)
+    outage = _failing(one, monkeypatch)
+    await claim(one, Shards((0,), 2), A)
+    keeper = asyncio.create_task(keep(one, Shards((0,), 2), A))
+    outage["down"] = True
+    clock.now = T0 + SHARD_LEASE * 0.5
+    await asyncio.sleep(0.1)  # renewals fail meanwhile, and are tried again
+    outage["down"] = False
+    clock.now = T0 + SHARD_LEASE * 0.75
+    await asyncio.sleep(0.1)  # renewed at the new time
+    clock.now = T0 + SHARD_LEASE * 1.5
+    await asyncio.sleep(0.05)
+    assert not keeper.done()
+    with pytest.raises(BadSetting):
+        await claim(two, Shards((0,), 2), B)
+    keeper.cancel()
+    await asyncio.gather(keeper, return_exceptions=True)
+
+
+async def test_a_database_away_for_a_whole_lease_stops_the_process(stores, monkeypatch):
+    one, _, clock = stores
+    monkeypatch.setattr(shard_claims, "RENEW_EVERY", 0.01)
+    outage = _failing(one, monkeypatch)
+    await claim(one, Shards((0,), 2), A)
+    keeper = asyncio.create_task(keep(one, Shards((0,), 2), A))
+    outage["down"] = True
+    await asyncio.sleep(0.05)
+    clock.now = T0 + SHARD_LEASE  # another process may hold the shard by now
+    with pytest.raises(ShardLost, match="could not renew the leases on shards 0 of 2 for 90 s"):
+        await asyncio.wait_for(keeper, 5)
 
 
 async def test_python_m_bot_stops_at_start_up_on_a_shard_another_process_runs(
@@ -173,8 +233,8 @@ async def test_the_running_bot_holds_its_shard_and_stops_if_another_takes_it(
         # its lease): the running one stops rather than answer that shard's commands too
         serving = asyncio.create_task(_serving(postgres_url, Shards((0,), 2)))
         await _ready(fake, serving, 2)
-        await other.drop_lease("shard 0 of 2", await other.lease_holder("shard 0 of 2"))
-        assert await other.take_lease("shard 0 of 2", B, other.clock() + SHARD_LEASE)
+        taken = "UPDATE leases SET holder = $1 WHERE name = $2"
+        assert await other.execute(taken, (B, "shard 0 of 2")) == 1
         stopped = await asyncio.wait_for(serving, WAIT)
         assert stopped == "shard 0 of 2 was taken by another process; stopping this one"
         assert await other.lease_holder("shard 0 of 2") == B, "its release leaves B's lease"
