@@ -22,7 +22,8 @@ from bot import shard_claims
 from bot.backups import backup, checked_store, hold, rebuild_ratings, restore
 from bot.config import BadSetting, Settings, Shards, load_settings
 from bot.drawing import drawers
-from bot.service import Service, Table, player_count, process_holder
+from bot.holders import process_holder
+from bot.service import Service, Table, player_count
 from bot.store import (
     StoreFault,
     Target,

@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import socket
 from datetime import timedelta
 
 from bot.config import BadSetting, Shards
-from bot.service import pid_space
+from bot.holders import stopped_here
 from bot.store import CannotSave, Store, StoreFault
 
 #: how long a shard stays with a process that stopped renewing it
@@ -51,21 +49,17 @@ def lease_names(shards: Shards) -> list[str]:
 async def claim(store: Store, shards: Shards, holder: str) -> None:
     """Take every lease of ``shards`` for ``holder``, or none: raises :class:`BadSetting`
     naming the first shard another process runs."""
-    taken: list[str] = []
     until = store.clock() + SHARD_LEASE
     for name in lease_names(shards):
         if await store.take_lease(name, holder, until):
-            taken.append(name)
             continue
         gone = await store.lease_holder(name)
-        if gone is not None and _stopped_here(gone):
+        if gone is not None and stopped_here(gone):
             log.info("%s was held by %s, no longer running here: taking it", name, gone)
             await store.drop_lease(name, gone)
             if await store.take_lease(name, holder, until):
-                taken.append(name)
                 continue
-        for mine in taken:
-            await store.drop_lease(mine, holder)
+        await release(store, shards, holder)  # the ones taken so far
         raise BadSetting(_refusal(shards, name))
 
 
@@ -76,6 +70,7 @@ async def keep(store: Store, shards: Shards, holder: str) -> None:
     away, or cut off from this process alone: another may have the shards by now), so two
     processes never keep running one shard. A renewal that fails, within that, is tried
     again next round."""
+    names = lease_names(shards)
     held_until = store.clock() + SHARD_LEASE
     while True:
         await asyncio.sleep(RENEW_EVERY)
@@ -87,11 +82,11 @@ async def keep(store: Store, shards: Shards, holder: str) -> None:
         until = store.clock() + SHARD_LEASE
         try:
             async with asyncio.timeout(RENEW_EVERY):
-                kept = [await store.take_lease(name, holder, until) for name in lease_names(shards)]
+                kept = [await store.take_lease(name, holder, until) for name in names]
         except (CannotSave, StoreFault, TimeoutError) as exc:
             log.warning("could not renew the leases on %s: %r", shards.describe(), exc)
             continue
-        for name, taken in zip(lease_names(shards), kept, strict=True):
+        for name, taken in zip(names, kept, strict=True):
             if not taken:
                 raise ShardLost(f"{name} was taken by another process; stopping this one")
         held_until = until
@@ -105,29 +100,6 @@ async def release(store: Store, shards: Shards, holder: str) -> None:
             await store.drop_lease(name, holder)
     except (CannotSave, StoreFault) as exc:
         log.warning("could not let go of %s; its leases will run out: %r", shards.describe(), exc)
-
-
-def _stopped_here(holder: str) -> bool:
-    """Whether ``holder`` (:func:`~bot.service.process_holder`: host, pid namespace, pid)
-    was a process that is not running now, on this host and in this pid namespace, where
-    its pid can be asked about: the pid is free, or is this process's own (a live holder
-    cannot share it, so that one was an earlier process, as a container's first process
-    restarted)."""
-    parts = holder.split(":")
-    if len(parts) != 4 or not parts[2].isdigit():
-        return False
-    host, space, pid = parts[0], parts[1], int(parts[2])
-    if host != socket.gethostname() or space != pid_space():
-        return False
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:  # alive, another user's
-        return False
-    return False
 
 
 def _refusal(shards: Shards, name: str) -> str:

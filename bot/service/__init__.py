@@ -17,8 +17,6 @@ from bot.service.base import (
     LEASE,
     Loaded,
     effective_moves,
-    pid_space,
-    process_holder,
     rebuild,
     solo_attempt,
 )
@@ -61,9 +59,7 @@ __all__ = [
     "default_link",
     "effective_moves",
     "ordinal",
-    "pid_space",
     "player_count",
-    "process_holder",
     "rebuild",
     "solo_attempt",
     "waited_for",

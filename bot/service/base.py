@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import secrets
-import socket
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +18,7 @@ from weakref import WeakValueDictionary
 import engine
 from bot.clocks import ai_pause
 from bot.drawing import Drawers, DrawingFailed
+from bot.holders import process_holder
 from bot.inputs import Refused
 from bot.notify import routes
 from bot.service.replies import Caller, Reply, Table, default_link, ordinal
@@ -131,22 +130,6 @@ def _hand_line(view: Any) -> str | None:
     if hand is None:
         return None
     return f"Your hand: {', '.join(str(item) for item in hand)}." if hand else "Your hand is empty."
-
-
-def pid_space() -> str:
-    """This process's pid namespace (its ``/proc/self/ns/pid`` inode), so a pid is only
-    compared with pids of the same namespace: containers on one host each have their
-    own, and may share a host name. ``-`` where it cannot be read."""
-    try:
-        return os.readlink("/proc/self/ns/pid").strip("pid:[]")
-    except OSError:
-        return "-"
-
-
-def process_holder() -> str:
-    """A name for this process in the leases it holds (``host:pid-namespace:pid:random``):
-    unique among the processes sharing a database, and telling which process holds what."""
-    return f"{socket.gethostname()}:{pid_space()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 class ServiceBase:

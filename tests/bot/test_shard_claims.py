@@ -16,7 +16,7 @@ import pytest
 from bot import shard_claims
 from bot.__main__ import _serve
 from bot.config import BadSetting, Shards
-from bot.service import pid_space
+from bot.holders import pid_space
 from bot.shard_claims import SHARD_LEASE, ShardLost, claim, keep, release
 from bot.store import CannotSave, open_store
 from tests.bot.fake_discord_server import TOKEN, FakeDiscord
