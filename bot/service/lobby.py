@@ -30,6 +30,13 @@ POLICIES = {
 }
 
 
+def deadline_policies(rules: Game) -> list[str]:
+    """The ``at_deadline`` choices ``rules`` can play: a random legal move and a
+    resignation in every game (every awaited seat has a legal move; resigning is the
+    core's), a skipped turn only where the game survives one (``can_skip``)."""
+    return [policy for policy in POLICIES if policy != "skip" or rules.can_skip]
+
+
 def _solo_names() -> str:
     return ", ".join(g.info.name for g in engine.GAMES.values() if g.info.min_players == 1)
 
@@ -83,10 +90,10 @@ class Lobby(ServiceBase):
                 f"at_deadline: {shown(clocks.policy)} is not a deadline policy; choose "
                 f"{', '.join(POLICIES)}."
             )
-        if clocks.policy == "skip" and not rules.can_skip:
+        if clocks.policy not in deadline_policies(rules):
             raise Refused(
-                f"{rules.info.name} has no way to skip a turn: at the deadline choose a random "
-                "legal move or resignation."
+                f"at_deadline: {clocks.policy} is not open to {rules.info.name}, which has no "
+                f"way to skip a turn; choose {' or '.join(deadline_policies(rules))}."
             )
         if table.guild_id is None and rules.info.min_players > 1 + ai:
             raise Refused(
