@@ -37,6 +37,16 @@ def deadline_policies(rules: Game) -> list[str]:
     return [policy for policy in POLICIES if policy != "skip" or rules.can_skip]
 
 
+def seats_line(game: Loaded, state: Any) -> str:
+    """The line a game begins with: its name, then each seat's player and what they play."""
+    labels = [game.rules.seat_label(state, s) for s in range(len(game.names))]
+    order = ", ".join(
+        f"{s + 1}. {n}" + (f" ({label})" if label else "")
+        for s, (n, label) in enumerate(zip(game.names, labels, strict=True))
+    )
+    return f"**{game.rules.info.name}** begins. Seats: {order}."
+
+
 def _solo_names() -> str:
     return ", ".join(g.info.name for g in engine.GAMES.values() if g.info.min_players == 1)
 
@@ -235,13 +245,8 @@ class Lobby(ServiceBase):
             )
         except StaleGame:
             raise Refused("The lobby changed at that moment; please try again.") from None
-        labels = [game.rules.seat_label(state, s) for s in range(len(game.names))]
-        order = ", ".join(
-            f"{s + 1}. {n}" + (f" ({label})" if label else "")
-            for s, (n, label) in enumerate(zip(game.names, labels, strict=True))
-        )
         return await self._position_reply(
-            started, opening, game.row.version + 1, [f"**{info.name}** begins. Seats: {order}."]
+            started, opening, game.row.version + 1, [seats_line(game, state)]
         )
 
     async def abandon(self, table: Table, caller: Caller) -> Reply:

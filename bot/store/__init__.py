@@ -21,7 +21,7 @@ from bot.store.faults import (
     StaleGame,
     StoreFault,
 )
-from bot.store.interface import Store
+from bot.store.interface import Opening, Store
 from bot.store.rows import (
     Attempt,
     Awaiting,
@@ -32,6 +32,7 @@ from bot.store.rows import (
     Member,
     MoveRow,
     Notice,
+    Rematch,
     SeatRow,
     Settings,
     UndoRequest,
@@ -81,6 +82,8 @@ __all__ = [
     "Member",
     "MoveRow",
     "Notice",
+    "Opening",
+    "Rematch",
     "SQLiteStore",
     "SchemaTooNew",
     "SeatRow",

@@ -12,6 +12,7 @@ when another writer moved the game on first. Rows come back as the dataclasses o
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
@@ -28,6 +29,7 @@ from bot.store.rows import (
     Member,
     MoveRow,
     Notice,
+    Rematch,
     SeatRow,
     Settings,
     UndoRequest,
@@ -41,6 +43,28 @@ RatingKey = tuple[int, str, int]
 RatedSeats = Sequence[tuple[int, str, int]]
 #: how the ratings feature replays every rated game, in order, into a table of ratings
 Replay = Callable[[Sequence[tuple[int, str, RatedSeats]]], Mapping[RatingKey, tuple[str, Rating]]]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A game to open already started, in one transaction: where and what, its seats in
+    order (user, name, AI level or None; seat 0 a person, who opens it), and its first
+    position: the stored state, the seats it waits for, and what their first turn
+    brings ("your turn" DMs as (user, text, due at), "you're next" heads-ups as (user,
+    via, text, due at))."""
+
+    guild_id: int | None
+    channel_id: int
+    game_key: str
+    options: dict
+    seed: int
+    clocks: Clocks
+    rated: bool
+    seats: tuple[tuple[int, str, str | None], ...]
+    state: str
+    awaiting: tuple[int, ...]
+    notices: tuple[tuple[int, str, str], ...] = ()
+    heads_ups: tuple[tuple[int, str, str, str], ...] = ()
 
 
 class Games(Protocol):
@@ -146,8 +170,20 @@ class Games(Protocol):
 
     async def set_status_message(self, game_id: int, message_id: int) -> None: ...
 
+    async def rematch(self, game_id: int) -> Rematch:
+        """Who has asked to play this finished game again, and the game it opened."""
+
     async def agree_rematch(self, game_id: int, user_id: int) -> frozenset[int]:
-        """Note that ``user_id`` wants to play this game again; everyone who has so far."""
+        """Note that ``user_id`` wants to play this game again; everyone who has so far.
+        Raises :class:`~bot.store.faults.StaleGame`, noting nothing, once its rematch has
+        been opened."""
+
+    async def open_rematch(self, game_id: int, user_id: int, opening: Opening) -> int:
+        """``user_id``'s agreement completes the rematch of ``game_id``: in one transaction
+        it is noted, the new game is created, seated and started as ``opening`` says, and
+        the rematch is marked opened by it. Returns the new game's id. Raises
+        :class:`~bot.store.faults.StaleGame`, storing nothing, if the rematch has been
+        opened already or the channel has a live game."""
 
     async def undo_request(self, game_id: int) -> UndoRequest | None: ...
 

@@ -75,6 +75,15 @@ class UndoRequest:
 
 
 @dataclass(frozen=True)
+class Rematch:
+    """Who has asked to play a finished game again, and the game its rematch opened (None
+    until then): a rematch is agreed once, for one new game."""
+
+    agreed: frozenset[int] = frozenset()
+    opened: int | None = None
+
+
+@dataclass(frozen=True)
 class Awaiting:
     """A game that waits for one user, for "my turns"."""
 

@@ -5,11 +5,13 @@ database of each store; nothing here knows SQL."""
 from __future__ import annotations
 
 import inspect
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.store import SQLiteStore, StaleGame, Store, UndoRequest
+from bot.clocks import Clocks
+from bot.store import Opening, Rematch, SQLiteStore, StaleGame, Store, UndoRequest
 from bot.store.postgres import PostgresStore
 
 #: every store class, by the name ``STORES`` in tests/conftest.py gives it
@@ -294,6 +296,35 @@ async def test_agreeing_to_a_rematch_gathers_each_player_once(store):
     assert await store.agree_rematch(game_id, 2) == {1, 2}
     assert await store.agree_rematch(game_id, 1) == {1, 2}, "asking twice counts once"
     assert await store.agree_rematch(await started_game(store, channel=78), 2) == {2}
+
+
+async def test_a_rematch_opens_once_whole_in_one_transaction_or_not_at_all(store):
+    game_id = await started_game(store)  # still live: the channel is busy
+    opening = Opening(
+        guild_id=9, channel_id=77, game_key="skybridge", options={}, seed=5, clocks=Clocks(),
+        rated=True, seats=((2, "user2", None), (1, "user1", None)), state='{"s":1}',
+        awaiting=(0,), notices=((2, "Your turn.", "2025-01-01T00:00:00.000000+00:00"),),
+    )  # fmt: skip
+    with pytest.raises(StaleGame):
+        await store.open_rematch(game_id, 1, opening)
+    assert await store.rematch(game_id) == Rematch(), "nothing of it was stored"
+    assert await store.count_games() == 1 and await store.claim_notices() == []
+    await store.abandon(game_id, 2)
+    new = await store.open_rematch(game_id, 1, opening)
+    assert await store.rematch(game_id) == Rematch(frozenset({1}), new)
+    row = await store.game(new)
+    assert (row.status, row.state, row.version, row.creator_id) == ("active", '{"s":1}', 2, 2)
+    seats = await store.seats(new)
+    assert [(s.user_id, s.awaiting) for s in seats] == [(2, True), (1, False)]
+    (notice,) = await store.claim_notices()
+    assert (notice.game_id, notice.user_id, notice.text) == (new, 2, "Your turn.")
+    with pytest.raises(StaleGame):
+        await store.agree_rematch(game_id, 2)
+    with pytest.raises(StaleGame):
+        await store.open_rematch(game_id, 2, replace(opening, channel_id=78))
+    assert await store.count_games() == 2 and await store.rematch(game_id) == Rematch(
+        frozenset({1}), new
+    )
 
 
 async def test_an_ai_seat_keeps_its_level_and_a_game_with_one_is_never_rated(store):

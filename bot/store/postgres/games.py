@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from datetime import datetime
 
 import asyncpg
 
 from bot.clocks import Clocks
 from bot.store.faults import StaleGame
-from bot.store.interface import Rate
+from bot.store.interface import Opening, Rate
 from bot.store.postgres.connection import Connection, Tx
 from bot.store.postgres.daily import settle_attempt
 from bot.store.postgres.notices import queue_for_move
@@ -32,7 +33,15 @@ from bot.store.postgres.waits import (
     write_seats,
 )
 from bot.store.queries import RATED
-from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
+from bot.store.rows import (
+    Attempt,
+    GameRow,
+    MoveRow,
+    Rematch,
+    SeatRow,
+    UndoRequest,
+    iso,
+)
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, game_key, status, options, seed, state, version, "
@@ -58,6 +67,92 @@ def _game(row: Sequence | None) -> GameRow | None:
 
 def _seat(row: Sequence) -> SeatRow:
     return SeatRow(*row)
+
+
+#: a new game in the lobby and its creator's seat 0, in one statement: the game's id
+_CREATE = (
+    "WITH g AS (INSERT INTO games (guild_id, channel_id, game_key, status, options, "
+    "seed, creator_id, created_at, updated_at, move_hours, deadline_policy, "
+    "remind_hours, reminder_limit, reaction_hours, rated) VALUES ($1, $2, $3, "
+    "'lobby', $4, $5, $6, $7, $7, $8, $9, $10, $11, $12, $13) RETURNING id), "
+    "s AS (INSERT INTO seats (game_id, seat, user_id, name) "
+    "SELECT id, 0, $6, $14 FROM g) SELECT id FROM g"
+)
+
+
+def _create_values(
+    now: str,
+    guild_id: int | None,
+    channel_id: int,
+    game_key: str,
+    options: dict,
+    seed: int,
+    creator: tuple[int, str],
+    clocks: Clocks,
+    rated: bool,
+) -> tuple:
+    """:data:`_CREATE`'s parameters."""
+    return (
+        (guild_id, channel_id, game_key, json.dumps(options), seed, creator[0], now)
+        + (clocks.move_hours, clocks.policy, clocks.remind_hours)
+        + (clocks.reminder_limit, clocks.reaction_hours, rated, creator[1])
+    )
+
+
+def _seat_joins(user_id: int, name: str, ai: str | None) -> Callable[[Statement], str]:
+    """The CTE that seats a player in the next seat, if the bump did."""
+
+    def more(sql: Statement) -> str:
+        return (
+            ", j AS (INSERT INTO seats (game_id, seat, user_id, name, ai) SELECT g.id, "
+            "(SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = g.id), "
+            f"{sql(user_id)}, {sql(name)}, {sql(ai)}::text FROM g)|NULL"
+        )
+
+    return more
+
+
+async def _start(
+    tx: Tx,
+    moment: datetime,
+    game_id: int,
+    version: int,
+    state: str,
+    awaiting: Iterable[int],
+    heads_ups: Sequence[tuple[int, str, str, str]] = (),
+    notices: Sequence[tuple[int, str, str]] = (),
+) -> None:
+    """A lobby at ``version`` begins at ``state``, inside the caller's transaction."""
+    game = await bump(tx, iso(moment), game_id, version, status="active", state=state)
+    seats = awaited(game, moment, awaiting)
+    await settle(tx, iso(moment), game, seats, notices, heads_ups=heads_ups)
+
+
+async def open_started(tx: Tx, moment: datetime, opening: Opening) -> int:
+    """``opening`` created, seated and started, inside the caller's transaction, with the
+    "your turn" DMs its first turn brings: the same rows, version for version, as a
+    lobby opened, joined and started one step at a time."""
+    now = iso(moment)
+    (creator, *others) = opening.seats
+    values = _create_values(
+        now,
+        opening.guild_id,
+        opening.channel_id,
+        opening.game_key,
+        opening.options,
+        opening.seed,
+        creator[:2],
+        opening.clocks,
+        opening.rated,
+    )
+    game_id = int((await tx.fetchrow(_CREATE, *values))[0])
+    for version, seat in enumerate(others):
+        await bump(tx, now, game_id, version, _seat_joins(*seat))
+    await _start(
+        tx, moment, game_id, len(others), opening.state, opening.awaiting,
+        opening.heads_ups, opening.notices,
+    )  # fmt: skip
+    return game_id
 
 
 def _log_entry(seat: int, user_id: int, kind: str, action: str):
@@ -120,20 +215,12 @@ class GamesPG(Connection):
 
         Raises :class:`StaleGame` if the channel already has a live game.
         """
-        now = self.now()
-        clocks = clocks or Clocks()
+        values = _create_values(
+            self.now(), guild_id, channel_id, game_key, options, seed,
+            (creator_id, creator_name), clocks or Clocks(), rated,
+        )  # fmt: skip
         try:
-            row = await self.row(
-                "WITH g AS (INSERT INTO games (guild_id, channel_id, game_key, status, options, "
-                "seed, creator_id, created_at, updated_at, move_hours, deadline_policy, "
-                "remind_hours, reminder_limit, reaction_hours, rated) VALUES ($1, $2, $3, "
-                "'lobby', $4, $5, $6, $7, $7, $8, $9, $10, $11, $12, $13) RETURNING id), "
-                "s AS (INSERT INTO seats (game_id, seat, user_id, name) "
-                "SELECT id, 0, $6, $14 FROM g) SELECT id FROM g",
-                (guild_id, channel_id, game_key, json.dumps(options), seed, creator_id, now)
-                + (clocks.move_hours, clocks.policy, clocks.remind_hours)
-                + (clocks.reminder_limit, clocks.reaction_hours, rated, creator_name),
-            )
+            row = await self.row(_CREATE, values)
         except asyncpg.UniqueViolationError as exc:
             if exc.constraint_name != "games_live_channel":
                 raise
@@ -198,15 +285,8 @@ class GamesPG(Connection):
     async def join(
         self, game_id: int, version: int, user_id: int, name: str, ai: str | None = None
     ) -> None:
-        def more(sql: Statement) -> str:
-            return (
-                ", j AS (INSERT INTO seats (game_id, seat, user_id, name, ai) SELECT g.id, "
-                "(SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = g.id), "
-                f"{sql(user_id)}, {sql(name)}, {sql(ai)}::text FROM g)|NULL"
-            )
-
         async def unit(tx: Tx) -> None:
-            await bump(tx, self.now(), game_id, version, more)
+            await bump(tx, self.now(), game_id, version, _seat_joins(user_id, name, ai))
 
         await self.write(unit)
 
@@ -235,14 +315,7 @@ class GamesPG(Connection):
         awaiting: Iterable[int],
         heads_ups: Sequence[tuple[int, str, str, str]] = (),
     ) -> None:
-        moment = self.clock()
-
-        async def unit(tx: Tx) -> None:
-            game = await bump(tx, iso(moment), game_id, version, status="active", state=state)
-            seats = awaited(game, moment, awaiting)
-            await settle(tx, iso(moment), game, seats, heads_ups=heads_ups)
-
-        await self.write(unit)
+        await self.write(_start, self.clock(), game_id, version, state, awaiting, heads_ups)
 
     async def record(
         self,
@@ -364,17 +437,32 @@ class GamesPG(Connection):
             return None
         return UndoRequest(row[0], row[1], row[2], frozenset(json.loads(row[3])))
 
+    async def rematch(self, game_id: int) -> Rematch:
+        row = await self.row("SELECT agreed, opened FROM rematches WHERE game_id = $1", (game_id,))
+        return Rematch() if row is None else Rematch(frozenset(json.loads(row[0])), row[1])
+
     async def agree_rematch(self, game_id: int, user_id: int) -> frozenset[int]:
         """Note that ``user_id`` wants to play this game again: merged into the stored list
         under the row's lock, so two players agreeing at once both count."""
-        row = await self.row(
-            "INSERT INTO rematches (game_id, agreed, created_at) VALUES ($1, $2, $3) "
-            "ON CONFLICT (game_id) DO UPDATE SET agreed = (SELECT jsonb_agg(DISTINCT v "
-            "ORDER BY v)::text FROM jsonb_array_elements(rematches.agreed::jsonb "
-            "|| EXCLUDED.agreed::jsonb) AS e(v)) RETURNING agreed",
-            (game_id, json.dumps([user_id]), self.now()),
-        )
-        return frozenset(json.loads(row[0]))
+        return await self.write(_agree_rematch, self.now(), game_id, user_id)
+
+    async def open_rematch(self, game_id: int, user_id: int, opening: Opening) -> int:
+        moment = self.clock()
+
+        async def unit(tx: Tx) -> int:
+            # the rematch's row, locked first: a second click opening it waits here, and
+            # then finds it opened
+            await _agree_rematch(tx, iso(moment), game_id, user_id)
+            opened = await open_started(tx, moment, opening)
+            await tx.execute("UPDATE rematches SET opened = $1 WHERE game_id = $2", opened, game_id)
+            return opened
+
+        try:
+            return await self.write(unit)
+        except asyncpg.UniqueViolationError as exc:
+            if exc.constraint_name != "games_live_channel":
+                raise
+            raise StaleGame("this channel already has a live game") from exc
 
     async def put_undo_request(self, game_id: int, request: UndoRequest) -> None:
         await self.execute(
@@ -385,3 +473,21 @@ class GamesPG(Connection):
             (game_id, request.user_id, request.moves, request.version)
             + (json.dumps(sorted(request.agreed)), self.now()),
         )
+
+
+async def _agree_rematch(tx: Tx, now: str, game_id: int, user_id: int) -> frozenset[int]:
+    """Add ``user_id`` to those who want to play ``game_id`` again, under the row's lock,
+    inside the caller's transaction; everyone who has. Raises :class:`StaleGame` once
+    its rematch is opened."""
+    row = await tx.fetchrow(
+        "INSERT INTO rematches (game_id, agreed, created_at) VALUES ($1, $2, $3) "
+        "ON CONFLICT (game_id) DO UPDATE SET agreed = (SELECT jsonb_agg(DISTINCT v "
+        "ORDER BY v)::text FROM jsonb_array_elements(rematches.agreed::jsonb "
+        "|| EXCLUDED.agreed::jsonb) AS e(v)) WHERE rematches.opened IS NULL RETURNING agreed",
+        game_id,
+        json.dumps([user_id]),
+        now,
+    )
+    if row is None:
+        raise StaleGame(f"the rematch of game {game_id} has been opened")
+    return frozenset(json.loads(row[0]))

@@ -5,12 +5,21 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 
 from bot.clocks import Clocks
 from bot.store.faults import StaleGame
-from bot.store.interface import Rate
+from bot.store.interface import Opening, Rate
 from bot.store.queries import RATED
-from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
+from bot.store.rows import (
+    Attempt,
+    GameRow,
+    MoveRow,
+    Rematch,
+    SeatRow,
+    UndoRequest,
+    iso,
+)
 from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.daily import settle_attempt
 from bot.store.sqlite.files import unique_failed
@@ -45,6 +54,94 @@ def _seat(row: Sequence) -> SeatRow:
     return SeatRow(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6], row[7])
 
 
+def insert_game(
+    conn: sqlite3.Connection,
+    now: str,
+    guild_id: int | None,
+    channel_id: int,
+    game_key: str,
+    options: dict,
+    seed: int,
+    creator: tuple[int, str],
+    clocks: Clocks,
+    rated: bool,
+) -> int:
+    """A new game in the lobby, its ``creator`` (user, name) in seat 0, inside the
+    caller's transaction. A live game in the channel fails the unique index."""
+    game_id = conn.execute(
+        "INSERT INTO games (guild_id, channel_id, game_key, status, options, seed, "
+        "creator_id, created_at, updated_at, move_hours, deadline_policy, "
+        "remind_hours, reminder_limit, reaction_hours, rated) "
+        "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (guild_id, channel_id, game_key, json.dumps(options), seed, creator[0])
+        + (now, now, clocks.move_hours, clocks.policy, clocks.remind_hours)
+        + (clocks.reminder_limit, clocks.reaction_hours, int(rated)),
+    ).lastrowid
+    conn.execute(
+        "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+        (game_id, *creator),
+    )
+    return int(game_id)
+
+
+def add_seat(
+    conn: sqlite3.Connection,
+    now: str,
+    game_id: int,
+    version: int,
+    user_id: int,
+    name: str,
+    ai: str | None,
+) -> None:
+    """The next seat of a lobby at ``version``, inside the caller's transaction."""
+    bump(conn, now, game_id, version)
+    conn.execute(
+        "INSERT INTO seats (game_id, seat, user_id, name, ai) VALUES "
+        "(?, (SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?), ?, ?, ?)",
+        (game_id, game_id, user_id, name, ai),
+    )
+
+
+def start_game(
+    conn: sqlite3.Connection,
+    now: datetime,
+    game_id: int,
+    version: int,
+    state: str,
+    awaiting: Iterable[int],
+    heads_ups: Sequence[tuple[int, str, str, str]],
+) -> None:
+    """A lobby at ``version`` begins at ``state``, inside the caller's transaction."""
+    hours = bump(conn, iso(now), game_id, version, status="active", state=state)
+    set_awaiting(conn, now, game_id, hours, awaiting)
+    tell_next(conn, iso(now), game_id, heads_ups)
+
+
+def open_started(conn: sqlite3.Connection, now: datetime, opening: Opening) -> int:
+    """``opening`` created, seated and started, inside the caller's transaction, with the
+    "your turn" DMs its first turn brings: the same rows, version for version, as a
+    lobby opened, joined and started one step at a time."""
+    (creator, *others) = opening.seats
+    game_id = insert_game(
+        conn,
+        iso(now),
+        opening.guild_id,
+        opening.channel_id,
+        opening.game_key,
+        opening.options,
+        opening.seed,
+        creator[:2],
+        opening.clocks,
+        opening.rated,
+    )
+    for version, seat in enumerate(others):
+        add_seat(conn, iso(now), game_id, version, *seat)
+    start_game(conn, now, game_id, len(others), opening.state, opening.awaiting, opening.heads_ups)
+    for notice in opening.notices:
+        queue_turn(conn, iso(now), game_id, *notice)
+    return game_id
+
+
 class GamesSQL(Connection):
     async def create_game(
         self,
@@ -63,27 +160,20 @@ class GamesSQL(Connection):
 
         Raises :class:`StaleGame` if the channel already has a live game.
         """
-        now = self.now()
-        clocks = clocks or Clocks()
-
-        def unit(conn: sqlite3.Connection) -> int:
-            game_id = conn.execute(
-                "INSERT INTO games (guild_id, channel_id, game_key, status, options, seed, "
-                "creator_id, created_at, updated_at, move_hours, deadline_policy, "
-                "remind_hours, reminder_limit, reaction_hours, rated) "
-                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, game_key, json.dumps(options), seed, creator_id)
-                + (now, now, clocks.move_hours, clocks.policy, clocks.remind_hours)
-                + (clocks.reminder_limit, clocks.reaction_hours, int(rated)),
-            ).lastrowid
-            conn.execute(
-                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
-                (game_id, creator_id, creator_name),
-            )
-            return int(game_id)
-
+        creator = (creator_id, creator_name)
         try:
-            return await self.write(unit)
+            return await self.write(
+                insert_game,
+                self.now(),
+                guild_id,
+                channel_id,
+                game_key,
+                options,
+                seed,
+                creator,
+                clocks or Clocks(),
+                rated,
+            )
         except sqlite3.IntegrityError as exc:
             if not unique_failed(exc, "games.channel_id"):
                 raise
@@ -148,17 +238,7 @@ class GamesSQL(Connection):
     async def join(
         self, game_id: int, version: int, user_id: int, name: str, ai: str | None = None
     ) -> None:
-        now = self.now()
-
-        def unit(conn: sqlite3.Connection) -> None:
-            bump(conn, now, game_id, version)
-            conn.execute(
-                "INSERT INTO seats (game_id, seat, user_id, name, ai) VALUES "
-                "(?, (SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?), ?, ?, ?)",
-                (game_id, game_id, user_id, name, ai),
-            )
-
-        await self.write(unit)
+        await self.write(add_seat, self.now(), game_id, version, user_id, name, ai)
 
     async def leave(self, game_id: int, version: int, user_id: int) -> None:
         """Remove a lobby seat; later seats move up so seat numbers stay 0..n-1."""
@@ -190,14 +270,7 @@ class GamesSQL(Connection):
         awaiting: Iterable[int],
         heads_ups: Sequence[tuple[int, str, str, str]] = (),
     ) -> None:
-        now = self.clock()
-
-        def unit(conn: sqlite3.Connection) -> None:
-            hours = bump(conn, iso(now), game_id, version, status="active", state=state)
-            set_awaiting(conn, now, game_id, hours, awaiting)
-            tell_next(conn, iso(now), game_id, heads_ups)
-
-        await self.write(unit)
+        await self.write(start_game, self.clock(), game_id, version, state, awaiting, heads_ups)
 
     async def record(
         self,
@@ -315,24 +388,30 @@ class GamesSQL(Connection):
             "UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id)
         )
 
+    async def rematch(self, game_id: int) -> Rematch:
+        row = await self.row("SELECT agreed, opened FROM rematches WHERE game_id = ?", (game_id,))
+        return Rematch() if row is None else Rematch(frozenset(json.loads(row[0])), row[1])
+
     async def agree_rematch(self, game_id: int, user_id: int) -> frozenset[int]:
         """Note that ``user_id`` wants to play this game again, in one transaction with
         reading who else has: two players agreeing at once both count."""
-        now = self.now()
+        return await self.write(_agree_rematch, self.now(), game_id, user_id)
 
-        def unit(conn: sqlite3.Connection) -> frozenset[int]:
-            row = conn.execute(
-                "SELECT agreed FROM rematches WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            agreed = frozenset(json.loads(row[0]) if row else ()) | {user_id}
-            conn.execute(
-                "INSERT INTO rematches (game_id, agreed, created_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (game_id) DO UPDATE SET agreed = excluded.agreed",
-                (game_id, json.dumps(sorted(agreed)), now),
-            )
-            return agreed
+    async def open_rematch(self, game_id: int, user_id: int, opening: Opening) -> int:
+        now = self.clock()
 
-        return await self.write(unit)
+        def unit(conn: sqlite3.Connection) -> int:
+            _agree_rematch(conn, iso(now), game_id, user_id)
+            opened = open_started(conn, now, opening)
+            conn.execute("UPDATE rematches SET opened = ? WHERE game_id = ?", (opened, game_id))
+            return opened
+
+        try:
+            return await self.write(unit)
+        except sqlite3.IntegrityError as exc:
+            if not unique_failed(exc, "games.channel_id"):
+                raise
+            raise StaleGame("this channel already has a live game") from exc
 
     async def undo_request(self, game_id: int) -> UndoRequest | None:
         row = await self.row(
@@ -350,3 +429,22 @@ class GamesSQL(Connection):
             (game_id, request.user_id, request.moves, request.version)
             + (json.dumps(sorted(request.agreed)), self.now()),
         )
+
+
+def _agree_rematch(
+    conn: sqlite3.Connection, now: str, game_id: int, user_id: int
+) -> frozenset[int]:
+    """Add ``user_id`` to those who want to play ``game_id`` again, inside the caller's
+    transaction; everyone who has. Raises :class:`StaleGame` once its rematch is opened."""
+    row = conn.execute(
+        "SELECT agreed, opened FROM rematches WHERE game_id = ?", (game_id,)
+    ).fetchone()
+    if row is not None and row[1] is not None:
+        raise StaleGame(f"the rematch of game {game_id} has been opened")
+    agreed = frozenset(json.loads(row[0]) if row else ()) | {user_id}
+    conn.execute(
+        "INSERT INTO rematches (game_id, agreed, created_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (game_id) DO UPDATE SET agreed = excluded.agreed",
+        (game_id, json.dumps(sorted(agreed)), now),
+    )
+    return agreed
