@@ -33,8 +33,16 @@ from renders.text import describe
 log = logging.getLogger(__name__)
 
 
+#: said to a click on a button of a position (or a game) that is no more
+STALE = (
+    "That button belongs to an earlier position: the game has moved on. "
+    "Use the buttons under the newest board."
+)
 #: said instead of the board when its drawing worker died (the move itself stands)
 BOARD_LOST = "The board could not be drawn this time; `/game board` shows it."
+#: the same for a game in a DM, where ``/game board`` may not be offered (see
+#: :attr:`Table.server_commands`) and ``/hand`` shows the player's own board
+BOARD_LOST_IN_DM = "The board could not be drawn this time; `/hand` shows it."
 
 
 @dataclass(frozen=True)
@@ -123,6 +131,17 @@ def solo_attempt(game: Loaded, state: Any, *, abandoned: bool = False) -> Attemp
     return Attempt("lost" if abandoned else status, total, euler)
 
 
+def open_one(table: Table, one: str = "one") -> str:
+    """How to begin a game, naming only commands offered where ``table`` is asked from
+    (:attr:`Table.server_commands`)."""
+    if table.server_commands:
+        return f"Open {one} with `/game new`."
+    return (
+        f"`/solo` starts {one} for you alone; `/turns` lists the games waiting for you, "
+        "each with its **Play** button."
+    )
+
+
 def _hand_line(view: Any) -> str | None:
     """The seat's own hand in words, beside its picture: read where no image shows (the
     terminal, a screen reader). Only the viewing seat's view carries a hand."""
@@ -181,23 +200,20 @@ class ServiceBase:
         if found is None:
             latest = await self.store.latest_game(table.channel_id)
             if latest is not None:
-                raise Refused(f"The game here is {latest.status}. Open a new one with `/game new`.")
-            raise Refused("There is no game here. Open one with `/game new`.")
+                raise Refused(f"The game here is {latest.status}. {open_one(table, 'a new one')}")
+            raise Refused(f"There is no game here. {open_one(table)}")
         return loaded(*found)
 
     async def _latest(self, table: Table) -> Loaded:
         row = await self.store.latest_game(table.channel_id)
         if row is None:
-            raise Refused("No game has been played here yet. Open one with `/game new`.")
+            raise Refused(f"No game has been played here yet. {open_one(table)}")
         return await self._load(row)
 
     async def _active(self, table: Table, expect: tuple[int, int] | None = None) -> Loaded:
         game = await self._live(table)
         if expect is not None and (game.row.id, game.row.version) != expect:
-            raise Refused(
-                "That button belongs to an earlier position: the game has moved on. "
-                "Use the buttons under the newest board."
-            )
+            raise Refused(STALE)
         if game.row.status == "lobby":
             raise Refused("The game has not started yet. Its creator starts it with `/game start`.")
         return game
@@ -226,7 +242,8 @@ class ServiceBase:
             return text, await self._drawers.draw(game.row.game_key, view, game.names), alt
         except DrawingFailed:
             log.error("no board for game %d: its drawing worker stopped", game.row.id)
-            return f"{text}\n{BOARD_LOST}", None, None
+            lost = BOARD_LOST if game.row.guild_id is not None else BOARD_LOST_IN_DM
+            return f"{text}\n{lost}", None, None
 
     async def _private(
         self, game: Loaded, state: Any, version: int, seat: int, events: list

@@ -107,6 +107,12 @@ class Lobby(ServiceBase):
         except BadOptions as exc:
             raise Refused(str(exc)) from None
         if await self.store.live_game(table.channel_id):
+            if table.guild_id is None and not table.server_commands:
+                raise Refused(
+                    "You already have a game going in our DM: finish it first. Its **Play** "
+                    "button is under its newest board there, and `/turns` brings it to you "
+                    "wherever you are."
+                )
             if table.guild_id is None:
                 raise Refused(
                     "You already have a game going in this DM: finish it, or call it off "

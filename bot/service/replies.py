@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 import engine
@@ -28,6 +28,23 @@ class Table:
 
     channel_id: int
     guild_id: int | None = None
+    #: whether the server's own commands (``/game …``, ``/move``) are offered to whoever
+    #: asks here, so that a hint may name them: in a server that added the bot, and in
+    #: the terminal. Not where only a person's own install of the app reaches (a server
+    #: that never added the bot, a group DM), nor in a DM with the bot, where Discord
+    #: offers them only to people who share a server with it: hints there name the
+    #: commands of a person's own and the **Play** button instead.
+    server_commands: bool = True
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A game a private answer offers to play from wherever it is read: a **Play**
+    button, as the game's board has, for a game waiting for the asker."""
+
+    game_id: int
+    version: int  # the position offered: a click after the game moved on is refused
+    label: str = "Play"
 
 
 @dataclass(frozen=True)
@@ -53,6 +70,27 @@ class Reply:
     rematch: bool = False
     #: the colour of the seat a public board is about (to play, or the winner), 0xRRGGBB
     accent: int | None = None
+    #: on a private answer: the games waiting for the asker, each offered to play there
+    offers: tuple[Offer, ...] = ()
+
+
+def seen_away(reply: Reply, user_id: int, note: str) -> Reply:
+    """A public answer as its asker sees it privately, away from the game's channel where
+    it is posted (a move made with a **Play** button under ``/turns``): nobody pinged,
+    ``note`` saying where it went, and the game's Play button while it waits for them."""
+    offers: tuple[Offer, ...] = ()
+    if reply.playable and reply.game_id is not None and user_id in reply.awaiting:
+        offers = (Offer(reply.game_id, reply.version or 0),)
+    return replace(
+        reply,
+        text=f"{reply.text}\n{note}",
+        private=True,
+        mentions=(),
+        playable=False,
+        rematch=False,
+        changed=(),
+        offers=offers,
+    )
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,7 @@ class Awaiting:
     game_key: str
     since: str
     deadline: str | None = None
+    version: int = 0  # the game's position, for a Play button offered with it
 
 
 @dataclass(frozen=True)
