@@ -23,6 +23,7 @@ from bot.scheduler import Post, Posted, day_ends
 from bot.service import LEASE, Caller, Loaded, Refused, Reply, Service, Table, solo_attempt
 from bot.store import Entry
 from engine.seven_bridges.board import CITY, format_square
+from renders.text.common import plural
 
 GAME = "seven-bridges"
 #: the rulebook's solo levels (1 easiest … 9 hardest) allowed as starts, Monday first
@@ -31,6 +32,11 @@ WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 #: all-time ranking: average margin as if every player had this many extra 0-margin days,
 #: so one lucky day cannot top a steady record
 STEADY = 5
+#: that ranking in words, wherever its figure is shown beside a plain average
+STEADY_MEANS = (
+    f"margins added up and shared over the games played plus {STEADY}, so one lucky day "
+    "cannot top a steady record"
+)
 
 
 @dataclass(frozen=True)
@@ -227,11 +233,11 @@ class Daily:
         lines += [f"{i}. {e.name} {e.margin:+d}" for i, e in enumerate(todays[:10], 1)]
         if not todays:
             lines.append("No finished games yet today.")
-        lines.append("**All time** — steady average margin (wins, streak, best)")
+        lines.append(f"**All time** — steady average margin ({STEADY_MEANS}), wins, streak, best")
         for i, row in enumerate(_all_time(entries, today)[:10], 1):
             lines.append(
-                f"{i}. {row.name} {row.rating:+.1f} ({row.wins} wins, streak {row.streak}, "
-                f"best {row.best:+d})"
+                f"{i}. {row.name} {row.rating:+.1f} ({plural(row.wins, 'win')}, streak "
+                f"{row.streak}, best {row.best:+d})"
             )
         return Reply(text="\n".join(lines))
 
@@ -242,11 +248,13 @@ class Daily:
         if not mine:
             raise Refused("You have not finished a daily challenge yet: `/daily play`.")
         row = _all_time(mine, self.today())[0]
+        average = sum(e.margin for e in mine) / len(mine)
         return Reply(
             text=(
-                f"**{caller.name}**: {len(mine)} daily games, {row.wins} wins over Euler, "
-                f"current streak {row.streak}, best margin {row.best:+d}, average "
-                f"{sum(e.margin for e in mine) / len(mine):+.1f}."
+                f"**{caller.name}**: {plural(len(mine), 'daily game')}, "
+                f"{plural(row.wins, 'win')} over Euler, current streak {row.streak}, best "
+                f"margin {row.best:+d}. Average margin {average:+.1f} a game; on the all-time "
+                f"leaderboard {row.rating:+.1f}, the steady average ({STEADY_MEANS})."
             ),
             private=True,
         )
