@@ -270,6 +270,7 @@ class Rounds(OrganiserBase):
             text=f"**{league.name} is over.** Final standings:\n{standing.text}",
             image=standing.image,
             alt=standing.alt,
+            alt_whole=standing.alt_whole,
         )
         posted.append(Posted(Table(league.channel_id, league.guild_id), final))
 

@@ -28,6 +28,7 @@ from bot.organiser.base import LEAGUE_NAME, OrganiserBase, league_format
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Table
 from bot.store import LeagueRow, StaleGame, iso, parse_time
+from renders.text.common import plural
 
 
 class SignUp(OrganiserBase):
@@ -171,7 +172,8 @@ class SignUp(OrganiserBase):
         await self.store.add_member(league.id, caller.user_id, caller.name)
         late = " You play from the next round." if league.status == "running" else ""
         count = sum(not m.dropped for m in members) + 1
-        return Reply(text=f"{caller.name} joined the {league.name} league ({count} players).{late}")
+        players = plural(count, "player")
+        return Reply(text=f"{caller.name} joined the {league.name} league ({players}).{late}")
 
     async def leave(
         self, guild_id: int | None, caller: Caller, name: str

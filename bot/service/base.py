@@ -33,6 +33,8 @@ from renders.text import describe
 log = logging.getLogger(__name__)
 
 
+#: where a seat's own view is read in words whole: the public board, and its own part
+OWN_WORDS = "/game board text:true, with /hand,"
 #: said to a click on a button of a position (or a game) that is no more
 STALE = (
     "That button belongs to an earlier position: the game has moved on. "
@@ -260,6 +262,7 @@ class ServiceBase:
             alt=alt,
             game_id=game.row.id,
             version=version,
+            alt_whole=OWN_WORDS,
         )
 
     def _result_text(self, game: Loaded, result: Result) -> str:

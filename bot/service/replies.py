@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 import engine
+from renders.text.common import plural
 
 
 def player_count(info: engine.GameInfo) -> str:
@@ -72,6 +73,9 @@ class Reply:
     accent: int | None = None
     #: on a private answer: the games waiting for the asker, each offered to play there
     offers: tuple[Offer, ...] = ()
+    #: where all of ``alt`` is read, should Discord's limit cut it (None: a board's,
+    #: ``/game board text:true``)
+    alt_whole: str | None = None
 
 
 def seen_away(reply: Reply, user_id: int, note: str) -> Reply:
@@ -112,14 +116,10 @@ def default_link(table: Table) -> str:
     return f"channel {table.channel_id}"
 
 
-def _plural(count: int, unit: str) -> str:
-    return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
-
-
 def waited_for(delta: timedelta) -> str:
     """A past stretch in whole words: ``1 hour``, ``14 minutes``, ``3 days``."""
     minutes = max(1, round(delta.total_seconds() / 60))
     if minutes < 60:
-        return _plural(minutes, "minute")
+        return plural(minutes, "minute")
     hours = round(minutes / 60)
-    return _plural(hours, "hour") if hours < 48 else _plural(round(hours / 24), "day")
+    return plural(hours, "hour") if hours < 48 else plural(round(hours / 24), "day")

@@ -201,7 +201,7 @@ async def test_personal_commands_answer_in_a_server_that_never_added_the_bot(h):
     turns = (await h.slash("turns", user=ADA, **where)).one
     assert turns.ephemeral and "No game is waiting for you." in turns.text
     away = (await h.slash("vacation", days=1, user=ADA, **where)).one
-    assert away.ephemeral and "paused for 1 days" in away.text
+    assert away.ephemeral and "paused for 1 day, " in away.text
     daily = (await h.slash("daily", "play", user=ADA, **where)).one
     assert daily.ephemeral and "waiting in your DMs" in daily.text
     asked, challenge, *status = h.dms(ADA.user_id)
