@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -16,6 +17,7 @@ from discord.ext import commands
 from bot.delivery import acknowledge, answer_error, refuse
 from bot.host import Host
 from bot.permissions import Need, check
+from bot.scheduler import Posted
 from bot.service import Refused, Reply, Table
 
 log = logging.getLogger(__name__)
@@ -108,6 +110,25 @@ async def in_dm(
             "`/turns` has its **Play** button."
         )
     await refuse(interaction, ready)
+
+
+async def post_or_retry(bot: Host, item: Posted) -> bool:
+    """Post one reply; whether that is done with: posted, or never to be (a deleted
+    channel, a lost permission). Discord's servers failing, or a bug, leaves it to be
+    tried again (a timer's move by its stand-in, a league's or the daily's post by the
+    next minute's pass)."""
+    channel = item.table.channel_id
+    try:
+        await bot.post(item.table, item.reply)
+    except (discord.NotFound, discord.Forbidden) as exc:
+        log.warning("post to channel %d given up: %s", channel, exc)
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+        log.warning("post to channel %d failed, to be tried again: %s", channel, exc)
+        return False
+    except Exception:  # a bug: logged, and the minute's other posts still go out
+        log.exception("a post to channel %d failed", channel)
+        return False
+    return True
 
 
 async def in_time(asking: Awaitable[T]) -> T | None:

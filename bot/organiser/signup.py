@@ -212,17 +212,21 @@ class SignUp(OrganiserBase):
                 with contextlib.suppress(Refused):
                     await self.service.resign(table, Caller(leaver.user_id, leaver.name))
             game = await self.store.game(match.game_id)
-            if game.status == "active":
+            size = len(match.players)
+            places = [size if p == leaver.user_id else 1 for p in match.players]
+            if game.status == "active":  # called off and settled as the forfeit at once
+                forfeit = (match.id, places, [leaver.user_id])
                 try:
-                    await self.store.abandon(game.id, game.version)
+                    await self.store.abandon(game.id, game.version, forfeit=forfeit)
                 except StaleGame:  # a move landed this very moment
                     raise Refused(
                         "Your league game changed at that moment; please try again."
                     ) from None
                 game = await self.store.game(match.game_id)
-            size = len(match.players)
-            places = [size if p == leaver.user_id else 1 for p in match.players]
-            await self.store.settle_match(match.id, "forfeit", places, [0] * size, [leaver.user_id])
+            else:
+                await self.store.settle_match(
+                    match.id, "forfeit", places, [0] * size, [leaver.user_id]
+                )
             text = (
                 f"{leaver.name} left the {league.name} league and resigned: this match counts "
                 f"as a forfeit by {leaver.name}, and the game ends here."

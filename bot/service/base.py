@@ -284,16 +284,13 @@ class ServiceBase:
         step: Step,
         version: int,
         lines: Sequence[str],
-        already: Sequence[int] = (),
-        mentions: tuple[int, ...] | None = None,
+        *,
+        mentions: tuple[int, ...],
     ) -> Reply:
         """The public answer after anything that changed the position, told from ``step``
-        (whose awaited seats and result the engine worked out once).
-
-        Whoever the game newly waits for (not ``already`` awaited: a player mid-way through
-        a several-step turn, or one still pondering an out-of-turn answer) is told, unless
-        ``mentions`` says whom the caller has told already.
-        """
+        (whose awaited seats and result the engine worked out once), pinging ``mentions``:
+        whom the caller's change told it is their turn in the channel (the DMs were queued
+        with the change itself, :meth:`_turn_notices`)."""
         over = step.over
         awaited = tuple(game.seats[s].user_id for s in step.awaited)
         people = game.people(step.awaited)
@@ -308,11 +305,7 @@ class ServiceBase:
             image=image,
             alt=alt,
             accent=self._accent(game, step) if image is not None else None,
-            mentions=(
-                mentions
-                if mentions is not None
-                else await self._tell_turn(game, [u for u in people if u not in already])
-            ),
+            mentions=mentions,
             awaiting=awaited,
             game_id=game.row.id,
             version=version,
@@ -343,14 +336,6 @@ class ServiceBase:
         """A game at ``version`` waits for an AI seat: tell the front end when it moves."""
         if self.on_ai_waiting is not None:
             self.on_ai_waiting(ai_pause(game_id, version).total_seconds())
-
-    async def _tell_turn(self, game: Loaded, users: Sequence[int]) -> tuple[int, ...]:
-        """Tell each user it is their turn (:meth:`_turn_notices`), queueing the DMs now:
-        the users to mention in the channel are returned."""
-        mentioned, dms = await self._turn_notices(game, users)
-        for user_id, text, at in dms:
-            await self.store.queue_turn_notice(game.row.id, user_id, text, at)
-        return mentioned
 
     async def _turn_notices(
         self, game: Loaded, users: Sequence[int]

@@ -167,17 +167,19 @@ class PlayByPost(ServiceBase):
             raise Refused("That user is not playing in this game.")
         if game.seat_of(new.user_id) is not None:
             raise Refused(f"{new.name} already has a seat in this game.")
+        awaited = game.state is not None and seat in game.position.awaited
+        # the newcomer's "your turn" DM goes with the change, in its transaction
+        mentions, dms = await self._turn_notices(game, [new.user_id] if awaited else [])
         try:
             await self.store.replace_player(
-                game.row.id, game.row.version, seat, new.user_id, new.name
+                game.row.id, game.row.version, seat, new.user_id, new.name, notices=dms
             )
         except StaleGame:
             raise Refused("The game changed at that moment; please try again.") from None
-        awaited = game.state is not None and seat in game.position.awaited
         by = "" if caller.user_id == old_user else f" {caller.name} made the change."
         return Reply(
             text=f"{new.name} takes over seat {seat + 1} from {game.names[seat]}.{by}",
-            mentions=await self._tell_turn(game, [new.user_id] if awaited else []),
+            mentions=mentions,
             changed=(game.row.id,),
         )
 

@@ -997,6 +997,8 @@ async def test_a_league_by_slash_commands_opens_a_thread_and_game_per_match(h):
     listed = (await h.slash("league", "list", user=BOB)).one
     assert listed.ephemeral
     (league,) = await h.store.leagues(GUILD_ID)
+    pending = [m.id for m in await h.store.matches(league.id) if m.post_pending]
+    assert not league.news_pending and pending == [], "marked made: posted once, not again"
     ends = int(datetime.fromisoformat(league.round_deadline).timestamp())
     assert listed.text == (
         f"**Leagues here**\nCup — Skybridge, swiss, round 1 of 2, until <t:{ends}:f> "
