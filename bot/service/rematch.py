@@ -17,14 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-import engine
 from bot.inputs import Refused
-from bot.service.base import Loaded, loaded
-from bot.service.heads_up import heads_ups
-from bot.service.lobby import Lobby, seats_line
+from bot.service.lobby import Lobby
 from bot.service.replies import Caller, Reply, Table
-from bot.service.states import STATES
-from bot.store import GameRow, Opening, SeatRow, StaleGame
+from bot.store import GameRow, SeatRow, StaleGame
 
 #: a click refused, noting nothing, while the channel plays another game
 BUSY = "This channel has a game going already: the rematch cannot open here."
@@ -91,46 +87,25 @@ class Rematch(Lobby):
 
     async def _open(self, row: GameRow, seats: list[SeatRow], caller: Caller) -> Reply:
         """The last agreement: the new game opens started, in one transaction with the
-        agreement and the mark that this game's rematch is used."""
+        agreement and the mark that this game's rematch is used (:meth:`open_game`)."""
         # the loser first; a person opens it, so it has someone to manage it
         order = sorted(seats, key=lambda s: (-(s.place or 0), s.seat))
         opener = next(s for s in order if s.ai is None)
         order = [opener, *(s for s in order if s is not opener)]
-        rules = engine.get(row.game_key)
-        seed = self._seed()
-        state = rules.new(len(order), row.options, seed)
-        new_seats = [
-            SeatRow(n, s.user_id, s.name, False, None, None, ai=s.ai) for n, s in enumerate(order)
-        ]
-        # the new game as it will be stored, before it has an id: whom its first turn tells
-        draft = Loaded(replace(row, id=0, seed=seed, status="active"), new_seats, rules, state)
-        opening = rules.step(None, state, ())
-        mentions, dms = await self._turn_notices(draft, draft.people(opening.awaited))
-        told = await heads_ups(draft, opening, (), None, self._settings_of, self.store.clock())
-        plan = Opening(
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            game_key=row.game_key,
-            options=row.options,
-            seed=seed,
-            clocks=await self.store.clocks(row.id),
-            rated=await self.store.is_rated(row.id),
-            seats=tuple((s.user_id, s.name, s.ai) for s in new_seats),
-            state=STATES.stored(row.game_key, state),
-            awaiting=tuple(opening.awaited),
-            notices=tuple(dms),
-            heads_ups=tuple(told),
-        )
         try:
-            new_id = await self.store.open_rematch(row.id, caller.user_id, plan)
+            new_id = await self.open_game(
+                Table(row.channel_id, row.guild_id),
+                [Caller(s.user_id, s.name) for s in order],
+                row.game_key,
+                row.options,
+                clocks=await self.store.clocks(row.id),
+                rated=await self.store.is_rated(row.id),
+                levels=[s.ai for s in order],
+                rematch=(row.id, caller.user_id),
+            )
         except StaleGame:
             if (await self.store.rematch(row.id)).opened is not None:
                 raise Refused(await self._opened_already(row.id)) from None
             raise Refused(BUSY) from None
-        found = await self.store.seated_game(new_id)
-        assert found is not None
-        started = loaded(*found)
-        lines = [f"**Rematch!** {seats_line(started, state)}"]
-        return await self._position_reply(
-            started, opening, started.row.version, lines, mentions=mentions
-        )
+        started = await self.opening(new_id, mention=True)
+        return replace(started, text=f"**Rematch!** {started.text}")

@@ -1,6 +1,7 @@
 """After the game: a summary of how it went, and the same players again once all agree,
-the loser first; through the service on both stores, through the fake Discord's Rematch
-button, and in a bot process killed after each commit of the rematch.
+the loser first; through the service on both stores and through the fake Discord's
+Rematch button (a bot process killed after each commit of a rematch is
+tests/bot/test_crash_points.py's "rematch").
 
 A rematch is agreed once, for one new game: the old button then only says where it
 went; a click refused for a busy channel notes nothing; the first ask pings the others
@@ -8,22 +9,15 @@ once, and asking again is answered privately."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import signal
-import sys
-from pathlib import Path
 
 import pytest
 
 from bot.clocks import Clocks
-from bot.service import Caller, Refused, Service, Table
+from bot.service import Refused, Service, Table
 from bot.store import Rematch, is_postgres, open_store
 from tests.bot.discord_harness import Harness
 from tests.conftest import ADA, BOB, CY, TABLE
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -188,83 +182,3 @@ async def test_agreements_an_older_version_used_up_are_dropped_and_waiting_ones_
         assert await store.rematch(2) == Rematch(frozenset({BOB.user_id}))
     finally:
         await store.close()
-
-
-# -- crash points ----------------------------------------------------------------------
-
-
-async def kill_after(db: str, commits: int, game_id: int, table: Table, *users: Caller):
-    """The clicks in a bot process of their own, killed with SIGKILL right after its
-    ``commits``-th commit (``tests/bot/crash_after.py``): its exit code and answers."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.bot.crash_after", db, str(commits), str(game_id),
-        str(table.channel_id), str(table.guild_id), *(f"{u.user_id}:{u.name}" for u in users),
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    out, _ = await asyncio.wait_for(proc.communicate(), 120)
-    return proc.returncode, [json.loads(line) for line in out.decode().splitlines()]
-
-
-async def whole_or_none(service: Service, game_id: int, table: Table) -> int | None:
-    """What a crash left of ``game_id``'s rematch: nothing, or one whole started game
-    that the rematch is marked as having opened. The rematch's id, if any."""
-    store = service.store
-    others = [
-        row for (row,) in await store.rows(
-            f"SELECT id FROM games WHERE channel_id = {table.channel_id} AND id <> {game_id}"
-        )
-    ]  # fmt: skip
-    new_id = None
-    if others:
-        (new_id,) = others
-        row = await store.game(new_id)
-        seats = await store.seats(new_id)
-        assert row.status == "active" and row.state, f"half a rematch: a {row.status} game"
-        assert [s.name for s in seats] == ["Bob", "Ada"], "every seat, the loser first"
-        assert any(s.awaiting for s in seats), "its first turn is waited for"
-    assert (await store.rematch(game_id)).opened == new_id, "marked with the game it opened"
-    return new_id
-
-
-async def test_a_crash_after_any_commit_leaves_no_rematch_or_a_whole_started_one(
-    database, tmp_path
-):
-    """A bot process killed after each commit of a rematch's two clicks, on each store:
-    what is left is either no rematch (and a click completes it later, once) or one
-    whole started game marked as the rematch; never a lobby, half-seated or unmarked."""
-    db = str(database)
-    point, crashed = 0, []
-    while True:
-        point += 1
-        assert point < 20, "the clicks never ran to the end"
-        table = Table(channel_id=7000 + point, guild_id=TABLE.guild_id)
-        store = await open_store(database)
-        service = Service(store, images=False, seed=lambda: 12345)
-        try:
-            await finished(service, table=table)
-            (game_id,) = [
-                r for (r,) in await store.rows(
-                    f"SELECT id FROM games WHERE channel_id = {table.channel_id}"
-                )
-            ]  # fmt: skip
-        finally:
-            await store.close()
-        code, said = await kill_after(db, point, game_id, table, ADA, BOB)
-        store = await open_store(database)
-        service = Service(store, images=False, seed=lambda: 12345)
-        try:
-            rematch = await whole_or_none(service, game_id, table)
-            if code == 0:  # the clicks ran to the end: every commit before had its crash
-                assert rematch is not None and said[-1]["said"].startswith("**Rematch!**")
-                break
-            assert code == -signal.SIGKILL
-            crashed.append(rematch is not None)
-            # what a crash left is finished by the players' clicks, into one rematch only
-            for player in (ADA, BOB):
-                with contextlib.suppress(Refused):
-                    await service.rematch(table, player, game_id)
-            assert await whole_or_none(service, game_id, table) is not None
-            assert await store.count_games() == 2 * point
-        finally:
-            await store.close()
-    assert crashed == [False, True], "one commit a click: the ask, then the whole opening"

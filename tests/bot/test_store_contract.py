@@ -5,12 +5,10 @@ database of each store; nothing here knows SQL."""
 from __future__ import annotations
 
 import inspect
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.clocks import Clocks
 from bot.store import Opening, Rematch, SQLiteStore, StaleGame, Store, UndoRequest
 from bot.store.postgres import PostgresStore
 
@@ -219,6 +217,9 @@ async def test_awaiting_lists_active_games_for_a_user_oldest_first(open_store):
     assert [w.game_id for w in waiting] == [newer, older]
     assert [w.channel_id for w in waiting] == [2, 1]
     assert waiting[0].since < waiting[1].since
+    # the position each waits in, for the Play button /turns offers with it
+    assert [w.version for w in waiting] == [(await store.game(g)).version for g in (newer, older)]
+    assert waiting[1].version == 4
     assert await store.awaiting(2) == []
     assert await store.awaiting(3) == []
     # now the same happens in the newer game: the order turns round
@@ -300,20 +301,24 @@ async def test_agreeing_to_a_rematch_gathers_each_player_once(store):
 
 async def test_a_rematch_opens_once_whole_in_one_transaction_or_not_at_all(store):
     game_id = await started_game(store)  # still live: the channel is busy
-    opening = Opening(
-        guild_id=9, channel_id=77, game_key="skybridge", options={}, seed=5, clocks=Clocks(),
-        rated=True, seats=((2, "user2", None), (1, "user1", None)), state='{"s":1}',
-        awaiting=(0,), notices=((2, "Your turn.", "2025-01-01T00:00:00.000000+00:00"),),
-    )  # fmt: skip
+    due = "2025-01-01T00:00:00.000000+00:00"
+    opening = Opening('{"s":1}', (0,), notices=((2, "Your turn.", due),), rematch=(game_id, 1))
+
+    async def rematch(channel: int = 77) -> int:
+        return await store.create_game(
+            guild_id=9, channel_id=channel, game_key="skybridge", options={}, seed=5,
+            creator_id=2, creator_name="user2", others=[(1, "user1", None)], opening=opening,
+        )  # fmt: skip
+
     with pytest.raises(StaleGame):
-        await store.open_rematch(game_id, 1, opening)
+        await rematch()
     assert await store.rematch(game_id) == Rematch(), "nothing of it was stored"
     assert await store.count_games() == 1 and await store.claim_notices() == []
     await store.abandon(game_id, 2)
-    new = await store.open_rematch(game_id, 1, opening)
+    new = await rematch()
     assert await store.rematch(game_id) == Rematch(frozenset({1}), new)
     row = await store.game(new)
-    assert (row.status, row.state, row.version, row.creator_id) == ("active", '{"s":1}', 2, 2)
+    assert (row.status, row.state, row.creator_id) == ("active", '{"s":1}', 2)
     seats = await store.seats(new)
     assert [(s.user_id, s.awaiting) for s in seats] == [(2, True), (1, False)]
     (notice,) = await store.claim_notices()
@@ -321,10 +326,9 @@ async def test_a_rematch_opens_once_whole_in_one_transaction_or_not_at_all(store
     with pytest.raises(StaleGame):
         await store.agree_rematch(game_id, 2)
     with pytest.raises(StaleGame):
-        await store.open_rematch(game_id, 2, replace(opening, channel_id=78))
-    assert await store.count_games() == 2 and await store.rematch(game_id) == Rematch(
-        frozenset({1}), new
-    )
+        await rematch(channel=78)  # a free channel: refused all the same, nothing kept
+    assert await store.count_games() == 2
+    assert await store.rematch(game_id) == Rematch(frozenset({1}), new)
 
 
 async def test_an_ai_seat_keeps_its_level_and_a_game_with_one_is_never_rated(store):
