@@ -16,6 +16,7 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Literal
 
 import engine
 from bot.clocks import Wait, digest_after, due, remind_every, warning_window
@@ -34,6 +35,10 @@ class Posted:
     table: Table
     reply: Reply
 
+
+#: what became of a wait a tick claimed: what was due is done, nothing was due, or its
+#: game moved on under it (another wait's move), so it is another wait now
+Outcome = Literal["done", "idle", "moved on"]
 
 #: how a caller posts a reply in its channel (Discord, the terminal, a test's list): True
 #: once done with it (posted, or never postable: a channel deleted); False if it may yet
@@ -92,27 +97,33 @@ class Scheduler:
         Only the waits the store has as due are read, a batch at a time, each claimed
         for this process. Doing what is due stores each wait's next due time with it; a
         wait with nothing due (one running when its database was upgraded, or changed
-        outside the store) or whose game moved on has it stored here. A wait is done at
-        most once a tick: one that fails stays claimed, and is tried again when its
-        claim runs out.
+        outside the store) or whose game moved on has it stored here, and one whose game
+        moved on is read again at once: the same minute's other timeout is due in this
+        tick too. A wait is done at most once a tick at each of its game's versions: one
+        that fails stays claimed, and is tried again when its claim runs out.
         """
         now = self.store.clock()
         posted: list[Posted] = []
-        seen: set[tuple[int, int]] = set()
+        seen: set[tuple[int, int, int]] = set()
         while True:
             until = self.store.clock() + self.lease  # from this batch's claim, not the tick's
             claimed = await self.store.claim_due_waits(now, until, BATCH)
-            fresh = [w for w in claimed if (w.game_id, w.seat) not in seen]
-            seen.update((w.game_id, w.seat) for w in claimed)
+            fresh = [w for w in claimed if (w.game_id, w.seat, w.version) not in seen]
+            seen.update((w.game_id, w.seat, w.version) for w in claimed)
             # a wait done this tick and due again already waits for the next tick, not
             # for its claim to run out
             idle = [w for w in claimed if w not in fresh]
+            moved_on = False  # a wait whose game another wait's move changed under it
             for wait in fresh:
-                if not await self._do(wait, now, posted, post):
+                outcome = await self._do(wait, now, posted, post)
+                moved_on |= outcome == "moved on"
+                if outcome != "done":
                     idle.append(wait)
             if idle:
                 await self.store.reschedule(idle)
-            if len(claimed) < BATCH or not fresh:
+            # a game moved on under a wait (two answers of one window timing out in the
+            # same minute, say): read it again at its new version, due in this pass too
+            if (len(claimed) < BATCH and not moved_on) or not fresh:
                 break
         try:
             await self._digests(now)
@@ -120,9 +131,12 @@ class Scheduler:
             log.exception("play-by-post: the daily digests failed")
         return posted
 
-    async def _do(self, wait: Wait, now: datetime, posted: list[Posted], post: Post | None) -> bool:
-        """Do what is due in ``wait``; False if nothing was (its due time is then stored
-        afresh). A failure is logged, and the claim keeps the wait until it runs out."""
+    async def _do(
+        self, wait: Wait, now: datetime, posted: list[Posted], post: Post | None
+    ) -> Outcome:
+        """Do what is due in ``wait``: ``done``; ``idle`` if nothing was, or ``moved on``
+        if its game did under it (its due time is then stored afresh either way). A
+        failure is logged, and the claim keeps the wait until it runs out."""
         kind = due(wait, now)
         try:
             if kind in ("deadline", "ai"):
@@ -132,7 +146,7 @@ class Scheduler:
                 else:
                     reply = await self._ai(wait, durable)
                 if reply is None:  # the game moved on: the wait is another one now
-                    return False
+                    return "moved on"
                 item = Posted(Table(wait.channel_id, wait.guild_id), reply)
                 if post is None:
                     posted.append(item)
@@ -140,10 +154,10 @@ class Scheduler:
                     await self.store.announced(wait.game_id, reply.seq)
             elif kind is not None:
                 await self._notify(wait, kind, now)
-            return kind is not None
+            return "idle" if kind is None else "done"
         except Exception:  # one broken game must not strand the others' committed moves
             log.exception("play-by-post: %s for game %d failed", kind, wait.game_id)
-            return True
+            return "done"
 
     async def _digests(self, now: datetime) -> None:
         """Each daily digest due: the player's games waiting for them, in one DM (none
