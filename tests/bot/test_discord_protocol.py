@@ -362,6 +362,64 @@ async def test_move_by_an_outsider_is_refused_privately_and_the_bot_stays_connec
         assert_no_rejections(fake)
 
 
+# -- (d) stopping while an answer is under way ---------------------------------------------
+
+
+async def test_a_bot_told_to_stop_first_posts_the_board_of_a_move_it_stored(tmp_path, monkeypatch):
+    """A move whose board is still on its way to Discord when the bot is told to stop:
+    the board (and the ping in it) goes out before the connection closes, instead of a
+    stored move nobody is shown and a "Session is closed" error. The fake Discord keeps
+    the board's upload waiting until the bot is stopping (it says it waits for it), or
+    has stopped without waiting."""
+    async with running_bot(tmp_path, monkeypatch) as env:
+        fake, bot = env.fake, env.bot
+        await public_answer(fake, await fake.slash(ADA, "game", "new", game="skybridge"))
+        await public_answer(fake, await fake.slash(BOB, "game", "join"))
+        (first,) = mentioned(
+            text(await public_answer(fake, await fake.slash(ADA, "game", "start")))
+        )
+        (notation, *_) = await env.service.legal_moves(TABLE, Caller(first, NAMES[first]))
+        board_sent = fake.hold(lambda r: r.method == "POST" and bool(r.files))
+        moved = await fake.slash(first, "move", notation=notation)
+        await fake.wait_for(lambda: fake.held, WAIT)
+
+        waiting = asyncio.Event()
+        watch = _Watch(waiting, "answers under way are finished first")
+        delivery = logging.getLogger("bot.delivery")
+        level = delivery.level
+        delivery.setLevel(logging.INFO)
+        delivery.addHandler(watch)
+        try:
+            stopping = asyncio.create_task(bot.close())
+            async with asyncio.timeout(WAIT):
+                await asyncio.wait(
+                    [stopping, asyncio.create_task(waiting.wait())],
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+            board_sent.set()
+            await asyncio.wait_for(stopping, WAIT)
+        finally:
+            delivery.removeHandler(watch)
+            delivery.setLevel(level)
+        (board,) = moved.public
+        assert board["attachments"][0]["filename"] == "board.png"
+        assert f"To play: {NAMES[BOB if first == ADA else ADA]}." in text(board)
+        assert not moved.loading, "the asker's placeholder is resolved too"
+        assert_no_rejections(fake)
+
+
+class _Watch(logging.Handler):
+    """Sets ``event`` when a record whose message holds ``words`` is logged."""
+
+    def __init__(self, event: asyncio.Event, words: str) -> None:
+        super().__init__(logging.INFO)
+        self.event, self.words = event, words
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.words in record.getMessage():
+            self.event.set()
+
+
 # -- a source bug, kept failing on purpose (see the note) -----------------------------------
 
 
