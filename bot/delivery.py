@@ -167,28 +167,36 @@ def parts_of(
 ) -> list[Part]:
     """``reply`` (and the private follow-up it carries) as messages that fit Discord.
 
-    The board, its buttons (``controls``) and the mentions the text does not already
-    hold go with the last piece of the text, so the picture sits under the words that
-    explain it: a public board in one card, which holds 4,000 characters of text where a
-    message holds 2,000; what does not fit goes before it as ordinary messages, so the
-    card, with the turn, the pings and the buttons, is always the newest. Its moments
-    become timestamps and its commands, where ``mention`` knows them, mentions
-    (``bot.marks``) before it is cut, as they change its length.
+    The board and its buttons (``controls``) go with the last piece of the text, so the
+    picture sits under the words that explain it: a public board in one card, which
+    holds 4,000 characters of text where a message holds 2,000; what does not fit goes
+    before it as ordinary messages, so the card, with the turn and the buttons, is always
+    the newest. A card pings nobody: Discord's notification of a mention inside one
+    shows no text (discord-api-docs#7854), so whoever it pings is pinged by a plain
+    message right before it, whose own words (the reply's ``ping``) a phone shows. A
+    reply without a card carries its mentions in its text, as they are not already
+    there. Moments become timestamps and commands, where ``mention`` knows them,
+    mentions (``bot.marks``) before the text is cut, as they change its length.
     """
-    text = reply.text
-    unnamed = [u for u in reply.mentions if f"<@{u}>" not in text]  # not already in the text
-    if unnamed:
-        text += "\n" + " ".join(f"<@{u}>" for u in unnamed)
-    image = reply.image
+    text, image = reply.text, reply.image
     if image is not None and len(image) > UPLOAD_LIMIT:
         log.warning("a board of %d bytes is over the upload limit", len(image))
         text, image = f"{text}\n{TOO_LARGE}", None
-    limit = CARD_TEXT_LIMIT if Part("", reply.private, image).card else CONTENT_LIMIT
-    pieces = split_text(for_discord(text, mention), limit)
+    card = Part("", reply.private, image).card
+    pinged = () if card else reply.mentions  # who the messages of the text may ping
+    unnamed = [u for u in pinged if f"<@{u}>" not in text]  # not already in the text
+    if unnamed:
+        text += "\n" + " ".join(f"<@{u}>" for u in unnamed)
+    pieces = split_text(for_discord(text, mention), CARD_TEXT_LIMIT if card else CONTENT_LIMIT)
     before = [short for piece in pieces[:-1] for short in split_text(piece)]
-    parts = [Part(piece, reply.private, mentions=reply.mentions) for piece in before]
+    parts = [Part(piece, reply.private, mentions=pinged) for piece in before]
+    if card and reply.mentions:
+        names = " ".join(f"<@{u}>" for u in reply.mentions)
+        words = reply.ping or reply.text.split("\n", 1)[0]
+        ping = for_discord(f"{names}, {words}", mention)
+        parts += [Part(piece, False, mentions=reply.mentions) for piece in split_text(ping)]
     alt = reply.alt if image is not None else None
-    last = Part(pieces[-1], reply.private, image, tuple(controls), reply.mentions, alt)
+    last = Part(pieces[-1], reply.private, image, tuple(controls), pinged, alt)
     parts.append(replace(last, accent=reply.accent))
     if reply.followup is not None:
         parts += parts_of(reply.followup, mention=mention)

@@ -22,7 +22,18 @@ import engine
 from bot.clocks import Wait, digest_after, due, remind_every, warning_window
 from bot.marks import when
 from bot.notify import routes
-from bot.service import LEASE, POLICIES, Caller, Refused, Reply, Service, Table, waited_for
+from bot.service import (
+    LEASE,
+    POLICIES,
+    Caller,
+    Refused,
+    Reply,
+    Service,
+    Table,
+    effective_moves,
+    waited_for,
+)
+from bot.service.pings import game_label, last_played, reminder, warning
 from bot.store import Notice, Settings, iso, parse_time
 
 log = logging.getLogger(__name__)
@@ -181,26 +192,27 @@ class Scheduler:
         return "\n".join([f"📬 Your daily digest: {count} for your move.", *lines])
 
     async def _notify(self, wait: Wait, kind: str, now: datetime) -> None:
+        """A reminder or a warning for ``wait``, in words a notification shows whole:
+        which game (a DM or a lock screen says nothing else), what was played last, and
+        when the move is due (``bot.service.pings``)."""
         count = grace = None
-        game = engine.get(wait.game_key).info.name  # a DM must say which game it is about
+        game = game_label(wait.game_key, wait.game_id)
+        since = await self._last_played(wait)
         if kind == "warning":
             deadline = parse_time(wait.deadline)
             if now >= deadline:  # warned late (the bot was down): the warning gets its time
                 deadline = grace = now + warning_window(wait)
-            if wait.reacting:
-                text = (
-                    f"⏰ Your answer in **{game}** is due {when(deadline)}, or the bot passes "
-                    "for you."
-                )
-            else:
-                text = (
-                    f"⏰ Your move in **{game}** is due {when(deadline)}; after that "
-                    f"{AT_YOUR_DEADLINE[wait.clocks.policy]}."
-                )
+            then = (
+                ", or the bot passes for you"
+                if wait.reacting
+                else f"; after that {AT_YOUR_DEADLINE[wait.clocks.policy]}"
+            )
+            text = warning(game, answer=wait.reacting, since=since, deadline=deadline, then=then)
         else:
             waited = now - parse_time(wait.turn_since)
-            text = await self._daily_reminder(wait, now) or (
-                f"Reminder: it has been your turn in **{game}** for {waited_for(waited)}."
+            due_at = parse_time(wait.deadline) if wait.deadline else None
+            text = await self._daily_reminder(wait, now) or reminder(
+                game, waited_for(waited), since, due_at
             )
             # after time away (the bot down, say) one reminder catches up: no burst
             intervals = int(waited / remind_every(wait))
@@ -210,6 +222,12 @@ class Scheduler:
         await self.store.claim(
             wait, kind, notices, reminders=count, deadline=iso(grace) if grace else None
         )
+
+    async def _last_played(self, wait: Wait) -> str | None:
+        """What ``wait`` follows: the last move standing in its game, by whom."""
+        standing = effective_moves(await self.store.moves(wait.game_id))
+        names = [s.name for s in await self.store.seats(wait.game_id)]
+        return last_played(standing, names, wait.seat)
 
     async def _daily_reminder(self, wait: Wait, now: datetime) -> str | None:
         """For a daily attempt left open past its day: not how long the turn has waited,

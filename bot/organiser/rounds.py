@@ -23,6 +23,7 @@ from bot.organiser.base import (
 )
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Table
+from bot.service.pings import game_label
 from bot.store import LeagueRow, Match, StaleGame, iso, parse_time
 
 log = logging.getLogger(__name__)
@@ -151,10 +152,13 @@ class Rounds(OrganiserBase):
         await self.store.link_match(match_id, opened.game_id)
         # the service pings only whoever moves first; a new match pings every player seated,
         # and only them, so nobody learns of their league game by chance
+        first = ", ".join(names[u] for u in reply.awaiting if u in names)
+        label = game_label(league.game_key, opened.game_id)
         return replace(
             reply,
             text=f"**{league.name}** — your league match. {reply.text}",
             mentions=tuple(players),
+            ping=f"your **{league.name}** match begins in **{label}**: {first} to play first.",
         )
 
     async def tick(self) -> list[Posted]:

@@ -15,7 +15,7 @@ from bot.inputs import (
     format_hours,
     shown,
 )
-from bot.service.base import Loaded, ServiceBase, solo_attempt
+from bot.service.base import BEGINS, Loaded, ServiceBase, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL, ai_identity, check_level
@@ -217,24 +217,32 @@ class Lobby(ServiceBase):
             raise Refused(str(exc)) from None
         started = Loaded(game.row, game.seats, game.rules, state)
         opening = game.rules.step(None, state, ())
-        told = await heads_ups(started, opening, (), None, self._settings_of, self.store.clock())
+        told = await self._turn_notices(started, started.people(opening.awaited), opening, BEGINS)
+        next_up = await heads_ups(
+            started, opening, (), None, self._settings_of, self.store.clock(), None, told
+        )
         try:
             await self.store.start(
                 game.row.id,
                 game.row.version,
                 STATES.stored(game.row.game_key, state),
                 tuple(opening.awaited),
-                told,
+                next_up,
             )
         except StaleGame:
             raise Refused("The lobby changed at that moment; please try again.") from None
+        await self._queue_dms(started, told)
         labels = [game.rules.seat_label(state, s) for s in range(len(game.names))]
         order = ", ".join(
             f"{s + 1}. {n}" + (f" ({label})" if label else "")
             for s, (n, label) in enumerate(zip(game.names, labels, strict=True))
         )
         return await self._position_reply(
-            started, opening, game.row.version + 1, [f"**{info.name}** begins. Seats: {order}."]
+            started,
+            opening,
+            game.row.version + 1,
+            [f"**{info.name}** begins. Seats: {order}."],
+            told=told,
         )
 
     async def abandon(self, table: Table, caller: Caller) -> Reply:

@@ -20,7 +20,7 @@ from bot.inputs import (
     shown,
 )
 from bot.marks import when
-from bot.service.base import Loaded, ServiceBase, effective_moves
+from bot.service.base import Loaded, ServiceBase, Told, effective_moves
 from bot.service.replies import Caller, Reply, Table
 from bot.store import Settings, StaleGame, iso, parse_time
 
@@ -169,9 +169,17 @@ class PlayByPost(ServiceBase):
             raise Refused("The game changed at that moment; please try again.") from None
         awaited = game.state is not None and seat in game.position.awaited
         by = "" if caller.user_id == old_user else f" {caller.name} made the change."
+        taking = f"{new.name} takes over seat {seat + 1} from {game.names[seat]}"
+        told = Told()
+        if awaited:  # the seat's wait goes on, its deadline with it, for the newcomer
+            seats = list(game.seats)
+            seats[seat] = replace(seats[seat], user_id=new.user_id, name=new.name)
+            taken = Loaded(game.row, seats, game.rules, game.state)
+            told = await self._tell_turn(taken, [new.user_id], game.position, taking)
         return Reply(
-            text=f"{new.name} takes over seat {seat + 1} from {game.names[seat]}.{by}",
-            mentions=await self._tell_turn(game, [new.user_id] if awaited else []),
+            text=f"{taking}.{by}",
+            mentions=told.mentions,
+            ping=told.ping,
             changed=(game.row.id,),
         )
 

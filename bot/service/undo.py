@@ -103,5 +103,9 @@ class Undo(ServiceBase):
             raise Refused("A move was played at that moment; nothing was taken back.") from None
         taken = ", ".join(f"`{m.action}`" for m in standing[len(kept) :])
         return await self._position_reply(
-            game, back, game.row.version + 1, [f"Taken back: {taken}."]
+            game,
+            back,
+            game.row.version + 1,
+            [f"Taken back: {taken}."],
+            happened=f"{game.names[seat]} took back {taken}",
         )

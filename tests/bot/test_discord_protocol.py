@@ -156,12 +156,21 @@ async def reply_to(fake: FakeDiscord, pushed: FakeInteraction) -> FakeInteractio
 
 async def public_answer(fake: FakeDiscord, pushed: FakeInteraction) -> dict:
     """The public message a command posted (a follow-up of its deferral), once the
-    asker's private placeholder has gone; with the data it was sent with."""
+    asker's private placeholder has gone; with the data it was sent with (``sent``). A
+    board's card comes last, after the plain message that pings whoever it is for
+    (``ping``, with its own ``sent``; None when it pings nobody): a card pings nobody."""
     await fake.wait_for(lambda: pushed.public and not pushed.private and not pushed.loading, WAIT)
     assert_no_rejections(fake)
-    (message,) = pushed.public
-    (sent,) = [f["data"] for f in pushed.followups if f["message"]["id"] == message["id"]]
-    return {**message, "sent": sent}
+    *before, message = pushed.public
+    sent = {f["message"]["id"]: f["data"] for f in pushed.followups}
+    if message["flags"] & COMPONENTS_V2:
+        assert sent[message["id"]]["allowed_mentions"]["users"] == [], "a card pings nobody"
+    ping = None
+    if before:
+        (ping,) = before
+        assert not ping["flags"] & COMPONENTS_V2 and mentioned(ping["content"]), "a plain ping"
+        ping = {**ping, "sent": sent[ping["id"]]}
+    return {**message, "sent": sent[message["id"]], "ping": ping}
 
 
 async def private_answer(fake: FakeDiscord, pushed: FakeInteraction) -> dict:
@@ -258,12 +267,14 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
         (frame,) = started["components"]
         assert [c["type"] for c in frame["components"]] == [10, 12, 1]
         assert frame["components"][1]["items"][0]["media"]["url"] == "attachment://board.png"
-        (first,) = mentioned(text(started))
+        (first,) = mentioned(started["ping"]["content"])
         assert first in (ADA, BOB)
         assert f"To play: {NAMES[first]}." in text(started)
-        # only the player to move is pinged
-        assert [int(u) for u in started["sent"]["allowed_mentions"]["users"]] == [first]
-        assert started["sent"]["allowed_mentions"]["parse"] == []
+        # only the player to move is pinged, in words of its own before the card
+        ping = started["ping"]
+        assert ping["content"] == f"<@{first}>, your move in **Skybridge #1** — the game begins."
+        assert [int(u) for u in ping["sent"]["allowed_mentions"]["users"]] == [first]
+        assert ping["sent"]["allowed_mentions"]["parse"] == []
         (play_id,) = ids_of(started)
         assert re.fullmatch(r"bk:play:\d+:\d+", play_id)
 
@@ -271,7 +282,7 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
         legal = await env.service.legal_moves(TABLE, Caller(first, NAMES[first]))
         moved = await public_answer(fake, await fake.slash(first, "move", notation=legal[0]))
         assert moved["attachments"][0]["filename"] == "board.png"
-        (after,) = mentioned(text(moved))
+        (after,) = mentioned(moved["ping"]["content"])
         assert f"To play: {NAMES[after]}." in text(moved)
         (new_play_id,) = ids_of(moved)
         game_id, version = play_id.split(":")[2:]
@@ -302,7 +313,7 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
         assert where["content"].startswith("You played `")
         assert where["components"] == []
         before = len(fake.requests)
-        await fake.wait_for(lambda: played.followups, WAIT)
+        await fake.wait_for(lambda: len(played.followups) == 2, WAIT)
         # and the game's pinned status message is edited to the new position
         await fake.wait_for(
             lambda: any(
@@ -312,7 +323,8 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
             WAIT,
         )
         assert len(fake.pinned) == 1, "one status message per game, pinned once"
-        (followup,) = played.followups
+        ping, followup = played.followups
+        assert mentioned(ping["data"]["content"]) == [first], "the ping, then the board"
         assert not (followup["data"].get("flags", 0) & EPHEMERAL)
         assert [f.filename for f in followup["files"]] == ["board.png"]
         Image.open(io.BytesIO(followup["files"][0].data)).verify()
@@ -375,9 +387,8 @@ async def test_a_bot_told_to_stop_first_posts_the_board_of_a_move_it_stored(tmp_
         fake, bot = env.fake, env.bot
         await public_answer(fake, await fake.slash(ADA, "game", "new", game="skybridge"))
         await public_answer(fake, await fake.slash(BOB, "game", "join"))
-        (first,) = mentioned(
-            text(await public_answer(fake, await fake.slash(ADA, "game", "start")))
-        )
+        started = await public_answer(fake, await fake.slash(ADA, "game", "start"))
+        (first,) = mentioned(started["ping"]["content"])
         (notation, *_) = await env.service.legal_moves(TABLE, Caller(first, NAMES[first]))
         board_sent = fake.hold(lambda r: r.method == "POST" and bool(r.files))
         moved = await fake.slash(first, "move", notation=notation)
@@ -401,8 +412,9 @@ async def test_a_bot_told_to_stop_first_posts_the_board_of_a_move_it_stored(tmp_
         finally:
             delivery.removeHandler(watch)
             delivery.setLevel(level)
-        (board,) = moved.public
+        ping, board = moved.public
         assert board["attachments"][0]["filename"] == "board.png"
+        assert mentioned(ping["content"]) == [BOB if first == ADA else ADA]
         assert f"To play: {NAMES[BOB if first == ADA else ADA]}." in text(board)
         assert not moved.loading, "the asker's placeholder is resolved too"
         assert_no_rejections(fake)

@@ -60,7 +60,7 @@ async def test_the_rematch_button_on_discord(tmp_path):
         (button,) = [c for c in final.custom_ids if c.startswith("bk:again:")]
         asked = (await h.click(button, user=BOB)).public[0]
         assert "Bob wants a rematch" in asked.text and "Ada" in asked.text
-        started = (await h.click(button, user=ADA)).public[0]
+        started = (await h.click(button, user=ADA)).board
         assert started.text.startswith("**Rematch!**") and started.images
         assert any(c.startswith("bk:play:") for c in started.custom_ids)
         assert [s.name for s in await h.store.seats(2)][0] == "Bob", "the loser first"
