@@ -15,7 +15,7 @@ from bot.inputs import (
     format_hours,
     shown,
 )
-from bot.service.base import Loaded, ServiceBase, loaded, solo_attempt
+from bot.service.base import BEGINS, Loaded, ServiceBase, Told, loaded, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL, ai_identity, check_level
@@ -257,8 +257,10 @@ class Lobby(ServiceBase):
         )  # fmt: skip
         game = Loaded(row, seats, rules, state)  # as it is to be stored, to tell who plays
         step = rules.step(None, state, ())
-        _mentions, dms = await self._turn_notices(game, game.people(step.awaited))
-        told = await heads_ups(game, step, (), None, self._settings_of, self.store.clock())
+        told = await self._turn_notices(game, game.people(step.awaited), step, BEGINS)
+        next_up = await heads_ups(
+            game, step, (), None, self._settings_of, self.store.clock(), None, told
+        )
         stored = STATES.stored(game_key, state)
         return await self.store.create_game(
             guild_id=table.guild_id,
@@ -271,7 +273,9 @@ class Lobby(ServiceBase):
             clocks=clocks,
             rated=rated,
             others=[(s.user_id, s.name, s.ai) for s in seats[1:]],
-            opening=Opening(stored, tuple(step.awaited), told, dms, match, fence, entry, rematch),
+            opening=Opening(
+                stored, tuple(step.awaited), next_up, told.dms, match, fence, entry, rematch
+            ),
         )
 
     async def opening(self, game_id: int, *, mention: bool = False) -> Reply:
@@ -282,10 +286,11 @@ class Lobby(ServiceBase):
         if found is None:
             raise Refused("That game is gone.")
         game = loaded(*found)
-        mentions: tuple[int, ...] = ()
+        told = Told()
         if mention:
-            mentions, _dms = await self._turn_notices(game, game.people(game.position.awaited))
-        return await self._begins(game, game.position, game.row.version, mentions)
+            awaited = game.people(game.position.awaited)
+            told = await self._turn_notices(game, awaited, game.position, BEGINS)
+        return await self._begins(game, game.position, game.row.version, told)
 
     async def join(self, table: Table, caller: Caller) -> Reply:
         game = await self._live(table)
@@ -336,24 +341,24 @@ class Lobby(ServiceBase):
             raise Refused(str(exc)) from None
         started = Loaded(game.row, game.seats, game.rules, state)
         opening = game.rules.step(None, state, ())
-        told = await heads_ups(started, opening, (), None, self._settings_of, self.store.clock())
-        mentions, dms = await self._turn_notices(started, started.people(opening.awaited))
+        told = await self._turn_notices(started, started.people(opening.awaited), opening, BEGINS)
+        next_up = await heads_ups(
+            started, opening, (), None, self._settings_of, self.store.clock(), None, told
+        )
         try:
             await self.store.start(
                 game.row.id,
                 game.row.version,
                 STATES.stored(game.row.game_key, state),
                 tuple(opening.awaited),
-                told,
-                dms,
+                next_up,
+                told.dms,
             )
         except StaleGame:
             raise Refused("The lobby changed at that moment; please try again.") from None
-        return await self._begins(started, opening, game.row.version + 1, mentions)
+        return await self._begins(started, opening, game.row.version + 1, told)
 
-    async def _begins(
-        self, game: Loaded, step: Step, version: int, mentions: tuple[int, ...]
-    ) -> Reply:
+    async def _begins(self, game: Loaded, step: Step, version: int, told: Told) -> Reply:
         """The public post of a game beginning: its seats in order, then its position."""
         labels = [game.rules.seat_label(step.state, s) for s in range(len(game.names))]
         order = ", ".join(
@@ -361,7 +366,7 @@ class Lobby(ServiceBase):
             for s, (n, label) in enumerate(zip(game.names, labels, strict=True))
         )
         begins = f"**{game.rules.info.name}** begins. Seats: {order}."
-        return await self._position_reply(game, step, version, [begins], mentions=mentions)
+        return await self._position_reply(game, step, version, [begins], told=told)
 
     async def abandon(self, table: Table, caller: Caller) -> Reply:
         game = await self._live(table)

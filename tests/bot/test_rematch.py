@@ -87,7 +87,7 @@ async def test_the_rematch_button_on_discord(tmp_path):
         again = await h.click(button, user=BOB)
         assert again.public == [], "asking again posts nothing"
         assert again.one.ephemeral and "You have already asked; waiting for Ada." in again.one.text
-        started = (await h.click(button, user=ADA)).public[0]
+        started = (await h.click(button, user=ADA)).board
         assert started.text.startswith("**Rematch!**") and started.images
         assert any(c.startswith("bk:play:") for c in started.custom_ids)
         assert [s.name for s in await h.store.seats(2)][0] == "Bob", "the loser first"
