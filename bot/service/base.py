@@ -16,7 +16,7 @@ from typing import Any
 from weakref import WeakValueDictionary
 
 import engine
-from bot.clocks import ai_pause, turn_deadline
+from bot.clocks import Clocks, ai_pause, turn_deadline
 from bot.drawing import Drawers, DrawingFailed
 from bot.holders import process_holder
 from bot.inputs import Refused
@@ -355,16 +355,23 @@ class ServiceBase:
             self.on_ai_waiting(ai_pause(game_id, version).total_seconds())
 
     async def _turn_notices(
-        self, game: Loaded, users: Sequence[int], step: Step, happened: str | None
+        self,
+        game: Loaded,
+        users: Sequence[int],
+        step: Step,
+        happened: str | None,
+        clocks: Clocks | None = None,
     ) -> Told:
         """How to tell each user it is their turn in ``step``'s position, which
-        ``happened`` brought (``bot.service.pings`` words it). A game played in a DM
-        tells nobody: its board, posted there, is the notice, and a mention of the DM's
-        only player would ping them about their own move."""
+        ``happened`` brought (``bot.service.pings`` words it), under the game's stored
+        ``clocks`` (given for a game not stored yet). A game played in a DM tells nobody:
+        its board, posted there, is the notice, and a mention of the DM's only player
+        would ping them about their own move."""
         if game.row.guild_id is None or not users:
             return Told()
         now = self.store.clock()
-        clocks = await self.store.clocks(game.row.id)
+        if clocks is None:
+            clocks = await self.store.clocks(game.row.id)
         label = game_label(game.row.game_key, game.row.id)
         answer = step.reaction_open
         mentioned, dms, deadlines = [], [], {}

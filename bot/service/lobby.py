@@ -257,7 +257,7 @@ class Lobby(ServiceBase):
         )  # fmt: skip
         game = Loaded(row, seats, rules, state)  # as it is to be stored, to tell who plays
         step = rules.step(None, state, ())
-        told = await self._turn_notices(game, game.people(step.awaited), step, BEGINS)
+        told = await self._turn_notices(game, game.people(step.awaited), step, BEGINS, clocks)
         next_up = await heads_ups(
             game, step, (), None, self._settings_of, self.store.clock(), None, told
         )
