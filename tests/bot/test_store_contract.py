@@ -279,12 +279,12 @@ async def test_a_moves_turn_dms_are_stored_with_it_and_only_with_it(store):
             game_id, version, seat=0, user_id=1, action="y", state="{}", awaiting=[1],
             notices=[(2, "Your turn (lost).", due)],
         )  # fmt: skip
-    assert await store.claim_notices() == []
+    assert await store.claim_notices("test") == []
     await store.record(
         game_id, version + 1, seat=0, user_id=1, action="y", state="{}", awaiting=[1],
         notices=[(2, "Your turn.", due)],
     )  # fmt: skip
-    (notice,) = await store.claim_notices()
+    (notice,) = await store.claim_notices("test")
     assert (notice.user_id, notice.via, notice.kind, notice.text) == (2, "dm", "turn", "Your turn.")
 
 
