@@ -308,6 +308,12 @@ class Leases(Protocol):
     async def lease_holder(self, name: str) -> str | None:
         """Who holds ``name`` (its lease run out or not), or None if nobody does."""
 
+    async def take_turn(self, name: str, holder: str, seconds: float) -> float:
+        """Hold ``name`` for ``holder`` for ``seconds`` from now, by the database's own
+        clock, if nobody holds it: 0. Else how many seconds until it is free (more than
+        0). Processes on hosts whose clocks disagree so take turns a measured time apart
+        (connecting to Discord's gateway: :mod:`bot.gateway_turns`)."""
+
 
 class Daily(Protocol):
     """The daily challenge: attempts, the servers' channels, posts made once."""

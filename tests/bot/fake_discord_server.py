@@ -7,7 +7,9 @@ protocol for the unmodified ``bot.start(token)`` of discord.py 2.7.1:
   (``PUT /applications/{app}/commands``), interaction callbacks (JSON or multipart,
   answered as ``?with_response=1`` asks), follow-ups, ``@original`` edits and channel messages.
 * Gateway: HELLO -> IDENTIFY -> READY + GUILD_CREATE, HEARTBEAT -> HEARTBEAT_ACK, and
-  :meth:`FakeDiscord.slash` / :meth:`FakeDiscord.click` to push INTERACTION_CREATE dispatches.
+  :meth:`FakeDiscord.slash` / :meth:`FakeDiscord.click` to push INTERACTION_CREATE dispatches:
+  a guild's to its shard's connection (``(guild_id >> 22) % count``), a DM's to shard 0's,
+  as Discord sends them; the bot may open DMs (``POST /users/@me/channels``) and post there.
 
 It enforces Discord's rules a test should trip over: every interaction acknowledged exactly
 once (else 400, code 40060) and within 3 s (else 404, code 10062), follow-ups only after the
@@ -52,6 +54,8 @@ BOT_ID = 424_200_000_000_000_001
 APP_ID = BOT_ID
 GUILD_ID = 9001
 CHANNEL_ID = 5001
+#: a user's DM channel with the bot is this plus their user id
+DM_CHANNEL_BASE = 6_000_000
 OWNER_ID = 1009
 
 # gateway opcodes
@@ -189,6 +193,8 @@ class FakeDiscord:
         ack_deadline: float = 3.0,
         members: dict[int, str] | None = None,
         recommended_shards: int = 1,
+        guild_id: int = GUILD_ID,
+        max_concurrency: int = 1,
     ) -> None:
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.ack_deadline = ack_deadline
@@ -197,6 +203,10 @@ class FakeDiscord:
         self.port: int | None = None
         #: what ``GET /gateway/bot`` recommends to a client sharding automatically
         self.recommended_shards = recommended_shards
+        #: the guild's id, which decides its shard (``(id >> 22) % count``, Discord's rule)
+        self.guild_id = guild_id
+        #: identifies Discord takes at once, one per bucket (``shard_id % max_concurrency``)
+        self.max_concurrency = max_concurrency
 
         self.requests: list[Recorded] = []
         self.pinned: list[int] = []  # message ids the bot pinned
@@ -207,6 +217,8 @@ class FakeDiscord:
         self.messages: dict[str, dict[str, Any]] = {}
         self.identify: dict[str, Any] | None = None
         self.identified: list[list[int] | None] = []  # each IDENTIFY's shard, in order
+        self.identified_at: list[float] = []  # and when it came (time.monotonic())
+        self.dm_channels: set[int] = set()  # the DM channels the bot opened
         self.gateway_queries: list[dict[str, str]] = []
         self.unexpected_ops: list[dict[str, Any]] = []
         self.heartbeats = 0
@@ -214,7 +226,8 @@ class FakeDiscord:
         self.sequence = 0
 
         self._ids = itertools.count(1)
-        self._ws: web.WebSocketResponse | None = None
+        self._ws: web.WebSocketResponse | None = None  # shard 0's: DMs arrive there
+        self._guild_ws: web.WebSocketResponse | None = None  # the guild's shard's
         self._sockets: set[web.WebSocketResponse] = set()
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -309,7 +322,7 @@ class FakeDiscord:
         return {
             "id": str(CHANNEL_ID),
             "type": 0,
-            "guild_id": str(GUILD_ID),
+            "guild_id": str(self.guild_id),
             "name": "board-games",
             "position": 0,
             "parent_id": None,
@@ -322,7 +335,7 @@ class FakeDiscord:
 
     def guild_payload(self) -> dict[str, Any]:
         everyone = {
-            "id": str(GUILD_ID),
+            "id": str(self.guild_id),
             "name": "@everyone",
             "permissions": str(MEMBER_PERMISSIONS),
             "position": 0,
@@ -335,7 +348,7 @@ class FakeDiscord:
         }
         members = [self.member_payload(BOT_ID), *(self.member_payload(u) for u in self.members)]
         return {
-            "id": str(GUILD_ID),
+            "id": str(self.guild_id),
             "name": "Fake Guild",
             "icon": None,
             "owner_id": str(OWNER_ID),
@@ -380,15 +393,29 @@ class FakeDiscord:
             "bot": self.bot_user,
         }
 
+    def dm_channel_payload(self, user_id: int) -> dict[str, Any]:
+        """A user's DM channel with the bot, as Discord describes it."""
+        return {
+            "id": str(DM_CHANNEL_BASE + user_id),
+            "type": 1,
+            "last_message_id": None,
+            "flags": 0,
+            "recipients": [user_payload(user_id, self.members.get(user_id, f"user {user_id}"))],
+        }
+
     def _message(
-        self, data: dict[str, Any], files: list[UploadedFile], *, interaction_type: int | None
+        self,
+        data: dict[str, Any],
+        files: list[UploadedFile],
+        *,
+        interaction_type: int | None,
+        channel_id: str = str(CHANNEL_ID),
     ) -> dict[str, Any]:
         """A message object as Discord returns it, for a message created from ``data``."""
         message_id = self.snowflake()
         message = {
             "id": message_id,
-            "channel_id": str(CHANNEL_ID),
-            "guild_id": str(GUILD_ID),
+            "channel_id": channel_id,
             "author": self.bot_user,
             "content": data.get("content") or "",
             "timestamp": now_iso(),
@@ -404,6 +431,8 @@ class FakeDiscord:
             "type": 20 if interaction_type == 2 else 0,
             "flags": int(data.get("flags") or 0),
         }
+        if channel_id == str(CHANNEL_ID):
+            message["guild_id"] = str(self.guild_id)
         if interaction_type is not None:
             message["application_id"] = str(APP_ID)
             message["webhook_id"] = str(APP_ID)
@@ -525,7 +554,7 @@ class FakeDiscord:
                         "total": 1000,
                         "remaining": 999,
                         "reset_after": 14_400_000,
-                        "max_concurrency": 1,
+                        "max_concurrency": self.max_concurrency,
                     },
                 }
             case "GET", ["users", "@me"]:
@@ -551,12 +580,19 @@ class FakeDiscord:
             case "DELETE", ["webhooks", app, token, "messages", message]:
                 self._delete_webhook_message(app, token, message)
                 return 204, None
+            case "POST", ["users", "@me", "channels"]:  # the bot opens a DM with a user
+                self._authorised(r)
+                user_id = int((r.json or {})["recipient_id"])
+                self.dm_channels.add(DM_CHANNEL_BASE + user_id)
+                return 200, self.dm_channel_payload(user_id)
             case "POST", ["channels", channel, "messages"]:
                 self._authorised(r)
-                if channel != str(CHANNEL_ID):
+                if channel != str(CHANNEL_ID) and int(channel) not in self.dm_channels:
                     raise Rejected(404, 10003, "Unknown Channel")
                 self._check_message(r.json or {}, r.files)
-                return 200, self._message(r.json or {}, r.files, interaction_type=None)
+                return 200, self._message(
+                    r.json or {}, r.files, interaction_type=None, channel_id=channel
+                )
             case "PATCH", ["channels", channel, "messages", message]:
                 self._authorised(r)
                 self._check_message(
@@ -636,12 +672,16 @@ class FakeDiscord:
             raise Rejected(400, 50035, f"Invalid Form Body: callback type {kind}")
 
         message = None
+        where = interaction.payload["channel_id"]
         if kind == CHANNEL_MESSAGE:
-            message = self._message(data, r.files, interaction_type=itype)
+            message = self._message(data, r.files, interaction_type=itype, channel_id=where)
             interaction.show(message)
         elif kind == DEFERRED_CHANNEL_MESSAGE:
             message = self._message(
-                {"flags": (data.get("flags") or 0) | 128}, [], interaction_type=itype
+                {"flags": (data.get("flags") or 0) | 128},
+                [],
+                interaction_type=itype,
+                channel_id=where,
             )
             interaction.loading = True
         elif kind in (UPDATE_MESSAGE, DEFERRED_UPDATE):
@@ -682,7 +722,12 @@ class FakeDiscord:
             assert interaction.message is not None
             message = self._resolve(interaction, data, r.files)
         else:
-            message = self._message(data, r.files, interaction_type=interaction.payload["type"])
+            message = self._message(
+                data,
+                r.files,
+                interaction_type=interaction.payload["type"],
+                channel_id=interaction.payload["channel_id"],
+            )
             interaction.show(message)
         interaction.followups.append({"data": data, "files": r.files, "message": message})
         return message
@@ -766,6 +811,8 @@ class FakeDiscord:
             self._sockets.discard(ws)
             if self._ws is ws:
                 self._ws = None
+            if self._guild_ws is ws:
+                self._guild_ws = None
             await self._notify()
         return ws
 
@@ -774,10 +821,12 @@ class FakeDiscord:
         payload.setdefault("t", None)
         await ws.send_str(json.dumps(payload))  # text frames: discord.py reads them as plain JSON
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> int:
-        """Send one dispatch (op 0) to the connection of shard 0, which holds this fake's
-        guild and DMs, with the next sequence number; returns that number."""
-        ws = self._ws
+    async def dispatch(self, event: str, data: dict[str, Any], *, guild: bool = False) -> int:
+        """Send one dispatch (op 0) to the connection of shard 0, which takes DMs (with
+        ``guild``, to the connection of the guild's shard: shard 0 too, unless the fake
+        was given a ``guild_id`` that says otherwise), with the next sequence number;
+        returns that number."""
+        ws = self._guild_ws if guild else self._ws
         if ws is None or ws.closed:
             raise RuntimeError("no gateway connection")
         return await self._send_dispatch(ws, event, data)
@@ -800,12 +849,14 @@ class FakeDiscord:
                 return
             self.identify = d
             self.identified.append(d.get("shard"))
+            self.identified_at.append(time.monotonic())
             shard, count = d.get("shard") or (0, 1)
-            ours = (GUILD_ID >> 22) % count == shard  # Discord's rule for a guild's shard
-            if shard == 0:  # shard 0's connection takes DMs and this fake's guild
+            ours = (self.guild_id >> 22) % count == shard  # Discord's rule for a guild's shard
+            if shard == 0:  # shard 0's connection takes DMs
                 self._ws = ws
             await self._send_dispatch(ws, "READY", self._ready(shard, count, ours))
             if ours:
+                self._guild_ws = ws
                 await self._send_dispatch(ws, "GUILD_CREATE", self.guild_payload())
         elif op == RESUME:
             await self.dispatch("RESUMED", {})
@@ -818,7 +869,7 @@ class FakeDiscord:
             "v": 10,
             "user": self.bot_user,
             "shard": [shard, count],
-            "guilds": [{"id": str(GUILD_ID), "unavailable": True}] if ours else [],
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}] if ours else [],
             "session_id": "fake-session",
             "resume_gateway_url": str(self.gateway_url),
             "application": {"id": str(APP_ID), "flags": 0},
@@ -839,39 +890,62 @@ class FakeDiscord:
                 return command["id"]
         raise KeyError(f"command {name!r} was never synced")
 
-    def _interaction_payload(self, user_id: int, kind: int, data: dict[str, Any]) -> dict:
+    def _interaction_payload(
+        self, user_id: int, kind: int, data: dict[str, Any], channel_id: str = str(CHANNEL_ID)
+    ) -> dict:
+        """An interaction in the guild's channel, or in the user's DM with the bot (the
+        channel ``DM_CHANNEL_BASE + user_id``): no guild there, the user instead of a
+        member, and Discord sends it to shard 0."""
         interaction_id = self.snowflake()
-        return {
+        payload = {
             "id": interaction_id,
             "application_id": str(APP_ID),
             "type": kind,
             "data": data,
-            "guild_id": str(GUILD_ID),
-            "guild": {"id": str(GUILD_ID), "locale": "en-US", "features": []},
-            "channel_id": str(CHANNEL_ID),
-            "channel": self.channel_payload(),
-            "member": self.member_payload(user_id, permissions=MEMBER_PERMISSIONS),
             "token": f"itoken-{interaction_id}",
             "version": 1,
             "app_permissions": str(BOT_PERMISSIONS),
             "locale": "en-US",
-            "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)},
-            "context": 0,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
+        if channel_id == str(DM_CHANNEL_BASE + user_id):
+            self.dm_channels.add(DM_CHANNEL_BASE + user_id)  # the user opened it, writing
+            payload.update(
+                {
+                    "channel_id": channel_id,
+                    "channel": self.dm_channel_payload(user_id),
+                    "user": user_payload(user_id, self.members[user_id]),
+                    "authorizing_integration_owners": {"0": "0"},
+                    "context": 1,  # BOT_DM
+                }
+            )
+            return payload
+        payload.update(
+            {
+                "guild_id": str(self.guild_id),
+                "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+                "channel_id": str(CHANNEL_ID),
+                "channel": self.channel_payload(),
+                "member": self.member_payload(user_id, permissions=MEMBER_PERMISSIONS),
+                "guild_locale": "en-US",
+                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "context": 0,
+            }
+        )
+        return payload
 
     async def _push(self, payload: dict[str, Any]) -> FakeInteraction:
         interaction = FakeInteraction(payload, sent_at=time.monotonic())
         self.interactions[interaction.id] = interaction
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.dispatch("INTERACTION_CREATE", payload, guild="guild_id" in payload)
         return interaction
 
     async def slash(
-        self, user_id: int, command: str, *path: str, **options: Any
+        self, user_id: int, command: str, *path: str, in_dm: bool = False, **options: Any
     ) -> FakeInteraction:
-        """Push a slash command: ``slash(ADA, "game", "new", game="skybridge")``."""
+        """Push a slash command: ``slash(ADA, "game", "new", game="skybridge")``; with
+        ``in_dm``, typed in the user's DM with the bot."""
         leaf = [{"name": k, "type": _option_type(v), "value": v} for k, v in options.items()]
         for sub in reversed(path):
             leaf = [{"name": sub, "type": 1, "options": leaf}]
@@ -881,14 +955,15 @@ class FakeDiscord:
             "type": 1,
             "options": leaf,
         }
-        return await self._push(self._interaction_payload(user_id, 2, data))
+        where = str(DM_CHANNEL_BASE + user_id) if in_dm else str(CHANNEL_ID)
+        return await self._push(self._interaction_payload(user_id, 2, data, where))
 
     async def click(self, user_id: int, message: dict[str, Any], custom_id: str) -> FakeInteraction:
-        """Push a button click on ``message`` (as the fake stored it)."""
+        """Push a button click on ``message`` (as the fake stored it), where it is."""
         if custom_id not in custom_ids(message.get("components") or []):
             raise AssertionError(f"message {message['id']} has no component {custom_id!r}")
         payload = self._interaction_payload(
-            user_id, 3, {"custom_id": custom_id, "component_type": 2}
+            user_id, 3, {"custom_id": custom_id, "component_type": 2}, message["channel_id"]
         )
         payload["message"] = message
         return await self._push(payload)
