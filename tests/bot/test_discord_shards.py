@@ -153,16 +153,28 @@ async def test_processes_sharing_a_token_take_turns_to_connect(postgres_url, mon
         assert len(asked) == 2, "each asked Discord what it allows before connecting"
 
 
+def _edited_since(fake: FakeDiscord, seen: int, channel: str):
+    """Whether the bot edited a message of ``channel`` (a game's pinned status, say) in
+    the requests after the first ``seen``."""
+    status = f"/channels/{channel}/messages/"
+    return lambda: any(
+        r.method == "PATCH" and r.path.startswith(status) for r in fake.requests[seen:]
+    )
+
+
 async def _played_in_dm(fake: FakeDiscord, user: int, board: dict) -> str:
     """``user`` clicks Play under ``board`` in their DM, and on through the picker until
-    a move is played; what they are told privately then."""
+    a move is played and the bot is done with it (the game's pinned status brought up to
+    date, its last step); what they are told privately."""
     clicked = await fake.click(user, board, ids_of(board)[0])
     where = await private_answer(fake, await reply_to(fake, clicked))
     for _ in range(4):
-        if text(where).startswith("You played `"):
-            return text(where)
+        seen = len(fake.requests)
         clicked = await fake.click(user, where, ids_of(where)[0])
         where = await private_answer(fake, await reply_to(fake, clicked))
+        if text(where).startswith("You played `"):
+            await fake.wait_for(_edited_since(fake, seen, board["channel_id"]), WAIT)
+            return text(where)
     raise AssertionError(f"no move played: {text(where)!r}")
 
 
