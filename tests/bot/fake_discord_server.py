@@ -5,11 +5,14 @@ protocol for the unmodified ``bot.start(token)`` of discord.py 2.7.1:
 
 * REST: login (``GET /users/@me``, ``GET /oauth2/applications/@me``), command sync
   (``PUT /applications/{app}/commands``), interaction callbacks (JSON or multipart,
-  answered as ``?with_response=1`` asks), follow-ups, ``@original`` edits and channel messages.
+  answered as ``?with_response=1`` asks), follow-ups, ``@original`` edits, channel
+  messages, and direct messages (``POST /users/@me/channels``, then a send to the DM
+  channel, which Discord refuses with 403, code 50007, for a user in
+  :attr:`FakeDiscord.closed_dms`: one whose privacy settings keep the bot's DMs out).
 * Gateway: HELLO -> IDENTIFY -> READY + GUILD_CREATE, HEARTBEAT -> HEARTBEAT_ACK, and
   :meth:`FakeDiscord.slash` / :meth:`FakeDiscord.click` to push INTERACTION_CREATE dispatches:
   a guild's to its shard's connection (``(guild_id >> 22) % count``), a DM's to shard 0's,
-  as Discord sends them; the bot may open DMs (``POST /users/@me/channels``) and post there.
+  as Discord sends them.
 
 It enforces Discord's rules a test should trip over: every interaction acknowledged exactly
 once (else 400, code 40060) and within 3 s (else 404, code 10062), follow-ups only after the
@@ -54,9 +57,10 @@ BOT_ID = 424_200_000_000_000_001
 APP_ID = BOT_ID
 GUILD_ID = 9001
 CHANNEL_ID = 5001
-#: a user's DM channel with the bot is this plus their user id
-DM_CHANNEL_BASE = 6_000_000
 OWNER_ID = 1009
+DM_CHANNELS = 7000  # a user's DM channel with the bot is this plus their id
+OTHER_GUILD_ID = 9002  # a server that never added the bot: only a user's install reaches it
+OTHER_GUILD_CHANNEL_ID = 5901
 
 # gateway opcodes
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, HELLO, HEARTBEAT_ACK = 0, 1, 2, 6, 10, 11
@@ -71,6 +75,8 @@ FOLLOWUP_WINDOW = 15 * 60.0  # seconds an interaction's token takes follow-ups a
 # + manage, create and send in threads, pin messages: what the invite asks for
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 34) | (1 << 35) | (1 << 38) | (1 << 51)
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+#: what a user's install may do where the bot is no member: embed links and attach files
+USER_APP_PERMISSIONS = (1 << 14) | (1 << 15)
 
 
 def now_iso() -> str:
@@ -209,6 +215,7 @@ class FakeDiscord:
         self.max_concurrency = max_concurrency
 
         self.requests: list[Recorded] = []
+        self.closed_dms: set[int] = set()  # users who accept no DMs from the bot
         self.pinned: list[int] = []  # message ids the bot pinned
         self.rejections: list[tuple[Recorded, int, int, str]] = []
         self.commands: list[dict[str, Any]] = []
@@ -218,7 +225,6 @@ class FakeDiscord:
         self.identify: dict[str, Any] | None = None
         self.identified: list[list[int] | None] = []  # each IDENTIFY's shard, in order
         self.identified_at: list[float] = []  # and when it came (time.monotonic())
-        self.dm_channels: set[int] = set()  # the DM channels the bot opened
         self.gateway_queries: list[dict[str, str]] = []
         self.unexpected_ops: list[dict[str, Any]] = []
         self.heartbeats = 0
@@ -393,15 +399,20 @@ class FakeDiscord:
             "bot": self.bot_user,
         }
 
-    def dm_channel_payload(self, user_id: int) -> dict[str, Any]:
-        """A user's DM channel with the bot, as Discord describes it."""
+    def dm_channel(self, user_id: int) -> dict[str, Any]:
+        """A user's DM channel with the bot, as ``POST /users/@me/channels`` answers it."""
         return {
-            "id": str(DM_CHANNEL_BASE + user_id),
+            "id": str(DM_CHANNELS + user_id),
             "type": 1,
             "last_message_id": None,
             "flags": 0,
-            "recipients": [user_payload(user_id, self.members.get(user_id, f"user {user_id}"))],
+            "recipients": [user_payload(user_id, self.members[user_id])],
         }
+
+    def dms(self, user_id: int) -> list[dict[str, Any]]:
+        """What the bot sent ``user_id`` in their DM with it, oldest first (deleted ones go)."""
+        dm = str(DM_CHANNELS + user_id)
+        return [m for m in self.messages.values() if m["channel_id"] == dm]
 
     def _message(
         self,
@@ -409,13 +420,15 @@ class FakeDiscord:
         files: list[UploadedFile],
         *,
         interaction_type: int | None,
-        channel_id: str = str(CHANNEL_ID),
+        channel_id: int = CHANNEL_ID,
     ) -> dict[str, Any]:
         """A message object as Discord returns it, for a message created from ``data``."""
         message_id = self.snowflake()
+        dm = channel_id - DM_CHANNELS in self.members
         message = {
             "id": message_id,
-            "channel_id": channel_id,
+            "channel_id": str(channel_id),
+            **({} if dm else {"guild_id": str(self.guild_id)}),
             "author": self.bot_user,
             "content": data.get("content") or "",
             "timestamp": now_iso(),
@@ -431,8 +444,6 @@ class FakeDiscord:
             "type": 20 if interaction_type == 2 else 0,
             "flags": int(data.get("flags") or 0),
         }
-        if channel_id == str(CHANNEL_ID):
-            message["guild_id"] = str(self.guild_id)
         if interaction_type is not None:
             message["application_id"] = str(APP_ID)
             message["webhook_id"] = str(APP_ID)
@@ -580,19 +591,27 @@ class FakeDiscord:
             case "DELETE", ["webhooks", app, token, "messages", message]:
                 self._delete_webhook_message(app, token, message)
                 return 204, None
-            case "POST", ["users", "@me", "channels"]:  # the bot opens a DM with a user
+            case "POST", ["users", "@me", "channels"]:  # open a DM with a user
                 self._authorised(r)
-                user_id = int((r.json or {})["recipient_id"])
-                self.dm_channels.add(DM_CHANNEL_BASE + user_id)
-                return 200, self.dm_channel_payload(user_id)
+                return 200, self.dm_channel(int((r.json or {})["recipient_id"]))
             case "POST", ["channels", channel, "messages"]:
                 self._authorised(r)
-                if channel != str(CHANNEL_ID) and int(channel) not in self.dm_channels:
+                recipient = int(channel) - DM_CHANNELS
+                if recipient in self.closed_dms:  # Discord's honest answer
+                    raise Rejected(403, 50007, "Cannot send messages to this user")
+                if channel != str(CHANNEL_ID) and recipient not in self.members:
                     raise Rejected(404, 10003, "Unknown Channel")
                 self._check_message(r.json or {}, r.files)
                 return 200, self._message(
-                    r.json or {}, r.files, interaction_type=None, channel_id=channel
+                    r.json or {}, r.files, interaction_type=None, channel_id=int(channel)
                 )
+            case "DELETE", ["channels", channel, "messages", message]:
+                self._authorised(r)
+                found = self.messages.get(message)
+                if found is None or found["channel_id"] != channel:
+                    raise Rejected(404, 10008, "Unknown Message")
+                del self.messages[message]
+                return 204, None
             case "PATCH", ["channels", channel, "messages", message]:
                 self._authorised(r)
                 self._check_message(
@@ -672,7 +691,7 @@ class FakeDiscord:
             raise Rejected(400, 50035, f"Invalid Form Body: callback type {kind}")
 
         message = None
-        where = interaction.payload["channel_id"]
+        where = _answered_in(interaction)
         if kind == CHANNEL_MESSAGE:
             message = self._message(data, r.files, interaction_type=itype, channel_id=where)
             interaction.show(message)
@@ -726,7 +745,7 @@ class FakeDiscord:
                 data,
                 r.files,
                 interaction_type=interaction.payload["type"],
-                channel_id=interaction.payload["channel_id"],
+                channel_id=_answered_in(interaction),
             )
             interaction.show(message)
         interaction.followups.append({"data": data, "files": r.files, "message": message})
@@ -891,49 +910,64 @@ class FakeDiscord:
         raise KeyError(f"command {name!r} was never synced")
 
     def _interaction_payload(
-        self, user_id: int, kind: int, data: dict[str, Any], channel_id: str = str(CHANNEL_ID)
+        self,
+        user_id: int,
+        kind: int,
+        data: dict[str, Any],
+        *,
+        away: bool = False,
+        channel_id: int = CHANNEL_ID,
     ) -> dict:
-        """An interaction in the guild's channel, or in the user's DM with the bot (the
-        channel ``DM_CHANNEL_BASE + user_id``): no guild there, the user instead of a
-        member, and Discord sends it to shard 0."""
+        """An interaction in the bot's server; ``away``: in a server that never added the
+        bot, through the app the user installed to their own account; in the user's DM
+        with the bot if ``channel_id`` is that DM (no guild there, the user instead of a
+        member, and Discord sends it to shard 0)."""
         interaction_id = self.snowflake()
-        payload = {
+        if channel_id == DM_CHANNELS + user_id:
+            return {
+                "id": interaction_id,
+                "application_id": str(APP_ID),
+                "type": kind,
+                "data": data,
+                "channel_id": str(channel_id),
+                "channel": self.dm_channel(user_id),
+                "user": user_payload(user_id, self.members[user_id]),
+                "token": f"itoken-{interaction_id}",
+                "version": 1,
+                "app_permissions": str(BOT_PERMISSIONS),
+                "locale": "en-US",
+                "entitlements": [],
+                "authorizing_integration_owners": {"0": "0"},
+                "context": 1,  # BOT_DM
+                "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            }
+        guild, channel = (OTHER_GUILD_ID, OTHER_GUILD_CHANNEL_ID) if away else (self.guild_id, None)
+        return {
             "id": interaction_id,
             "application_id": str(APP_ID),
             "type": kind,
             "data": data,
+            "guild_id": str(guild),
+            "guild": {"id": str(guild), "locale": "en-US", "features": []},
+            "channel_id": str(channel or CHANNEL_ID),
+            "channel": (
+                {**self.channel_payload(), "id": str(channel), "guild_id": str(guild)}
+                if away
+                else self.channel_payload()
+            ),
+            "member": self.member_payload(user_id, permissions=MEMBER_PERMISSIONS),
             "token": f"itoken-{interaction_id}",
             "version": 1,
-            "app_permissions": str(BOT_PERMISSIONS),
+            "app_permissions": str(USER_APP_PERMISSIONS if away else BOT_PERMISSIONS),
             "locale": "en-US",
+            "guild_locale": "en-US",
             "entitlements": [],
+            "authorizing_integration_owners": (
+                {"1": str(user_id)} if away else {"0": str(self.guild_id)}
+            ),
+            "context": 0,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
-        if channel_id == str(DM_CHANNEL_BASE + user_id):
-            self.dm_channels.add(DM_CHANNEL_BASE + user_id)  # the user opened it, writing
-            payload.update(
-                {
-                    "channel_id": channel_id,
-                    "channel": self.dm_channel_payload(user_id),
-                    "user": user_payload(user_id, self.members[user_id]),
-                    "authorizing_integration_owners": {"0": "0"},
-                    "context": 1,  # BOT_DM
-                }
-            )
-            return payload
-        payload.update(
-            {
-                "guild_id": str(self.guild_id),
-                "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
-                "channel_id": str(CHANNEL_ID),
-                "channel": self.channel_payload(),
-                "member": self.member_payload(user_id, permissions=MEMBER_PERMISSIONS),
-                "guild_locale": "en-US",
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
-                "context": 0,
-            }
-        )
-        return payload
 
     async def _push(self, payload: dict[str, Any]) -> FakeInteraction:
         interaction = FakeInteraction(payload, sent_at=time.monotonic())
@@ -942,10 +976,17 @@ class FakeDiscord:
         return interaction
 
     async def slash(
-        self, user_id: int, command: str, *path: str, in_dm: bool = False, **options: Any
+        self,
+        user_id: int,
+        command: str,
+        *path: str,
+        away: bool = False,
+        in_dm: bool = False,
+        **options: Any,
     ) -> FakeInteraction:
-        """Push a slash command: ``slash(ADA, "game", "new", game="skybridge")``; with
-        ``in_dm``, typed in the user's DM with the bot."""
+        """Push a slash command: ``slash(ADA, "game", "new", game="skybridge")``; ``away``:
+        typed in a server that never added the bot, through the user's own install;
+        ``in_dm``: typed in the user's DM with the bot."""
         leaf = [{"name": k, "type": _option_type(v), "value": v} for k, v in options.items()]
         for sub in reversed(path):
             leaf = [{"name": sub, "type": 1, "options": leaf}]
@@ -955,18 +996,29 @@ class FakeDiscord:
             "type": 1,
             "options": leaf,
         }
-        where = str(DM_CHANNEL_BASE + user_id) if in_dm else str(CHANNEL_ID)
-        return await self._push(self._interaction_payload(user_id, 2, data, where))
+        where = DM_CHANNELS + user_id if in_dm else CHANNEL_ID
+        payload = self._interaction_payload(user_id, 2, data, away=away, channel_id=where)
+        return await self._push(payload)
 
     async def click(self, user_id: int, message: dict[str, Any], custom_id: str) -> FakeInteraction:
         """Push a button click on ``message`` (as the fake stored it), where it is."""
         if custom_id not in custom_ids(message.get("components") or []):
             raise AssertionError(f"message {message['id']} has no component {custom_id!r}")
         payload = self._interaction_payload(
-            user_id, 3, {"custom_id": custom_id, "component_type": 2}, message["channel_id"]
+            user_id,
+            3,
+            {"custom_id": custom_id, "component_type": 2},
+            channel_id=int(message["channel_id"]),
         )
         payload["message"] = message
         return await self._push(payload)
+
+
+def _answered_in(interaction: FakeInteraction) -> int:
+    """The channel an interaction's answers appear in: the user's DM for one from there,
+    else the bot's channel (as this fake has always placed them)."""
+    payload = interaction.payload
+    return int(payload["channel_id"]) if payload.get("context") == 1 else CHANNEL_ID
 
 
 def _option_type(value: Any) -> int:

@@ -22,7 +22,7 @@ from bot.store import open_store
 from tests.bot.discord_limits import text
 from tests.bot.fake_discord_server import (
     CHANNEL_ID,
-    DM_CHANNEL_BASE,
+    DM_CHANNELS,
     GUILD_ID,
     TOKEN,
     FakeDiscord,
@@ -193,19 +193,19 @@ async def test_solo_and_daily_play_in_dms_work_whichever_process_runs_the_guild(
 
         told = await private_answer(fake, await fake.slash(ADA, "daily", "play"))
         assert "waiting in your DMs" in text(told)
-        ada_dm = str(DM_CHANNEL_BASE + ADA)
+        ada_dm = str(DM_CHANNELS + ADA)
         (daily,) = [m for m in fake.messages.values() if m["channel_id"] == ada_dm and ids_of(m)]
         assert "Daily challenge" in text(daily)
         assert await _played_in_dm(fake, ADA, daily) == "You played `roll`."
         store = dms.service.store
-        game = await store.latest_game(DM_CHANNEL_BASE + ADA)
+        game = await store.latest_game(DM_CHANNELS + ADA)
         assert [m.user_id for m in await store.moves(game.id)] == [ADA]
 
         solo = await public_answer(fake, await fake.slash(BOB, "solo", in_dm=True))
         assert "**Seven Bridges** begins" in text(solo) and solo["channel_id"] == str(
-            DM_CHANNEL_BASE + BOB
+            DM_CHANNELS + BOB
         )
         assert await _played_in_dm(fake, BOB, solo) == "You played `roll`."
-        game = await store.latest_game(DM_CHANNEL_BASE + BOB)
+        game = await store.latest_game(DM_CHANNELS + BOB)
         assert [m.user_id for m in await store.moves(game.id)] == [BOB]
         assert_no_rejections(fake)

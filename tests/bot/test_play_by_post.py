@@ -299,7 +299,8 @@ async def test_skip_policy_passes_the_turn_and_the_log_still_replays(world, cloc
 
 async def test_skip_is_refused_for_games_that_cannot_lose_a_turn(world):
     service, _ = world
-    with pytest.raises(Refused, match="Bridges and Boats has no way to skip a turn"):
+    refusal = "at_deadline: skip is not open to Bridges and Boats, which has no way to skip"
+    with pytest.raises(Refused, match=refusal):
         await service.create(
             TABLE, ADA, "bridges-and-boats", clocks=Clocks(move_hours=24, policy="skip")
         )
@@ -416,8 +417,8 @@ async def test_turns_lists_the_longest_wait_first_with_when_it_began(world, cloc
     await service.replace_player(TABLE, BOB, BOB.user_id, DEE)
     turns = plain((await service.my_turns(ADA)).text).splitlines()
     assert turns[1:] == [
-        "• **Skybridge** in channel 5001 — waiting since 2026-11-02 12:00 UTC (3 hours)",
-        "• **Skybridge** in channel 5002 — waiting since 2026-11-02 14:00 UTC (1 hour)",
+        "1. **Skybridge** in channel 5001 — waiting since 2026-11-02 12:00 UTC (3 hours)",
+        "2. **Skybridge** in channel 5002 — waiting since 2026-11-02 14:00 UTC (1 hour)",
     ]
 
 
