@@ -114,6 +114,8 @@ class Notice:
     turn_since: str | None  # the wait it belongs to: a reminder's Snooze button names it
     attempts: int  # delivery attempts so far, this one included
     seq: int | None = None  # a ``board`` notice's move: the one it announces
+    #: the claim it was taken under (who holds it), checked again just before it is sent
+    claim: str | None = None
 
 
 @dataclass(frozen=True)
