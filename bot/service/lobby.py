@@ -20,7 +20,7 @@ from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL, ai_identity, check_level
 from bot.service.states import STATES
-from bot.store import SeatRow, StaleGame
+from bot.store import Attempt, SeatRow, StaleGame
 from engine.core import BadOptions, Game
 
 POLICIES = {
@@ -238,7 +238,7 @@ class Lobby(ServiceBase):
         )
 
     async def abandon(self, table: Table, caller: Caller) -> Reply:
-        game = await self._live(table)
+        game = await self._live(table, damaged=True)  # calling off is what a damaged game is for
         league_game = await self.store.league_match_of(game.row.id) is not None
         if league_game and (game.seat_of(caller.user_id) is not None or not caller.manager):
             # abandoning settles the match as a forfeit by every seat: not a player's call
@@ -256,8 +256,13 @@ class Lobby(ServiceBase):
             )
         self._manager_of(game, caller, "abandon it")
         async with self._turn(table):
+            if game.state is not None:
+                attempt = solo_attempt(game, game.state, abandoned=True)
+            elif game.damage is not None and len(game.seats) == 1:  # its state held the totals
+                attempt = Attempt("lost", None, None)
+            else:  # a lobby
+                attempt = None
             try:
-                attempt = solo_attempt(game, game.state, abandoned=True) if game.state else None
                 await self.store.abandon(game.row.id, game.row.version, attempt)
             except StaleGame:
                 raise Refused("The game changed at that moment; please try again.") from None

@@ -84,7 +84,7 @@ class PlayByPost(ServiceBase):
         """Whether a rated result is taking shape: a rated game in which every player has
         made a move of their own. Before that somebody never engaged, and calling the game
         off or handing a seat on takes nothing from anyone."""
-        if game.state is None or not await self.store.is_rated(game.row.id):
+        if game.row.status == "lobby" or not await self.store.is_rated(game.row.id):
             return False
         log = effective_moves(await self.store.moves(game.row.id))
         return {m.seat for m in log if m.kind == "move"} == set(range(len(game.seats)))

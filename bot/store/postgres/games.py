@@ -15,6 +15,7 @@ from dataclasses import replace
 import asyncpg
 
 from bot.clocks import Clocks
+from bot.store.damage import GAME_FIELDS, damaged, game_row, state_columns
 from bot.store.faults import StaleGame
 from bot.store.interface import Rate
 from bot.store.postgres.connection import Connection, Tx
@@ -34,26 +35,19 @@ from bot.store.postgres.waits import (
 from bot.store.queries import RATED
 from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
 
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, game_key, status, options, seed, state, version, "
-    "creator_id, created_at, updated_at, status_message_id"
-)
+_GAME_COLUMNS = ", ".join(GAME_FIELDS)
 _SEAT_COLUMNS = "seat, user_id, name, awaiting, place, score, deadline, ai"
 #: a game and its seats, one row per seat (one with no seat columns for a seatless game)
 _SEATED = "SELECT {}, {} FROM games g LEFT JOIN seats s ON s.game_id = g.id".format(
-    ", ".join(f"g.{c}" for c in _GAME_COLUMNS.split(", ")),
+    ", ".join(f"g.{c}" for c in GAME_FIELDS),
     ", ".join(f"s.{c}" for c in _SEAT_COLUMNS.split(", ")),
 )
-_GAME_WIDTH = len(_GAME_COLUMNS.split(", "))
+_GAME_WIDTH = len(GAME_FIELDS)
 _LIVE = "('lobby', 'active')"
 
 
 def _game(row: Sequence | None) -> GameRow | None:
-    if row is None:
-        return None
-    values = list(row)
-    values[5] = json.loads(values[5])
-    return GameRow(*values)
+    return None if row is None else game_row(row)
 
 
 def _seat(row: Sequence) -> SeatRow:
@@ -191,6 +185,23 @@ class GamesPG(Connection):
         )
         return [MoveRow(*r) for r in rows]
 
+    async def repair_state(self, game_id: int, version: int, state: str) -> bool:
+        """Store ``state``, rebuilt from the move log, in place of a damaged one, if the
+        game is still at ``version``. The position is the one the log has always led to,
+        so the version stays: the buttons under the newest board keep working."""
+        stored = state_columns(state)
+        changed = await self.execute(
+            "UPDATE games SET state = $1, state_crc = $2 WHERE id = $3 AND version = $4",
+            (stored["state"], stored["state_crc"], game_id, version),
+        )
+        return changed == 1
+
+    async def damaged_games(self) -> list[int]:
+        """The live games whose stored values are damaged (:func:`damaged`), read once at
+        start-up: one pass over the live games' rows, a checksum each."""
+        rows = await self.rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN {_LIVE}")
+        return [row[0] for row in rows if damaged(row)]
+
     async def count_games(self) -> int:
         row = await self.row("SELECT COUNT(*) FROM games")
         return int(row[0])
@@ -238,7 +249,9 @@ class GamesPG(Connection):
         moment = self.clock()
 
         async def unit(tx: Tx) -> None:
-            game = await bump(tx, iso(moment), game_id, version, status="active", state=state)
+            game = await bump(
+                tx, iso(moment), game_id, version, status="active", **state_columns(state)
+            )
             seats = awaited(game, moment, awaiting)
             await settle(tx, iso(moment), game, seats, heads_ups=heads_ups)
 
@@ -276,7 +289,7 @@ class GamesPG(Connection):
         moment = self.clock()
         now = iso(moment)
         waiting = list(awaiting)
-        columns: dict[str, object] = {"state": state}
+        columns = state_columns(state)
         columns["status"] = "finished" if results else "active"
         if results:
             columns["finished_at"] = now
