@@ -102,6 +102,14 @@ async def damage(where, place: tuple[str, str, str], game_id: int, offset: int, 
     Path(where).write_bytes(bytes(data))
 
 
+async def stored_state(where, game_id: int) -> str:
+    store = await open_store(where)
+    try:
+        return (await store.game(game_id)).state
+    finally:
+        await store.close()
+
+
 def stock_digit(state: str) -> int:
     """Where a piece count sits in a Skybridge state: one flipped bit there ('4' to '5')
     leaves valid JSON and a valid state, only a wrong one."""
@@ -124,22 +132,20 @@ async def test_a_state_damaged_into_another_valid_one_is_caught_and_rebuilt_from
     database, caplog
 ):
     game_id = await two_games(database)
-    store = await open_store(database)
-    before = await store.game(game_id)
-    await store.close()
-    await damage(database, STATE, game_id, stock_digit(before.state))
+    before = await stored_state(database, game_id)
+    await damage(database, STATE, game_id, stock_digit(before))
     store = await reopened(database)
     try:
         service = service_of(store)
         damaged = await store.game(game_id)
-        assert damaged.state != before.state  # a piece count changed, and JSON still parses
+        assert damaged.state != before  # a piece count changed, and JSON still parses
         with caplog.at_level(logging.INFO):
             assert await service.check_stored_games() == 1
         (said,) = logged(caplog, logging.ERROR)
         assert said.startswith(f"Game {game_id} (channel {TABLE.channel_id}) was damaged: its ")
         assert "rebuilt from its move log (2 entries) and stored again" in said
         assert not logged(caplog, logging.CRITICAL)
-        assert (await store.game(game_id)).state == before.state
+        assert (await store.game(game_id)).state == before
         assert await store.damaged_games() == []
         awaited = await awaited_in(store, TABLE)
         reply = await play(service, TABLE, awaited)
@@ -174,9 +180,7 @@ async def test_a_game_whose_log_is_damaged_too_is_named_refused_and_can_be_calle
     database, caplog
 ):
     game_id = await two_games(database)
-    store = await open_store(database)
-    state = (await store.game(game_id)).state
-    await store.close()
+    state = await stored_state(database, game_id)
     await damage(database, STATE, game_id, stock_digit(state))
     await damage(database, FIRST_MOVE, game_id, 0)  # "blue …" becomes "clue …"
     store = await reopened(database)
@@ -187,15 +191,15 @@ async def test_a_game_whose_log_is_damaged_too_is_named_refused_and_can_be_calle
             version = (await store.game(game_id)).version
             refusals = []
             for ask in (
-                service.move(TABLE, ADA, "blue tall b2"),
-                service.legal(TABLE, ADA),
-                service.board(TABLE),
-                service.history(TABLE),
-                service.undo(TABLE, ADA),
-                service.resign(TABLE, ADA),
+                lambda: service.move(TABLE, ADA, "blue tall b2"),
+                lambda: service.legal(TABLE, ADA),
+                lambda: service.board(TABLE),
+                lambda: service.history(TABLE),
+                lambda: service.undo(TABLE, ADA),
+                lambda: service.resign(TABLE, ADA),
             ):
                 with pytest.raises(Refused) as refused:
-                    await ask
+                    await ask()
                 refusals.append(str(refused.value))
             # the rated result is at stake: not for the creator to call off, as always
             with pytest.raises(Refused, match="ask a server manager who is not playing"):

@@ -151,19 +151,13 @@ class GamesSQL(Connection):
         ]
 
     async def repair_state(self, game_id: int, version: int, state: str) -> bool:
-        """Store ``state``, rebuilt from the move log, in place of a damaged one, if the
-        game is still at ``version``. The position is the one the log has always led to,
-        so the version stays: the buttons under the newest board keep working."""
-        stored = state_columns(state)
-        changed = await self.execute(
-            "UPDATE games SET state = ?, state_crc = ? WHERE id = ? AND version = ?",
-            (stored["state"], stored["state_crc"], game_id, version),
-        )
+        stored = state_columns(state)  # the version stays: the position is the same
+        sql = "UPDATE games SET state = ?, state_crc = ? WHERE id = ? AND version = ?"
+        changed = await self.execute(sql, (stored["state"], stored["state_crc"], game_id, version))
         return changed == 1
 
     async def damaged_games(self) -> list[int]:
-        """The live games whose stored values are damaged (:func:`damaged`), read once at
-        start-up: one pass over the live games' rows, a checksum each."""
+        """Read once, at start-up: the live games' rows, a checksum each."""
         rows = await self.rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN {_LIVE}")
         return [row[0] for row in rows if damaged(row)]
 
