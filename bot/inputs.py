@@ -80,6 +80,23 @@ _PARTS = re.compile(rf"(?:{_NUMBER}\s*[a-z]+[\s,]*)+")
 _BARE = re.compile(_NUMBER)
 
 
+#: what no database keeps in a text: a NUL (PostgreSQL's text cannot hold one; SQLite's
+#: can, so both refuse it alike) and a lone surrogate (no UTF-8 at all)
+_UNKEEPABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def check_text(text: str, what: str) -> str:
+    """``text`` itself if it can be stored; else refused, naming ``what`` and the
+    character, before anything is stored or looked up with it."""
+    found = _UNKEEPABLE.search(text)
+    if found:
+        raise Refused(
+            f"{what} holds a character that can't be stored (U+{ord(found[0]):04X}); "
+            "please leave it out."
+        )
+    return text
+
+
 def shown(value: object) -> str:
     """``value`` fit to quote in a refusal: one line, short, no stray code marks."""
     text = " ".join(str(value).split()).replace("`", "'")
@@ -261,7 +278,11 @@ def _moment(clean: str, zone: str) -> datetime | None:
     """The moment ``clean`` names, or None if it names none (it may be a delay)."""
     stamp = _DISCORD_TIME.fullmatch(clean)
     if stamp:
-        return datetime.fromtimestamp(int(stamp[1]), UTC)
+        seconds = int(stamp[1])
+        try:
+            return datetime.fromtimestamp(seconds, UTC)
+        except (ValueError, OverflowError, OSError):  # outside the years 1-9999: never near
+            return (datetime.max if seconds > 0 else datetime.min).replace(tzinfo=UTC)
     offset = _UTC_OFFSET.fullmatch(clean)
     tz: timezone | ZoneInfo = ZoneInfo(zone)
     if offset:

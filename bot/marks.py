@@ -41,7 +41,11 @@ def plain(text: str) -> str:
     """``text`` for the terminal: each moment as ``2026-12-01 18:00 UTC``."""
 
     def moment(match: re.Match[str]) -> str:
-        return datetime.fromtimestamp(int(match[1]), UTC).strftime("%Y-%m-%d %H:%M UTC")
+        try:
+            at = datetime.fromtimestamp(int(match[1]), UTC)
+        except (ValueError, OverflowError, OSError):  # outside the years 1-9999: typed, not ours
+            return match[0]
+        return at.strftime("%Y-%m-%d %H:%M UTC")
 
     return _WHEN.sub(moment, text)
 

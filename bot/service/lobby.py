@@ -12,6 +12,7 @@ from bot.inputs import (
     SHOWN,
     Refused,
     check_clocks,
+    check_text,
     format_hours,
     shown,
 )
@@ -69,6 +70,7 @@ class Lobby(ServiceBase):
         """Open a game in the lobby, the caller in seat 0 and ``ai`` AI players at
         ``ai_level`` beside them (a game with AI players is never rated)."""
         rules = self._rules_of(game_key)
+        check_text(caller.name, "Your name")
         check_level(ai_level)
         if not 0 <= ai < rules.info.max_players:
             raise Refused(
@@ -176,6 +178,7 @@ class Lobby(ServiceBase):
             raise Refused("You are already in this game.")
         if len(game.seats) >= game.rules.info.max_players:
             raise Refused(f"The game is full ({game.rules.info.max_players} players).")
+        check_text(caller.name, "Your name")
         try:
             await self.store.join(game.row.id, game.row.version, caller.user_id, caller.name)
         except StaleGame:

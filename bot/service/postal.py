@@ -14,6 +14,7 @@ from bot.inputs import (
     Refused,
     check_count,
     check_hours,
+    check_text,
     format_hours,
     parse_reminders,
     parse_timezone,
@@ -99,7 +100,12 @@ class PlayByPost(ServiceBase):
         return Reply(text="No more reminders for this turn.", private=True)
 
     async def snooze_turn(self, game_id: int, caller: Caller, turn_since: str) -> Reply:
-        """The Snooze button on a reminder (in the channel or a DM): that turn only."""
+        """The Snooze button on a reminder (in the channel or a DM): that turn only, named
+        by when it began (as stored: a moment in UTC)."""
+        try:
+            turn_since = iso(parse_time(turn_since))
+        except (ValueError, OverflowError):  # garbled, or a moment no calendar holds
+            raise Refused("That Snooze button names no turn I know; nothing was snoozed.") from None
         row = await self.store.game(game_id)
         seats = await self.store.seats(game_id) if row else []
         if all(s.user_id != caller.user_id for s in seats):
@@ -161,6 +167,7 @@ class PlayByPost(ServiceBase):
             raise Refused("That user is not playing in this game.")
         if game.seat_of(new.user_id) is not None:
             raise Refused(f"{new.name} already has a seat in this game.")
+        check_text(new.name, "The new player's name")
         try:
             await self.store.replace_player(
                 game.row.id, game.row.version, seat, new.user_id, new.name
