@@ -19,8 +19,11 @@ import pytest
 from bot.daily import Daily, share_line
 from bot.service import Caller, Refused, Service, Table
 from bot.store import Store, is_postgres, open_checked, open_store
+from bot.store.sqlite import connection as sqlite_connection
 from tests.bot.discord_harness import OTHER_CHANNEL_ID, Harness
 from tests.bot.test_discord_commands import assert_refused
+from tests.bot.test_start_up_check import damage as damage_an_index
+from tests.bot.test_start_up_check import logged as logged_soon
 from tests.conftest import ADA, BOB, TABLE, run_bot
 
 OTHER = Table(channel_id=5002, guild_id=TABLE.guild_id)
@@ -326,3 +329,53 @@ def test_in_the_terminal_the_session_goes_on_past_a_damaged_game(tmp_path):
     assert "ada opened a game of **Skybridge**" in done.stdout
     assert "Game 1 (Skybridge, channel 1) is damaged" in done.stderr  # said at start-up
     assert done.returncode == 1  # a replayed script with refused lines says so
+
+
+async def test_a_lobby_whose_options_are_damaged_is_named_and_its_creator_calls_it_off(
+    database, caplog
+):
+    """Options are where the log starts from: nothing rebuilds them."""
+    store = await open_store(database)
+    service = service_of(store)
+    await service.create(TABLE, ADA, "bridge-wars", {"height": "8"})
+    game_id = (await store.live_game(TABLE.channel_id)).id
+    await store.close()
+    await damage(database, ("games", "options", "id = {}"), game_id, 0)  # '{' becomes 'z'
+    store = await reopened(database)
+    try:
+        service = service_of(store)
+        with caplog.at_level(logging.INFO):
+            assert await store.damaged_games() == [game_id]
+            with pytest.raises(Refused, match=DAMAGED.format(game_id)):
+                await service.join(TABLE, BOB)
+        (said,) = logged(caplog, logging.CRITICAL)
+        assert f"Game {game_id} (Bridge Wars, " in said and "options are not JSON" in said
+        assert (await service.abandon(TABLE, ADA)).text == "Ada abandoned the game of Bridge Wars."
+    finally:
+        await store.close()
+
+
+async def test_a_state_rebuilt_in_a_file_that_takes_no_writes_is_shown_and_said_unsaved(
+    tmp_path, caplog, monkeypatch
+):
+    """A failing disk damages more than one thing: here an index as well, which the
+    integrity check after the start finds, and from then on nothing is written. The
+    rebuilt state still answers the player; the operator hears it was not stored."""
+    path = tmp_path / "bridgekeeper.db"
+    game_id = await two_games(path)
+    await damage(path, STATE, game_id, 1)
+    damage_an_index(path)
+    monkeypatch.setattr(sqlite_connection, "CHECK_BEFORE_START", 0)  # checked after the start
+    store = await open_checked(path)
+    try:
+        await logged_soon(caplog, logging.CRITICAL)  # the integrity check's verdict
+        player = ADA if await awaited_in(store, TABLE) == ADA.user_id else BOB
+        with caplog.at_level(logging.INFO):
+            reply = await service_of(store).legal(TABLE, player)
+        assert reply.text.startswith("Your ") and "legal moves" in reply.text
+        (said,) = logged(caplog, logging.ERROR)
+        assert f"Game {game_id} " in said and "it could not be stored again: the database" in said
+        assert "rebuilt from its move log (2 entries);" in said
+        assert (await store.game(game_id)).damage  # as it was: nothing written
+    finally:
+        await store.close()
