@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.clocks import MOVE_HOURS, OWN_REMIND_HOURS, REACTION_HOURS, REMIND_HOURS, Clocks
+from bot.marks import unix_moment
 
 #: a value longer than this is shown cut short in a refusal
 SHOWN = 30
@@ -279,10 +280,8 @@ def _moment(clean: str, zone: str) -> datetime | None:
     stamp = _DISCORD_TIME.fullmatch(clean)
     if stamp:
         seconds = int(stamp[1])
-        try:
-            return datetime.fromtimestamp(seconds, UTC)
-        except (ValueError, OverflowError, OSError):  # outside the years 1-9999: never near
-            return (datetime.max if seconds > 0 else datetime.min).replace(tzinfo=UTC)
+        far = (datetime.max if seconds > 0 else datetime.min).replace(tzinfo=UTC)
+        return unix_moment(seconds) or far  # past the years 1-9999: as far as can be
     offset = _UTC_OFFSET.fullmatch(clean)
     tz: timezone | ZoneInfo = ZoneInfo(zone)
     if offset:
