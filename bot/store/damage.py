@@ -23,8 +23,8 @@ GAME_FIELDS = (
     "id", "guild_id", "channel_id", "game_key", "status", "options", "seed", "state",
     "version", "creator_id", "created_at", "updated_at", "status_message_id", "state_crc",
 )  # fmt: skip
-
-
+#: the columns the start-up check reads (:func:`damaged`): only what can be damaged
+CHECKED_FIELDS = ("id", "options", "state", "state_crc")
 #: the damage that leaves a game nothing to be rebuilt from: its log starts from its options
 OPTIONS_DAMAGED = "its stored options are not JSON"
 
@@ -39,7 +39,31 @@ def game_row(values: Sequence) -> GameRow:
     the bytes they are stored as (SQLite's, which a damaged byte may leave not UTF-8):
     what is damaged is said in ``damage``, the rest is as stored."""
     *columns, crc = values
-    options, state = columns[5], columns[7]
+    columns[5], columns[7], damage = _checked(columns[5], columns[7], crc)
+    return GameRow(*columns, damage=damage)
+
+
+def damaged(values: Sequence) -> bool:
+    """Whether a row read as :data:`CHECKED_FIELDS` is damaged (:func:`game_row`); a
+    state stored before checksums were (it has none) is damaged if it is not even JSON."""
+    _id, options, state, crc = values
+    _options, state, damage = _checked(options, state, crc)
+    if damage:
+        return True
+    if state is None or crc is not None:
+        return False
+    try:
+        json.loads(state)
+    except ValueError:
+        return True
+    return False
+
+
+def _checked(
+    options: str | bytes, state: str | bytes | None, crc: int | None
+) -> tuple[dict, str | None, tuple[str, ...]]:
+    """The options parsed and the state as text, as far as they read, and what of them
+    is damaged."""
     damage = []
     raw = state.encode() if isinstance(state, str) else state
     if isinstance(state, bytes):
@@ -51,24 +75,8 @@ def game_row(values: Sequence) -> GameRow:
     if raw is not None and crc is not None and not damage and zlib.crc32(raw) != crc:
         damage.append("its stored state does not match the checksum stored with it")
     try:
-        options = json.loads(options)  # text or bytes
+        parsed = json.loads(options)  # text or bytes
     except ValueError:  # not UTF-8, or not JSON
-        options = {}
+        parsed = {}
         damage.append(OPTIONS_DAMAGED)
-    columns[5], columns[7] = options, state
-    return GameRow(*columns, damage=tuple(damage))
-
-
-def damaged(values: Sequence) -> bool:
-    """Whether a row read as :data:`GAME_FIELDS` is damaged (:func:`game_row`); a state
-    stored before checksums were (it has none) is damaged if it is not even JSON."""
-    row = game_row(values)
-    if row.damage:
-        return True
-    if row.state is None or values[-1] is not None:
-        return False
-    try:
-        json.loads(row.state)
-    except ValueError:
-        return True
-    return False
+    return parsed, state, tuple(damage)

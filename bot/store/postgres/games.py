@@ -15,7 +15,7 @@ from dataclasses import replace
 import asyncpg
 
 from bot.clocks import Clocks
-from bot.store.damage import GAME_FIELDS, damaged, game_row, state_columns
+from bot.store.damage import CHECKED_FIELDS, GAME_FIELDS, damaged, game_row, state_columns
 from bot.store.faults import StaleGame
 from bot.store.interface import Rate
 from bot.store.postgres.connection import Connection, Tx
@@ -193,7 +193,8 @@ class GamesPG(Connection):
 
     async def damaged_games(self) -> list[int]:
         """Read once, at start-up: the live games' rows, a checksum each."""
-        rows = await self.rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN {_LIVE}")
+        checked = ", ".join(CHECKED_FIELDS)
+        rows = await self.rows(f"SELECT {checked} FROM games WHERE status IN {_LIVE}")
         return [row[0] for row in rows if damaged(row)]
 
     async def count_games(self) -> int:

@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 
 from bot.clocks import Clocks
-from bot.store.damage import GAME_FIELDS, damaged, game_row, state_columns
+from bot.store.damage import CHECKED_FIELDS, GAME_FIELDS, damaged, game_row, state_columns
 from bot.store.faults import StaleGame
 from bot.store.interface import Rate
 from bot.store.queries import RATED
@@ -20,21 +20,22 @@ from bot.store.sqlite.ratings import rate_game
 from bot.store.sqlite.waits import bump, reschedule, set_awaiting
 
 
-def _game_columns(table: str = "") -> str:
-    """The columns a game row is read from (:data:`GAME_FIELDS`): its state and options as
-    the bytes stored, so a damaged byte is named, not raised as a decoding error."""
+def _columns(fields: tuple[str, ...], table: str = "") -> str:
+    """Columns of ``games`` to read a row from (:mod:`bot.store.damage`): its state and
+    options as the bytes stored, so a damaged byte is named, not raised as a decoding
+    error."""
     prefix = f"{table}." if table else ""
     return ", ".join(
         f"CAST({prefix}{f} AS BLOB)" if f in ("state", "options") else f"{prefix}{f}"
-        for f in GAME_FIELDS
+        for f in fields
     )
 
 
-_GAME_COLUMNS = _game_columns()
+_GAME_COLUMNS = _columns(GAME_FIELDS)
 _SEAT_COLUMNS = "seat, user_id, name, awaiting, place, score, deadline, ai"
 #: a game and its seats, one row per seat (one with no seat columns for a seatless game)
 _SEATED = "SELECT {}, {} FROM games g LEFT JOIN seats s ON s.game_id = g.id".format(
-    _game_columns("g"), ", ".join(f"s.{c}" for c in _SEAT_COLUMNS.split(", "))
+    _columns(GAME_FIELDS, "g"), ", ".join(f"s.{c}" for c in _SEAT_COLUMNS.split(", "))
 )
 _GAME_WIDTH = len(GAME_FIELDS)
 #: the statuses of the game a channel is playing: at most one, by a unique index
@@ -158,7 +159,8 @@ class GamesSQL(Connection):
 
     async def damaged_games(self) -> list[int]:
         """Read once, at start-up: the live games' rows, a checksum each."""
-        rows = await self.rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN {_LIVE}")
+        checked = _columns(CHECKED_FIELDS)
+        rows = await self.rows(f"SELECT {checked} FROM games WHERE status IN {_LIVE}")
         return [row[0] for row in rows if damaged(row)]
 
     async def count_games(self) -> int:
