@@ -28,4 +28,10 @@ def caller_of(interaction: discord.Interaction) -> Caller:
 
 
 def table_of(interaction: discord.Interaction) -> Table:
-    return Table(channel_id=interaction.channel_id, guild_id=interaction.guild_id)
+    """Where the interaction was made; its hints name the server's commands only in a
+    server that added the bot, where Discord offers them to everyone."""
+    return Table(
+        channel_id=interaction.channel_id,
+        guild_id=interaction.guild_id,
+        server_commands=interaction.is_guild_integration(),
+    )

@@ -9,12 +9,13 @@ import discord
 from discord.ext import commands
 
 from bot import permissions
+from bot.callers import jump_link
 from bot.cogs import COGS
 from bot.daily import Daily
 from bot.delivery import channel_of, deliver, parts_of, post, refuse
 from bot.marks import for_discord
 from bot.organiser import Organiser
-from bot.service import Refused, Reply, Service, Table
+from bot.service import Refused, Reply, Service, Table, seen_away
 from bot.store import LeagueRow
 from bot.tree import Tree
 from bot.views import DYNAMIC_ITEMS, controls
@@ -69,6 +70,23 @@ class Bridgekeeper(commands.AutoShardedBot):
         await deliver(interaction, parts_of(reply, controls(reply), self.tree.mention))
         for note in await self.refresh_statuses(reply.changed):
             await refuse(interaction, note)
+
+    async def answer_away(
+        self, interaction: discord.Interaction, table: Table, reply: Reply
+    ) -> None:
+        """Answer a move made far from its game's channel (``table``): the public post
+        goes there, pinging whoever is next, and the mover sees it privately where they
+        are, with the game's Play button while it waits for them. A channel that cannot
+        be posted in (a DM closed since) costs the post, not the mover's answer."""
+        try:
+            await self.post(table, reply)
+            note = f"Posted in {jump_link(table)}."
+        except discord.HTTPException as exc:
+            log.warning(
+                "game %s: could not post in channel %d: %s", reply.game_id, table.channel_id, exc
+            )
+            note = f"I could not post this in the game's channel ({jump_link(table)})."
+        await self.answer(interaction, seen_away(reply, interaction.user.id, note))
 
     async def open_thread(self, league: LeagueRow, match_id: int, title: str) -> Table:
         """A league match's own thread in the league's channel."""

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from functools import partial
 
 from bot.marks import when
-from bot.scheduler import Post, Posted, day_ends
+from bot.scheduler import Post, Posted, day_ends, post_once
 from bot.service import LEASE, Caller, Refused, Reply, Service, Table, solo_attempt
 from bot.store import Attempt, Entry
 from engine.seven_bridges.board import CITY, format_square
+from renders.text.common import plural
 
 GAME = "seven-bridges"
 #: the rulebook's solo levels (1 easiest … 9 hardest) allowed as starts, Monday first
@@ -30,6 +31,11 @@ WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 #: all-time ranking: average margin as if every player had this many extra 0-margin days,
 #: so one lucky day cannot top a steady record
 STEADY = 5
+#: that ranking in words, wherever its figure is shown beside a plain average
+STEADY_MEANS = (
+    f"margins added up and shared over the games played plus {STEADY}, so one lucky day "
+    "cannot top a steady record"
+)
 
 
 @dataclass(frozen=True)
@@ -97,7 +103,8 @@ class Daily:
         return challenge_for(day or self.today(), await self.store.secret("daily"))
 
     async def play(self, table: Table, caller: Caller, guild_id: int | None) -> Reply:
-        """Open today's game for the caller at ``table`` (their DM or a private thread)."""
+        """Open today's game for the caller at ``table`` (their DM or a private thread),
+        its result shared in ``guild_id``'s daily channel, if any."""
         today = await self.challenge()
         mine = await self.store.entries(user_id=caller.user_id)
         done = next((e for e in mine if e.day == today.day), None)
@@ -108,11 +115,11 @@ class Daily:
                 f"You have played today's challenge ({done.status}). The next one opens "
                 f"{when(day_ends(self.store.clock()), 'R')}."
             )
-        await self.service.create(
-            table, caller, GAME, options={"start": today.start}, seed=today.seed, rated=False
-        )
-        reply = await self.service.start(table, caller)
-        await self.store.add_entry(today.day, caller.user_id, caller.name, guild_id, reply.game_id)
+        # the game opened, started and recorded as the attempt in one transaction: a
+        # crash leaves the attempt whole, or nothing to hold the player back
+        options = {"start": today.start}
+        entry = (today.day, guild_id)
+        reply = await self.service.solo(table, caller, GAME, options, seed=today.seed, entry=entry)
         head = (
             f"**Daily challenge {today.day}** ({today.weekday}, starting level "
             f"{today.levels[0]}–{today.levels[1]}): you against Euler, until "
@@ -150,7 +157,8 @@ class Daily:
             }
             line = share_line(entry, await self.challenge(entry.day), streak(won, entry.day))
             item = Posted(Table(channels[entry.guild_id], entry.guild_id), Reply(text=line))
-            if not await self._once(item, partial(self.store.claim_share, entry), post, posted):
+            mark = partial(self.store.claim_share, entry)
+            if not await post_once(item, mark, post, posted, self._hold):
                 break
         return posted
 
@@ -182,7 +190,7 @@ class Daily:
                 continue
             item = Posted(Table(channel, guild), Reply(text=text))
             mark = partial(self.store.claim_daily_post, today.day, guild)
-            if not await self._once(item, mark, post, posted):
+            if not await post_once(item, mark, post, posted, self._hold):
                 break
         return posted
 
@@ -193,27 +201,6 @@ class Daily:
         """The daily lease: one process at a time posts the challenge and its results."""
         until = self.store.clock() + LEASE
         return await self.store.take_lease("daily", self.service.holder, until)
-
-    async def _once(
-        self,
-        item: Posted,
-        mark: Callable[[], Awaitable[bool]],
-        post: Post | None,
-        posted: list[Posted],
-    ) -> bool:
-        """Post ``item`` and then ``mark`` it made, renewing the daily lease first (many
-        servers' posts may take a while); or, with nowhere to post it, mark it and keep it
-        for the caller if the mark was this caller's. False once the lease is another
-        process's: the rest is left to it."""
-        if post is None:
-            if await mark():
-                posted.append(item)
-            return True
-        if not await self._hold():
-            return False
-        if await post(item):  # else it is posted again next minute
-            await mark()
-        return True
 
     async def setup(self, table: Table, caller: Caller) -> Reply:
         if table.guild_id is None or not caller.manager:
@@ -232,11 +219,11 @@ class Daily:
         lines += [f"{i}. {e.name} {e.margin:+d}" for i, e in enumerate(todays[:10], 1)]
         if not todays:
             lines.append("No finished games yet today.")
-        lines.append("**All time** — steady average margin (wins, streak, best)")
+        lines.append(f"**All time** — steady average margin ({STEADY_MEANS}), wins, streak, best")
         for i, row in enumerate(_all_time(entries, today)[:10], 1):
             lines.append(
-                f"{i}. {row.name} {row.rating:+.1f} ({row.wins} wins, streak {row.streak}, "
-                f"best {row.best:+d})"
+                f"{i}. {row.name} {row.rating:+.1f} ({plural(row.wins, 'win')}, streak "
+                f"{row.streak}, best {row.best:+d})"
             )
         return Reply(text="\n".join(lines))
 
@@ -247,11 +234,13 @@ class Daily:
         if not mine:
             raise Refused("You have not finished a daily challenge yet: `/daily play`.")
         row = _all_time(mine, self.today())[0]
+        average = sum(e.margin for e in mine) / len(mine)
         return Reply(
             text=(
-                f"**{caller.name}**: {len(mine)} daily games, {row.wins} wins over Euler, "
-                f"current streak {row.streak}, best margin {row.best:+d}, average "
-                f"{sum(e.margin for e in mine) / len(mine):+.1f}."
+                f"**{caller.name}**: {plural(len(mine), 'daily game')}, "
+                f"{plural(row.wins, 'win')} over Euler, current streak {row.streak}, best "
+                f"margin {row.best:+d}. Average margin {average:+.1f} a game; on the all-time "
+                f"leaderboard {row.rating:+.1f}, the steady average ({STEADY_MEANS})."
             ),
             private=True,
         )

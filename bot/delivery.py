@@ -40,8 +40,10 @@ log = logging.getLogger(__name__)
 
 CONTENT_LIMIT = 2000  # characters in one message's content
 ALT_LIMIT = 1024  # characters of an attachment's alt text (its ``description``)
-#: ends alt text cut to the limit, saying where the rest is
-ALT_MORE = "… (cut here; /game board text:true has it all)"
+#: where a board's whole description is read (a reply may name another: ``Reply.alt_whole``)
+BOARD_WORDS = "/game board text:true"
+#: ends alt text cut to the limit, saying where the rest is: a board's, by default
+ALT_MORE = f"… (cut here; {BOARD_WORDS} has it all)"
 UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes in a server without boosts: what every server allows
 FENCE = "```"
 OPENER = 20  # characters of a fence line kept to reopen its block after a cut ("```python")
@@ -69,6 +71,7 @@ class Part:
     mentions: tuple[int, ...] = ()
     alt: str | None = None  # the image in words
     accent: int | None = None  # a card's colour (``0xRRGGBB``)
+    whole: str = BOARD_WORDS  # where all of ``alt`` is read, should it be cut
 
     @property
     def card(self) -> bool:
@@ -84,7 +87,7 @@ class Part:
                 everyone=False, roles=False, users=[discord.Object(u) for u in self.mentions]
             )
         }
-        alt = None if self.alt is None else clip(self.alt)
+        alt = None if self.alt is None else clip(self.alt, whole=self.whole)
         if self.image is not None:
             kwargs["file"] = discord.File(
                 io.BytesIO(self.image), filename=BOARD_FILE, description=alt
@@ -133,18 +136,20 @@ def split_text(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
     return [p for p in pieces if p.strip()] or [text[:limit]]
 
 
-def clip(text: str, limit: int = ALT_LIMIT) -> str:
+def clip(text: str, limit: int = ALT_LIMIT, whole: str = BOARD_WORDS) -> str:
     """``text`` cut to ``limit`` characters for alt text, where a screen reader pauses:
-    after its last whole line that fits, else after a sentence or a word, then
-    :data:`ALT_MORE`. A description puts the most important lines first."""
+    after its last whole line that fits, else after a sentence or a word, then saying
+    that ``whole`` has it all (:data:`ALT_MORE` for a board). A description puts the
+    most important lines first."""
     if len(text) <= limit:
         return text
-    room = limit - len(ALT_MORE) - 1
+    more = ALT_MORE.replace(BOARD_WORDS, whole)
+    room = limit - len(more) - 1
     kept = text[: room + 1]
     cut = kept.rfind("\n")
     if cut <= 0:
         cut = max(kept.rfind(". ") + 1, kept.rfind("; ") + 1) or kept.rfind(" ")
-    return (text[: cut if cut > 0 else room].rstrip() + "\n" + ALT_MORE)[:limit]
+    return (text[: cut if cut > 0 else room].rstrip() + "\n" + more)[:limit]
 
 
 def _cut_line(line: str, width: int) -> list[str]:
@@ -184,7 +189,7 @@ def parts_of(
     parts = [Part(piece, reply.private, mentions=reply.mentions) for piece in before]
     alt = reply.alt if image is not None else None
     last = Part(pieces[-1], reply.private, image, tuple(controls), reply.mentions, alt)
-    parts.append(replace(last, accent=reply.accent))
+    parts.append(replace(last, accent=reply.accent, whole=reply.alt_whole or BOARD_WORDS))
     if reply.followup is not None:
         parts += parts_of(reply.followup, mention=mention)
     return parts

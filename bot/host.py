@@ -38,6 +38,11 @@ class Host(Protocol):
     async def answer(self, interaction: discord.Interaction, reply: Reply) -> None:
         """A service reply as the answer to ``interaction``, its buttons under its board."""
 
+    async def answer_away(
+        self, interaction: discord.Interaction, table: Table, reply: Reply
+    ) -> None:
+        """A reply to a move made far from its game: posted at ``table``, shown privately."""
+
     async def refresh_statuses(self, game_ids: Sequence[int]) -> list[str]:
         """Bring these games' pinned status up to date; what the asker should know."""
 

@@ -37,8 +37,10 @@ class MinutePass:
         and rollover, then the notices due; returns how many posts and notices went out.
 
         The timers' moves are posted one by one as they are stored (``post`` goes to the
-        scheduler, with a stand-in for each post in case this process dies first); the
-        other sources' posts once each source is done."""
+        scheduler, with a stand-in for each post in case this process dies first), and so
+        are the leagues' rounds and the daily posts (each marked made once posted, so one
+        this process dies before posting is posted by the next pass); the other posts
+        once each source is done."""
         posted = 0
 
         async def post_one(item: Posted) -> bool:
@@ -49,7 +51,7 @@ class MinutePass:
 
         sources: tuple[tuple[str, Callable[[], Awaitable[list[Posted]]]], ...] = (
             ("timers", lambda: self.scheduler.tick(post_one)),
-            ("leagues", self.organiser.tick),
+            ("leagues", lambda: self.organiser.tick(post_one)),
             ("daily settling", lambda: self.daily.settle(post_one)),
             ("daily rollover", lambda: self.daily.rollover(post_one)),
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 import discord
 
@@ -19,7 +20,7 @@ from bot.callers import caller_of, table_of
 from bot.delivery import acknowledge, answer_error, edit_original
 from bot.host import Host
 from bot.picker import StalePath, Step, page, walk
-from bot.service import Refused
+from bot.service import Refused, Table
 
 BUTTONS_UP_TO = 10  # a step with more choices is a select menu: a phone shows it as a list
 SELECT_PAGE = 25  # Discord's limit of options in one select menu
@@ -38,10 +39,20 @@ class _GameButton:
         self.game_id = game_id
         self.version = version
 
-    async def legal(self, interaction: discord.Interaction, bot: Host) -> list[str]:
-        """The clicker's legal moves, refused if this button's position is gone."""
+    async def table(self, interaction: discord.Interaction, bot: Host) -> Table:
+        """The game's own channel, wherever the button is clicked (a Play button under
+        ``/turns`` is clicked far from it), its hints as the clicker's place allows."""
+        table = await bot.service.table_of_game(self.game_id)
+        return replace(table, server_commands=table_of(interaction).server_commands)
+
+    async def legal(
+        self, interaction: discord.Interaction, bot: Host, table: Table | None = None
+    ) -> list[str]:
+        """The clicker's legal moves at the game's ``table``, refused if this button's
+        position is gone."""
         expect = (self.game_id, self.version)
-        return await bot.service.legal_moves(table_of(interaction), caller_of(interaction), expect)
+        table = table or await self.table(interaction, bot)
+        return await bot.service.legal_moves(table, caller_of(interaction), expect)
 
     #: whether a click opens a new (private) message rather than changing its own
     opens_message = False
@@ -61,17 +72,21 @@ class _GameButton:
         self, interaction: discord.Interaction, bot: Host, path: tuple[int, ...]
     ) -> None:
         """Show the choices after ``path``, or play the move it completes."""
-        moves = await self.legal(interaction, bot)
+        table = await self.table(interaction, bot)
+        moves = await self.legal(interaction, bot, table)
         step = _walk(moves, path)
         if step.move is None:
             content, choices = picker_message(self.game_id, self.version, moves, path, 0)
             await edit_original(interaction, content, choices)
             return
         reply = await bot.service.move(
-            table_of(interaction), caller_of(interaction), step.move, (self.game_id, self.version)
+            table, caller_of(interaction), step.move, (self.game_id, self.version)
         )
         await edit_original(interaction, f"You played `{step.move}`.")
-        await bot.answer(interaction, reply)
+        if table.channel_id == interaction.channel_id:
+            await bot.answer(interaction, reply)
+        else:  # played from afar: the board goes to the game's channel, a copy to the mover
+            await bot.answer_away(interaction, table, reply)
 
 
 _GAME = r":(?P<game>\d+):(?P<version>\d+)"
@@ -89,13 +104,14 @@ def _path_of(match: re.Match[str]) -> tuple[int, ...]:
 class PlayButton(
     _GameButton, discord.ui.DynamicItem[discord.ui.Button], template=r"bk:play" + _GAME
 ):
-    """Under each public board: opens the clicker's private move picker."""
+    """Under each public board, and under a private answer offering games to play
+    (``/turns``, ``/hand``): opens the clicker's private move picker."""
 
     opens_message = True
 
-    def __init__(self, game_id: int, version: int) -> None:
+    def __init__(self, game_id: int, version: int, label: str = "Play") -> None:
         button = discord.ui.Button(
-            label="Play",
+            label=label[:80],
             emoji="\N{BLACK RIGHT-POINTING TRIANGLE}",
             style=discord.ButtonStyle.primary,
             custom_id=f"bk:play:{game_id}:{version}",

@@ -41,6 +41,29 @@ class Posted:
 Post = Callable[[Posted], Awaitable[bool]]
 
 
+async def post_once(
+    item: Posted,
+    mark: Callable[[], Awaitable[bool]],
+    post: Post | None,
+    posted: list[Posted],
+    hold: Callable[[], Awaitable[bool]],
+) -> bool:
+    """Post ``item`` and then ``mark`` it made, renewing the lease it is posted under
+    first (``hold``: many posts may take a while); or, with nowhere to post it, mark it
+    and keep it in ``posted`` for the caller if the mark was this caller's. What a
+    process dies before marking is posted again by the lease's next holder: at least
+    once. False once the lease is another process's: the rest is left to it."""
+    if post is None:
+        if await mark():
+            posted.append(item)
+        return True
+    if not await hold():
+        return False
+    if await post(item):  # else it is posted again next minute
+        await mark()
+    return True
+
+
 #: what the deadline brings, told to the player it will happen to
 AT_YOUR_DEADLINE = {
     "random": "the game plays a random legal move for you",

@@ -23,8 +23,10 @@ from bot.store import iso, parse_time
 
 def controls(reply: Reply) -> tuple[discord.ui.Item, ...]:
     """The Play button under a public board the game waits on, Rematch under one it
-    ended on; nothing otherwise."""
-    if reply.game_id is None or reply.private or not (reply.playable or reply.rematch):
+    ended on; under a private answer, a Play button for each game it offers."""
+    if reply.private:
+        return tuple(PlayButton(o.game_id, o.version, o.label) for o in reply.offers)
+    if reply.game_id is None or not (reply.playable or reply.rematch):
         return ()
     if reply.playable:
         return (PlayButton(reply.game_id, reply.version),)

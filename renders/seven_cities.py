@@ -1,6 +1,10 @@
 """The Battle for Seven Cities table as a PNG: the past and future boards side by side,
 then a status panel.
 
+Read on a phone, the picture is shown about 390 px wide, 0.39 of its size: its words are
+drawn at 26 px or more (about 10 px there) and each hex's name at 0.58 of its radius
+(13 px there at the largest hexes), the boards filling their half of the width.
+
 Each hex shows its terrain by colour *and* by a letter (S soil, F forest, M mountain,
 L light sea, D deep sea, V volcano), and its name (``7b``) which is also how moves
 name it, so nobody needs to tell colours apart. Tile groups are outlined in thick ink.
@@ -37,7 +41,7 @@ from engine.seven_cities.board import (
 )
 from engine.seven_cities.cards import BY_SLUG, clock_text
 from engine.seven_cities.view import View
-from renders.common import fit_text, font, to_png
+from renders.common import fit_text, font, text_width, to_png
 from renders.palette import (
     BACKGROUND,
     CARD,
@@ -57,12 +61,19 @@ from renders.pen import Box, Pen, Point, Sketch, glyph
 
 WIDTH = 1000
 MARGIN = 14
-CAPTION_H = 78
-BOARD_TITLE_H = 34
+CAPTION_H = 92
+BOARD_TITLE_H = 36
 BOARD_GAP = 16
-MAX_RADIUS = 50
+MAX_RADIUS = 58
 MIN_RADIUS = 22
-ROW_H = 34
+PANEL_HEAD_H = 104  # the panel's first line, then the column names on two lines
+ROW_H = 46
+HAND_LINE = 40
+LEGEND_H = 134
+TEXT = 26  # the panel's words: about 10 px on a phone
+SMALL = 24  # column names, the legend, the hand's heading
+#: how far above a hex's middle its city and pawns stand, in radii: its name is below
+RAISED = 0.18
 WALL: RGB = (150, 40, 20)
 SHIELD: RGB = (230, 230, 236)
 GHOST: RGB = (235, 232, 226)
@@ -135,7 +146,7 @@ def layout(view: View) -> Layout:
     coords = _coords(view)
     x0, y0, x1, y1 = _extent(coords)
     board_w = (WIDTH - 2 * MARGIN - BOARD_GAP) / 2
-    radius = min(MAX_RADIUS, (board_w - 16) / (x1 - x0), 560 / (y1 - y0))
+    radius = min(MAX_RADIUS, (board_w - 8) / (x1 - x0), 600 / (y1 - y0))
     # on half pixels: boards whose extents differ a little share every hex's stamps
     radius = math.floor(max(MIN_RADIUS, radius) * 2) / 2
     board_h = (y1 - y0) * radius + 16
@@ -152,18 +163,19 @@ def layout(view: View) -> Layout:
     rows = tuple(
         (
             MARGIN + 10,
-            panel_top + 70 + i * ROW_H,
+            panel_top + PANEL_HEAD_H + i * ROW_H,
             WIDTH - MARGIN - 10,
-            panel_top + 70 + (i + 1) * ROW_H,
+            panel_top + PANEL_HEAD_H + (i + 1) * ROW_H,
         )
         for i in range(view.players)
     )
     bottom = rows[-1][3] + 8
     hand = None
     if view.hand is not None:
-        hand = (MARGIN + 10, bottom, WIDTH - MARGIN - 10, bottom + 30 + 30 * _hand_lines(view))
+        lines = 1 + _hand_lines(view)
+        hand = (MARGIN + 10, bottom, WIDTH - MARGIN - 10, bottom + 6 + HAND_LINE * lines)
         bottom = hand[3]
-    legend_bottom = bottom + 104
+    legend_bottom = bottom + LEGEND_H
     panel = (MARGIN, panel_top, WIDTH - MARGIN, legend_bottom)
     return Layout(
         width=WIDTH,
@@ -178,7 +190,7 @@ def layout(view: View) -> Layout:
 
 
 def _hand_lines(view: View) -> int:
-    return max(1, math.ceil(len(view.hand or ()) / 3))
+    return max(1, math.ceil(len(view.hand or ()) / 2))
 
 
 def centre(plan: Layout, tile: Tile) -> Point:
@@ -217,7 +229,7 @@ def _draw_tiles(pen: Pen, view: View, plan: Layout) -> None:
         half = stamp.width // 2
         pen.paste(stamp, (x - half, y - half))
         ink = TERRAIN[t.terrain][2]
-        pen.text((x, y + r * 0.56), t.name[1:], max(14, round(r * 0.44)), ink)
+        pen.text((x, y + r * 0.42), t.name[1:], max(14, round(r * 0.58)), ink)
 
 
 @lru_cache(maxsize=1024)
@@ -237,7 +249,7 @@ def _hex_glyph(terrain: str, radius: float, edges: int) -> Image.Image:
         for k in range(6)
         if edges >> k & 1
     ]
-    texts = [((half, half - radius * 0.6), letter, max(12, round(radius * 0.34)), ink)]
+    texts = [((half, half - radius * 0.68), letter, max(11, round(radius * 0.3)), ink)]
     return glyph((2 * half + 1, 2 * half + 1), sketches, texts)
 
 
@@ -257,7 +269,7 @@ def _draw_tokens(pen: Pen, view: View, plan: Layout) -> None:
         for t in tiles:
             pen.outline(_corners(centre(plan, t), r - 5), WALL, 5)
     for tile, _seat in view.shields:
-        _shield(pen, centre(plan, tile), r)
+        _shield(pen, _raised(plan, tile), r)
 
 
 def _draw_rail(pen: Pen, points: list[Point], tiles: tuple[Tile, ...], r: float) -> None:
@@ -294,6 +306,12 @@ def _shield(pen: Pen, c: Point, r: float) -> None:
     pen.outline(shape, INK, 2)
 
 
+def _raised(plan: Layout, tile: Tile) -> Point:
+    """Where a hex's city, pawns and shield stand: above its middle, its name below."""
+    x, y = centre(plan, tile)
+    return x, y - plan.radius * RAISED
+
+
 def _pawns(view: View) -> dict[Tile, list[int]]:
     by_tile: dict[Tile, list[int]] = {}
     for seat, tile in enumerate(view.positions):
@@ -308,7 +326,7 @@ def _draw_cities(pen: Pen, view: View, plan: Layout) -> None:
     r = plan.radius
     pawns = _pawns(view)
     for city in view.cities:
-        c = centre(plan, city.tile)
+        c = _raised(plan, city.tile)
         if city.tile in pawns:
             c = (c[0] + r * 0.36, c[1])
         colour = swatch(city.owner)
@@ -325,7 +343,7 @@ def _draw_players(pen: Pen, view: View, plan: Layout) -> None:
     r = plan.radius
     built = {c.tile for c in view.cities}
     for tile, seats in _pawns(view).items():
-        c = centre(plan, tile)
+        c = _raised(plan, tile)
         span = r * (0.75 if tile in built else 1.3)
         h = r * 0.42
         step = min(h * 1.05, (span - h) / max(1, len(seats) - 1)) if len(seats) > 1 else 0
@@ -369,17 +387,18 @@ def _draw_caption(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> N
     if view.last is not None:
         last = f"Last: {names[view.last[0]]} — {view.last[1]}"
     title = "Round 0 (starting tiles)" if view.round == 0 else f"Round {view.round}"
-    pen.text((MARGIN, 18), title, 22, INK, anchor="lm")
-    pen.text((WIDTH - MARGIN, 18), fit_text(last, font(20), 600), 20, HIGHLIGHT, anchor="rm")
+    pen.text((MARGIN, 22), title, 28, INK, anchor="lm")
+    room = WIDTH - 2 * MARGIN - text_width(title, 28) - 24
+    pen.text((WIDTH - MARGIN, 22), fit_text(last, font(TEXT), room), TEXT, HIGHLIGHT, anchor="rm")
     pen.text(
-        (MARGIN, 52),
-        fit_text(_turn_line(view, names), font(22), WIDTH - 2 * MARGIN),
-        22,
+        (MARGIN, 64),
+        fit_text(_turn_line(view, names), font(28), WIDTH - 2 * MARGIN),
+        28,
         INK,
         anchor="lm",
     )
     for era, box in enumerate(plan.boards):
-        pen.text((box[0] + 8, box[1] + BOARD_TITLE_H / 2), ERA_TITLES[era], 20, MUTED, anchor="lm")
+        pen.text((box[0] + 8, box[1] + BOARD_TITLE_H / 2), ERA_TITLES[era], 24, MUTED, anchor="lm")
 
 
 def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> None:
@@ -389,24 +408,32 @@ def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> Non
         f"Draw pile {view.deck} · blue {view.blue} · red {view.red} · "
         f"past groups {view.past_deck} · clock {clock_text(view.clock)}"
     )
-    pen.text((x0 + 12, y0 + 22), head, 18, INK, anchor="lm")
-    columns = (x0 + 360, x0 + 480, x0 + 590, x0 + 700, x0 + 820)
-    labels = ("future cities", "all cities", "cards", "tokens left", "shields")
-    for x, label in zip(columns, labels, strict=True):
-        pen.text((x, y0 + 56), label, 16, MUTED, anchor="mm")
+    pen.text((x0 + 12, y0 + 26), fit_text(head, font(TEXT), x1 - x0 - 24), TEXT, INK, anchor="lm")
+    columns = (x0 + 430, x0 + 555, x0 + 680, x0 + 800, x0 + 915)
+    labels = (
+        ("future", "cities"),
+        ("all", "cities"),
+        ("cards", ""),
+        ("tokens", "left"),
+        ("shields", ""),
+    )
+    for x, (top, below) in zip(columns, labels, strict=True):
+        pen.text((x, y0 + (64 if below else 76)), top, SMALL, MUTED, anchor="mm")
+        if below:
+            pen.text((x, y0 + 88), below, SMALL, MUTED, anchor="mm")
     for seat, row in enumerate(plan.rows):
         colour = swatch(seat)
         cy = (row[1] + row[3]) / 2
         if seat in view.to_play and not view.over:
             pen.rect((row[0] - 4, row[1] + 1, row[2] + 4, row[3] - 1), WAITING, None, 0, 6)
-        pen.circle((row[0] + 16, cy), 13, colour.fill, colour.edge, 2)
-        pen.text((row[0] + 16, cy), colour.letter, 15, colour.ink)
+        pen.circle((row[0] + 19, cy), 17, colour.fill, colour.edge, 2)
+        pen.text((row[0] + 19, cy), colour.letter, 20, colour.ink)
         label = f"{seat + 1} {names[seat]}"
         if seat == view.first and view.round:
             label += " (first)"
         if seat in view.resigned:
             label += " (resigned)"
-        pen.text((row[0] + 38, cy), fit_text(label, font(19), 270), 19, INK, anchor="lm")
+        pen.text((row[0] + 46, cy), fit_text(label, font(TEXT), 320), TEXT, INK, anchor="lm")
         future_shields = sum(1 for _, s in view.shields if s == seat)
         values = (
             f"{view.future_cities[seat]}/{view.goal}",
@@ -416,25 +443,27 @@ def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> Non
             str(future_shields),
         )
         for x, value in zip(columns, values, strict=True):
-            pen.text((x, cy), value, 19, INK, anchor="mm")
+            pen.text((x, cy), value, TEXT, INK, anchor="mm")
         if view.places is not None:
-            pen.text((row[2] - 8, cy), f"#{view.places[seat]}", 19, HIGHLIGHT, anchor="rm")
+            place = f"#{view.places[seat]}"
+            pen.text((row[0] + 46 + 330, cy), place, TEXT, HIGHLIGHT, anchor="lm")
     if plan.hand is not None and view.hand is not None:
         hx, hy = plan.hand[0], plan.hand[1]
-        pen.text((hx, hy + 14), "Your hand (only you see this):", 17, MUTED, anchor="lm")
-        width = (plan.hand[2] - hx) / 3
+        heading = "Your hand (only you see this):"
+        pen.text((hx, hy + HAND_LINE / 2), heading, SMALL, MUTED, anchor="lm")
+        width = (plan.hand[2] - hx) / 2
         if not view.hand:
-            pen.text((hx, hy + 44), "no cards", 18, MUTED, anchor="lm")
+            pen.text((hx, hy + HAND_LINE * 1.5), "no cards", TEXT, MUTED, anchor="lm")
         for i, slug in enumerate(view.hand):
             card = BY_SLUG[slug]
-            row, col = divmod(i, 3)
+            row, col = divmod(i, 2)
             text = (
                 f"{card.points} Action Points" if card.plain else f"{card.name} · {card.points} AP"
             )
             pen.text(
-                (hx + col * width, hy + 44 + row * 30),
-                fit_text(text, font(18), width - 8),
-                18,
+                (hx + col * width, hy + HAND_LINE * (1.5 + row)),
+                fit_text(text, font(TEXT), width - 12),
+                TEXT,
                 INK,
                 anchor="lm",
             )
@@ -452,16 +481,19 @@ def _costs(terrain: str) -> str:
 
 
 def _draw_legend(pen: Pen, view: View, plan: Layout) -> None:
+    """The six terrains, three a line: swatch and letter, name, and what each costs."""
     x0, _, x1, y1 = plan.panel
-    y = y1 - 66
-    pen.text((x0 + 12, y - 14), "Terrain — build/travel AP: future · past", 15, MUTED, anchor="lm")
-    step = (x1 - x0 - 24) / 6
+    top = y1 - LEGEND_H + 14
+    title = "Terrain — build/travel AP: future · past"
+    pen.text((x0 + 12, top + 12), title, SMALL, MUTED, anchor="lm")
+    step = (x1 - x0 - 24) / 3
     for i, (terrain, (fill, letter, ink)) in enumerate(TERRAIN.items()):
-        x = x0 + 12 + i * step
-        pen.rect((x, y, x + 26, y + 26), fill, INK, 1, 4)
-        pen.text((x + 13, y + 13), letter, 15, ink)
-        pen.text((x + 32, y + 13), terrain, 15, INK, anchor="lm")
-        pen.text((x, y + 42), _costs(terrain), 15, INK, anchor="lm", bold=False)
+        row, col = divmod(i, 3)
+        x, y = x0 + 12 + col * step, top + 34 + row * 42
+        pen.rect((x, y, x + 32, y + 32), fill, INK, 1, 4)
+        pen.text((x + 16, y + 16), letter, 20, ink)
+        pen.text((x + 40, y + 16), terrain, SMALL, INK, anchor="lm")
+        pen.text((x + 190, y + 16), _costs(terrain), SMALL, INK, anchor="lm", bold=False)
 
 
 def render(view: View, names: Sequence[str]) -> bytes:

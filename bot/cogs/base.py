@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -15,16 +17,34 @@ from discord.ext import commands
 from bot.delivery import acknowledge, answer_error, refuse
 from bot.host import Host
 from bot.permissions import Need, check
+from bot.scheduler import Posted
 from bot.service import Refused, Reply, Table
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 AUTOCOMPLETE_SECONDS = 2.0  # of the 3 Discord waits for suggestions
-DMS_CLOSED = (
-    "I can't send you a direct message (your privacy settings keep my DMs out), so your "
-    "game could not be delivered. It is waiting in our DM all the same: open a DM with me "
-    "and use `/game board` there to play it."
-)
+#: Discord's answer to a DM the person's privacy settings keep out
+CANNOT_MESSAGE = 50007
+
+
+def dms_closed(interaction: discord.Interaction) -> str:
+    """Why nothing was opened for a person whose settings keep the bot's DMs out, and
+    exactly what lets it in, naming only what works where they asked."""
+    command = f"`/{interaction.command.qualified_name}`" if interaction.command else "it"
+    text = (
+        "I can't send you a direct message: your privacy settings keep my DMs out, so I "
+        "opened nothing. This game is played in our DM, so let me in first: in Discord's "
+        "User Settings ▸ Content & Social, allow direct messages from server members"
+    )
+    if interaction.is_guild_integration():
+        text += " (or only here: this server's name ▸ Privacy Settings ▸ Direct Messages)"
+    text += f", then run {command} again."
+    if interaction.guild_id is not None and not interaction.is_guild_integration():
+        text += (
+            " Or ask a server manager to add me to this server (the invite link is in my "
+            "profile): then `/solo` plays right here."
+        )
+    return text
 
 
 def personal(command: T) -> T:
@@ -54,23 +74,61 @@ async def in_dm(
     interaction: discord.Interaction,
     bot: Host,
     start: Callable[[Table], Awaitable[Reply]],
+    opening: str,
     ready: str,
 ) -> None:
     """Open a game in the caller's DM with the bot, where its boards, buttons and reminders
-    can reach them: answered in place when run there, else posted there and the caller
-    told ``ready`` privately (or that their settings keep the bot's DMs out)."""
+    can reach them: answered in place when run there. Run elsewhere, ``opening`` is sent
+    to the DM before anything is opened: a person whose settings keep the bot's DMs out
+    is told what lets it in, and nothing is opened (a game they could not reach would
+    only keep them from the next). Otherwise the game starts, its board is posted under
+    ``opening`` and the caller is told ``ready`` privately; if the game is refused,
+    ``opening`` is deleted, so nothing they did not get stays behind."""
     dm = interaction.user.dm_channel or await interaction.user.create_dm()
-    table = Table(channel_id=dm.id)
-    reply = await start(table)
+    table = Table(channel_id=dm.id, server_commands=False)
     if interaction.context.dm_channel:
-        await bot.answer(interaction, reply)
+        await bot.answer(interaction, await start(table))
         return
     try:
+        note = await dm.send(opening)
+    except discord.Forbidden as exc:
+        if exc.code != CANNOT_MESSAGE:
+            raise
+        raise Refused(dms_closed(interaction)) from None
+    try:
+        reply = await start(table)
+    except BaseException:
+        with contextlib.suppress(discord.HTTPException):
+            await note.delete()
+        raise
+    try:
         await bot.post(table, reply)
-    except discord.Forbidden:  # the player's privacy settings refuse the bot's DMs
-        await refuse(interaction, DMS_CLOSED)
-        return
+    except discord.HTTPException as exc:  # the DM closed a moment after the first message
+        log.warning("game %s: its board could not be posted in the DM: %s", reply.game_id, exc)
+        ready = (
+            "Your game is open, but its board could not be posted in our DM just now: "
+            "`/turns` has its **Play** button."
+        )
     await refuse(interaction, ready)
+
+
+async def post_or_retry(bot: Host, item: Posted) -> bool:
+    """Post one reply; whether that is done with: posted, or never to be (a deleted
+    channel, a lost permission). Discord's servers failing, or a bug, leaves it to be
+    tried again (a timer's move by its stand-in, a league's or the daily's post by the
+    next minute's pass)."""
+    channel = item.table.channel_id
+    try:
+        await bot.post(item.table, item.reply)
+    except (discord.NotFound, discord.Forbidden) as exc:
+        log.warning("post to channel %d given up: %s", channel, exc)
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+        log.warning("post to channel %d failed, to be tried again: %s", channel, exc)
+        return False
+    except Exception:  # a bug: logged, and the minute's other posts still go out
+        log.exception("a post to channel %d failed", channel)
+        return False
+    return True
 
 
 async def in_time(asking: Awaitable[T]) -> T | None:

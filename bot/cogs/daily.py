@@ -37,6 +37,7 @@ class DailyCog(
             interaction,
             self.bot,
             lambda table: self.bot.daily.play(table, caller_of(interaction), guild_id),
+            "Here is today's challenge, which you asked me for:",
             "Today's challenge is waiting in your DMs. Good luck!",
         )
 

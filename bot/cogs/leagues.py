@@ -8,11 +8,12 @@ from discord.ext import commands
 
 from bot import permissions
 from bot.callers import caller_of, table_of
-from bot.cogs.base import AnsweringCog, in_time, noted, permission_note
+from bot.cogs.base import AnsweringCog, in_time, noted, permission_note, post_or_retry
 from bot.cogs.options import GAME_CHOICES, Duration
 from bot.host import Host
 from bot.inputs import LEAGUE_MOVE_TIME, ROUND_TIME
 from bot.leagues.formats import FORMATS
+from bot.scheduler import Posted
 from bot.service import Reply
 
 
@@ -122,11 +123,18 @@ class Leagues(
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def start(self, interaction: discord.Interaction, name: str) -> None:
         # a thread and a game per match take a moment; the round itself is announced in
-        # the league's channel, wherever the organiser happened to type the command
-        posted = await self.organiser.start(interaction.guild_id, caller_of(interaction), name)
-        for item in posted:
+        # the league's channel, wherever the organiser happened to type the command. Each
+        # post is marked made once Discord took it: one that fails, the minute's pass makes
+        made: list[Posted] = []
+
+        async def post(item: Posted) -> bool:
+            made.append(item)
+            return await post_or_retry(self.bot, item)
+
+        left = await self.organiser.start(interaction.guild_id, caller_of(interaction), name, post)
+        for item in left:
             await self.bot.post(item.table, item.reply)
-        announced = posted[0].table.channel_id
+        announced = (made + left)[0].table.channel_id
         await self.bot.answer(
             interaction, Reply(text=f"Round 1 is out: see <#{announced}>.", private=True)
         )

@@ -57,7 +57,9 @@ class Play(AnsweringCog):
                 interaction,
                 self.bot,
                 lambda table: self.service.solo(table, caller_of(interaction), key, options),
-                "Your game is waiting in our DM: play it there.",
+                "Here is the game you asked me for, to play in our DM:",
+                "Your game is waiting in our DM: play it there, or from anywhere with the "
+                "**Play** button `/turns` gives you.",
             )
             return
         note = permission_note(interaction, permissions.GAME, "host a game")

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from functools import partial
 
-import aiohttp
 import discord
 from discord.ext import commands, tasks
 
 from bot.callers import jump_link
+from bot.cogs.base import post_or_retry
 from bot.delivery import parts_of, post
 from bot.host import Host
 from bot.minute import MinutePass
-from bot.scheduler import Posted, Scheduler
+from bot.scheduler import Scheduler
 from bot.service import Reply, Table
 from bot.store import Notice
 from bot.views import SnoozeButton
@@ -82,24 +83,7 @@ class Postal(commands.Cog):
         notices as mentions or DMs. One at a time in a process: the leases it takes are
         this process's, and would not keep a second pass of its own off the same work."""
         async with self._passing:
-            await self.minute.run(self._post, self._send)
-
-    async def _post(self, item: Posted) -> bool:
-        """Post one reply; whether that is done with: posted, or never to be (a deleted
-        channel, a lost permission). Discord's servers failing, or a bug, leaves it to be
-        tried again (a timer's move by its stand-in, a daily post the next minute)."""
-        channel = item.table.channel_id
-        try:
-            await self.bot.post(item.table, item.reply)
-        except (discord.NotFound, discord.Forbidden) as exc:
-            log.warning("post to channel %d given up: %s", channel, exc)
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
-            log.warning("post to channel %d failed, to be tried again: %s", channel, exc)
-            return False
-        except Exception:  # a bug: logged, and the minute's other posts still go out
-            log.exception("a post to channel %d failed", channel)
-            return False
-        return True
+            await self.minute.run(partial(post_or_retry, self.bot), self._send)
 
     async def _send(self, notice: Notice) -> None:
         """Deliver one notice; one that fails, for whatever reason, is put back to be tried

@@ -28,7 +28,7 @@ from bot.leagues.standings import (
     HEAD_TO_HEAD,
 )
 from bot.service import LEASE, Caller, Refused, Service, Table, ordinal
-from bot.store import LeagueRow, Match
+from bot.store import Fence, LeagueRow, Match
 
 log = logging.getLogger(__name__)
 
@@ -101,10 +101,6 @@ def finishing_order(names: list[str], places: Sequence[int]) -> str:
     return " · ".join(f"{'=' if p in shared else ''}{ordinal(p)} {n}" for p, n in ranked)
 
 
-class LeaseLost(Exception):
-    """Another process took a league over mid-step (this one held it past its lease)."""
-
-
 class OrganiserBase:
     """The organiser's state and the look-ups every part of it uses."""
 
@@ -132,6 +128,11 @@ class OrganiserBase:
         next when it runs out."""
         until = self.store.clock() + LEASE
         return await self.store.take_lease(f"league:{league_id}", self.service.holder, until)
+
+    def _fence(self, league_id: int) -> Fence:
+        """The league's lease, for a write of its step to check and renew in its own
+        transaction: a process that held it past its time has that write refused."""
+        return Fence(f"league:{league_id}", self.service.holder, self.store.clock() + LEASE)
 
     async def _let_go(self, league_id: int) -> None:
         await self.store.drop_lease(f"league:{league_id}", self.service.holder)

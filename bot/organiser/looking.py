@@ -29,6 +29,7 @@ from bot.organiser.base import (
 from bot.service import Reply
 from bot.store import parse_time
 from renders.standings import render_table
+from renders.text.common import plural
 
 
 class Looking(OrganiserBase):
@@ -46,7 +47,7 @@ class Looking(OrganiserBase):
         when = progress(league, matches)
         lines = [f"**{league.name}** standings {when}"]
         lines += [
-            f"{row.rank}. {names[row.player]} — {show(row.points)} pts, {row.games} games"
+            f"{row.rank}. {names[row.player]} — {show(row.points)} pts, {plural(row.games, 'game')}"
             for row in rows
         ]
         why = explain(rows, fmt.tiebreaks, names)
@@ -70,7 +71,9 @@ class Looking(OrganiserBase):
             + ", ".join(f"{c} {v}" for c, v in zip(columns[2:], values, strict=True))
             for rank, player, *values in table
         ]
-        return Reply(text="\n".join(lines), image=image, alt="\n".join(alt))
+        return Reply(
+            text="\n".join(lines), image=image, alt="\n".join(alt), alt_whole="/league standings"
+        )
 
     async def league_names(self, guild_id: int | None, typed: str = "") -> list[str]:
         """This server's league names containing ``typed``, for autocomplete (at most 25,

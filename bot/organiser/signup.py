@@ -29,6 +29,7 @@ from bot.organiser.base import LEAGUE_NAME, OrganiserBase, league_format
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Table
 from bot.store import LeagueRow, StaleGame, iso, parse_time
+from renders.text.common import plural
 
 
 class SignUp(OrganiserBase):
@@ -173,7 +174,8 @@ class SignUp(OrganiserBase):
         await self.store.add_member(league.id, caller.user_id, caller.name)
         late = " You play from the next round." if league.status == "running" else ""
         count = sum(not m.dropped for m in members) + 1
-        return Reply(text=f"{caller.name} joined the {league.name} league ({count} players).{late}")
+        players = plural(count, "player")
+        return Reply(text=f"{caller.name} joined the {league.name} league ({players}).{late}")
 
     async def leave(
         self, guild_id: int | None, caller: Caller, name: str
@@ -212,17 +214,21 @@ class SignUp(OrganiserBase):
                 with contextlib.suppress(Refused):
                     await self.service.resign(table, Caller(leaver.user_id, leaver.name))
             game = await self.store.game(match.game_id)
-            if game.status == "active":
+            size = len(match.players)
+            places = [size if p == leaver.user_id else 1 for p in match.players]
+            if game.status == "active":  # called off and settled as the forfeit at once
+                forfeit = (match.id, places, [leaver.user_id])
                 try:
-                    await self.store.abandon(game.id, game.version)
+                    await self.store.abandon(game.id, game.version, forfeit=forfeit)
                 except StaleGame:  # a move landed this very moment
                     raise Refused(
                         "Your league game changed at that moment; please try again."
                     ) from None
                 game = await self.store.game(match.game_id)
-            size = len(match.players)
-            places = [size if p == leaver.user_id else 1 for p in match.players]
-            await self.store.settle_match(match.id, "forfeit", places, [0] * size, [leaver.user_id])
+            else:
+                await self.store.settle_match(
+                    match.id, "forfeit", places, [0] * size, [leaver.user_id]
+                )
             text = (
                 f"{leaver.name} left the {league.name} league and resigned: this match counts "
                 f"as a forfeit by {leaver.name}, and the game ends here."

@@ -28,12 +28,14 @@ from bot.service.ratings import Ratings
 from bot.service.rematch import Rematch
 from bot.service.replies import (
     Caller,
+    Offer,
     Reply,
     StatusCard,
     Table,
     default_link,
     ordinal,
     player_count,
+    seen_away,
     waited_for,
 )
 from bot.service.seats import Seats
@@ -50,6 +52,7 @@ __all__ = [
     "Caller",
     "Loaded",
     "NOTIFY",
+    "Offer",
     "POLICIES",
     "Refused",
     "Reply",
@@ -61,6 +64,7 @@ __all__ = [
     "ordinal",
     "player_count",
     "rebuild",
+    "seen_away",
     "solo_attempt",
     "waited_for",
 ]

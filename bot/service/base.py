@@ -44,8 +44,18 @@ from renders.text import describe
 log = logging.getLogger(__name__)
 
 
+#: where a seat's own view is read in words whole: the public board, and its own part
+OWN_WORDS = "/game board text:true, with /hand,"
+#: said to a click on a button of a position (or a game) that is no more
+STALE = (
+    "That button belongs to an earlier position: the game has moved on. "
+    "Use the buttons under the newest board."
+)
 #: said instead of the board when its drawing worker died (the move itself stands)
 BOARD_LOST = "The board could not be drawn this time; `/game board` shows it."
+#: the same for a game in a DM, where ``/game board`` may not be offered (see
+#: :attr:`Table.server_commands`) and ``/hand`` shows the player's own board
+BOARD_LOST_IN_DM = "The board could not be drawn this time; `/hand` shows it."
 
 
 @dataclass(frozen=True)
@@ -152,6 +162,17 @@ def solo_attempt(game: Loaded, state: Any, *, abandoned: bool = False) -> Attemp
     return Attempt("lost" if abandoned else status, total, euler)
 
 
+def open_one(table: Table, one: str = "one") -> str:
+    """How to begin a game, naming only commands offered where ``table`` is asked from
+    (:attr:`Table.server_commands`)."""
+    if table.server_commands:
+        return f"Open {one} with `/game new`."
+    return (
+        f"`/solo` starts {one} for you alone; `/turns` lists the games waiting for you, "
+        "each with its **Play** button."
+    )
+
+
 def _hand_line(view: Any) -> str | None:
     """The seat's own hand in words, beside its picture: read where no image shows (the
     terminal, a screen reader). Only the viewing seat's view carries a hand."""
@@ -213,8 +234,8 @@ class ServiceBase:
         if found is None:
             latest = await self.store.latest_game(table.channel_id)
             if latest is not None:
-                raise Refused(f"The game here is {latest.status}. Open a new one with `/game new`.")
-            raise Refused("There is no game here. Open one with `/game new`.")
+                raise Refused(f"The game here is {latest.status}. {open_one(table, 'a new one')}")
+            raise Refused(f"There is no game here. {open_one(table)}")
         return await self._loaded(*found, damaged=damaged)
 
     async def check_stored_games(self) -> int:
@@ -285,16 +306,13 @@ class ServiceBase:
     async def _latest(self, table: Table) -> Loaded:
         row = await self.store.latest_game(table.channel_id)
         if row is None:
-            raise Refused("No game has been played here yet. Open one with `/game new`.")
+            raise Refused(f"No game has been played here yet. {open_one(table)}")
         return await self._load(row)
 
     async def _active(self, table: Table, expect: tuple[int, int] | None = None) -> Loaded:
         game = await self._live(table)
         if expect is not None and (game.row.id, game.row.version) != expect:
-            raise Refused(
-                "That button belongs to an earlier position: the game has moved on. "
-                "Use the buttons under the newest board."
-            )
+            raise Refused(STALE)
         if game.row.status == "lobby":
             raise Refused("The game has not started yet. Its creator starts it with `/game start`.")
         return game
@@ -323,7 +341,8 @@ class ServiceBase:
             return text, await self._drawers.draw(game.row.game_key, view, game.names), alt
         except DrawingFailed:
             log.error("no board for game %d: its drawing worker stopped", game.row.id)
-            return f"{text}\n{BOARD_LOST}", None, None
+            lost = BOARD_LOST if game.row.guild_id is not None else BOARD_LOST_IN_DM
+            return f"{text}\n{lost}", None, None
 
     async def _private(
         self, game: Loaded, state: Any, version: int, seat: int, events: list
@@ -340,6 +359,7 @@ class ServiceBase:
             alt=alt,
             game_id=game.row.id,
             version=version,
+            alt_whole=OWN_WORDS,
         )
 
     def _result_text(self, game: Loaded, result: Result) -> str:
@@ -361,16 +381,13 @@ class ServiceBase:
         step: Step,
         version: int,
         lines: Sequence[str],
-        already: Sequence[int] = (),
-        mentions: tuple[int, ...] | None = None,
+        *,
+        mentions: tuple[int, ...],
     ) -> Reply:
         """The public answer after anything that changed the position, told from ``step``
-        (whose awaited seats and result the engine worked out once).
-
-        Whoever the game newly waits for (not ``already`` awaited: a player mid-way through
-        a several-step turn, or one still pondering an out-of-turn answer) is told, unless
-        ``mentions`` says whom the caller has told already.
-        """
+        (whose awaited seats and result the engine worked out once), pinging ``mentions``:
+        whom the caller's change told it is their turn in the channel (the DMs were queued
+        with the change itself, :meth:`_turn_notices`)."""
         over = step.over
         awaited = tuple(game.seats[s].user_id for s in step.awaited)
         people = game.people(step.awaited)
@@ -385,11 +402,7 @@ class ServiceBase:
             image=image,
             alt=alt,
             accent=self._accent(game, step) if image is not None else None,
-            mentions=(
-                mentions
-                if mentions is not None
-                else await self._tell_turn(game, [u for u in people if u not in already])
-            ),
+            mentions=mentions,
             awaiting=awaited,
             game_id=game.row.id,
             version=version,
@@ -420,14 +433,6 @@ class ServiceBase:
         """A game at ``version`` waits for an AI seat: tell the front end when it moves."""
         if self.on_ai_waiting is not None:
             self.on_ai_waiting(ai_pause(game_id, version).total_seconds())
-
-    async def _tell_turn(self, game: Loaded, users: Sequence[int]) -> tuple[int, ...]:
-        """Tell each user it is their turn (:meth:`_turn_notices`), queueing the DMs now:
-        the users to mention in the channel are returned."""
-        mentioned, dms = await self._turn_notices(game, users)
-        for user_id, text, at in dms:
-            await self.store.queue_turn_notice(game.row.id, user_id, text, at)
-        return mentioned
 
     async def _turn_notices(
         self, game: Loaded, users: Sequence[int]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -21,8 +21,8 @@ from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL, ai_identity, check_level
 from bot.service.states import STATES
-from bot.store import Attempt, SeatRow, StaleGame
-from engine.core import BadOptions, Game
+from bot.store import Attempt, Fence, GameRow, Opening, SeatRow, StaleGame
+from engine.core import BadOptions, Game, Step
 
 POLICIES = {
     "random": "a random legal move for them",
@@ -68,8 +68,60 @@ class Lobby(ServiceBase):
         ai_level: str = DEFAULT_LEVEL,
     ) -> Reply:
         """Open a game in the lobby, the caller in seat 0 and ``ai`` AI players at
-        ``ai_level`` beside them (a game with AI players is never rated)."""
+        ``ai_level`` beside them (a game with AI players is never rated), in one
+        transaction."""
         rules = self._rules_of(game_key)
+        options, clocks = await self._checked(table, caller, rules, options, clocks, ai, ai_level)
+        seats = [SeatRow(0, caller.user_id, caller.name, False, None, None)]
+        for _ in range(ai):
+            user_id, name = ai_identity(seats, ai_level)
+            seats.append(SeatRow(len(seats), user_id, name, False, None, None, ai=ai_level))
+        try:
+            game_id = await self.store.create_game(
+                guild_id=table.guild_id,
+                channel_id=table.channel_id,
+                game_key=game_key,
+                options=options,
+                seed=self._seed() if seed is None else seed,
+                creator_id=caller.user_id,
+                creator_name=caller.name,
+                clocks=clocks,
+                rated=rated,
+                others=[(s.user_id, s.name, s.ai) for s in seats[1:]],
+            )
+        except StaleGame:
+            raise Refused("This channel already has a game.") from None
+        info = rules.info
+        # the options chosen beside the players, so whoever joins sees what they join
+        about = "; ".join([player_count(info), *(f"{k} {v}" for k, v in options.items())])
+        timing = "" if rated and not ai else " A casual game: ratings stay as they are."
+        if ai:
+            timing += f" AI players: {', '.join(s.name for s in seats[1:])}."
+        if clocks.move_hours is not None:
+            timing += (
+                f" Time per move: {format_hours(clocks.move_hours)}; then the game plays "
+                f"{POLICIES[clocks.policy]}."
+            )
+        return Reply(
+            text=(
+                f"{caller.name} opened a game of **{info.name}** ({about}). "
+                f"Join with `/game join`; {caller.name} starts it with `/game start`.{timing}"
+            ),
+            game_id=game_id,
+        )
+
+    async def _checked(
+        self,
+        table: Table,
+        caller: Caller,
+        rules: Game,
+        options: Mapping[str, Any] | None,
+        clocks: Clocks | None,
+        ai: int,
+        ai_level: str,
+    ) -> tuple[dict, Clocks]:
+        """The options (as stored) and clocks of a game ``caller`` opens at ``table``,
+        with ``ai`` AI players: refused, saying why, where they or the table will not do."""
         check_text(caller.name, "Your name")
         check_level(ai_level)
         if not 0 <= ai < rules.info.max_players:
@@ -109,6 +161,12 @@ class Lobby(ServiceBase):
         except BadOptions as exc:
             raise Refused(str(exc)) from None
         if await self.store.live_game(table.channel_id):
+            if table.guild_id is None and not table.server_commands:
+                raise Refused(
+                    "You already have a game going in our DM: finish it first. Its **Play** "
+                    "button is under its newest board there, and `/turns` brings it to you "
+                    "wherever you are."
+                )
             if table.guild_id is None:
                 raise Refused(
                     "You already have a game going in this DM: finish it, or call it off "
@@ -118,57 +176,98 @@ class Lobby(ServiceBase):
                 "This channel already has a game. Finish or abandon it, or use another "
                 "channel or thread."
             )
-        try:
-            game_id = await self.store.create_game(
-                guild_id=table.guild_id,
-                channel_id=table.channel_id,
-                game_key=game_key,
-                options=options,
-                seed=self._seed() if seed is None else seed,
-                creator_id=caller.user_id,
-                creator_name=caller.name,
-                clocks=clocks,
-                rated=rated,
-            )
-        except StaleGame:
-            raise Refused("This channel already has a game.") from None
-        seats = [SeatRow(0, caller.user_id, caller.name, False, None, None)]
-        for version in range(ai):
-            user_id, name = ai_identity(seats, ai_level)
-            await self.store.join(game_id, version, user_id, name, ai=ai_level)
-            seats.append(SeatRow(version + 1, user_id, name, False, None, None, ai=ai_level))
-        info = rules.info
-        # the options chosen beside the players, so whoever joins sees what they join
-        about = "; ".join([player_count(info), *(f"{k} {v}" for k, v in options.items())])
-        timing = "" if rated and not ai else " A casual game: ratings stay as they are."
-        if ai:
-            timing += f" AI players: {', '.join(s.name for s in seats[1:])}."
-        if clocks.move_hours is not None:
-            timing += (
-                f" Time per move: {format_hours(clocks.move_hours)}; then the game plays "
-                f"{POLICIES[clocks.policy]}."
-            )
-        return Reply(
-            text=(
-                f"{caller.name} opened a game of **{info.name}** ({about}). "
-                f"Join with `/game join`; {caller.name} starts it with `/game start`.{timing}"
-            ),
-            game_id=game_id,
-        )
+        return options, clocks
 
     async def solo(
-        self, table: Table, caller: Caller, game_key: str, options: Mapping[str, Any] | None = None
+        self,
+        table: Table,
+        caller: Caller,
+        game_key: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: int | None = None,
+        entry: tuple[str, int | None] | None = None,
     ) -> Reply:
         """Open and start a game for one at ``table`` (a DM, a channel, a thread): against
-        the game's own opponent, unrated."""
+        the game's own opponent, unrated, in one transaction; with ``entry`` (day, server)
+        it is the caller's attempt at that day's daily challenge, recorded with it."""
         rules = self._rules_of(game_key)
         if rules.info.min_players > 1:
             raise Refused(
                 f"{rules.info.name} needs {player_count(rules.info)}; "
                 f"games to play alone: {_solo_names()}."
             )
-        await self.create(table, caller, game_key, options, rated=False)
-        return await self.start(table, caller)
+        try:
+            game_id = await self.open_game(
+                table, [caller], game_key, options, seed=seed, rated=False, entry=entry
+            )
+        except StaleGame as exc:
+            raise Refused(f"Nothing was opened: {exc}. Look again.") from None
+        return await self.opening(game_id, mention=True)
+
+    async def open_game(
+        self,
+        table: Table,
+        players: Sequence[Caller],
+        game_key: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: int | None = None,
+        clocks: Clocks | None = None,
+        rated: bool = True,
+        match: int | None = None,
+        fence: Fence | None = None,
+        entry: tuple[str, int | None] | None = None,
+    ) -> int:
+        """Open a game at ``table`` with ``players`` seated in order, started, and linked
+        to what it is played for (a league ``match`` opened under ``fence``, a daily
+        ``entry``), all in one transaction: a crash leaves the whole of it or none. Who
+        is to play is told (their DMs queued with it); :meth:`opening` is its post.
+        StaleGame, nothing stored, if the table has a game, the match its game, or the
+        day its attempt already; LeaseLost if ``fence`` is another process's now."""
+        rules = self._rules_of(game_key)
+        options, clocks = await self._checked(
+            table, players[0], rules, options, clocks, 0, DEFAULT_LEVEL
+        )
+        seed = self._seed() if seed is None else seed
+        try:
+            state = rules.new(len(players), options, seed)
+        except BadOptions as exc:
+            raise Refused(str(exc)) from None
+        now = self.store.now()
+        seats = [SeatRow(s, p.user_id, p.name, False, None, None) for s, p in enumerate(players)]
+        row = GameRow(
+            0, table.guild_id, table.channel_id, game_key, "active", options, seed, None, 0,
+            players[0].user_id, now, now,
+        )  # fmt: skip
+        game = Loaded(row, seats, rules, state)  # as it is to be stored, to tell who plays
+        step = rules.step(None, state, ())
+        _mentions, dms = await self._turn_notices(game, game.people(step.awaited))
+        told = await heads_ups(game, step, (), None, self._settings_of, self.store.clock())
+        stored = STATES.stored(game_key, state)
+        return await self.store.create_game(
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            game_key=game_key,
+            options=options,
+            seed=seed,
+            creator_id=players[0].user_id,
+            creator_name=players[0].name,
+            clocks=clocks,
+            rated=rated,
+            others=[(p.user_id, p.name, None) for p in players[1:]],
+            opening=Opening(stored, tuple(step.awaited), told, dms, match, fence, entry),
+        )
+
+    async def opening(self, game_id: int, *, mention: bool = False) -> Reply:
+        """A game's post as it begins, rebuilt from the store: its seats, then the board as
+        it stands. ``mention`` pings whoever is to play and asked to be pinged (as
+        :meth:`open_game` left them told); without, it pings nobody (a repeated post)."""
+        game = await self.load_game(game_id)
+        mentions: tuple[int, ...] = ()
+        if mention:
+            mentions, _dms = await self._turn_notices(game, game.people(game.position.awaited))
+        return await self._begins(game, game.position, game.row.version, mentions)
 
     async def join(self, table: Table, caller: Caller) -> Reply:
         game = await self._live(table)
@@ -221,6 +320,7 @@ class Lobby(ServiceBase):
         started = Loaded(game.row, game.seats, game.rules, state)
         opening = game.rules.step(None, state, ())
         told = await heads_ups(started, opening, (), None, self._settings_of, self.store.clock())
+        mentions, dms = await self._turn_notices(started, started.people(opening.awaited))
         try:
             await self.store.start(
                 game.row.id,
@@ -228,17 +328,23 @@ class Lobby(ServiceBase):
                 STATES.stored(game.row.game_key, state),
                 tuple(opening.awaited),
                 told,
+                dms,
             )
         except StaleGame:
             raise Refused("The lobby changed at that moment; please try again.") from None
-        labels = [game.rules.seat_label(state, s) for s in range(len(game.names))]
+        return await self._begins(started, opening, game.row.version + 1, mentions)
+
+    async def _begins(
+        self, game: Loaded, step: Step, version: int, mentions: tuple[int, ...]
+    ) -> Reply:
+        """The public post of a game beginning: its seats in order, then its position."""
+        labels = [game.rules.seat_label(step.state, s) for s in range(len(game.names))]
         order = ", ".join(
             f"{s + 1}. {n}" + (f" ({label})" if label else "")
             for s, (n, label) in enumerate(zip(game.names, labels, strict=True))
         )
-        return await self._position_reply(
-            started, opening, game.row.version + 1, [f"**{info.name}** begins. Seats: {order}."]
-        )
+        begins = f"**{game.rules.info.name}** begins. Seats: {order}."
+        return await self._position_reply(game, step, version, [begins], mentions=mentions)
 
     async def abandon(self, table: Table, caller: Caller) -> Reply:
         game = await self._live(table, damaged=True)  # calling off is what a damaged game is for

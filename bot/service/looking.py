@@ -7,10 +7,21 @@ from typing import Any
 import engine
 from bot.inputs import Refused
 from bot.marks import when
-from bot.service.base import Loaded, ServiceBase, rebuild
-from bot.service.replies import Caller, Reply, StatusCard, Table, player_count, waited_for
-from bot.store import parse_time
+from bot.service.base import STALE, Loaded, ServiceBase, rebuild
+from bot.service.replies import (
+    Caller,
+    Offer,
+    Reply,
+    StatusCard,
+    Table,
+    player_count,
+    waited_for,
+)
+from bot.store import Awaiting, parse_time
 from renders.text import describe
+
+#: the most games one answer offers to play: Discord shows 25 buttons under a message
+OFFERED = 25
 
 
 class Looking(ServiceBase):
@@ -19,6 +30,13 @@ class Looking(ServiceBase):
     async def is_live(self, table: Table) -> bool:
         """Whether a game is open or being played at ``table``."""
         return await self.store.live_game(table.channel_id) is not None
+
+    async def table_of_game(self, game_id: int) -> Table:
+        """Where a game is played: a button that carries its id may be clicked anywhere."""
+        row = await self.store.game(game_id)
+        if row is None:
+            raise Refused(STALE)
+        return Table(row.channel_id, row.guild_id)
 
     async def players(self, game_id: int) -> list[Caller]:
         """Who sits at a game, in seat order."""
@@ -134,23 +152,37 @@ class Looking(ServiceBase):
         return Reply(text="\n".join(lines), private=True)
 
     async def my_turns(self, caller: Caller) -> Reply:
-        lines = await self.waiting_lines(caller.user_id)
-        if not lines:
+        """Every game waiting for the caller, numbered, each with a **Play** button that
+        plays it from wherever this is read: the way back to a game whose board the
+        caller cannot reach (a DM they cannot find, a server they are not in now)."""
+        waiting = await self._waiting(caller.user_id)
+        if not waiting:
             return Reply(text="No game is waiting for you.", private=True)
-        return Reply(text="Your turn in:\n" + "\n".join(lines), private=True)
+        lines = [f"{n}. {line}" for n, (_, line) in enumerate(waiting, 1)]
+        offers = tuple(
+            Offer(w.game_id, w.version, f"{n}. {engine.get(w.game_key).info.name}")
+            for n, (w, _) in enumerate(waiting[:OFFERED], 1)
+        )
+        if len(waiting) > OFFERED:
+            lines.append(f"The {OFFERED} longest-waiting have a **Play** button here.")
+        return Reply(text="Your turn in:\n" + "\n".join(lines), private=True, offers=offers)
 
     async def waiting_lines(self, user_id: int) -> list[str]:
         """One line for each game waiting for the user, the longest-waiting first: its
         name and a link to it, how long it has waited, its deadline. ``/turns`` lists
         them, and so does the daily digest."""
+        return [f"• {line}" for _, line in await self._waiting(user_id)]
+
+    async def _waiting(self, user_id: int) -> list[tuple[Awaiting, str]]:
         now = self.store.clock()
         lines = []
         for w in await self.store.awaiting(user_id):
             since = parse_time(w.since)
             due = f", due {when(parse_time(w.deadline))}" if w.deadline else ""
-            lines.append(
-                f"• **{engine.get(w.game_key).info.name}** in "
+            line = (
+                f"**{engine.get(w.game_key).info.name}** in "
                 f"{self._link(Table(w.channel_id, w.guild_id))} — waiting since "
                 f"{when(since, 'f')} ({waited_for(now - since)}){due}"
             )
+            lines.append((w, line))
         return lines

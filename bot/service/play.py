@@ -9,10 +9,11 @@ from bot.inputs import Refused
 from bot.ratings import rate
 from bot.service.base import Loaded, ServiceBase, rebuild, solo_attempt
 from bot.service.heads_up import heads_ups
-from bot.service.replies import Caller, Reply, Table
+from bot.service.replies import Caller, Offer, Reply, Table
 from bot.service.states import STATES
 from bot.store import StaleGame, iso
 from engine.core import IllegalMove, Step, describe, not_your_turn
+from renders.text import describe_own
 
 #: how many characters of moves /game legal lists: one message, with room for its words
 LEGAL_LISTED = 1800
@@ -164,15 +165,29 @@ class Play(ServiceBase):
         return replace(reply, text=f"{note}\n{reply.text}" if note else reply.text, seq=seq)
 
     async def hand(self, table: Table, caller: Caller) -> Reply:
-        """The caller's own view of a game with hidden information, for their eyes only."""
+        """The caller's own view of the game here, for their eyes only, in words too (a
+        player's own sheet item by item); where nothing is hidden, the board everyone
+        sees. With its **Play** button while the game waits for the caller: wherever
+        they ask, they can play it from here."""
         game = await self._active(table)
         seat = self._seated(game, caller)
-        if not game.rules.info.sends_own_view:
-            raise Refused(
-                f"Nothing is hidden in {game.rules.info.name}: everyone sees the same board "
-                "(`/game board`)."
+        offers: tuple[Offer, ...] = ()
+        if caller.user_id in game.people(game.position.awaited):
+            offers = (Offer(game.row.id, game.row.version),)
+        info = game.rules.info
+        if not info.sends_own_view:
+            text = (
+                f"**{info.name}** — {self._turn_text(game, game.position)}\n"
+                f"Nothing is hidden in {info.name}: this is the board everyone sees."
             )
-        return await self._private(game, game.state, game.row.version, seat, [])
+            text, image, alt = await self._board(game, game.state, text)
+            return Reply(
+                text=text, private=True, image=image, alt=alt, game_id=game.row.id, offers=offers
+            )
+        reply = await self._private(game, game.state, game.row.version, seat, [])
+        words = describe_own(game.row.game_key, game.rules.view(game.state, seat), game.names)
+        text = reply.text if words is None else f"{reply.text}\n{words}"
+        return replace(reply, text=text, offers=offers)
 
     async def legal_moves(
         self, table: Table, caller: Caller, expect: tuple[int, int] | None = None

@@ -24,6 +24,7 @@ from bot.marks import when
 from bot.service.base import Loaded, ServiceBase, effective_moves
 from bot.service.replies import Caller, Reply, Table
 from bot.store import Settings, StaleGame, iso, parse_time
+from renders.text.common import plural
 
 NOTIFY = {
     "channel": "a mention in the game's channel",
@@ -66,6 +67,11 @@ def _cadence(reminders: str | None, hour: int | None, current: Settings) -> dict
         hour = hour if hour is not None else current.digest_hour
         return {"remind_hours": None, "digest_hour": DEFAULT_DIGEST_HOUR if hour is None else hour}
     return {"remind_hours": None if choice == "game" else choice, "digest_hour": None}
+
+
+def _days(days: float) -> str:
+    """``1 day``, ``2 days``, ``1.5 days``: a vacation's length as people say it."""
+    return f"{days:g} day" if days == 1 else f"{days:g} days"
 
 
 class PlayByPost(ServiceBase):
@@ -168,17 +174,19 @@ class PlayByPost(ServiceBase):
         if game.seat_of(new.user_id) is not None:
             raise Refused(f"{new.name} already has a seat in this game.")
         check_text(new.name, "The new player's name")
+        awaited = game.state is not None and seat in game.position.awaited
+        # the newcomer's "your turn" DM goes with the change, in its transaction
+        mentions, dms = await self._turn_notices(game, [new.user_id] if awaited else [])
         try:
             await self.store.replace_player(
-                game.row.id, game.row.version, seat, new.user_id, new.name
+                game.row.id, game.row.version, seat, new.user_id, new.name, notices=dms
             )
         except StaleGame:
             raise Refused("The game changed at that moment; please try again.") from None
-        awaited = game.state is not None and seat in game.position.awaited
         by = "" if caller.user_id == old_user else f" {caller.name} made the change."
         return Reply(
             text=f"{new.name} takes over seat {seat + 1} from {game.names[seat]}.{by}",
-            mentions=await self._tell_turn(game, [new.user_id] if awaited else []),
+            mentions=mentions,
             changed=(game.row.id,),
         )
 
@@ -250,9 +258,9 @@ class PlayByPost(ServiceBase):
         games = await self.store.push_deadlines(days * 24, user_id=caller.user_id)
         return Reply(
             text=(
-                f"Enjoy your break: your clocks are paused for {days:g} days, until "
-                f"{when(ends, 'f')}; {len(games)} running deadline(s) moved. "
-                f"{settings.vacation_days - days:g} days left in your bank. "
+                f"Enjoy your break: your clocks are paused for {_days(days)}, until "
+                f"{when(ends, 'f')}; {plural(len(games), 'running deadline')} moved. "
+                f"{_days(settings.vacation_days - days)} left in your bank. "
                 "`/vacation days:0` comes back early."
             ),
             private=True,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 import engine
+from renders.text.common import plural
 
 
 def player_count(info: engine.GameInfo) -> str:
@@ -28,6 +29,23 @@ class Table:
 
     channel_id: int
     guild_id: int | None = None
+    #: whether the server's own commands (``/game …``, ``/move``) are offered to whoever
+    #: asks here, so that a hint may name them: in a server that added the bot, and in
+    #: the terminal. Not where only a person's own install of the app reaches (a server
+    #: that never added the bot, a group DM), nor in a DM with the bot, where Discord
+    #: offers them only to people who share a server with it: hints there name the
+    #: commands of a person's own and the **Play** button instead.
+    server_commands: bool = True
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A game a private answer offers to play from wherever it is read: a **Play**
+    button, as the game's board has, for a game waiting for the asker."""
+
+    game_id: int
+    version: int  # the position offered: a click after the game moved on is refused
+    label: str = "Play"
 
 
 @dataclass(frozen=True)
@@ -53,6 +71,30 @@ class Reply:
     rematch: bool = False
     #: the colour of the seat a public board is about (to play, or the winner), 0xRRGGBB
     accent: int | None = None
+    #: on a private answer: the games waiting for the asker, each offered to play there
+    offers: tuple[Offer, ...] = ()
+    #: where all of ``alt`` is read, should Discord's limit cut it (None: a board's,
+    #: ``/game board text:true``)
+    alt_whole: str | None = None
+
+
+def seen_away(reply: Reply, user_id: int, note: str) -> Reply:
+    """A public answer as its asker sees it privately, away from the game's channel where
+    it is posted (a move made with a **Play** button under ``/turns``): nobody pinged,
+    ``note`` saying where it went, and the game's Play button while it waits for them."""
+    offers: tuple[Offer, ...] = ()
+    if reply.playable and reply.game_id is not None and user_id in reply.awaiting:
+        offers = (Offer(reply.game_id, reply.version or 0),)
+    return replace(
+        reply,
+        text=f"{reply.text}\n{note}",
+        private=True,
+        mentions=(),
+        playable=False,
+        rematch=False,
+        changed=(),
+        offers=offers,
+    )
 
 
 @dataclass(frozen=True)
@@ -74,14 +116,10 @@ def default_link(table: Table) -> str:
     return f"channel {table.channel_id}"
 
 
-def _plural(count: int, unit: str) -> str:
-    return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
-
-
 def waited_for(delta: timedelta) -> str:
     """A past stretch in whole words: ``1 hour``, ``14 minutes``, ``3 days``."""
     minutes = max(1, round(delta.total_seconds() / 60))
     if minutes < 60:
-        return _plural(minutes, "minute")
+        return plural(minutes, "minute")
     hours = round(minutes / 60)
-    return _plural(hours, "hour") if hours < 48 else _plural(round(hours / 24), "day")
+    return plural(hours, "hour") if hours < 48 else plural(round(hours / 24), "day")

@@ -87,6 +87,8 @@ class Undo(ServiceBase):
         kept = standing[: len(standing) - count]
         state = rebuild(game, kept)
         back = game.rules.step(None, state, ())
+        # everyone awaited again is told, the DMs queued with the take-back itself
+        mentions, dms = await self._turn_notices(game, game.people(back.awaited))
         try:
             await self.store.record(
                 game.row.id,
@@ -98,10 +100,11 @@ class Undo(ServiceBase):
                 state=STATES.stored(game.row.game_key, state),
                 awaiting=tuple(back.awaited),
                 reacting=back.reaction_open,
+                notices=dms,
             )
         except StaleGame:
             raise Refused("A move was played at that moment; nothing was taken back.") from None
         taken = ", ".join(f"`{m.action}`" for m in standing[len(kept) :])
         return await self._position_reply(
-            game, back, game.row.version + 1, [f"Taken back: {taken}."]
+            game, back, game.row.version + 1, [f"Taken back: {taken}."], mentions=mentions
         )

@@ -14,6 +14,12 @@ class StaleGame(Exception):
     """The game changed after it was read: the write was not made."""
 
 
+class LeaseLost(Exception):
+    """The work was another process's by the time of the write: the lease it was made
+    under ran out, or another process took it (this one stalled past it). Nothing was
+    written: the lease's holder does, or has done, that work."""
+
+
 class CannotSave(Exception):
     """A write failed for a reason outside the game (disk full, I/O error, read-only file,
     another program holding the database): the transaction was rolled back, so nothing is

@@ -21,13 +21,16 @@ from bot.ratings import Rating
 from bot.store.rows import (
     Attempt,
     Awaiting,
+    Drawn,
     Entry,
+    Fence,
     GameRow,
     LeagueRow,
     Match,
     Member,
     MoveRow,
     Notice,
+    Opening,
     SeatRow,
     Settings,
     UndoRequest,
@@ -39,6 +42,9 @@ Rate = Callable[[Sequence[Rating], Sequence[int]], list[Rating]]
 RatingKey = tuple[int, str, int]
 #: one rated game's seats, in seat order: (user, name, place)
 RatedSeats = Sequence[tuple[int, str, int]]
+#: a league match settled as a forfeit with the game it is played for: (match, places,
+#: the players who forfeit)
+Forfeit = tuple[int, Sequence[int], Sequence[int]]
 #: how the ratings feature replays every rated game, in order, into a table of ratings
 Replay = Callable[[Sequence[tuple[int, str, RatedSeats]]], Mapping[RatingKey, tuple[str, Rating]]]
 
@@ -58,9 +64,14 @@ class Games(Protocol):
         creator_name: str,
         clocks: Clocks | None = None,
         rated: bool = True,
+        others: Sequence[tuple[int, str, str | None]] = (),
+        opening: Opening | None = None,
     ) -> int:
-        """A new game in the lobby, its creator in seat 0; StaleGame if the channel
-        already has a live game."""
+        """A new game in the lobby, its creator in seat 0 and ``others`` (user, name, AI
+        level or None) after them, started at once if ``opening`` says how, in one
+        transaction. StaleGame if the channel already has a live game, the opening's
+        league match its game, or the creator their attempt at the opening's daily
+        challenge; LeaseLost if the opening's fence is held no more."""
 
     async def game(self, game_id: int) -> GameRow | None: ...
 
@@ -104,8 +115,10 @@ class Games(Protocol):
         state: str,
         awaiting: Iterable[int],
         heads_ups: Sequence[tuple[int, str, str, str]] = (),
+        notices: Sequence[tuple[int, str, str]] = (),
     ) -> None:
-        """Start the game, awaiting ``awaiting``; ``heads_ups`` as :meth:`record` takes them."""
+        """Start the game, awaiting ``awaiting``; ``heads_ups`` and ``notices`` as
+        :meth:`record` takes them."""
 
     async def record(
         self,
@@ -138,14 +151,29 @@ class Games(Protocol):
         one is there to be answered: until :meth:`announced`, it is due to be posted
         then. Returns the entry's seq."""
 
-    async def abandon(self, game_id: int, version: int, attempt: Attempt | None = None) -> None:
-        """Call a game off; ``attempt`` settles the daily attempt played in it."""
+    async def abandon(
+        self,
+        game_id: int,
+        version: int,
+        attempt: Attempt | None = None,
+        forfeit: Forfeit | None = None,
+    ) -> None:
+        """Call a game off; ``attempt`` settles the daily attempt played in it, and
+        ``forfeit`` the league match it is played for (StaleGame, nothing written, if
+        that match was settled meanwhile)."""
 
     async def replace_player(
-        self, game_id: int, version: int, seat: int, user_id: int, name: str, ai: str | None = None
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        user_id: int,
+        name: str,
+        ai: str | None = None,
+        notices: Sequence[tuple[int, str, str]] = (),
     ) -> None:
         """Hand a seat to another user, or to an AI player at level ``ai``; the position
-        (and so the version) stays."""
+        (and so the version) stays. ``notices`` as :meth:`record` takes them."""
 
     async def is_rated(self, game_id: int) -> bool:
         """Whether the game's result moves ratings: opened rated, with two seats or more,
@@ -261,7 +289,9 @@ class Leagues(Protocol):
 
     async def leagues_due_to_start(self) -> list[LeagueRow]: ...
 
-    async def running_leagues(self) -> list[LeagueRow]: ...
+    async def leagues_to_step(self) -> list[LeagueRow]:
+        """Leagues the minute's pass steps: those running, and those over whose final
+        standings are not posted yet."""
 
     async def update_league(self, league_id: int, **columns: object) -> None: ...
 
@@ -273,9 +303,34 @@ class Leagues(Protocol):
 
     async def drop_member(self, league_id: int, user_id: int, *, remove: bool) -> None: ...
 
-    async def add_match(self, league_id: int, round: int, kind: str, players: list[int]) -> int: ...
+    async def draw_round(
+        self,
+        league_id: int,
+        number: int,
+        drawn: Sequence[Drawn],
+        held: Fence,
+        *,
+        rounds: int | None = None,
+    ) -> bool:
+        """Record round ``number``'s draw whole (byes and forfeits settled) in one
+        transaction under ``held``; with ``rounds``, the league starts with it. False,
+        writing nothing, if it was drawn (or the league started) already; LeaseLost if
+        ``held`` is held no more. Each table's game opens by :meth:`Games.create_game`."""
 
-    async def link_match(self, match_id: int, game_id: int) -> None: ...
+    async def open_round(self, league_id: int, number: int, deadline: str, held: Fence) -> bool:
+        """Round ``number`` has every game open: it runs until ``deadline``, and its
+        announcement is due (:meth:`news_posted`). False if it ran already."""
+
+    async def finish_league(self, league_id: int, held: Fence) -> bool:
+        """The season is over: its final standings are due. False if it was already."""
+
+    async def news_posted(self, league_id: int) -> bool:
+        """The league's latest news (a round's announcement, the final standings) is out:
+        True if it was due, once of every caller."""
+
+    async def match_posted(self, match_id: int) -> bool:
+        """The first board of the match's game is out: True if it was due, once of every
+        caller."""
 
     async def settle_match(
         self,
@@ -310,10 +365,6 @@ class Daily(Protocol):
 
     async def secret(self, name: str) -> bytes:
         """A random server-side secret, made once and kept."""
-
-    async def add_entry(
-        self, day: str, user_id: int, name: str, guild_id: int | None, game_id: int
-    ) -> None: ...
 
     async def entries(
         self, *, day: str | None = None, user_id: int | None = None

@@ -45,7 +45,8 @@ def wait(row: Sequence) -> Wait:
 
 LEAGUE_COLUMNS = (
     "guild_id, channel_id, name, game_key, format, table_size, rounds, points, bye_points, "
-    "round_hours, move_hours, seed, created_by, id, status, round, round_deadline, starts_at"
+    "round_hours, move_hours, seed, created_by, id, status, round, round_deadline, starts_at, "
+    "news_pending"
 )
 
 
@@ -54,6 +55,7 @@ def league_of(row: Sequence | None) -> LeagueRow | None:
         return None
     values = list(row)
     values[7] = tuple(json.loads(values[7]))
+    values[18] = bool(values[18])
     return LeagueRow(*values)
 
 
@@ -70,6 +72,7 @@ def match_of(r: Sequence) -> Match:
         bool(r[8]),
         r[9],
         r[10],
+        bool(r[11]),
     )
 
 

@@ -1,4 +1,5 @@
-"""What the store hands back: plain rows, one dataclass per kind, and the stored time format.
+"""What the store hands back (plain rows, one dataclass per kind) and the few values a
+write takes beside its arguments, and the stored time format.
 
 Every store (SQLite, PostgreSQL) returns these, so the application layer
 never sees a driver's row type.
@@ -6,6 +7,7 @@ never sees a driver's row type.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -86,6 +88,7 @@ class Awaiting:
     game_key: str
     since: str
     deadline: str | None = None
+    version: int = 0  # the game's position, for a Play button offered with it
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,9 @@ class LeagueRow:
     round: int = 0
     round_deadline: str | None = None
     starts_at: str | None = None
+    #: the league's latest news (its round's announcement, or its final standings) is
+    #: stored but not posted yet
+    news_pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -170,6 +176,47 @@ class Match:
     settled: bool
     game_status: str | None
     channel_id: int | None
+    post_pending: bool = False  # its game is open, its first board not posted yet
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A match of a round's draw: a table to play (``places`` None), or a bye or a
+    forfeit settled as it is drawn (its places, and who forfeits)."""
+
+    kind: str
+    players: tuple[int, ...]
+    places: tuple[int, ...] | None = None
+    forfeiting: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Fence:
+    """The lease a write is made under: ``name`` held by ``holder``, renewed to ``until``
+    by the write itself. A holder that holds it no more (it ran out, or another process
+    took it) has its write refused: :class:`~bot.store.faults.LeaseLost`, nothing kept."""
+
+    name: str
+    holder: str
+    until: datetime
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A game started in the transaction that creates it: its first state, whom it awaits,
+    and whom that tells (as :meth:`~bot.store.interface.Games.start` takes them); with
+    what the game is played for, linked in the same transaction: a league ``match``
+    (opened under ``fence``, its board then due to be posted) or the daily challenge
+    (``entry``: the creator's attempt at that day's, and the server whose daily channel
+    shares its result, if any)."""
+
+    state: str
+    awaiting: tuple[int, ...]
+    heads_ups: Sequence[tuple[int, str, str, str]] = ()
+    notices: Sequence[tuple[int, str, str]] = ()
+    match: int | None = None
+    fence: Fence | None = None
+    entry: tuple[str, int | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,14 @@ from engine.seven_bridges.bonuses import (
     USED,
     Bonuses,
 )
-from engine.seven_bridges.legend import ITEMS, TOTAL_BUILDINGS, TOTAL_GRID, TOTAL_TREES, crossed
+from engine.seven_bridges.legend import (
+    ITEMS,
+    TOTAL_BUILDINGS,
+    TOTAL_GRID,
+    TOTAL_TREES,
+    Scorecard,
+    crossed,
+)
 from engine.seven_bridges.state import PICKS
 from engine.seven_bridges.view import View
 from renders.common import fit_text, font
@@ -51,6 +58,7 @@ LEGEND_H = 40
 BONUS_H = 76  # an IMMEDIATE cell: the shape, its points
 RESERVED_H = 66  # a RESERVED cell: points, name, state
 ROW_H = 31  # a score-sheet row
+LABELS_H = 18  # the band over a solo score sheet naming its columns, "you" and "Euler"
 COUNTED: RGB = (255, 244, 200)  # score rows that make the total
 
 ITEM_LABELS = ("Loop", "Bridges", "Landmarks", "Buildings", "Trees", "Map edges", "Drafting")
@@ -100,6 +108,7 @@ def sheet_layout(solo: bool) -> SheetLayout:
     immediate = _row(6, dice[0][3] + 22 + GAP + PANEL_HEAD, DIE, BONUS_H)
     reserved = _row(4, immediate[0][3] + GAP + PANEL_HEAD, (DICE_W - 3 * DIE_GAP) / 4, RESERVED_H)
     x0, x1 = MARGIN + DICE_W + 2 * GAP, WIDTH - MARGIN
+    top += LABELS_H if solo else 0  # the column names under the heading, never beside it
     rows = tuple((x0, top + k * ROW_H, x1, top + (k + 1) * ROW_H) for k in range(len(ITEMS) + 1))
     columns = (x1 - 92, x1 - 8) if solo else (x1 - 8,)
     height = round(max(reserved[0][3], rows[-1][3] + 30) + MARGIN)
@@ -176,8 +185,16 @@ def _draw_bonuses(pen: Pen, view: View, plan: SheetLayout, colour: Swatch) -> No
         pen.text((box[0] + 7, box[1] + 53), word, 14, ink, "lm")
 
 
-def _details(view: View) -> list[str]:
-    card = view.seats[view.seat].card
+def counting(card: Scorecard, advanced: bool) -> str:
+    """Which items make the total, as the score sheet's heading says it: in the basic
+    game as many of the best as bridges crossed."""
+    if advanced:
+        return "chosen items count"
+    return f"best {card.crossed} of 7 count" if card.crossed else "cross a bridge to count"
+
+
+def item_details(card: Scorecard) -> list[str]:
+    """What each of the seven items counted, as the score sheet writes it beside it."""
     loop = card.loop
     return [
         f"{loop.corners} corners × {max(1, loop.bridges)}, dotted" if loop.score else "no loop yet",
@@ -197,18 +214,16 @@ def _draw_score(pen: Pen, view: View, plan: SheetLayout) -> None:
     card = player.card
     rows = plan.score_rows
     x0, x1 = rows[0][0], rows[0][2]
-    head_y = rows[0][1] - PANEL_HEAD / 2 - 2
-    rule = f"best {card.crossed} of 7 count" if card.crossed else "cross a bridge to count"
-    if view.advanced:
-        rule = "your chosen items count"
-    pen.text((x0, head_y), f"SCORE · {rule}", 18, INK, "lm")
+    labels_y = rows[0][1] - LABELS_H / 2 - 1
+    head_y = rows[0][1] - (LABELS_H if view.solo else 0) - PANEL_HEAD / 2 - 2
+    pen.text((x0, head_y), f"SCORE · {counting(card, view.advanced)}", 18, INK, "lm")
     mine = plan.score_columns[0]
     if view.solo:
-        pen.text((mine, head_y + 2), "you", 15, MUTED, "rm", bold=False)
-        pen.text((plan.score_columns[1], head_y + 2), "Euler", 15, EULER.edge, "rm", bold=False)
+        pen.text((mine, labels_y), "you", 15, MUTED, "rm", bold=False)
+        pen.text((plan.score_columns[1], labels_y), "Euler", 15, EULER.edge, "rm", bold=False)
     pen.rect((x0, rows[0][1], x1, rows[-1][3]), WHITE, CARD_LINE, 2, 8)
     for i, (box, label, detail) in enumerate(
-        zip(rows[:-1], ITEM_LABELS, _details(view), strict=True)
+        zip(rows[:-1], ITEM_LABELS, item_details(card), strict=True)
     ):
         counted = i in card.counted
         y = (box[1] + box[3]) / 2

@@ -23,6 +23,21 @@ DESCRIBERS: dict[str, Callable[[Any, Sequence[str]], str]] = {
 }
 
 
+#: what a seat's own picture shows beyond the public board, where the game has more
+#: than a hand to tell (a hand is told by whoever shows the view: it is a list)
+OWN_DESCRIBERS: dict[str, Callable[[Any, Sequence[str]], str]] = {
+    "seven-bridges": seven_bridges.describe_own,
+}
+
+
+def describe_own(game_key: str, view: Any, names: Sequence[str]) -> str | None:
+    """A seat's own ``view`` beyond the public board, in words, for the seat alone (a
+    player's own sheet: its map and its score, item by item); None where it is only a
+    hand, or nothing."""
+    describer = OWN_DESCRIBERS.get(game_key)
+    return None if describer is None else describer(view, names)
+
+
 def describe(game_key: str, view: Any, names: Sequence[str]) -> str | None:
     """``view`` of the game ``game_key`` in words, one sentence or two a line, the most
     important first; None for a game that has no words yet (a test's stand-in game)."""

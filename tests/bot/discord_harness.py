@@ -20,9 +20,11 @@ test when discord.py logged an ERROR (it logs and swallows exceptions in command
 views) and when an interaction was never answered (Discord shows "This interaction failed").
 
 Direct messages go through the same doors (``GET /users/{id}``, ``POST /users/@me/channels``,
-then a send to the DM channel): ``h.dms(user_id)`` lists what the bot sent someone by itself,
-``h.closed_dms`` holds users whose DMs Discord refuses (403, 50007) and ``h.gone_channels``
-channels deleted under the bot (404, 10003). A user option (``player=ADA``) is sent as Discord
+then a send to the DM channel): ``h.dms(user_id)`` lists what the bot sent someone by itself
+(and did not delete since), ``h.closed_dms`` holds users whose DMs Discord refuses (403,
+50007) and ``h.gone_channels`` channels deleted under the bot (404, 10003). A button on an
+answer where only a user's install reaches (a server without the bot, a group DM) is pressed
+through that install, as Discord sends it. A user option (``player=ADA``) is sent as Discord
 does: the id as value, the user and member in ``resolved``.
 
 Use it as ``async with Harness(tmp_path / "bot.db") as h:`` or through the ``harness``
@@ -919,7 +921,8 @@ class Harness:
         return thread
 
     def delete_message(self, message_id: int) -> None:
-        """A person deletes a message: the bot's later edits of it get Discord's 404."""
+        """A message is deleted (by a person, or by the bot through Discord's ``DELETE``):
+        the bot's later edits of it get Discord's 404."""
         del self.messages[message_id]
         self.deleted.add(message_id)
 
@@ -990,7 +993,11 @@ class Harness:
                 offered = {o["value"] for o in c.get("options", [])}
                 assert set(data["values"]) <= offered, "Discord sends only offered values"
         data = {"custom_id": custom_id, **data}
-        payload = self._interaction_payload(3, user, int(message["channel_id"]), data)
+        channel = int(message["channel_id"])
+        # a button on an answer where only the user's install reaches is theirs to press
+        payload = self._interaction_payload(
+            3, user, channel, data, user_install=channel in OUT_OF_REACH
+        )
         payload["message"] = json.loads(json.dumps(message))
         return await self.feed(payload, expired=expired)
 
@@ -1117,6 +1124,14 @@ class Harness:
             return self._channel_send(call, int(route.channel_id))
         if (method, path) == ("PATCH", "/channels/{channel_id}/messages/{message_id}"):
             return self._edit(int(call.url.rsplit("/", 1)[1]), call.payload, call)
+        if (method, path) == ("DELETE", "/channels/{channel_id}/messages/{message_id}"):
+            message_id = int(call.url.rsplit("/", 1)[1])
+            if message_id not in self.messages:
+                raise self._refuse(404, 10008, "Unknown Message", call)
+            if self.messages[message_id]["author"]["id"] != self._bot_user()["id"]:
+                raise self._refuse(403, 50003, "Cannot execute action on a DM channel", call)
+            self.delete_message(message_id)
+            return None
         if (method, path) == ("PATCH", "/channels/{channel_id}") and int(
             route.channel_id
         ) == THREAD_ID:

@@ -5,7 +5,10 @@ protocol for the unmodified ``bot.start(token)`` of discord.py 2.7.1:
 
 * REST: login (``GET /users/@me``, ``GET /oauth2/applications/@me``), command sync
   (``PUT /applications/{app}/commands``), interaction callbacks (JSON or multipart,
-  answered as ``?with_response=1`` asks), follow-ups, ``@original`` edits and channel messages.
+  answered as ``?with_response=1`` asks), follow-ups, ``@original`` edits, channel
+  messages, and direct messages (``POST /users/@me/channels``, then a send to the DM
+  channel, which Discord refuses with 403, code 50007, for a user in
+  :attr:`FakeDiscord.closed_dms`: one whose privacy settings keep the bot's DMs out).
 * Gateway: HELLO -> IDENTIFY -> READY + GUILD_CREATE, HEARTBEAT -> HEARTBEAT_ACK, and
   :meth:`FakeDiscord.slash` / :meth:`FakeDiscord.click` to push INTERACTION_CREATE dispatches.
 
@@ -53,6 +56,9 @@ APP_ID = BOT_ID
 GUILD_ID = 9001
 CHANNEL_ID = 5001
 OWNER_ID = 1009
+DM_CHANNELS = 7000  # a user's DM channel with the bot is this plus their id
+OTHER_GUILD_ID = 9002  # a server that never added the bot: only a user's install reaches it
+OTHER_GUILD_CHANNEL_ID = 5901
 
 # gateway opcodes
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, HELLO, HEARTBEAT_ACK = 0, 1, 2, 6, 10, 11
@@ -67,6 +73,8 @@ FOLLOWUP_WINDOW = 15 * 60.0  # seconds an interaction's token takes follow-ups a
 # + manage, create and send in threads, pin messages: what the invite asks for
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 34) | (1 << 35) | (1 << 38) | (1 << 51)
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+#: what a user's install may do where the bot is no member: embed links and attach files
+USER_APP_PERMISSIONS = (1 << 14) | (1 << 15)
 
 
 def now_iso() -> str:
@@ -199,6 +207,7 @@ class FakeDiscord:
         self.recommended_shards = recommended_shards
 
         self.requests: list[Recorded] = []
+        self.closed_dms: set[int] = set()  # users who accept no DMs from the bot
         self.pinned: list[int] = []  # message ids the bot pinned
         self.rejections: list[tuple[Recorded, int, int, str]] = []
         self.commands: list[dict[str, Any]] = []
@@ -380,15 +389,36 @@ class FakeDiscord:
             "bot": self.bot_user,
         }
 
+    def dm_channel(self, user_id: int) -> dict[str, Any]:
+        """A user's DM channel with the bot, as ``POST /users/@me/channels`` answers it."""
+        return {
+            "id": str(DM_CHANNELS + user_id),
+            "type": 1,
+            "last_message_id": None,
+            "flags": 0,
+            "recipients": [user_payload(user_id, self.members[user_id])],
+        }
+
+    def dms(self, user_id: int) -> list[dict[str, Any]]:
+        """What the bot sent ``user_id`` in their DM with it, oldest first (deleted ones go)."""
+        dm = str(DM_CHANNELS + user_id)
+        return [m for m in self.messages.values() if m["channel_id"] == dm]
+
     def _message(
-        self, data: dict[str, Any], files: list[UploadedFile], *, interaction_type: int | None
+        self,
+        data: dict[str, Any],
+        files: list[UploadedFile],
+        *,
+        interaction_type: int | None,
+        channel_id: int = CHANNEL_ID,
     ) -> dict[str, Any]:
         """A message object as Discord returns it, for a message created from ``data``."""
         message_id = self.snowflake()
+        dm = channel_id - DM_CHANNELS in self.members
         message = {
             "id": message_id,
-            "channel_id": str(CHANNEL_ID),
-            "guild_id": str(GUILD_ID),
+            "channel_id": str(channel_id),
+            **({} if dm else {"guild_id": str(GUILD_ID)}),
             "author": self.bot_user,
             "content": data.get("content") or "",
             "timestamp": now_iso(),
@@ -551,12 +581,27 @@ class FakeDiscord:
             case "DELETE", ["webhooks", app, token, "messages", message]:
                 self._delete_webhook_message(app, token, message)
                 return 204, None
+            case "POST", ["users", "@me", "channels"]:  # open a DM with a user
+                self._authorised(r)
+                return 200, self.dm_channel(int((r.json or {})["recipient_id"]))
             case "POST", ["channels", channel, "messages"]:
                 self._authorised(r)
-                if channel != str(CHANNEL_ID):
+                recipient = int(channel) - DM_CHANNELS
+                if recipient in self.closed_dms:  # Discord's honest answer
+                    raise Rejected(403, 50007, "Cannot send messages to this user")
+                if channel != str(CHANNEL_ID) and recipient not in self.members:
                     raise Rejected(404, 10003, "Unknown Channel")
                 self._check_message(r.json or {}, r.files)
-                return 200, self._message(r.json or {}, r.files, interaction_type=None)
+                return 200, self._message(
+                    r.json or {}, r.files, interaction_type=None, channel_id=int(channel)
+                )
+            case "DELETE", ["channels", channel, "messages", message]:
+                self._authorised(r)
+                found = self.messages.get(message)
+                if found is None or found["channel_id"] != channel:
+                    raise Rejected(404, 10008, "Unknown Message")
+                del self.messages[message]
+                return 204, None
             case "PATCH", ["channels", channel, "messages", message]:
                 self._authorised(r)
                 self._check_message(
@@ -839,25 +884,36 @@ class FakeDiscord:
                 return command["id"]
         raise KeyError(f"command {name!r} was never synced")
 
-    def _interaction_payload(self, user_id: int, kind: int, data: dict[str, Any]) -> dict:
+    def _interaction_payload(
+        self, user_id: int, kind: int, data: dict[str, Any], *, away: bool = False
+    ) -> dict:
+        """An interaction in the bot's server; ``away``: in a server that never added the
+        bot, through the app the user installed to their own account."""
         interaction_id = self.snowflake()
+        guild, channel = (OTHER_GUILD_ID, OTHER_GUILD_CHANNEL_ID) if away else (GUILD_ID, None)
         return {
             "id": interaction_id,
             "application_id": str(APP_ID),
             "type": kind,
             "data": data,
-            "guild_id": str(GUILD_ID),
-            "guild": {"id": str(GUILD_ID), "locale": "en-US", "features": []},
-            "channel_id": str(CHANNEL_ID),
-            "channel": self.channel_payload(),
+            "guild_id": str(guild),
+            "guild": {"id": str(guild), "locale": "en-US", "features": []},
+            "channel_id": str(channel or CHANNEL_ID),
+            "channel": (
+                {**self.channel_payload(), "id": str(channel), "guild_id": str(guild)}
+                if away
+                else self.channel_payload()
+            ),
             "member": self.member_payload(user_id, permissions=MEMBER_PERMISSIONS),
             "token": f"itoken-{interaction_id}",
             "version": 1,
-            "app_permissions": str(BOT_PERMISSIONS),
+            "app_permissions": str(USER_APP_PERMISSIONS if away else BOT_PERMISSIONS),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "authorizing_integration_owners": (
+                {"1": str(user_id)} if away else {"0": str(GUILD_ID)}
+            ),
             "context": 0,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
@@ -869,9 +925,10 @@ class FakeDiscord:
         return interaction
 
     async def slash(
-        self, user_id: int, command: str, *path: str, **options: Any
+        self, user_id: int, command: str, *path: str, away: bool = False, **options: Any
     ) -> FakeInteraction:
-        """Push a slash command: ``slash(ADA, "game", "new", game="skybridge")``."""
+        """Push a slash command: ``slash(ADA, "game", "new", game="skybridge")``; ``away``:
+        typed in a server that never added the bot, through the user's own install."""
         leaf = [{"name": k, "type": _option_type(v), "value": v} for k, v in options.items()]
         for sub in reversed(path):
             leaf = [{"name": sub, "type": 1, "options": leaf}]
@@ -881,7 +938,7 @@ class FakeDiscord:
             "type": 1,
             "options": leaf,
         }
-        return await self._push(self._interaction_payload(user_id, 2, data))
+        return await self._push(self._interaction_payload(user_id, 2, data, away=away))
 
     async def click(self, user_id: int, message: dict[str, Any], custom_id: str) -> FakeInteraction:
         """Push a button click on ``message`` (as the fake stored it)."""

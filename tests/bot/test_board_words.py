@@ -18,7 +18,7 @@ from renders.text import describe
 from tests.bot.discord_harness import Harness
 from tests.bot.discord_limits import ALT_TEXT
 from tests.bot.test_discord_commands import ADA, BOB, open_game
-from tests.conftest import TABLE
+from tests.conftest import CY, DEE, TABLE
 from tests.renders.test_text import KEYS, views
 
 SKYBRIDGE = engine.get("skybridge")
@@ -164,7 +164,7 @@ async def test_the_fake_refuses_alt_text_over_discords_limit_and_the_bot_never_s
     board = await open_game(h)
     alt = board.payload["attachments"][0]["description"]
     assert len(alt) <= ALT_TEXT and alt.endswith(ALT_MORE)
-    monkeypatch.setattr("bot.delivery.clip", lambda text: text)  # as if nothing cut it
+    monkeypatch.setattr("bot.delivery.clip", lambda text, **_: text)  # as if nothing cut it
     with pytest.raises(AssertionError, match=f"alt text over {ALT_TEXT} characters"):
         await h.slash("game", "board", user=ADA)
 
@@ -189,3 +189,37 @@ async def test_the_standings_picture_reads_its_table_a_row_a_line(store):
     ]
     (part,) = parts_of(standing)
     assert part.kwargs()["file"].description == standing.alt
+
+
+async def test_cut_standings_words_point_to_the_standings_not_to_a_game(store):
+    """A big league's table is cut to Discord's limit like a board's, but the rest is in
+    ``/league standings``, not in ``/game board text:true`` (a game's command)."""
+    service = Service(store, images=False, seed=lambda: 12345)
+    organiser = Organiser(service)
+    await organiser.create(TABLE, MOD, "Cup", "skybridge", "round-robin")
+    for n in range(40):
+        await organiser.join(TABLE.guild_id, Caller(2000 + n, f"Player number {n}"), "Cup")
+    await organiser.start(TABLE.guild_id, MOD, "Cup")
+    standing = await organiser.standings(TABLE.guild_id, "Cup")
+    assert len(standing.alt) > ALT_LIMIT
+    (*_, part) = parts_of(standing)
+    alt = part.kwargs()["file"].description
+    assert len(alt) <= ALT_LIMIT and alt.endswith("… (cut here; /league standings has it all)")
+    assert "/game" not in alt
+
+
+async def test_a_cut_own_view_points_to_the_public_words_and_to_hand(store):
+    """A player's own sheet (four players' Seven Bridges) reads longer than alt text
+    holds: what is cut is in the public words and in ``/hand``, which says their own."""
+    service = Service(store, seed=lambda: 12345)
+    await service.create(TABLE, ADA, "seven-bridges", {"start": "ii-2-3"})
+    for player in (BOB, CY, DEE):
+        await service.join(TABLE, player)
+    await service.start(TABLE, ADA)
+    for player in (ADA, BOB, CY, DEE):
+        own = await service.hand(TABLE, player)
+        assert len(own.alt) > ALT_LIMIT
+        (*_, part) = parts_of(own)
+        alt = part.kwargs()["file"].description
+        assert alt.endswith("… (cut here; /game board text:true, with /hand, has it all)")
+        assert "Your score 0, cross a bridge to count" in own.text, "/hand has it in words"

@@ -211,7 +211,7 @@ async def test_the_daily_challenge_is_played_in_the_terminal_beside_the_shared_t
     assert console.refused == refused, "every move went to ada's daily game"
     after = await play(console, out, "ada: /daily play", "ada: /daily stats", "ada: /status")
     assert "You have played today's challenge" in after
-    assert "**ada**: 1 daily games" in after
+    assert "**ada**: 1 daily game," in after
     assert "**Skybridge** lobby — players: bob, cy" in after, "ada is back at the shared table"
     board = await play(console, out, "ada: /daily leaderboard")
     assert "**Today (2026-11-02)** — by margin over Euler\n1. ada " in board
@@ -231,7 +231,7 @@ async def test_a_league_is_run_from_the_terminal_and_its_players_are_sent_to_the
         "mod: /league start Spring Cup",
     )
     assert "Only a server manager or the league organiser role can create a league." in said
-    assert "ada joined the Spring Cup league (1 players)." in said
+    assert "ada joined the Spring Cup league (1 player)." in said
     assert re.search(r"\((ada, bob|bob, ada): your game commands now go to this table\)", said)
     status = await play(console, out, "ada: /status")
     assert "**Skybridge**\n1. " in status

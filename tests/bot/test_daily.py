@@ -116,9 +116,31 @@ async def test_a_finished_game_is_scored_shared_without_spoilers_and_ranked(dail
     board = await daily_.leaderboard()
     assert f"1. Ada {entry.margin:+d}" in board.text
     stats = await daily_.stats(ADA)
-    assert stats.private and "1 daily games" in stats.text
+    assert stats.private and "1 daily game, " in stats.text
     with pytest.raises(Refused, match="not finished a daily challenge"):
         await daily_.stats(BOB)
+
+
+async def test_stats_and_the_leaderboard_say_which_average_each_gives(daily):
+    """One game: /daily stats' plain average is its margin, the leaderboard's steady
+    average a sixth of it. Each says which it is, and stats gives the leaderboard's too,
+    so a player sees why the two differ; counts read as people say them (1 game)."""
+    service, daily_, _ = daily
+    await daily_.play(dm(ADA), ADA, SERVER.guild_id)
+    await play_out(service, dm(ADA), ADA, random.Random(1))
+    (entry,) = await service.store.entries(user_id=ADA.user_id)
+    steady = f"{entry.margin / 6:+.1f}"
+    board = (await daily_.leaderboard()).text.splitlines()
+    header = board.index(next(line for line in board if line.startswith("**All time**")))
+    steady_means = "steady average margin (margins added up and shared over the games played"
+    assert f"{steady_means} plus 5, so one lucky day cannot top a steady record)" in board[header]
+    wins = "1 win" if entry.status == "won" else "0 wins"
+    run = int(entry.status == "won")
+    assert board[header + 1] == f"1. Ada {steady} ({wins}, streak {run}, best {entry.margin:+d})"
+    stats = (await daily_.stats(ADA)).text
+    assert f"**Ada**: 1 daily game, {wins} over Euler" in stats
+    assert f"Average margin {entry.margin:+.1f} a game" in stats
+    assert f"on the all-time leaderboard {steady}, the steady average (margins added up" in stats
 
 
 async def test_the_rollover_post_is_made_once_per_day_even_by_two_processes(daily, tmp_path):

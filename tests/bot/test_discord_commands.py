@@ -29,6 +29,7 @@ from tests.bot.discord_harness import (
     Harness,
     Replies,
     Reply,
+    text,
 )
 
 ADA = Caller(1001, "Ada")
@@ -408,8 +409,7 @@ async def test_stale_and_foreign_clicks_are_refused_politely(h):
     # a button of a game that never existed
     assert_refused(await h.click(f"bk:play:999:{version}", user=ADA), "earlier position")
     assert_refused(
-        await h.click("bk:pick:999:1:0", user=ADA, channel=OTHER_CHANNEL_ID),
-        "There is no game here",
+        await h.click("bk:pick:999:1:0", user=ADA, channel=OTHER_CHANNEL_ID), "earlier position"
     )
 
 
@@ -564,7 +564,10 @@ async def test_in_a_dm_you_play_alone_and_a_lobby_is_refused(h):
     sheet = (await h.slash("hand", user=ADA, channel=DM_CHANNEL_ID)).one
     assert sheet.ephemeral and sheet.images[0].width == 900, "the player's own sheet"
     again = await h.slash("solo", user=ADA, channel=DM_CHANNEL_ID)
-    assert_refused(again, "You already have a game going in this DM", "/game abandon")
+    # Discord offers /game in a DM only to people who share a server with the bot: the
+    # way out named is the Play button and /turns, which everyone has there
+    told = assert_refused(again, "You already have a game going in our DM", "**Play** button")
+    assert h.mention("turns") in told.text and "/game" not in told.text
     assert (await h.store.latest_game(DM_CHANNEL_ID)).guild_id is None
 
 
@@ -676,9 +679,16 @@ async def test_a_crash_gets_a_private_apology_and_fails_the_harness(h, monkeypat
     assert apology.ephemeral and "went wrong" in apology.text and not apology.files
 
 
-async def test_hand_in_a_game_without_secrets_says_so_privately(h):
+async def test_hand_in_a_game_without_secrets_shows_the_board_everyone_sees_privately(h):
     await open_game(h, ADA, BOB)
-    assert_refused(await h.slash("hand", user=ADA), "Nothing is hidden in Skybridge")
+    row = await h.store.latest_game(CHANNEL_ID)
+    waiting = {s.user_id for s in await h.store.seats(row.id) if s.awaiting}
+    for player in (ADA, BOB):
+        shown = (await h.slash("hand", user=player)).one
+        assert shown.ephemeral and shown.images and "Nothing is hidden in Skybridge" in shown.text
+        # the one the game waits for gets its Play button with it, wherever they asked
+        plays = [f"bk:play:{row.id}:{row.version}"] if player.user_id in waiting else []
+        assert shown.custom_ids == plays
     assert_refused(await h.slash("hand", user=CY), "You are not playing in this game.")
 
 
@@ -987,6 +997,8 @@ async def test_a_league_by_slash_commands_opens_a_thread_and_game_per_match(h):
     listed = (await h.slash("league", "list", user=BOB)).one
     assert listed.ephemeral
     (league,) = await h.store.leagues(GUILD_ID)
+    pending = [m.id for m in await h.store.matches(league.id) if m.post_pending]
+    assert not league.news_pending and pending == [], "marked made: posted once, not again"
     ends = int(datetime.fromisoformat(league.round_deadline).timestamp())
     assert listed.text == (
         f"**Leagues here**\nCup — Skybridge, swiss, round 1 of 2, until <t:{ends}:f> "
@@ -1001,19 +1013,30 @@ async def test_daily_play_from_a_server_opens_the_game_in_dms(h):
     opened = [c for c in h.calls[before:] if c.path == "/users/@me/channels"]
     assert opened and opened[0].payload == {"recipient_id": ADA.user_id}
     posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
-    assert "Daily challenge" in posts[0].text
-    (play,) = posts[0].custom_ids
+    assert posts[0].text == "Here is today's challenge, which you asked me for:"
+    assert "Daily challenge" in posts[1].text
+    (play,) = posts[1].custom_ids
     assert play.startswith("bk:play:")
     again = await h.slash("daily", "play", user=ADA)
     assert_refused(again, "still going")
 
 
-async def test_daily_play_for_a_player_who_takes_no_dms_says_so_and_where_the_game_is(h):
+async def test_daily_play_for_a_player_who_takes_no_dms_opens_nothing_and_says_what_to_do(h):
+    """Discord refuses a DM to a person whose settings keep the bot out (50007): today's
+    attempt is not opened (it would count, unplayable, and keep them from the next
+    days), and they are told which setting lets the bot in, then to ask again."""
     h.closed_dms.add(ADA.user_id)
     told = assert_refused(await h.slash("daily", "play", user=ADA), "can't send you a direct")
-    assert h.mention("game board") in told.text and "waiting in your DMs" not in told.text
-    board = (await h.slash("game", "board", user=ADA, channel=DM_CHANNEL_ID + ADA.user_id)).one
-    assert board.ephemeral and board.images, "the game is there to play in the DM"
+    assert "opened nothing" in told.text and "Privacy Settings ▸ Direct Messages" in told.text
+    assert f"then run {h.mention('daily play')} again" in told.text and "/game" not in told.text
+    assert await h.store.entries(user_id=ADA.user_id) == []
+    assert await h.store.latest_game(DM_CHANNEL_ID + ADA.user_id) is None
+    assert h.dms(ADA.user_id) == []
+    h.closed_dms.discard(ADA.user_id)  # Ada lets the bot in, and asks again
+    again = (await h.slash("daily", "play", user=ADA)).one
+    assert again.ephemeral and "waiting in your DMs" in again.text
+    asked, board, *status = h.dms(ADA.user_id)
+    assert "Daily challenge" in text(board) and board["attachments"]
 
 
 # -- Seven Bridges at the table ----------------------------------------------------------------
@@ -1299,7 +1322,7 @@ async def test_one_deleted_channel_does_not_hold_up_the_other_games(h):
     h.delete_message(lost)  # its repost would go to the deleted channel
     before = h.messages[kept]["content"]
     away = (await h.slash("vacation", days=1, user=BOB, channel=OTHER_CHANNEL_ID)).one
-    assert away.ephemeral and "2 running deadline(s) moved" in away.text
+    assert away.ephemeral and "2 running deadlines moved" in away.text
     assert h.messages[kept]["content"] != before, "the other game shows Bob's new deadline"
 
 
@@ -1371,7 +1394,7 @@ async def test_extend_vacation_and_settings_answer_privately_or_publicly_as_they
 
     away = (await h.slash("vacation", days=2, user=BOB, channel=DM_CHANNEL_ID)).one
     assert away.ephemeral and "paused for 2 days, until <t:" in away.text
-    assert "0 running deadline(s) moved" in away.text
+    assert "0 running deadlines moved" in away.text
     assert_refused(await h.slash("vacation", days=20, user=BOB), "You have 12 vacation days left")
     back = (await h.slash("vacation", days=0, user=BOB)).one
     assert back.ephemeral and back.text.startswith("Welcome back.")

@@ -187,8 +187,9 @@ async def test_solo_installed_to_an_account_and_run_in_the_dm_with_the_bot(h):
 async def test_solo_from_a_group_dm_goes_to_the_players_dm_and_says_so_privately(h):
     said = (await h.slash("solo", user=ADA, channel=GROUP_DM_ID, user_install=True)).one
     assert said.ephemeral and "waiting in our DM" in said.text
-    board, *status = h.dms(ADA.user_id)
-    assert board["attachments"], "the board is in Ada's DM with the bot"
+    asked, board, *status = h.dms(ADA.user_id)
+    assert text(asked) == "Here is the game you asked me for, to play in our DM:"
+    assert board["attachments"], "the board is in Ada's DM with the bot, under those words"
     assert (await h.store.latest_game(DM_CHANNEL_ID + ADA.user_id)).status == "active"
     assert await h.store.latest_game(GROUP_DM_ID) is None
 
@@ -200,10 +201,11 @@ async def test_personal_commands_answer_in_a_server_that_never_added_the_bot(h):
     turns = (await h.slash("turns", user=ADA, **where)).one
     assert turns.ephemeral and "No game is waiting for you." in turns.text
     away = (await h.slash("vacation", days=1, user=ADA, **where)).one
-    assert away.ephemeral and "paused for 1 days" in away.text
+    assert away.ephemeral and "paused for 1 day, " in away.text
     daily = (await h.slash("daily", "play", user=ADA, **where)).one
     assert daily.ephemeral and "waiting in your DMs" in daily.text
-    challenge, *status = h.dms(ADA.user_id)
+    asked, challenge, *status = h.dms(ADA.user_id)
+    assert text(asked) == "Here is today's challenge, which you asked me for:"
     assert text(challenge).startswith("**Daily challenge")
     (entry,) = await h.store.entries(user_id=ADA.user_id)
     assert entry.guild_id is None, "a server that never added the bot has no daily channel"

@@ -33,6 +33,7 @@ from tests.bot.fake_discord_server import (
     APP_ID,
     BOT_ID,
     CHANNEL_ID,
+    DM_CHANNELS,
     EPHEMERAL,
     GUILD_ID,
     TOKEN,
@@ -360,6 +361,35 @@ async def test_move_by_an_outsider_is_refused_privately_and_the_bot_stays_connec
         turns = await private_answer(fake, await fake.slash(ADA, "turns"))
         assert turns["content"]
         assert_no_rejections(fake)
+
+
+async def test_solo_from_a_server_without_the_bot_opens_nothing_while_dms_are_closed(
+    tmp_path, monkeypatch
+):
+    """Over real HTTP: a person who installed the bot to their account types ``/solo`` in
+    a server that never added it. Their DMs are closed, and Discord refuses the bot's
+    first DM (403, 50007): nothing is opened and they are told what to change. Once
+    they let the bot in, the same command opens the game in the DM, board and all."""
+    async with running_bot(tmp_path, monkeypatch) as env:
+        fake, store = env.fake, env.service.store
+        fake.closed_dms.add(ADA)
+        pushed = await fake.answer(await fake.slash(ADA, "solo", away=True), WAIT)
+        await fake.wait_for(lambda: pushed.private and not pushed.loading, WAIT)
+        (told,) = pushed.private
+        assert not pushed.public and "opened nothing" in told["content"]
+        refused = [(r.method, r.path, status, code) for r, status, code, _ in fake.rejections]
+        assert refused == [("POST", f"/channels/{DM_CHANNELS + ADA}/messages", 403, 50007)]
+        assert await store.latest_game(DM_CHANNELS + ADA) is None
+        assert fake.dms(ADA) == []
+
+        fake.closed_dms.discard(ADA)
+        fake.rejections.clear()
+        again = await private_answer(fake, await fake.slash(ADA, "solo", away=True))
+        assert "waiting in our DM" in again["content"]
+        asked, board = fake.dms(ADA)[:2]
+        assert asked["content"] == "Here is the game you asked me for, to play in our DM:"
+        assert board["attachments"] and "Seven Bridges" in text(board)
+        assert (await store.latest_game(DM_CHANNELS + ADA)).status == "active"
 
 
 # -- a source bug, kept failing on purpose (see the note) -----------------------------------

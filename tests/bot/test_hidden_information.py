@@ -166,13 +166,16 @@ async def test_public_replies_use_the_spectator_view_and_the_mover_gets_their_ow
     assert str(ada_secret) not in history.text and str(bob_secret) not in history.text
 
 
-async def test_hand_is_refused_for_games_without_secrets_and_for_non_players(secrets_game):
+async def test_hand_shows_the_public_board_where_nothing_is_hidden_and_refuses_non_players(
+    secrets_game,
+):
     service = secrets_game
     await service.create(TABLE, ADA, "skybridge")
     await service.join(TABLE, BOB)
     await service.start(TABLE, ADA)
-    with pytest.raises(Refused, match="Nothing is hidden in Skybridge"):
-        await service.hand(TABLE, ADA)
+    shown = await service.hand(TABLE, ADA)
+    assert shown.private and "Nothing is hidden in Skybridge" in shown.text
+    assert shown.image == (await service.board(TABLE)).image, "the board everyone sees"
     await service.abandon(TABLE, ADA)
     await service.create(TABLE, ADA, "secrets")
     await service.join(TABLE, BOB)

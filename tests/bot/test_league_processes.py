@@ -86,3 +86,63 @@ async def test_a_start_by_hand_and_the_minutes_tick_in_one_process_open_the_roun
     assert len(posts) + len(refused) == 2
     matches = await one.store.matches((await one.store.league(77, "Cup")).id)
     assert len(matches) == 2, "one draw"
+
+
+async def test_a_process_frozen_past_its_lease_cannot_commit_its_step(organisers, clock):
+    """One process stalls inside opening round 1 (frozen while Discord makes a match's
+    thread) until its lease has run out and the other process has opened the whole round.
+    Woken, its next commit is refused: three matches, three games, nothing opened twice."""
+    one, two = organisers
+    await signed_up(one, starts="1h")
+    for player in (Caller(200, "Eve"), Caller(201, "Fay")):
+        await one.join(HOME.guild_id, player, "Cup")
+    frozen, woken = asyncio.Event(), asyncio.Event()
+
+    async def thread_then_freeze(league, match_id: int, title: str) -> Table:
+        if match_id == 2:  # the second match's thread: the process stops here
+            frozen.set()
+            await woken.wait()
+        return Table(channel_id=20_000_000 + match_id, guild_id=league.guild_id)
+
+    one.open_table = thread_then_freeze
+    clock.at(hours=1, minutes=1)
+    stalled = asyncio.create_task(one.tick())
+    await frozen.wait()
+    clock.at(hours=1, minutes=2, seconds=LEASE.total_seconds())
+    taken_over = await two.tick()
+    woken.set()
+    late = await stalled
+    league = await one.store.league(77, "Cup")
+    matches = await one.store.matches(league.id)
+    live = await one.store.rows("SELECT id FROM games WHERE status IN ('lobby', 'active')")
+    assert sorted(r[0] for r in live) == sorted(m.game_id for m in matches), "no orphan game"
+    assert len(matches) == 3 and len({m.game_id for m in matches}) == 3
+    assert sum("round 1 of 5" in p.reply.text for p in taken_over) == 1
+    assert [p for p in late if p.reply.playable] == [], "the stale process posts no game"
+
+
+async def test_a_round_post_discord_refused_is_posted_by_the_next_pass_and_none_twice(
+    organisers, clock
+):
+    """Round 1 opens while Discord refuses the first match's board: the pass posts the
+    rest and the next pass (here another process's) posts only that board."""
+    one, two = organisers
+    await signed_up(one, starts="1h")
+    clock.at(hours=1, minutes=1)
+    made: list[str] = []
+    refused_once: list[int] = []
+
+    async def post(item) -> bool:
+        if item.reply.playable and not refused_once:
+            refused_once.append(item.reply.game_id)
+            return False  # Discord's servers failed: to be tried again
+        made.append(item.reply.text.splitlines()[0])
+        return True
+
+    assert await one.tick(post) == []
+    clock.at(hours=1, minutes=2, seconds=LEASE.total_seconds())
+    assert await two.tick(post) == []
+    assert await one.tick(post) == [] and await two.tick(post) == []
+    boards = [line for line in made if "your league match" in line]
+    assert sum("round 1 of 3" in line for line in made) == 1, made
+    assert len(boards) == 2 and len(set(boards)) == 2, "each board once, the refused one too"

@@ -349,8 +349,8 @@ async def test_a_league_game_cannot_be_abandoned_and_resigning_loses_it_alone(le
     assert line == f"R1: {creator.name} v {other.name} — 1st {other.name} · 2nd {creator.name}"
     standing = (await organiser.standings(HOME.guild_id, "Pair")).text.splitlines()
     assert standing[1:3] == [
-        f"1. {other.name} — 2 pts, 1 games",
-        f"2. {creator.name} — 0 pts, 1 games",
+        f"1. {other.name} — 2 pts, 1 game",
+        f"2. {creator.name} — 0 pts, 1 game",
     ]
 
 
@@ -380,8 +380,8 @@ async def test_leaving_mid_round_resigns_the_live_game_as_the_leavers_forfeit(le
     assert settled.settled and settled.kind == "forfeit" and settled.forfeiting == (leaver.user_id,)
     standing = (await organiser.standings(HOME.guild_id, "Trio")).text
     stayed = [c.name for c in seated if c != leaver]
-    assert f"{stayed[0]} — 4 pts, 1 games" in standing and f"{stayed[1]} — 4 pts" in standing
-    assert f"{leaver.name} (left) — 0 pts, 1 games" in standing
+    assert f"{stayed[0]} — 4 pts, 1 game" in standing and f"{stayed[1]} — 4 pts" in standing
+    assert f"{leaver.name} (left) — 0 pts, 1 game" in standing
     await finish(service, second, random.Random(4))
     after = await organiser.tick()
     assert "round 2 of 2" in after[0].reply.text and leaver.name not in after[0].reply.text
@@ -530,8 +530,8 @@ async def test_a_swiss_drop_out_leaves_an_odd_field_and_someone_sits_out_on_a_by
         "**Open** standings after round 2 of 2",
         "1. Ada — 4 pts, 2 games",
         "2. Cy — 2 pts, 2 games",
-        "3. Bob — 1 pts, 1 games",
-        "4. Dee (left) — 0 pts, 1 games",
+        "3. Bob — 1 pts, 1 game",
+        "4. Dee (left) — 0 pts, 1 game",
     ]
 
 

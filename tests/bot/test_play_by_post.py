@@ -416,8 +416,8 @@ async def test_turns_lists_the_longest_wait_first_with_when_it_began(world, cloc
     await service.replace_player(TABLE, BOB, BOB.user_id, DEE)
     turns = plain((await service.my_turns(ADA)).text).splitlines()
     assert turns[1:] == [
-        "• **Skybridge** in channel 5001 — waiting since 2026-11-02 12:00 UTC (3 hours)",
-        "• **Skybridge** in channel 5002 — waiting since 2026-11-02 14:00 UTC (1 hour)",
+        "1. **Skybridge** in channel 5001 — waiting since 2026-11-02 12:00 UTC (3 hours)",
+        "2. **Skybridge** in channel 5002 — waiting since 2026-11-02 14:00 UTC (1 hour)",
     ]
 
 

@@ -217,6 +217,9 @@ async def test_awaiting_lists_active_games_for_a_user_oldest_first(open_store):
     assert [w.game_id for w in waiting] == [newer, older]
     assert [w.channel_id for w in waiting] == [2, 1]
     assert waiting[0].since < waiting[1].since
+    # the position each waits in, for the Play button /turns offers with it
+    assert [w.version for w in waiting] == [(await store.game(g)).version for g in (newer, older)]
+    assert waiting[1].version == 4
     assert await store.awaiting(2) == []
     assert await store.awaiting(3) == []
     # now the same happens in the newer game: the order turns round

@@ -25,6 +25,7 @@ from engine.seven_bridges.legend import LANDMARK_ARMS
 from engine.seven_bridges.lines import bits
 from engine.seven_bridges.state import State
 from engine.seven_bridges.view import View
+from renders.common import text_width
 from renders.palette import HIGHLIGHT, INK, PLAYER_COLOURS, RGB, WHITE
 from renders.pen import Box
 from renders.seven_bridges import render
@@ -440,3 +441,29 @@ def test_the_public_card_shows_every_players_map_with_their_lines(players: int) 
         assert count(image, box, FILLS[seat], 6) > 10 * plan.cell, seat
         others = [FILLS[s] for s in range(players) if s != seat]
         assert all(count(image, box, fill, 6) == 0 for fill in others), seat
+
+
+def _inked(image: Image.Image, y: int, x0: float, x1: float) -> bool:
+    """Whether row ``y`` holds text between ``x0`` and ``x1``: a pixel far from paper."""
+    paper = at(image, x0 - 2, y)
+    return any(
+        sum(abs(a - b) for a, b in zip(at(image, x, y), paper, strict=True)) > 90
+        for x in range(round(x0), round(x1))
+    )
+
+
+def test_a_solo_score_headings_words_never_run_into_the_you_column() -> None:
+    """Before a bridge is crossed the heading reads "SCORE · cross a bridge to count",
+    its longest: the "you" over the player's column is the only word on its lines left
+    of Euler's column (the heading ran into it)."""
+    view = GAME.view(GAME.new(1, {"start": "ii-2-3"}, 3), 0)
+    assert view.seats[0].card.crossed == 0
+    image = picture(view)
+    plan = sheet_layout(True)
+    left, top = plan.score_rows[0][0], round(plan.score_rows[0][1])
+    you = plan.score_columns[0]  # "you" is right-aligned here
+    lines = [y for y in range(top - 60, top - 2) if _inked(image, y, you - 4, you + 1)]
+    assert len(lines) >= 6, "the player's column is named over it"
+    clear = you - text_width("you", 15, bold=False) - 8  # a space's width left of "you"
+    crowded = [y for y in lines if _inked(image, y, left + 4, clear)]
+    assert not crowded, f"other words share the lines of 'you': {crowded}"

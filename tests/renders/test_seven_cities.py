@@ -12,7 +12,7 @@ from PIL import Image
 
 from engine.seven_cities.state import City
 from renders import render
-from renders.palette import HIGHLIGHT
+from renders.palette import HIGHLIGHT, INK
 from renders.seven_cities import MIN_RADIUS, TERRAIN, centre, layout, swatch
 from tests.engine.seven_cities.conftest import T, cities, g, play, table
 
@@ -98,3 +98,44 @@ def test_a_metropolis_shows_a_second_ring_and_a_shielded_tile_its_shield():
         count(image, state, T("f1a"), shield, 8)
         > count(picture(single), single, T("f1a"), shield, 8) + 40
     )
+
+
+#: how wide a phone shows the picture, in px: what its words must be read at
+PHONE = 390
+
+
+def _height(image: Image.Image, box: tuple[float, ...], colour, tolerance: int) -> int:
+    """How many rows of ``box`` (x0, y0, x1, y1) span pixels of ``colour``: the height of
+    the text drawn in it, in the picture's pixels."""
+    x0, y0, x1, y1 = (round(v) for v in box)
+    rows = [
+        y
+        for y in range(y0, y1)
+        if any(near(image.getpixel((x, y)), colour, tolerance) for x in range(x0, x1))
+    ]
+    return rows[-1] - rows[0] + 1 if rows else 0
+
+
+def test_every_hexs_name_reads_on_a_phone():
+    """A hex's name (``1c``) is what a move names: shown 390 px wide, its characters
+    stand at least 9 px tall (they stood 6)."""
+    state = table(players=3)
+    image = picture(state)
+    plan = layout(g.view(state, None))
+    for name in ("f1c", "p3b", "f2c"):  # forest, deep sea, volcano: named in white
+        x, y = centre(plan, T(name))
+        r = plan.radius
+        tall = _height(image, (x - 0.3 * r, y, x + 0.3 * r, y + 0.8 * r), (255, 255, 255), 40)
+        assert tall * PHONE / image.width >= 9, (name, tall)
+
+
+def test_the_panels_numbers_read_on_a_phone():
+    """Each player's cities, cards, tokens and shields: at least 7 px tall on a phone
+    (they stood 5.5), on every seat's row."""
+    state = table(players=3)
+    image = picture(state)
+    plan = layout(g.view(state, None))
+    for row in plan.rows:
+        numbers = (row[0] + 0.4 * (row[2] - row[0]), row[1], row[2] - 10, row[3])
+        tall = _height(image, numbers, INK, 60)
+        assert tall * PHONE / image.width >= 7, (row, tall)

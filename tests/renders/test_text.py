@@ -15,6 +15,7 @@ import engine
 from engine.bridges_and_boats.dominoes import DOUBLE_SIX
 from engine.bridges_and_boats.state import ATTACKER, DEFENDER
 from engine.seven_cities.cards import BY_SLUG
+from renders.seven_bridges.sheet import ITEM_LABELS
 from renders.text import DESCRIBERS, describe
 from tests.engine.bridges_and_boats.conftest import random_game
 from tests.engine.test_contract import play_random
@@ -143,11 +144,54 @@ def test_seven_bridges_gives_the_dice_and_trackers_and_a_player_their_own_map():
         assert text.count("Dice, ") == 1
         assert sum(line.startswith("Your ") for line in lines) == (0 if seat is None else 2)
         if seat is not None:
-            assert f"Your score {view.seats[seat].card.total}:" in text
+            assert f"Your score {view.seats[seat].card.total}, " in text
         for number in range(1, 7):
             die = view.dice[number - 1]
             if die[1]:
                 assert re.search(r"(cross|tee|corner|straight|half|horse)" + str(die[0]), text)
+
+
+SCORE_LINE = re.compile(r"^(Your|\w+'s) score (\d+), ([^:]+): (.*)\.$")
+ITEM = re.compile(r"^([A-Z][a-z]+(?: [a-z]+)?) (\d+)(?: \((.*)\))?$")
+
+
+def score_items(line: str) -> tuple[str, int, str, list[tuple[str, int, bool]]]:
+    """A score line read back: whose, the total, which items count, and each item's
+    label, points and whether it is marked counted."""
+    whose, total, rule, listed = SCORE_LINE.match(line).groups()
+    items = []
+    for part in re.split(r", (?=[A-Z])", listed):
+        label, points, detail = ITEM.match(part).groups()
+        items.append((label, int(points), (detail or "").endswith("counted")))
+    return whose, int(total), rule, items
+
+
+def test_seven_bridges_tells_every_players_seven_score_items_as_their_sheet_does():
+    """The 7-item breakdown each score sheet draws, in words: for every player in the
+    public words (nothing is hidden), the viewer's own with their sheet, Euler's beside
+    it in a solo game; each item's points, the counted ones marked, adding up to the total."""
+    g = engine.get("seven-bridges")
+    for state, _, seat, lines in views("seven-bridges"):
+        view = g.view(state, seat)
+        scores = [score_items(line) for line in lines if SCORE_LINE.match(line)]
+        people = {whose: rest for whose, *rest in scores}
+        assert len(scores) == view.players + view.solo, lines
+        for s, player in enumerate(view.seats):
+            whose = "Your" if s == seat else f"{NAMES[s]}'s"
+            total, rule, items = people[whose]
+            card = player.card
+            assert total == card.total
+            assert [(label, points) for label, points, _ in items] == list(
+                zip(ITEM_LABELS, card.items, strict=True)
+            )
+            assert [i for i, (_, _, counted) in enumerate(items) if counted] == list(card.counted)
+            assert sum(p for _, p, counted in items if counted) == total
+            best = f"best {card.crossed} of 7 count" if card.crossed else "cross a bridge to count"
+            assert rule == best, "the basic game: as many items as bridges crossed"
+        if view.solo:
+            total, rule, items = people["Euler's"]
+            assert total == view.euler_total and rule == "items 2 to 7 count"
+            assert [p for _, p, _ in items] == list(view.euler_items)
 
 
 # -- nothing hidden is told --------------------------------------------------------------

@@ -36,15 +36,6 @@ class DailyPG(Connection):
         row = await self.row("SELECT value FROM secrets WHERE name = $1", (name,))
         return bytes(row[0])
 
-    async def add_entry(
-        self, day: str, user_id: int, name: str, guild_id: int | None, game_id: int
-    ) -> None:
-        await self.execute(
-            "INSERT INTO daily_entries (day, user_id, name, guild_id, game_id) "
-            "VALUES ($1, $2, $3, $4, $5)",
-            (day, user_id, name, guild_id, game_id),
-        )
-
     async def entries(self, *, day: str | None = None, user_id: int | None = None) -> list[Entry]:
         """Daily attempts of one day, or of one user, oldest first."""
         column, value = ("day", day) if day is not None else ("user_id", user_id)

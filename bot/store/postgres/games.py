@@ -11,16 +11,19 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from datetime import datetime
 
 import asyncpg
 
 from bot.clocks import Clocks
 from bot.store.damage import CHECKED_FIELDS, GAME_FIELDS, damaged, game_row, state_columns
 from bot.store.faults import StaleGame
-from bot.store.interface import Rate
+from bot.store.interface import Forfeit, Rate
 from bot.store.postgres.connection import Connection, Tx
 from bot.store.postgres.daily import settle_attempt
-from bot.store.postgres.notices import queue_for_move
+from bot.store.postgres.leagues import link_match, settle_once
+from bot.store.postgres.leases import fence
+from bot.store.postgres.notices import queue_for_move, queue_turn
 from bot.store.postgres.ratings import rate_game
 from bot.store.postgres.waits import (
     Game,
@@ -33,7 +36,7 @@ from bot.store.postgres.waits import (
     write_seats,
 )
 from bot.store.queries import RATED
-from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
+from bot.store.rows import Attempt, GameRow, MoveRow, Opening, SeatRow, UndoRequest, iso
 
 _GAME_COLUMNS = ", ".join(GAME_FIELDS)
 _SEAT_COLUMNS = "seat, user_id, name, awaiting, place, score, deadline, ai"
@@ -96,6 +99,14 @@ async def settle(
     await tx.execute(f"WITH {', '.join(parts)} SELECT 1", *sql.values)
 
 
+async def _start(tx: Tx, moment: datetime, game_id: int, version: int, opening: Opening) -> None:
+    """Start the game at ``version`` as ``opening`` has it, in the caller's transaction."""
+    now = iso(moment)
+    game = await bump(tx, now, game_id, version, status="active", **state_columns(opening.state))
+    seats = awaited(game, moment, opening.awaiting)
+    await settle(tx, now, game, seats, opening.notices, heads_ups=opening.heads_ups)
+
+
 class GamesPG(Connection):
     async def create_game(
         self,
@@ -109,30 +120,64 @@ class GamesPG(Connection):
         creator_name: str,
         clocks: Clocks | None = None,
         rated: bool = True,
+        others: Sequence[tuple[int, str, str | None]] = (),
+        opening: Opening | None = None,
     ) -> int:
-        """A new game in the lobby, its creator in seat 0, in one statement.
+        """A new game in the lobby, its creator in seat 0 and ``others`` (user, name, AI
+        level) after them, in one statement; started at once by ``opening``, in the same
+        transaction.
 
-        Raises :class:`StaleGame` if the channel already has a live game.
+        Raises :class:`StaleGame` if the channel already has a live game, the opening's
+        league match has its game already, or its daily attempt is made; and
+        :class:`~bot.store.faults.LeaseLost` if the opening's lease is held no more.
         """
-        now = self.now()
+        moment = self.clock()
+        now = iso(moment)
         clocks = clocks or Clocks()
-        try:
-            row = await self.row(
+        people = [(creator_id, creator_name, None), *others]
+        users, names, levels = (list(column) for column in zip(*people, strict=True))
+
+        async def unit(tx: Tx) -> int:
+            if opening is not None and opening.fence is not None:
+                await fence(tx, now, opening.fence)
+            row = await tx.fetchrow(
                 "WITH g AS (INSERT INTO games (guild_id, channel_id, game_key, status, options, "
                 "seed, creator_id, created_at, updated_at, move_hours, deadline_policy, "
                 "remind_hours, reminder_limit, reaction_hours, rated) VALUES ($1, $2, $3, "
                 "'lobby', $4, $5, $6, $7, $7, $8, $9, $10, $11, $12, $13) RETURNING id), "
-                "s AS (INSERT INTO seats (game_id, seat, user_id, name) "
-                "SELECT id, 0, $6, $14 FROM g) SELECT id FROM g",
-                (guild_id, channel_id, game_key, json.dumps(options), seed, creator_id, now)
-                + (clocks.move_hours, clocks.policy, clocks.remind_hours)
-                + (clocks.reminder_limit, clocks.reaction_hours, rated, creator_name),
+                "s AS (INSERT INTO seats (game_id, seat, user_id, name, ai) "
+                "SELECT g.id, v.n - 1, v.u, v.name, v.ai FROM g, unnest($14::bigint[], "
+                "$15::text[], $16::text[]) WITH ORDINALITY AS v(u, name, ai, n)) SELECT id FROM g",
+                *(guild_id, channel_id, game_key, json.dumps(options), seed, creator_id, now),
+                *(clocks.move_hours, clocks.policy, clocks.remind_hours),
+                *(clocks.reminder_limit, clocks.reaction_hours, rated, users, names, levels),
             )
+            game_id = int(row[0])
+            if opening is not None:
+                await _start(tx, moment, game_id, 0, opening)
+                if opening.match is not None:
+                    await link_match(tx, opening.match, game_id)
+                if opening.entry is not None:
+                    day, shared_in = opening.entry
+                    await tx.execute(
+                        "INSERT INTO daily_entries (day, user_id, name, guild_id, game_id) "
+                        "VALUES ($1, $2, $3, $4, $5)",
+                        day,
+                        creator_id,
+                        creator_name,
+                        shared_in,
+                        game_id,
+                    )
+            return game_id
+
+        try:
+            return await self.write(unit)
         except asyncpg.UniqueViolationError as exc:
-            if exc.constraint_name != "games_live_channel":
-                raise
-            raise StaleGame("this channel already has a live game") from exc
-        return int(row[0])
+            if exc.constraint_name == "games_live_channel":
+                raise StaleGame("this channel already has a live game") from exc
+            if exc.constraint_name == "daily_entries_pkey":
+                raise StaleGame("today's challenge has been opened already") from exc
+            raise
 
     async def game(self, game_id: int) -> GameRow | None:
         return _game(await self.row(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", (game_id,)))
@@ -240,17 +285,11 @@ class GamesPG(Connection):
         state: str,
         awaiting: Iterable[int],
         heads_ups: Sequence[tuple[int, str, str, str]] = (),
+        notices: Sequence[tuple[int, str, str]] = (),
     ) -> None:
         moment = self.clock()
-
-        async def unit(tx: Tx) -> None:
-            game = await bump(
-                tx, iso(moment), game_id, version, status="active", **state_columns(state)
-            )
-            seats = awaited(game, moment, awaiting)
-            await settle(tx, iso(moment), game, seats, heads_ups=heads_ups)
-
-        await self.write(unit)
+        opening = Opening(state, tuple(awaiting), heads_ups, notices)
+        await self.write(_start, moment, game_id, version, opening)
 
     async def record(
         self,
@@ -308,23 +347,43 @@ class GamesPG(Connection):
 
         return await self.write(unit)
 
-    async def abandon(self, game_id: int, version: int, attempt: Attempt | None = None) -> None:
-        """Call a game off; ``attempt`` settles the daily attempt played in it, with it."""
+    async def abandon(
+        self,
+        game_id: int,
+        version: int,
+        attempt: Attempt | None = None,
+        forfeit: Forfeit | None = None,
+    ) -> None:
+        """Call a game off; ``attempt`` settles the daily attempt played in it, and
+        ``forfeit`` the league match, with it. Its match settled already, nothing is."""
         moment = self.clock()
 
         async def unit(tx: Tx) -> None:
             game = await bump(tx, iso(moment), game_id, version, status="abandoned")
             await settle(tx, iso(moment), game, awaited(game, moment, ()), attempt=attempt)
+            if forfeit is not None:
+                match_id, places, forfeiting = forfeit
+                zeros = [0] * len(places)
+                if not await settle_once(tx, match_id, "forfeit", places, zeros, forfeiting):
+                    raise StaleGame(f"league match {match_id} was settled meanwhile")
 
         await self.write(unit)
 
     async def replace_player(
-        self, game_id: int, version: int, seat: int, user_id: int, name: str, ai: str | None = None
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        user_id: int,
+        name: str,
+        ai: str | None = None,
+        notices: Sequence[tuple[int, str, str]] = (),
     ) -> None:
         """Hand a seat to another user, if the game is still at ``version``.
 
         The position does not change, so neither does the version: the Play button under
-        the newest board stays good, for the newcomer. Their wait (reminders) starts now.
+        the newest board stays good, for the newcomer. Their wait (reminders) starts now,
+        and ``notices`` ("your turn" DMs: user, text, due at) tell them so.
         """
         now = self.now()
 
@@ -346,6 +405,8 @@ class GamesPG(Connection):
             if changed != 1:
                 raise StaleGame(f"game {game_id} moved on from version {version}")
             await reschedule(tx, "s.game_id = $1 AND s.seat = $2", game_id, seat)
+            for notice in notices:
+                await queue_turn(tx, now, game_id, *notice)
 
         await self.write(unit)
 

@@ -3,13 +3,51 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import asyncpg
 
 from bot.store.faults import StaleGame
-from bot.store.postgres.connection import Connection
+from bot.store.postgres.connection import Connection, Tx
+from bot.store.postgres.leases import fence
 from bot.store.queries import LEAGUE_COLUMNS, league_of, match_of
-from bot.store.rows import LeagueRow, Match, Member
+from bot.store.rows import Drawn, Fence, LeagueRow, Match, Member
+
+
+async def settle_once(
+    tx: Tx,
+    match_id: int,
+    kind: str,
+    places: Sequence[int],
+    scores: Sequence[int],
+    forfeiting: Sequence[int],
+) -> bool:
+    """Record a match's outcome, in the caller's transaction, once (across every
+    process): False if it was already settled."""
+    return bool(
+        await tx.execute(
+            "UPDATE league_matches SET kind = $1, places = $2, scores = $3, forfeiting = $4, "
+            "settled = TRUE WHERE id = $5 AND NOT settled",
+            kind,
+            json.dumps(list(places)),
+            json.dumps(list(scores)),
+            json.dumps(list(forfeiting)),
+            match_id,
+        )
+    )
+
+
+async def link_match(tx: Tx, match_id: int, game_id: int) -> None:
+    """Link a league match to the game opened for it, its first board due to be posted,
+    in the game's own transaction: :class:`StaleGame` if the match has a game already."""
+    if not await tx.execute(
+        "UPDATE league_matches SET game_id = $2, post_pending = TRUE "
+        "WHERE id = $1 AND game_id IS NULL",
+        match_id,
+        game_id,
+    ):
+        raise StaleGame(f"league match {match_id} has its game already")
+    await tx.execute("UPDATE games SET league_match = $1 WHERE id = $2", match_id, game_id)
 
 
 class LeaguesPG(Connection):
@@ -61,9 +99,12 @@ class LeaguesPG(Connection):
         row = await self.row("SELECT league_match FROM games WHERE id = $1", (game_id,))
         return None if row is None else row[0]
 
-    async def running_leagues(self) -> list[LeagueRow]:
+    async def leagues_to_step(self) -> list[LeagueRow]:
+        """Leagues the minute's pass steps: those running, and those over whose final
+        standings are not posted yet."""
         rows = await self.rows(
-            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE status = 'running' ORDER BY id"
+            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE status = 'running' OR news_pending "
+            "ORDER BY id"
         )
         return [league_of(r) for r in rows]
 
@@ -97,20 +138,102 @@ class LeaguesPG(Connection):
             sql = "UPDATE league_members SET dropped = TRUE WHERE league_id = $1 AND user_id = $2"
         await self.execute(sql, (league_id, user_id))
 
-    async def add_match(self, league_id: int, round: int, kind: str, players: list[int]) -> int:
-        row = await self.row(
-            "INSERT INTO league_matches (league_id, round, kind, players) "
-            "VALUES ($1, $2, $3, $4) RETURNING id",
-            (league_id, round, kind, json.dumps(players)),
-        )
-        return int(row[0])
+    async def draw_round(
+        self,
+        league_id: int,
+        number: int,
+        drawn: Sequence[Drawn],
+        held: Fence,
+        *,
+        rounds: int | None = None,
+    ) -> bool:
+        """Record round ``number``'s draw whole, byes and forfeits settled, in one
+        transaction under ``held`` (whose row lock makes another process's draw wait for
+        this one, and then find it made); ``rounds`` starts the league with it. False,
+        writing nothing, if it was drawn (or started) already."""
+        now = self.now()
 
-    async def link_match(self, match_id: int, game_id: int) -> None:
-        await self.execute(
-            "WITH m AS (UPDATE league_matches SET game_id = $2 WHERE id = $1) "
-            "UPDATE games SET league_match = $1 WHERE id = $2",
-            (match_id, game_id),
+        async def unit(tx: Tx) -> bool:
+            await fence(tx, now, held)
+            if rounds is not None and not await tx.execute(
+                "UPDATE leagues SET status = 'running', rounds = $1, starts_at = NULL "
+                "WHERE id = $2 AND status = 'open'",
+                rounds,
+                league_id,
+            ):
+                return False
+            if await tx.fetchrow(
+                "SELECT 1 FROM league_matches WHERE league_id = $1 AND round = $2",
+                league_id,
+                number,
+            ):
+                return False
+            for match in drawn:
+                row = await tx.fetchrow(
+                    "INSERT INTO league_matches (league_id, round, kind, players) "
+                    "VALUES ($1, $2, $3, $4) RETURNING id",
+                    league_id,
+                    number,
+                    match.kind,
+                    json.dumps(match.players),
+                )
+                if match.places is not None:
+                    zeros = [0] * len(match.players)
+                    await settle_once(tx, row[0], match.kind, match.places, zeros, match.forfeiting)
+            return True
+
+        return await self.write(unit)
+
+    async def open_round(self, league_id: int, number: int, deadline: str, held: Fence) -> bool:
+        """Round ``number`` is open (every game of it), until ``deadline``: its
+        announcement is due. False if it was already."""
+        now = self.now()
+
+        async def unit(tx: Tx) -> bool:
+            await fence(tx, now, held)
+            return bool(
+                await tx.execute(
+                    "UPDATE leagues SET round = $1, round_deadline = $2, news_pending = TRUE "
+                    "WHERE id = $3 AND round < $1",
+                    number,
+                    deadline,
+                    league_id,
+                )
+            )
+
+        return await self.write(unit)
+
+    async def finish_league(self, league_id: int, held: Fence) -> bool:
+        """The season is over: its final standings are due. False if it was already."""
+        now = self.now()
+
+        async def unit(tx: Tx) -> bool:
+            await fence(tx, now, held)
+            return bool(
+                await tx.execute(
+                    "UPDATE leagues SET status = 'finished', round_deadline = NULL, "
+                    "news_pending = TRUE WHERE id = $1 AND status = 'running'",
+                    league_id,
+                )
+            )
+
+        return await self.write(unit)
+
+    async def news_posted(self, league_id: int) -> bool:
+        """Mark the league's news made; True if it was due (once, of every caller)."""
+        changed = await self.execute(
+            "UPDATE leagues SET news_pending = FALSE WHERE id = $1 AND news_pending = TRUE",
+            (league_id,),
         )
+        return changed == 1
+
+    async def match_posted(self, match_id: int) -> bool:
+        """Mark the match's first board made; True if it was due (once, of every caller)."""
+        changed = await self.execute(
+            "UPDATE league_matches SET post_pending = FALSE WHERE id = $1 AND post_pending = TRUE",
+            (match_id,),
+        )
+        return changed == 1
 
     async def settle_match(
         self,
@@ -121,18 +244,12 @@ class LeaguesPG(Connection):
         forfeiting: list[int] = (),
     ) -> bool:
         """Record a match's outcome once, across every process; False if already settled."""
-        changed = await self.execute(
-            "UPDATE league_matches SET kind = $1, places = $2, scores = $3, forfeiting = $4, "
-            "settled = TRUE WHERE id = $5 AND NOT settled",
-            (kind, json.dumps(places), json.dumps(scores), json.dumps(list(forfeiting)))
-            + (match_id,),
-        )
-        return changed == 1
+        return await self.write(settle_once, match_id, kind, places, scores, forfeiting)
 
     async def matches(self, league_id: int) -> list[Match]:
         rows = await self.rows(
             "SELECT m.id, m.round, m.kind, m.players, m.game_id, m.places, m.scores, "
-            "m.forfeiting, m.settled, g.status, g.channel_id FROM league_matches m "
+            "m.forfeiting, m.settled, g.status, g.channel_id, m.post_pending FROM league_matches m "
             "LEFT JOIN games g ON g.id = m.game_id WHERE m.league_id = $1 "
             "ORDER BY m.round, m.id",
             (league_id,),

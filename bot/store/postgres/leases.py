@@ -5,8 +5,24 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.store.postgres.connection import Connection
-from bot.store.rows import iso
+from bot.store.faults import LeaseLost
+from bot.store.postgres.connection import Connection, Tx
+from bot.store.rows import Fence, iso
+
+
+async def fence(tx: Tx, now: str, held: Fence) -> None:
+    """Renew the lease a write is made under, first thing in its transaction (its row
+    locked until the commit, so a process taking the lease over waits for it): raises
+    :class:`LeaseLost` (so nothing of the write is kept) if its holder holds it no more."""
+    renewed = await tx.execute(
+        "UPDATE leases SET until = $1 WHERE name = $2 AND holder = $3 AND until > $4",
+        iso(held.until),
+        held.name,
+        held.holder,
+        now,
+    )
+    if renewed != 1:
+        raise LeaseLost(f"{held.name} is no longer held by {held.holder}")
 
 
 class LeasesPG(Connection):

@@ -62,15 +62,24 @@ def queue_for_move(
     return parts
 
 
+async def queue_turn(tx: Tx, now: str, game_id: int, user_id: int, text: str, due_at: str) -> None:
+    """Queue a "your turn" DM for the wait the user has now in this game (none: nothing)."""
+    await tx.execute(
+        "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+        "turn_since) SELECT game_id, user_id, 'turn', 'dm', $1, $2, $3, turn_since "
+        "FROM seats WHERE game_id = $4 AND user_id = $5 AND awaiting",
+        text,
+        due_at,
+        now,
+        game_id,
+        user_id,
+    )
+
+
 class NoticesPG(Connection):
     async def queue_turn_notice(self, game_id: int, user_id: int, text: str, due_at: str) -> None:
         """Queue a "your turn" DM for the wait the user has now in this game (none: nothing)."""
-        await self.execute(
-            "INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
-            "turn_since) SELECT game_id, user_id, 'turn', 'dm', $1, $2, $3, turn_since "
-            "FROM seats WHERE game_id = $4 AND user_id = $5 AND awaiting",
-            (text, due_at, self.now(), game_id, user_id),
-        )
+        await self.read(queue_turn, self.now(), game_id, user_id, text, due_at)
 
     async def claim_notices(self) -> list[Notice]:
         """Take the notices due now for delivery; two deliverers never get the same one.

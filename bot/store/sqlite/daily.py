@@ -35,15 +35,6 @@ class DailySQL(Connection):
         """A random server-side secret, made once and kept in the database."""
         return await self.write(_secret, name)
 
-    async def add_entry(
-        self, day: str, user_id: int, name: str, guild_id: int | None, game_id: int
-    ) -> None:
-        await self.execute(
-            "INSERT INTO daily_entries (day, user_id, name, guild_id, game_id) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (day, user_id, name, guild_id, game_id),
-        )
-
     async def entries(self, *, day: str | None = None, user_id: int | None = None) -> list[Entry]:
         """Daily attempts of one day, or of one user, oldest first."""
         column, value = ("day", day) if day is not None else ("user_id", user_id)

@@ -5,16 +5,19 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 
 from bot.clocks import Clocks
 from bot.store.damage import CHECKED_FIELDS, GAME_FIELDS, damaged, game_row, state_columns
 from bot.store.faults import StaleGame
-from bot.store.interface import Rate
+from bot.store.interface import Forfeit, Rate
 from bot.store.queries import RATED
-from bot.store.rows import Attempt, GameRow, MoveRow, SeatRow, UndoRequest, iso
+from bot.store.rows import Attempt, GameRow, MoveRow, Opening, SeatRow, UndoRequest, iso
 from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.daily import settle_attempt
 from bot.store.sqlite.files import unique_failed
+from bot.store.sqlite.leagues import link_match, settle_once
+from bot.store.sqlite.leases import fence
 from bot.store.sqlite.notices import queue_board, queue_turn, tell_next
 from bot.store.sqlite.ratings import rate_game
 from bot.store.sqlite.waits import bump, reschedule, set_awaiting
@@ -50,6 +53,18 @@ def _seat(row: Sequence) -> SeatRow:
     return SeatRow(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6], row[7])
 
 
+def _start(
+    conn: sqlite3.Connection, moment: datetime, game_id: int, version: int, opening: Opening
+) -> None:
+    """Start the game at ``version`` as ``opening`` has it, in the caller's transaction."""
+    now = iso(moment)
+    hours = bump(conn, now, game_id, version, status="active", **state_columns(opening.state))
+    set_awaiting(conn, moment, game_id, hours, opening.awaiting)
+    for notice in opening.notices:
+        queue_turn(conn, now, game_id, *notice)
+    tell_next(conn, now, game_id, opening.heads_ups)
+
+
 class GamesSQL(Connection):
     async def create_game(
         self,
@@ -63,15 +78,23 @@ class GamesSQL(Connection):
         creator_name: str,
         clocks: Clocks | None = None,
         rated: bool = True,
+        others: Sequence[tuple[int, str, str | None]] = (),
+        opening: Opening | None = None,
     ) -> int:
-        """A new game in the lobby, its creator in seat 0.
+        """A new game in the lobby, its creator in seat 0 and ``others`` (user, name, AI
+        level) after them; started at once by ``opening``; all in one transaction.
 
-        Raises :class:`StaleGame` if the channel already has a live game.
+        Raises :class:`StaleGame` if the channel already has a live game, the opening's
+        league match has its game already, or its daily attempt is made; and
+        :class:`~bot.store.faults.LeaseLost` if the opening's lease is held no more.
         """
-        now = self.now()
+        moment = self.clock()
+        now = iso(moment)
         clocks = clocks or Clocks()
 
         def unit(conn: sqlite3.Connection) -> int:
+            if opening is not None and opening.fence is not None:
+                fence(conn, now, opening.fence)
             game_id = conn.execute(
                 "INSERT INTO games (guild_id, channel_id, game_key, status, options, seed, "
                 "creator_id, created_at, updated_at, move_hours, deadline_policy, "
@@ -81,18 +104,34 @@ class GamesSQL(Connection):
                 + (now, now, clocks.move_hours, clocks.policy, clocks.remind_hours)
                 + (clocks.reminder_limit, clocks.reaction_hours, int(rated)),
             ).lastrowid
-            conn.execute(
-                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
-                (game_id, creator_id, creator_name),
+            conn.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, name, ai) VALUES (?, ?, ?, ?, ?)",
+                [
+                    (game_id, seat, *person)
+                    for seat, person in enumerate([(creator_id, creator_name, None), *others])
+                ],
             )
+            if opening is not None:
+                _start(conn, moment, game_id, 0, opening)
+                if opening.match is not None:
+                    link_match(conn, opening.match, game_id)
+                if opening.entry is not None:
+                    day, shared_in = opening.entry
+                    conn.execute(
+                        "INSERT INTO daily_entries (day, user_id, name, guild_id, game_id) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (day, creator_id, creator_name, shared_in, game_id),
+                    )
             return int(game_id)
 
         try:
             return await self.write(unit)
         except sqlite3.IntegrityError as exc:
-            if not unique_failed(exc, "games.channel_id"):
-                raise
-            raise StaleGame("this channel already has a live game") from exc
+            if unique_failed(exc, "games.channel_id"):
+                raise StaleGame("this channel already has a live game") from exc
+            if unique_failed(exc, "daily_entries.day, daily_entries.user_id"):
+                raise StaleGame("today's challenge has been opened already") from exc
+            raise
 
     async def game(self, game_id: int) -> GameRow | None:
         return _game(await self.row(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)))
@@ -211,15 +250,11 @@ class GamesSQL(Connection):
         state: str,
         awaiting: Iterable[int],
         heads_ups: Sequence[tuple[int, str, str, str]] = (),
+        notices: Sequence[tuple[int, str, str]] = (),
     ) -> None:
-        now = self.clock()
-
-        def unit(conn: sqlite3.Connection) -> None:
-            hours = bump(conn, iso(now), game_id, version, status="active", **state_columns(state))
-            set_awaiting(conn, now, game_id, hours, awaiting)
-            tell_next(conn, iso(now), game_id, heads_ups)
-
-        await self.write(unit)
+        moment = self.clock()
+        opening = Opening(state, tuple(awaiting), heads_ups, notices)
+        await self.write(_start, moment, game_id, version, opening)
 
     async def record(
         self,
@@ -284,8 +319,15 @@ class GamesSQL(Connection):
 
         return await self.write(unit)
 
-    async def abandon(self, game_id: int, version: int, attempt: Attempt | None = None) -> None:
-        """Call a game off; ``attempt`` settles the daily attempt played in it, with it."""
+    async def abandon(
+        self,
+        game_id: int,
+        version: int,
+        attempt: Attempt | None = None,
+        forfeit: Forfeit | None = None,
+    ) -> None:
+        """Call a game off; ``attempt`` settles the daily attempt played in it, and
+        ``forfeit`` the league match, with it. Its match settled already, nothing is."""
         moment = self.clock()
 
         def unit(conn: sqlite3.Connection) -> None:
@@ -293,16 +335,29 @@ class GamesSQL(Connection):
             set_awaiting(conn, moment, game_id, (None, None), ())
             if attempt is not None:
                 settle_attempt(conn, iso(moment), game_id, attempt)
+            if forfeit is not None:
+                match_id, places, forfeiting = forfeit
+                zeros = [0] * len(places)
+                if not settle_once(conn, match_id, "forfeit", places, zeros, forfeiting):
+                    raise StaleGame(f"league match {match_id} was settled meanwhile")
 
         await self.write(unit)
 
     async def replace_player(
-        self, game_id: int, version: int, seat: int, user_id: int, name: str, ai: str | None = None
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        user_id: int,
+        name: str,
+        ai: str | None = None,
+        notices: Sequence[tuple[int, str, str]] = (),
     ) -> None:
         """Hand a seat to another user, if the game is still at ``version``.
 
         The position does not change, so neither does the version: the Play button under
-        the newest board stays good, for the newcomer. Their wait (reminders) starts now.
+        the newest board stays good, for the newcomer. Their wait (reminders) starts now,
+        and ``notices`` ("your turn" DMs: user, text, due at) tell them so.
         """
         now = self.now()
 
@@ -320,6 +375,8 @@ class GamesSQL(Connection):
                 (user_id, name, ai, now, game_id, seat),
             )
             reschedule(conn, "s.game_id = ? AND s.seat = ?", game_id, seat)
+            for notice in notices:
+                queue_turn(conn, now, game_id, *notice)
 
         await self.write(unit)
 

@@ -8,13 +8,45 @@ from collections.abc import Sequence
 
 from bot.store.faults import StaleGame
 from bot.store.queries import LEAGUE_COLUMNS, league_of, match_of
-from bot.store.rows import LeagueRow, Match, Member
+from bot.store.rows import Drawn, Fence, LeagueRow, Match, Member
 from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.files import unique_failed
+from bot.store.sqlite.leases import fence
 
 
 def _insert(conn: sqlite3.Connection, sql: str, params: Sequence) -> int:
     return int(conn.execute(sql, params).lastrowid)
+
+
+def settle_once(
+    conn: sqlite3.Connection,
+    match_id: int,
+    kind: str,
+    places: Sequence[int],
+    scores: Sequence[int],
+    forfeiting: Sequence[int],
+) -> bool:
+    """Record a match's outcome, in the caller's transaction, once: False if it was
+    already settled."""
+    return bool(
+        conn.execute(
+            "UPDATE league_matches SET kind = ?, places = ?, scores = ?, forfeiting = ?, "
+            "settled = 1 WHERE id = ? AND settled = 0",
+            (kind, json.dumps(list(places)), json.dumps(list(scores)))
+            + (json.dumps(list(forfeiting)), match_id),
+        ).rowcount
+    )
+
+
+def link_match(conn: sqlite3.Connection, match_id: int, game_id: int) -> None:
+    """Link a league match to the game opened for it, its first board due to be posted,
+    in the game's own transaction: :class:`StaleGame` if the match has a game already."""
+    if not conn.execute(
+        "UPDATE league_matches SET game_id = ?, post_pending = 1 WHERE id = ? AND game_id IS NULL",
+        (game_id, match_id),
+    ).rowcount:
+        raise StaleGame(f"league match {match_id} has its game already")
+    conn.execute("UPDATE games SET league_match = ? WHERE id = ?", (match_id, game_id))
 
 
 class LeaguesSQL(Connection):
@@ -64,9 +96,12 @@ class LeaguesSQL(Connection):
         row = await self.row("SELECT league_match FROM games WHERE id = ?", (game_id,))
         return None if row is None else row[0]
 
-    async def running_leagues(self) -> list[LeagueRow]:
+    async def leagues_to_step(self) -> list[LeagueRow]:
+        """Leagues the minute's pass steps: those running, and those over whose final
+        standings are not posted yet."""
         rows = await self.rows(
-            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE status = 'running' ORDER BY id"
+            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE status = 'running' OR news_pending = 1 "
+            "ORDER BY id"
         )
         return [league_of(r) for r in rows]
 
@@ -99,19 +134,98 @@ class LeaguesSQL(Connection):
             sql = "UPDATE league_members SET dropped = 1 WHERE league_id = ? AND user_id = ?"
         await self.execute(sql, (league_id, user_id))
 
-    async def add_match(self, league_id: int, round: int, kind: str, players: list[int]) -> int:
-        return await self.write(
-            _insert,
-            "INSERT INTO league_matches (league_id, round, kind, players) VALUES (?, ?, ?, ?)",
-            (league_id, round, kind, json.dumps(players)),
+    async def draw_round(
+        self,
+        league_id: int,
+        number: int,
+        drawn: Sequence[Drawn],
+        held: Fence,
+        *,
+        rounds: int | None = None,
+    ) -> bool:
+        """Record round ``number``'s draw whole, byes and forfeits settled, in one
+        transaction under ``held``; ``rounds`` starts the league with it (sign-up closed,
+        that many rounds). False, writing nothing, if it was drawn (or started) already."""
+        now = self.now()
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            fence(conn, now, held)
+            if (
+                rounds is not None
+                and not conn.execute(
+                    "UPDATE leagues SET status = 'running', rounds = ?, starts_at = NULL "
+                    "WHERE id = ? AND status = 'open'",
+                    (rounds, league_id),
+                ).rowcount
+            ):
+                return False
+            if conn.execute(
+                "SELECT 1 FROM league_matches WHERE league_id = ? AND round = ?",
+                (league_id, number),
+            ).fetchone():
+                return False
+            for match in drawn:
+                match_id = _insert(
+                    conn,
+                    "INSERT INTO league_matches (league_id, round, kind, players) "
+                    "VALUES (?, ?, ?, ?)",
+                    (league_id, number, match.kind, json.dumps(match.players)),
+                )
+                if match.places is not None:
+                    zeros = [0] * len(match.players)
+                    settle_once(conn, match_id, match.kind, match.places, zeros, match.forfeiting)
+            return True
+
+        return await self.write(unit)
+
+    async def open_round(self, league_id: int, number: int, deadline: str, held: Fence) -> bool:
+        """Round ``number`` is open (every game of it), until ``deadline``: its
+        announcement is due. False if it was already."""
+        now = self.now()
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            fence(conn, now, held)
+            return bool(
+                conn.execute(
+                    "UPDATE leagues SET round = ?, round_deadline = ?, news_pending = 1 "
+                    "WHERE id = ? AND round < ?",
+                    (number, deadline, league_id, number),
+                ).rowcount
+            )
+
+        return await self.write(unit)
+
+    async def finish_league(self, league_id: int, held: Fence) -> bool:
+        """The season is over: its final standings are due. False if it was already."""
+        now = self.now()
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            fence(conn, now, held)
+            return bool(
+                conn.execute(
+                    "UPDATE leagues SET status = 'finished', round_deadline = NULL, "
+                    "news_pending = 1 WHERE id = ? AND status = 'running'",
+                    (league_id,),
+                ).rowcount
+            )
+
+        return await self.write(unit)
+
+    async def news_posted(self, league_id: int) -> bool:
+        """Mark the league's news made; True if it was due (once, of every caller)."""
+        changed = await self.execute(
+            "UPDATE leagues SET news_pending = 0 WHERE id = ? AND news_pending = 1",
+            (league_id,),
         )
+        return changed == 1
 
-    async def link_match(self, match_id: int, game_id: int) -> None:
-        def unit(conn: sqlite3.Connection) -> None:
-            conn.execute("UPDATE league_matches SET game_id = ? WHERE id = ?", (game_id, match_id))
-            conn.execute("UPDATE games SET league_match = ? WHERE id = ?", (match_id, game_id))
-
-        await self.write(unit)
+    async def match_posted(self, match_id: int) -> bool:
+        """Mark the match's first board made; True if it was due (once, of every caller)."""
+        changed = await self.execute(
+            "UPDATE league_matches SET post_pending = 0 WHERE id = ? AND post_pending = 1",
+            (match_id,),
+        )
+        return changed == 1
 
     async def settle_match(
         self,
@@ -122,18 +236,12 @@ class LeaguesSQL(Connection):
         forfeiting: list[int] = (),
     ) -> bool:
         """Record a match's outcome once; False if it was already settled."""
-        changed = await self.execute(
-            "UPDATE league_matches SET kind = ?, places = ?, scores = ?, forfeiting = ?, "
-            "settled = 1 WHERE id = ? AND settled = 0",
-            (kind, json.dumps(places), json.dumps(scores), json.dumps(list(forfeiting)))
-            + (match_id,),
-        )
-        return changed == 1
+        return await self.write(settle_once, match_id, kind, places, scores, forfeiting)
 
     async def matches(self, league_id: int) -> list[Match]:
         rows = await self.rows(
             "SELECT m.id, m.round, m.kind, m.players, m.game_id, m.places, m.scores, "
-            "m.forfeiting, m.settled, g.status, g.channel_id FROM league_matches m "
+            "m.forfeiting, m.settled, g.status, g.channel_id, m.post_pending FROM league_matches m "
             "LEFT JOIN games g ON g.id = m.game_id WHERE m.league_id = ? ORDER BY m.round, m.id",
             (league_id,),
         )

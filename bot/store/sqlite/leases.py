@@ -4,10 +4,23 @@ to run out), and the terminal beside it takes them too; so they work as PostgreS
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 
-from bot.store.rows import iso
+from bot.store.faults import LeaseLost
+from bot.store.rows import Fence, iso
 from bot.store.sqlite.connection import Connection
+
+
+def fence(conn: sqlite3.Connection, now: str, held: Fence) -> None:
+    """Renew the lease a write is made under, first thing in its transaction: raises
+    :class:`LeaseLost` (so nothing of the write is kept) if its holder holds it no more."""
+    renewed = conn.execute(
+        "UPDATE leases SET until = ? WHERE name = ? AND holder = ? AND until > ?",
+        (iso(held.until), held.name, held.holder, now),
+    ).rowcount
+    if renewed != 1:
+        raise LeaseLost(f"{held.name} is no longer held by {held.holder}")
 
 
 class LeasesSQL(Connection):

@@ -207,9 +207,10 @@ class PostalSQL(Connection):
 
     async def awaiting(self, user_id: int) -> list[Awaiting]:
         """Every active game waiting for ``user_id``, the longest-waiting first, with the
-        deadline of each (None: no time per move)."""
+        deadline of each (None: no time per move) and the position it waits in."""
         rows = await self.rows(
-            "SELECT g.id, g.guild_id, g.channel_id, g.game_key, s.turn_since, s.deadline "
+            "SELECT g.id, g.guild_id, g.channel_id, g.game_key, s.turn_since, s.deadline, "
+            "g.version "
             "FROM seats s JOIN games g ON g.id = s.game_id "
             "WHERE s.user_id = ? AND s.awaiting = 1 AND g.status = 'active' "
             "ORDER BY s.turn_since, g.id",
