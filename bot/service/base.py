@@ -150,16 +150,17 @@ def replayed(rules: Game, players: int, options: dict, seed: int, log: Sequence[
 
 def solo_attempt(game: Loaded, state: Any, *, abandoned: bool = False) -> Attempt | None:
     """How a game alone against the rulebook's opponent (Euler) stands, to settle a daily
-    attempt in the same transaction as the move that ends it (called off: a loss).
-    None for any other game."""
+    attempt in the same transaction as the move that ends it (called off or resigned: a
+    loss, whatever the scores). None for any other game."""
     if len(game.seats) != 1:
         return None
     euler = getattr(game.rules.view(state, 0), "euler_total", None)
     if euler is None:
         return None
-    total = game.rules.result(state).scores[0]
+    result = game.rules.result(state)
+    total = result.scores[0]
     status = "won" if total > euler else "tied" if total == euler else "lost"
-    return Attempt("lost" if abandoned else status, total, euler)
+    return Attempt("lost" if abandoned or result.places[0] > 1 else status, total, euler)
 
 
 def open_one(table: Table, one: str = "one") -> str:

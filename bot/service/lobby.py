@@ -31,6 +31,13 @@ POLICIES = {
 }
 
 
+def deadline_policies(rules: Game) -> list[str]:
+    """The ``at_deadline`` choices ``rules`` can play: a random legal move and a
+    resignation in every game (every awaited seat has a legal move; resigning is the
+    core's), a skipped turn only where the game survives one (``can_skip``)."""
+    return [policy for policy in POLICIES if policy != "skip" or rules.can_skip]
+
+
 def _solo_names() -> str:
     return ", ".join(g.info.name for g in engine.GAMES.values() if g.info.min_players == 1)
 
@@ -137,10 +144,10 @@ class Lobby(ServiceBase):
                 f"at_deadline: {shown(clocks.policy)} is not a deadline policy; choose "
                 f"{', '.join(POLICIES)}."
             )
-        if clocks.policy == "skip" and not rules.can_skip:
+        if clocks.policy not in deadline_policies(rules):
             raise Refused(
-                f"{rules.info.name} has no way to skip a turn: at the deadline choose a random "
-                "legal move or resignation."
+                f"at_deadline: {clocks.policy} is not open to {rules.info.name}, which has no "
+                f"way to skip a turn; choose {' or '.join(deadline_policies(rules))}."
             )
         if table.guild_id is None and rules.info.min_players > 1 + ai:
             raise Refused(
@@ -218,16 +225,23 @@ class Lobby(ServiceBase):
         match: int | None = None,
         fence: Fence | None = None,
         entry: tuple[str, int | None] | None = None,
+        levels: Sequence[str | None] = (),
+        rematch: tuple[int, int] | None = None,
     ) -> int:
         """Open a game at ``table`` with ``players`` seated in order, started, and linked
         to what it is played for (a league ``match`` opened under ``fence``, a daily
         ``entry``), all in one transaction: a crash leaves the whole of it or none. Who
         is to play is told (their DMs queued with it); :meth:`opening` is its post.
         StaleGame, nothing stored, if the table has a game, the match its game, or the
-        day its attempt already; LeaseLost if ``fence`` is another process's now."""
+        day its attempt already; LeaseLost if ``fence`` is another process's now. ``levels``
+        gives each player's AI level (None for a person; none given: all are people);
+        ``rematch`` (the finished game, the user whose agreement completes it) makes it
+        that game's rematch, noted with it (StaleGame if it has one already)."""
         rules = self._rules_of(game_key)
+        levels = list(levels) or [None] * len(players)
+        ai = sum(level is not None for level in levels)
         options, clocks = await self._checked(
-            table, players[0], rules, options, clocks, 0, DEFAULT_LEVEL
+            table, players[0], rules, options, clocks, ai, DEFAULT_LEVEL
         )
         seed = self._seed() if seed is None else seed
         try:
@@ -235,7 +249,10 @@ class Lobby(ServiceBase):
         except BadOptions as exc:
             raise Refused(str(exc)) from None
         now = self.store.now()
-        seats = [SeatRow(s, p.user_id, p.name, False, None, None) for s, p in enumerate(players)]
+        seats = [
+            SeatRow(s, p.user_id, p.name, False, None, None, ai=level)
+            for s, (p, level) in enumerate(zip(players, levels, strict=True))
+        ]
         row = GameRow(
             0, table.guild_id, table.channel_id, game_key, "active", options, seed, None, 0,
             players[0].user_id, now, now,
@@ -255,8 +272,8 @@ class Lobby(ServiceBase):
             creator_name=players[0].name,
             clocks=clocks,
             rated=rated,
-            others=[(p.user_id, p.name, None) for p in players[1:]],
-            opening=Opening(stored, tuple(step.awaited), told, dms, match, fence, entry),
+            others=[(s.user_id, s.name, s.ai) for s in seats[1:]],
+            opening=Opening(stored, tuple(step.awaited), told, dms, match, fence, entry, rematch),
         )
 
     async def opening(self, game_id: int, *, mention: bool = False) -> Reply:

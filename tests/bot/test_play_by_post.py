@@ -299,7 +299,8 @@ async def test_skip_policy_passes_the_turn_and_the_log_still_replays(world, cloc
 
 async def test_skip_is_refused_for_games_that_cannot_lose_a_turn(world):
     service, _ = world
-    with pytest.raises(Refused, match="Bridges and Boats has no way to skip a turn"):
+    refusal = "at_deadline: skip is not open to Bridges and Boats, which has no way to skip"
+    with pytest.raises(Refused, match=refusal):
         await service.create(
             TABLE, ADA, "bridges-and-boats", clocks=Clocks(move_hours=24, policy="skip")
         )

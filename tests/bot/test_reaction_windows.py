@@ -26,6 +26,7 @@ class Raid:
     window: frozenset[int]  # seats still to answer the current raid
     blocked: int
     players: int = 3
+    resigned: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -81,13 +82,13 @@ class Raids(Game):
             return dict.fromkeys(sorted(state.window), REACT)
         return {state.turn: TURN}
 
-    def parse(self, text):
+    def parse_move(self, text):
         word = text.strip()
         if word not in ("raid", "block", "pass"):
             raise IllegalMove("Raid, block or pass.")
         return Strike() if word == "raid" else Answer(word)
 
-    def format(self, action):
+    def format_move(self, action):
         return "raid" if isinstance(action, Strike) else action.word
 
     def view(self, state, seat):
