@@ -37,11 +37,22 @@ def when(moment: datetime, style: Style = "fR") -> str:
     return f"{{t:{int(moment.timestamp())}:{style}}}"
 
 
+def unix_moment(seconds: int) -> datetime | None:
+    """The moment ``seconds`` after 1970 (UTC); None outside the years 1-9999, which no
+    calendar here holds (a Discord timestamp typed by hand may name one)."""
+    try:
+        return datetime.fromtimestamp(seconds, UTC)
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
 def plain(text: str) -> str:
-    """``text`` for the terminal: each moment as ``2026-12-01 18:00 UTC``."""
+    """``text`` for the terminal: each moment as ``2026-12-01 18:00 UTC`` (one that names
+    no moment, typed by someone, as typed)."""
 
     def moment(match: re.Match[str]) -> str:
-        return datetime.fromtimestamp(int(match[1]), UTC).strftime("%Y-%m-%d %H:%M UTC")
+        at = unix_moment(int(match[1]))
+        return match[0] if at is None else at.strftime("%Y-%m-%d %H:%M UTC")
 
     return _WHEN.sub(moment, text)
 

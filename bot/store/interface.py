@@ -93,6 +93,13 @@ class Games(Protocol):
 
     async def moves(self, game_id: int) -> list[MoveRow]: ...
 
+    async def repair_state(self, game_id: int, version: int, state: str) -> bool:
+        """Store ``state``, rebuilt from the move log, in place of a damaged one (the
+        version stays: the position is the same); False if the game moved on meanwhile."""
+
+    async def damaged_games(self) -> list[int]:
+        """The live games whose stored values are damaged (:mod:`bot.store.damage`)."""
+
     async def count_games(self) -> int: ...
 
     async def join(
