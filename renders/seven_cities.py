@@ -41,7 +41,8 @@ from engine.seven_cities.board import (
 )
 from engine.seven_cities.cards import BY_SLUG, clock_text
 from engine.seven_cities.view import View
-from renders.common import fit_text, font, text_width, to_png
+from renders.common import fit_text, font, text_width
+from renders.ground import blank
 from renders.palette import (
     BACKGROUND,
     CARD,
@@ -55,7 +56,6 @@ from renders.palette import (
     WAITING,
     WHITE,
     Swatch,
-    fixed_palette,
 )
 from renders.pen import Box, Pen, Point, Sketch, glyph
 
@@ -498,7 +498,7 @@ def _draw_legend(pen: Pen, view: View, plan: Layout) -> None:
 
 def render(view: View, names: Sequence[str]) -> bytes:
     plan = layout(view)
-    pen = Pen.blank(plan.width, plan.height)
+    pen = Pen.on(blank(plan.width, plan.height, NAMED))
     _draw_caption(pen, view, names, plan)
     _draw_anchors(pen, view, plan)
     _draw_tiles(pen, view, plan)
@@ -507,4 +507,4 @@ def render(view: View, names: Sequence[str]) -> bytes:
     _draw_players(pen, view, plan)
     _draw_marks(pen, view, plan)
     _draw_panel(pen, view, names, plan)
-    return to_png(pen.finish(), fixed_palette(NAMED))
+    return pen.png(plan.height)

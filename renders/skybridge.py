@@ -24,7 +24,8 @@ import engine
 from engine.skybridge.board import KINDS, SQUARES, STORIES
 from engine.skybridge.state import initial_stock, scoring_colours
 from engine.skybridge.view import View
-from renders.common import fit_text, font, text_width, to_png
+from renders.common import fit_text, font, text_width
+from renders.ground import Ground
 from renders.palette import (
     BACKGROUND,
     CARD,
@@ -480,7 +481,7 @@ def _draw_neutral_note(pen: Pen, view: View, plan: Layout) -> None:
 
 
 @lru_cache(maxsize=8)
-def _backdrop(players: int) -> Image.Image:
+def _backdrop(players: int) -> Ground:
     """What every board for ``players`` shares: the wood, the cells' ground, the column
     letters, each player's blank card and the neutral note. Drawn once per process."""
     view = _blank_view(players)
@@ -490,7 +491,7 @@ def _backdrop(players: int) -> Image.Image:
     for box in plan.cards:
         pen.rect(box, CARD, CARD_LINE, 2, radius=12)
     _draw_neutral_note(pen, view, plan)
-    return pen.finish()
+    return Ground(pen.finish(), palette())
 
 
 def _blank_view(players: int) -> View:
@@ -498,10 +499,10 @@ def _blank_view(players: int) -> View:
     return rules.view(rules.new(players, None, 0), None)
 
 
-def draw(view: View, names: Sequence[str]) -> Image.Image:
-    """The board for ``view`` as an RGB image; ``names[seat]`` labels each player."""
+def render(view: View, names: Sequence[str]) -> bytes:
+    """The board for ``view`` as PNG bytes; ``names[seat]`` labels each player."""
     plan = layout(view)
-    pen = Pen(_backdrop(view.players).copy())
+    pen = Pen.on(_backdrop(view.players))
     _draw_caption(pen, view, names, plan)
     _draw_frame(pen, plan)
     _draw_last(pen, view, plan)
@@ -511,7 +512,7 @@ def draw(view: View, names: Sequence[str]) -> Image.Image:
     _draw_plates(pen, view, plan)
     for seat, box in enumerate(plan.cards):
         _draw_card(pen, view, seat, names[seat], box)
-    return pen.finish()
+    return pen.png()
 
 
 #: every colour a board names, for its fixed palette
@@ -528,8 +529,3 @@ NAMED: tuple[RGB, ...] = (
 def palette() -> Image.Image:
     """The palette every Skybridge board is mapped onto (see :func:`fixed_palette`)."""
     return fixed_palette(NAMED)
-
-
-def render(view: View, names: Sequence[str]) -> bytes:
-    """The board for ``view`` as PNG bytes; ``names[seat]`` labels each player."""
-    return to_png(draw(view, names), palette())

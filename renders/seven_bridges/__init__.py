@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.seven_bridges.view import View
-from renders.common import to_png
-from renders.palette import RGB, SHARED, fixed_palette
+from renders.palette import RGB, SHARED
 from renders.seven_bridges import city
 from renders.seven_bridges.pieces import EULER, USED_CELL
 from renders.seven_bridges.public import render_public
@@ -37,5 +36,6 @@ NAMED: tuple[RGB, ...] = (
 
 def render(view: View, names: Sequence[str]) -> bytes:
     """The viewer's own sheet, or the public card when ``view.seat`` is None."""
-    image = render_public(view, names) if view.seat is None else render_sheet(view, names)
-    return to_png(image, fixed_palette(NAMED))
+    if view.seat is None:
+        return render_public(view, names, NAMED)
+    return render_sheet(view, names, NAMED)
