@@ -617,3 +617,14 @@ def render(view: View, names: Sequence[str]) -> bytes:
         _draw_card(pen, view, seat, names[seat], box)
     _draw_legend(pen, view, plan)
     return pen.png(plan.height)
+
+
+def accent(view: View, seat: int) -> RGB | None:
+    """The colour a seat chose; none before it has chosen one."""
+    colour = view.colours[seat]
+    return PLAYER_COLOURS[colour].fill if colour >= 0 else None
+
+
+def warm() -> None:
+    """The palette, before the first board (the blank board depends on the options)."""
+    fixed_palette(NAMED)

@@ -680,3 +680,13 @@ def render(view: View, names: Sequence[str]) -> bytes:
     _draw_footer(pen, view, plan)
     _draw_last(pen, view, plan)
     return pen.png(plan.height)
+
+
+def accent(view: View, seat: int) -> RGB:
+    """The side's colour: the attacker's soldiers, the defender's coins."""
+    return SIDES[seat].fill
+
+
+def warm() -> None:
+    """The palette and the plain ground, before the first board."""
+    blank(WIDTH, 1000, NAMED)

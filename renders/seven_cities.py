@@ -508,3 +508,13 @@ def render(view: View, names: Sequence[str]) -> bytes:
     _draw_marks(pen, view, plan)
     _draw_panel(pen, view, names, plan)
     return pen.png(plan.height)
+
+
+def accent(view: View, seat: int) -> RGB:
+    """The seat's colour, as its cities and tokens are drawn."""
+    return swatch(seat).fill
+
+
+def warm() -> None:
+    """The palette and the plain ground, before the first board."""
+    blank(WIDTH, 1000, NAMED)

@@ -20,10 +20,10 @@ from functools import lru_cache
 
 from PIL import Image
 
-import engine
 from engine.skybridge.board import KINDS, SQUARES, STORIES
-from engine.skybridge.state import initial_stock, scoring_colours
+from engine.skybridge.state import initial_stock, new, scoring_colours
 from engine.skybridge.view import View
+from engine.skybridge.view import view as view_of
 from renders.common import fit_text, font, text_width
 from renders.ground import Ground
 from renders.palette import (
@@ -191,7 +191,7 @@ def _ordinal(place: int) -> str:
 
 def caption(view: View, names: Sequence[str]) -> tuple[str, str]:
     """The line above the board: the last move, and whose turn it is or who won."""
-    last = "New game" if view.last is None else f"Last: {engine.get('skybridge').format(view.last)}"
+    last = "New game" if view.last is None else f"Last: {view.last_move}"
     if not view.over:
         return last, f"{names[view.turn]} to play"
     assert view.places is not None
@@ -495,8 +495,7 @@ def _backdrop(players: int) -> Ground:
 
 
 def _blank_view(players: int) -> View:
-    rules = engine.get("skybridge")
-    return rules.view(rules.new(players, None, 0), None)
+    return view_of(new(players, 0), None)
 
 
 def render(view: View, names: Sequence[str]) -> bytes:
@@ -529,3 +528,14 @@ NAMED: tuple[RGB, ...] = (
 def palette() -> Image.Image:
     """The palette every Skybridge board is mapped onto (see :func:`fixed_palette`)."""
     return fixed_palette(NAMED)
+
+
+def accent(view: View, seat: int) -> RGB:
+    """A seat's first colour: a seat of a two-player game plays two, its first names it."""
+    return PLAYER_COLOURS[view.seat_colours[seat][0]].fill
+
+
+def warm() -> None:
+    """The palette and every player count's blank board, before the first board."""
+    for players in (2, 3, 4):
+        _backdrop(players)

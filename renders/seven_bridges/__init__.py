@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.seven_bridges.view import View
+from renders.ground import blank
 from renders.palette import RGB, SHARED
-from renders.seven_bridges import city
-from renders.seven_bridges.pieces import EULER, USED_CELL
+from renders.seven_bridges import city, public
+from renders.seven_bridges.pieces import EULER, USED_CELL, swatch
 from renders.seven_bridges.public import render_public
-from renders.seven_bridges.sheet import COUNTED, render_sheet
+from renders.seven_bridges.sheet import COUNTED, printed, render_sheet
 
 #: every colour a sheet or card names, for their fixed palette
 NAMED: tuple[RGB, ...] = (
@@ -32,6 +33,19 @@ NAMED: tuple[RGB, ...] = (
     EULER.fill,
     EULER.edge,
 )
+
+
+def accent(view: View, seat: int) -> RGB:
+    """The seat's colour, as its lines and pips are drawn."""
+    return swatch(seat).fill
+
+
+def warm() -> None:
+    """The palette, the printed sheets and the card's plain ground, before the first
+    board."""
+    for solo in (False, True):
+        printed(solo, NAMED)
+    blank(public.WIDTH, 800, NAMED)
 
 
 def render(view: View, names: Sequence[str]) -> bytes:
