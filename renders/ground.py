@@ -7,8 +7,10 @@ wood, the grid, the legend, the empty cards. So a :class:`Ground` keeps that pic
 twice, as drawn (RGB) and as the PNG's rows (palette indices, each row led by its filter
 byte), and a board is drawn on a canvas that is a copy of it. The pen notes every box
 it pastes (:attr:`renders.pen.Pen.touched`); only the tiles those boxes cover are mapped
-onto the palette and written over a copy of the rows, and then put back as the ground
-had them, so the same canvas serves the next board without being copied again.
+onto the palette (all at once, where they are most of the board) and written over a
+copy of the rows, and then put back as the ground had them, so the same canvas serves
+the next board without being copied again. Boards whose height changes from move to
+move use a taller ground's top rows.
 
 Mapping onto a fixed palette is per pixel (the same colour always gives the same index,
 :func:`renders.palette.fixed_palette`), so mapping a board tile by tile gives the very
@@ -34,9 +36,10 @@ TILE = 16
 #: region copies it first, mapping the whole canvas does not
 MOSTLY = 0.6
 
-#: canvases a ground keeps for reuse: a worker draws one board at a time, the bot's
-#: threads (when it draws without workers) a few
-SPARE = 2
+#: canvases a ground keeps for reuse (4 MiB each for a Skybridge board): a worker draws
+#: one board at a time; the bot's threads, when it draws without workers, copy the
+#: ground for a second board drawn at once
+SPARE = 1
 
 
 class Ground:
