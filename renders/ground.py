@@ -85,19 +85,17 @@ class Ground:
         the boxes in ``touched`` were drawn; the canvas is then the ground again, kept
         for the next board, and must not be used by the caller any more."""
         height = self.height if height is None else height
-        rows = bytearray(memoryview(self.rows)[: (self.width + 1) * height])
-        indexed = Image.frombuffer("P", (self.width + 1, height), rows, "raw", "P", 0, 1)
+        rows = bytearray(self.rows)
+        indexed = Image.frombuffer("P", (self.width + 1, self.height), rows, "raw", "P", 0, 1)
         regions = _regions(touched, self.width, self.height)
-        shown = [(x0, y0, x1, min(y1, height)) for x0, y0, x1, y1 in regions if y0 < height]
-        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in shown) > MOSTLY * self.width * height:
-            shown = [(0, 0, self.width, height)]  # one call, not a copy of each region
-        for x0, y0, x1, y1 in shown:
-            picture = (
-                canvas.im if (x1 - x0, y1 - y0) == canvas.size else canvas.im.crop((x0, y0, x1, y1))
-            )
-            mapped = picture.convert("P", 0, self.palette.im)
-            indexed.im.paste(mapped, (x0 + 1, y0, x1 + 1, y1))
-        data = png(self.width, height, self.colours, rows)
+        drawn = sum((x1 - x0) * (min(y1, height) - y0) for x0, y0, x1, y1 in regions if y0 < height)
+        if drawn > MOSTLY * self.width * height:  # one call, and no copy of each region
+            indexed.im.paste(canvas.im.convert("P", 0, self.palette.im), (1, 0, *indexed.size))
+        else:
+            for x0, y0, x1, y1 in regions:
+                mapped = canvas.im.crop((x0, y0, x1, y1)).convert("P", 0, self.palette.im)
+                indexed.im.paste(mapped, (x0 + 1, y0, x1 + 1, y1))
+        data = png(self.width, height, self.colours, memoryview(rows)[: (self.width + 1) * height])
         self._restore(canvas, regions)
         return data
 
@@ -155,10 +153,7 @@ def blank(width: int, height: int, named: tuple[RGB, ...]) -> Ground:
     :func:`renders.palette.fixed_palette`): boards whose height changes from move to
     move share one and use its top rows."""
     ground = _BLANK.get((width, named))
-    if ground is None:
-        picture = Image.new("RGB", (width, _GROWTH), BACKGROUND)
-        ground = Ground(picture, fixed_palette(named), BACKGROUND)
-    if ground.height < height:
-        ground = ground.taller(-(-height // _GROWTH) * _GROWTH)
-    _BLANK[width, named] = ground
+    if ground is None or ground.height < height:
+        picture = Image.new("RGB", (width, -(-height // _GROWTH) * _GROWTH), BACKGROUND)
+        ground = _BLANK[width, named] = Ground(picture, fixed_palette(named), BACKGROUND)
     return ground
