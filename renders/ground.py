@@ -59,7 +59,7 @@ class Ground:
         # the PNG's rows: a column of filter bytes (0: none), then the palette indices
         indexed = Image.new("P", (self.width + 1, self.height))
         indexed.im.paste(picture.im.convert("P", 0, palette.im), (1, 0, *indexed.size))
-        self.rows = bytes(indexed.tobytes())
+        self.rows = indexed.tobytes()
         self.colours = bytes(palette.getpalette("RGB"))
         self._spare: list[Image.Image] = []
 
