@@ -62,7 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("run", help="run the Discord bot (the default)")
     console = sub.add_parser("console", help="play in the terminal, no Discord needed")
     console.add_argument("--db", type=_database, help=_DB_HELP)
-    console.add_argument("--images", type=Path, default=Path("boards"), help="board image folder")
+    console.add_argument(
+        "--images", type=Path, help="board image folder (default: boards/<database name>/)"
+    )
     console.add_argument("--seed", type=int, help="fix new games' seed, to replay a script")
     console.add_argument(
         "--manager", action="append", default=[], metavar="NAME",
@@ -311,8 +313,11 @@ def main(argv: list[str] | None = None) -> int:
     except (StoreFault, BadSetting) as exc:
         raise SystemExit(str(exc)) from None
     if args.command == "console":
+        from bot.console_boards import folder_for
+
         db_path = args.db or settings.db_path
-        return asyncio.run(_console(db_path, args.images, args.seed, args.manager))
+        images = args.images or folder_for(db_path)
+        return asyncio.run(_console(db_path, images, args.seed, args.manager))
     if args.command == "selfplay":
         return asyncio.run(_selfplay(args))
     if args.command == "arena":

@@ -251,9 +251,7 @@ class ServiceBase:
         self, game: Loaded, state: Any, version: int, seat: int, events: list
     ) -> Reply:
         """What only ``seat`` may see now: its own view and the events meant for it."""
-        lines = [e.describe(game.names) for e in events if e.seat == seat]
-        hand = _hand_line(game.rules.view(state, seat))
-        text = "\n".join(["Only you can see this.", *lines, *([hand] if hand else [])])
+        text = self._private_text(game, state, seat, events)
         text, image, alt = await self._board(game, state, text, seat)
         return Reply(
             text=text,
@@ -264,6 +262,13 @@ class ServiceBase:
             version=version,
             alt_whole=OWN_WORDS,
         )
+
+    @staticmethod
+    def _private_text(game: Loaded, state: Any, seat: int, events: list) -> str:
+        """:meth:`_private`'s words, without its picture."""
+        lines = [e.describe(game.names) for e in events if e.seat == seat]
+        hand = _hand_line(game.rules.view(state, seat))
+        return "\n".join(["Only you can see this.", *lines, *([hand] if hand else [])])
 
     def _result_text(self, game: Loaded, result: Result) -> str:
         order = sorted(range(len(game.seats)), key=lambda s: (result.places[s], s))

@@ -137,7 +137,12 @@ class Play(ServiceBase):
         if not rules.info.sends_own_view:
             return reply
         private = await self._private(game, state, reply.version, seat, events)
-        return replace(reply, followup=private)
+        told = tuple(
+            (s.user_id, self._private_text(game, state, s.seat, events))
+            for s in game.seats
+            if s.seat != seat and s.ai is None and any(e.seat == s.seat for e in events)
+        )
+        return replace(reply, followup=private, told=told)
 
     async def announcement(self, game_id: int, seq: int, note: str) -> Reply:
         """Move ``seq``'s public post, rebuilt from the log: what the stand-in of a timer's
