@@ -47,7 +47,9 @@ from bot.service import Caller, Refused, Reply, Service, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL
 from bot.store import CannotSave
 
-LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
+LINE = re.compile(
+    r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z](?:[a-z-]*[a-z])?)\b\s*(?P<args>.*)"
+)
 TABLE = Table(channel_id=1, guild_id=1)  # a server of its own: players share the keyboard
 DM = 1_000_000  # a user's direct messages with the bot are channel DM + their user id
 #: AI moves played in a row before a person is awaited, at most (a guard, never reached:
@@ -65,7 +67,7 @@ Options are name=value, as on Discord; quote a value with spaces: name="Spring C
   by itself); /add-ai [level] seats one more, /replace player=bob ai=hard hands a seat on
   ada: /start              start it           ada: /legal      list your legal moves
   ada: /move red tall b2   play a move        ada: /board [move=N]  the board (after move N)
-  ada: /board text=on      the board in words too (for a screen reader; Discord's text:true)
+  ada: /board text=on      the board in words too (for a screen reader, or no pictures)
   /hand (what only you see)  /status  /history  /undo  /resign  /leave  /abandon  /archive
   /rematch                 play the finished game again (once every player asks)
   /snooze  /extend by=1d  /replace player=bob by=cy  /rules <game>  /games
@@ -146,7 +148,7 @@ class Console:
             )
             return
         command, args = m["command"], m["args"].strip()
-        if command == "game":  # the bot's replies say `/game join`: the same words work here
+        if command == "game":  # Discord's `/game join` is the terminal's `/join`: both work
             command, _, args = args.partition(" ")
             args = args.strip()
         if command == "help":
@@ -286,7 +288,7 @@ class Console:
             "leave": lambda: s.leave(table, caller),
             "start": lambda: s.start(table, caller),
             "move": lambda: s.move(table, caller, bare_or_named("notation", args)),
-            "legal": lambda: s.legal(table, caller),
+            "legal": lambda: s.legal(table, caller, characters=None),  # no message limit here
             "hand": hand,
             "board": board,
             "snooze": lambda: s.snooze(table, caller),
@@ -369,7 +371,8 @@ class Console:
     def _league(self, caller: Caller, args: str) -> Action:
         o, guild = self.organiser, TABLE.guild_id
         sub, _, rest = args.strip().partition(" ")
-        name = " ".join(tokens(rest)) if rest.strip() else ""
+        # the league's name, bare (`/league join Spring Cup`) or as Discord names it
+        name = bare_or_named("name", " ".join(tokens(rest))) if rest.strip() else ""
 
         async def create() -> Reply:
             given = league_options(rest)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.inputs import Refused
+from bot.marks import press
 from bot.service.lobby import Lobby
 from bot.service.replies import Caller, Reply, Table
 from bot.store import StaleGame
@@ -36,7 +37,7 @@ class Rematch(Lobby):
             return Reply(
                 text=(
                     f"{caller.name} wants a rematch. It starts when {', '.join(waiting)} "
-                    "click **Rematch** too."
+                    f"{press('Rematch')} too."
                 ),
                 game_id=game_id,
                 rematch=True,

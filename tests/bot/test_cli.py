@@ -76,13 +76,14 @@ def test_console_opens_a_game_with_options_and_plays_alone_against_euler(tmp_pat
 
 
 def test_console_takes_the_words_the_bot_itself_suggests(tmp_path):
-    """Replies say `/game join`; typing exactly that works, and so does `ada: /help`."""
+    """Discord's words (`/game join`) work too, though the terminal's answers say `/join`;
+    and so does `ada: /help`."""
     script = "\n".join(
         ["ada: /game new skybridge", "bob: /game join", "ada: /help", "ada: /game start"]
     )
     done = run_bot("console", "--db", "t.db", "--images", "pics", cwd=tmp_path, stdin=script)
     assert done.returncode == 0, done.stdout
-    assert "Join with `/game join`" in done.stdout
+    assert "Join with `/join`; ada starts it with `/start`." in done.stdout
     assert "bob joined" in done.stdout and "Lines look like" in done.stdout
     assert "Seats: 1. ada (red and yellow), 2. bob (blue and green)." in done.stdout
     assert "Unknown command" not in done.stdout

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.clocks import Clocks
+from bot.marks import for_discord
 from bot.service import Refused
 from tests.bot.discord_harness import Harness
 from tests.conftest import ADA, BOB, CY, TABLE
@@ -34,7 +35,8 @@ async def test_the_final_board_says_how_long_it_took_and_offers_a_rematch(servic
 async def test_a_rematch_starts_when_every_player_agrees_the_loser_first(service):
     await finished(service, (ADA, BOB, CY), resigners=(CY, BOB))
     asked = await service.rematch(TABLE, ADA)
-    assert asked.text == "Ada wants a rematch. It starts when Bob, Cy click **Rematch** too."
+    said = "Ada wants a rematch. It starts when Bob, Cy click **Rematch** too."
+    assert for_discord(asked.text) == said
     assert not await service.is_live(TABLE), "nothing opens until all agree"
     again = await service.rematch(TABLE, ADA)  # asking twice counts once
     assert "Bob, Cy" in again.text
