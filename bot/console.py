@@ -127,11 +127,14 @@ class Console:
         self.refused += 1
         self.say(text)
         for key in self.newcomers:
+            user_id = self.users.pop(key).user_id
+            self.places.pop(user_id, None)
             with suppress(CannotSave):  # the disk that refused the line keeps the name
-                await self.service.store.forget_terminal_user(key, self.users.pop(key).user_id)
+                await self.service.store.forget_terminal_user(key, user_id)
 
     def say(self, text: str) -> None:
-        """Everything the terminal prints; the service's moments in UTC (``bot.marks``)."""
+        """Everything the terminal prints, the service's marks (moments, commands,
+        channels, buttons) written the terminal's way (``bot.marks``)."""
         print(plain(text), file=self.out, flush=True)
 
     async def handle(self, line: str) -> None:
