@@ -12,7 +12,7 @@ from bot import permissions
 from bot.callers import jump_link
 from bot.cogs import COGS
 from bot.daily import Daily
-from bot.delivery import channel_of, deliver, parts_of, post, refuse
+from bot.delivery import answers_done, channel_of, deliver, parts_of, post, refuse
 from bot.marks import for_discord
 from bot.organiser import Organiser
 from bot.service import Refused, Reply, Service, Table, seen_away
@@ -21,6 +21,9 @@ from bot.tree import Tree
 from bot.views import DYNAMIC_ITEMS, controls
 
 log = logging.getLogger(__name__)
+#: seconds a stopping bot gives the answers under way: far beyond a board's drawing and
+#: sending, and within the time a host's process manager waits before it kills
+CLOSE_WAIT = 20.0
 
 
 class Bridgekeeper(commands.AutoShardedBot):
@@ -53,6 +56,12 @@ class Bridgekeeper(commands.AutoShardedBot):
             await self.add_cog(cog(self))
         # buttons posted before a restart keep working: they are matched by custom id
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def close(self) -> None:
+        """Stop: the answers under way first (a move already stored still gets its board
+        and its ping), then the cogs and the connection to Discord."""
+        await answers_done(self, CLOSE_WAIT)
+        await super().close()
 
     async def channel_of(self, channel_id: int) -> discord.abc.Messageable:
         """Somewhere to send to: the cached channel, or a partial one (no fetch needed)."""

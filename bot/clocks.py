@@ -72,6 +72,23 @@ def warn_before(move_hours: float) -> timedelta:
     return min(WARN_AT_MOST, timedelta(hours=move_hours) / 4)
 
 
+def counts_from(now: datetime, vacation_until: str | None) -> datetime:
+    """When a wait that begins at ``now`` starts to count: at once, or when the player's
+    vacation ends (they get the whole time per move from their return)."""
+    back = None if vacation_until is None else datetime.fromisoformat(vacation_until)
+    return back if back is not None and back > now else now
+
+
+def turn_deadline(
+    clocks: Clocks, reacting: bool, now: datetime, vacation_until: str | None
+) -> datetime | None:
+    """The deadline of a wait that begins at ``now``: the game's time per move (per
+    answer, in a reaction window) from when it counts; None without one. The stores
+    start waits by :func:`counts_from`; the service tells players this moment."""
+    hours = clocks.reaction_hours if reacting else clocks.move_hours
+    return None if hours is None else counts_from(now, vacation_until) + timedelta(hours=hours)
+
+
 def on_vacation(wait: Wait, now: datetime) -> bool:
     return wait.vacation_until is not None and datetime.fromisoformat(wait.vacation_until) > now
 

@@ -11,7 +11,9 @@ leave a stored move that nobody was told about. Hence, for every interaction:
   its text, the picture and its buttons in one frame;
 * :func:`deliver` sends them; when the interaction can no longer be answered (expired,
   a dead token) the public parts go to the game's channel as ordinary messages, so the
-  board and the ping still arrive, and the failure is logged once.
+  board and the ping still arrive, and the failure is logged once;
+* :func:`answers_done` lets a bot that stops finish every answer it has begun: a click
+  that stored a move still posts its board before the connection to Discord closes.
 
 Mentions live only in messages that are created, never in edits: Discord notifies
 nobody about a mention added by an edit, and the first follow-up after a deferral is
@@ -24,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -58,6 +61,8 @@ _LOADING = "bk.loading"  # interaction.extras: the "thinking…" placeholder awa
 _DEAD_CODES = {10062, 10015, 50027}
 #: what a send can raise: Discord's refusal, or no answer at all (a dropped connection)
 SEND_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+#: each client's tasks answering an interaction they acknowledged: what it owes Discord
+_OWED: weakref.WeakKeyDictionary[discord.Client, set[asyncio.Task]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -167,28 +172,36 @@ def parts_of(
 ) -> list[Part]:
     """``reply`` (and the private follow-up it carries) as messages that fit Discord.
 
-    The board, its buttons (``controls``) and the mentions the text does not already
-    hold go with the last piece of the text, so the picture sits under the words that
-    explain it: a public board in one card, which holds 4,000 characters of text where a
-    message holds 2,000; what does not fit goes before it as ordinary messages, so the
-    card, with the turn, the pings and the buttons, is always the newest. Its moments
-    become timestamps and its commands, where ``mention`` knows them, mentions
-    (``bot.marks``) before it is cut, as they change its length.
+    The board and its buttons (``controls``) go with the last piece of the text, so the
+    picture sits under the words that explain it: a public board in one card, which
+    holds 4,000 characters of text where a message holds 2,000; what does not fit goes
+    before it as ordinary messages, so the card, with the turn and the buttons, is always
+    the newest. A card pings nobody: Discord's notification of a mention inside one
+    shows no text (discord-api-docs#7854), so whoever it pings is pinged by a plain
+    message right before it, whose own words (the reply's ``ping``) a phone shows. A
+    reply without a card carries its mentions in its text, as they are not already
+    there. Moments become timestamps and commands, where ``mention`` knows them,
+    mentions (``bot.marks``) before the text is cut, as they change its length.
     """
-    text = reply.text
-    unnamed = [u for u in reply.mentions if f"<@{u}>" not in text]  # not already in the text
-    if unnamed:
-        text += "\n" + " ".join(f"<@{u}>" for u in unnamed)
-    image = reply.image
+    text, image = reply.text, reply.image
     if image is not None and len(image) > UPLOAD_LIMIT:
         log.warning("a board of %d bytes is over the upload limit", len(image))
         text, image = f"{text}\n{TOO_LARGE}", None
-    limit = CARD_TEXT_LIMIT if Part("", reply.private, image).card else CONTENT_LIMIT
-    pieces = split_text(for_discord(text, mention), limit)
+    card = Part("", reply.private, image).card
+    pinged = () if card else reply.mentions  # who the messages of the text may ping
+    unnamed = [u for u in pinged if f"<@{u}>" not in text]  # not already in the text
+    if unnamed:
+        text += "\n" + " ".join(f"<@{u}>" for u in unnamed)
+    pieces = split_text(for_discord(text, mention), CARD_TEXT_LIMIT if card else CONTENT_LIMIT)
     before = [short for piece in pieces[:-1] for short in split_text(piece)]
-    parts = [Part(piece, reply.private, mentions=reply.mentions) for piece in before]
+    parts = [Part(piece, reply.private, mentions=pinged) for piece in before]
+    if card and reply.mentions:
+        names = " ".join(f"<@{u}>" for u in reply.mentions)
+        words = reply.ping or reply.text.split("\n", 1)[0]
+        ping = for_discord(f"{names}, {words}", mention)
+        parts += [Part(piece, False, mentions=reply.mentions) for piece in split_text(ping)]
     alt = reply.alt if image is not None else None
-    last = Part(pieces[-1], reply.private, image, tuple(controls), reply.mentions, alt)
+    last = Part(pieces[-1], reply.private, image, tuple(controls), pinged, alt)
     parts.append(replace(last, accent=reply.accent, whole=reply.alt_whole or BOARD_WORDS))
     if reply.followup is not None:
         parts += parts_of(reply.followup, mention=mention)
@@ -202,8 +215,14 @@ async def acknowledge(interaction: discord.Interaction, *, new_message: bool = T
     "thinking…" placeholder; a button that changes its own message (``new_message``
     false) defers silently. If the deferral fails, nothing more is sent through the
     interaction (it may or may not have been taken): the answer's public parts go to the
-    channel instead (see :func:`deliver`).
+    channel instead (see :func:`deliver`). From here on the answer is owed: a bot that
+    stops waits for it (:func:`answers_done`).
     """
+    task = asyncio.current_task()
+    if task is not None:
+        owed = _OWED.setdefault(interaction.client, set())
+        owed.add(task)
+        task.add_done_callback(owed.discard)
     if interaction.response.is_done():
         return
     thinking = new_message or interaction.type is not discord.InteractionType.component
@@ -268,6 +287,27 @@ async def deliver(interaction: discord.Interaction, parts: Sequence[Part]) -> No
             await interaction.delete_original_response()
         except SEND_ERRORS as exc:
             _failed(interaction, exc)
+
+
+async def answers_done(client: discord.Client, timeout: float) -> int:
+    """Wait until every interaction ``client`` acknowledged is answered, ``timeout``
+    seconds at most; returns how many answers were still under way then (0: none).
+
+    A command or click may already have stored a move when the bot is told to stop: its
+    board, the ping to the next player and the pinned status must still go out, and
+    they cannot once the bot's session with Discord is closed. Answers begun while
+    waiting (the gateway is still open) are waited for as well."""
+    owed = _OWED.get(client, set())
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while waiting := owed - {asyncio.current_task()}:
+        left = end - loop.time()
+        if left <= 0:
+            log.warning("stopping with %d answers unfinished", len(waiting))
+            return len(waiting)
+        log.info("stopping: %d answers under way are finished first", len(waiting))
+        await asyncio.wait(waiting, timeout=left)
+    return 0
 
 
 def _alive(interaction: discord.Interaction) -> bool:

@@ -14,7 +14,8 @@ The service says *what* a message refers to, never how a front end shows it:
 * a channel is marked with :func:`channel`, a role with :func:`role`: Discord's mentions
   (``<#ID>``, ``<@&ID>``); the terminal, which has neither, names its table or the role's id.
 * a button to click is marked with :func:`press`: "click **Rematch**" on Discord, and
-  in the terminal the command that does the same ("type ```/rematch```").
+  in the terminal the command that does the same ("type ```/rematch```"), its verb
+  agreeing with who does it ("Bob clicks", "Bob types").
 
 This is the one place that knows every mark; no Discord in it, only text.
 """
@@ -36,7 +37,7 @@ _OPTION = re.compile(r"([a-z][a-z_]*):(.*)")
 _ALONE = re.compile(r"`([a-z][a-z_]*:[^/\s`][^\s`]*)`")
 _CHANNEL = re.compile(r"\{#(\d{1,20})\}")
 _ROLE = re.compile(r"\{&(\d{1,20})\}")
-_PRESS = re.compile(r"\{press:([A-Za-z]+)\}")
+_PRESS = re.compile(r"\{press(es)?:([A-Za-z]+)\}")
 #: each button the service asks a reader to click, and the terminal's command for it
 BUTTONS = {"Rematch": "/rematch"}
 #: Discord's commands are at most three words deep: ``/league create``, ``/a b c``
@@ -62,11 +63,12 @@ def role(role_id: int) -> str:
     return f"{{&{role_id}}}"
 
 
-def press(button: str) -> str:
-    """Asking the reader to click ``button`` (one of :data:`BUTTONS`), marked."""
+def press(button: str, *, one: bool = False) -> str:
+    """Clicking ``button`` (one of :data:`BUTTONS`), marked: "click **Rematch**", or
+    with ``one`` person doing it, "clicks **Rematch**"."""
     if button not in BUTTONS:
         raise ValueError(f"no terminal command stands for the {button} button")
-    return f"{{press:{button}}}"
+    return f"{{press{'es' if one else ''}:{button}}}"
 
 
 def plain(text: str) -> str:
@@ -79,7 +81,7 @@ def plain(text: str) -> str:
     text = _WHEN.sub(moment, text)
     text = _CHANNEL.sub(lambda match: f"table {match[1]}", text)
     text = _ROLE.sub(lambda match: f"role {match[1]}", text)
-    text = _PRESS.sub(lambda match: f"type `{BUTTONS[match[1]]}`", text)
+    text = _PRESS.sub(lambda match: f"type{'s' if match[1] else ''} `{BUTTONS[match[2]]}`", text)
     text = _COMMAND.sub(lambda match: f"`/{typed(match[1])}`", text)
     return _ALONE.sub(lambda match: f"`{typed(match[1])}`", text)
 
@@ -115,7 +117,7 @@ def for_discord(text: str, mention: Mention | None = None) -> str:
     text = _WHEN.sub(_timestamp, text)
     text = _CHANNEL.sub(lambda match: f"<#{match[1]}>", text)
     text = _ROLE.sub(lambda match: f"<@&{match[1]}>", text)
-    text = _PRESS.sub(lambda match: f"click **{match[1]}**", text)
+    text = _PRESS.sub(lambda match: f"click{'s' if match[1] else ''} **{match[2]}**", text)
     if mention is None:
         return text
     return _COMMAND.sub(lambda match: _command(match[1], mention) or match[0], text)

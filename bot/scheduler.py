@@ -16,12 +16,24 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Literal
 
 import engine
 from bot.clocks import Wait, digest_after, due, remind_every, warning_window
 from bot.marks import when
 from bot.notify import routes
-from bot.service import LEASE, POLICIES, Caller, Refused, Reply, Service, Table, waited_for
+from bot.service import (
+    LEASE,
+    POLICIES,
+    Caller,
+    Refused,
+    Reply,
+    Service,
+    Table,
+    effective_moves,
+    waited_for,
+)
+from bot.service.pings import game_label, last_played, reminder, warning
 from bot.store import Notice, Settings, iso, parse_time
 
 log = logging.getLogger(__name__)
@@ -34,6 +46,10 @@ class Posted:
     table: Table
     reply: Reply
 
+
+#: what became of a wait a tick claimed: what was due is done, nothing was due, or its
+#: game moved on under it (another wait's move), so it is another wait now
+Outcome = Literal["done", "idle", "moved on"]
 
 #: how a caller posts a reply in its channel (Discord, the terminal, a test's list): True
 #: once done with it (posted, or never postable: a channel deleted); False if it may yet
@@ -115,27 +131,33 @@ class Scheduler:
         Only the waits the store has as due are read, a batch at a time, each claimed
         for this process. Doing what is due stores each wait's next due time with it; a
         wait with nothing due (one running when its database was upgraded, or changed
-        outside the store) or whose game moved on has it stored here. A wait is done at
-        most once a tick: one that fails stays claimed, and is tried again when its
-        claim runs out.
+        outside the store) or whose game moved on has it stored here, and one whose game
+        moved on is read again at once: the same minute's other timeout is due in this
+        tick too. A wait is done at most once a tick at each of its game's versions: one
+        that fails stays claimed, and is tried again when its claim runs out.
         """
         now = self.store.clock()
         posted: list[Posted] = []
-        seen: set[tuple[int, int]] = set()
+        seen: set[tuple[int, int, int]] = set()
         while True:
             until = self.store.clock() + self.lease  # from this batch's claim, not the tick's
             claimed = await self.store.claim_due_waits(now, until, BATCH)
-            fresh = [w for w in claimed if (w.game_id, w.seat) not in seen]
-            seen.update((w.game_id, w.seat) for w in claimed)
+            fresh = [w for w in claimed if (w.game_id, w.seat, w.version) not in seen]
+            seen.update((w.game_id, w.seat, w.version) for w in claimed)
             # a wait done this tick and due again already waits for the next tick, not
             # for its claim to run out
             idle = [w for w in claimed if w not in fresh]
+            moved_on = False  # a wait whose game another wait's move changed under it
             for wait in fresh:
-                if not await self._do(wait, now, posted, post):
+                outcome = await self._do(wait, now, posted, post)
+                moved_on |= outcome == "moved on"
+                if outcome != "done":
                     idle.append(wait)
             if idle:
                 await self.store.reschedule(idle)
-            if len(claimed) < BATCH or not fresh:
+            # a game moved on under a wait (two answers of one window timing out in the
+            # same minute, say): read it again at its new version, due in this pass too
+            if (len(claimed) < BATCH and not moved_on) or not fresh:
                 break
         try:
             await self._digests(now)
@@ -143,9 +165,12 @@ class Scheduler:
             log.exception("play-by-post: the daily digests failed")
         return posted
 
-    async def _do(self, wait: Wait, now: datetime, posted: list[Posted], post: Post | None) -> bool:
-        """Do what is due in ``wait``; False if nothing was (its due time is then stored
-        afresh). A failure is logged, and the claim keeps the wait until it runs out."""
+    async def _do(
+        self, wait: Wait, now: datetime, posted: list[Posted], post: Post | None
+    ) -> Outcome:
+        """Do what is due in ``wait``: ``done``; ``idle`` if nothing was, or ``moved on``
+        if its game did under it (its due time is then stored afresh either way). A
+        failure is logged, and the claim keeps the wait until it runs out."""
         kind = due(wait, now)
         try:
             if kind in ("deadline", "ai"):
@@ -155,7 +180,7 @@ class Scheduler:
                 else:
                     reply = await self._ai(wait, durable)
                 if reply is None:  # the game moved on: the wait is another one now
-                    return False
+                    return "moved on"
                 item = Posted(Table(wait.channel_id, wait.guild_id), reply)
                 if post is None:
                     posted.append(item)
@@ -163,10 +188,10 @@ class Scheduler:
                     await self.store.announced(wait.game_id, reply.seq)
             elif kind is not None:
                 await self._notify(wait, kind, now)
-            return kind is not None
+            return "idle" if kind is None else "done"
         except Exception:  # one broken game must not strand the others' committed moves
             log.exception("play-by-post: %s for game %d failed", kind, wait.game_id)
-            return True
+            return "done"
 
     async def _digests(self, now: datetime) -> None:
         """Each daily digest due: the player's games waiting for them, in one DM (none
@@ -190,26 +215,27 @@ class Scheduler:
         return "\n".join([f"📬 Your daily digest: {count} for your move.", *lines])
 
     async def _notify(self, wait: Wait, kind: str, now: datetime) -> None:
+        """A reminder or a warning for ``wait``, in words a notification shows whole:
+        which game (a DM or a lock screen says nothing else), what was played last, and
+        when the move is due (``bot.service.pings``)."""
         count = grace = None
-        game = engine.get(wait.game_key).info.name  # a DM must say which game it is about
+        game = game_label(wait.game_key, wait.game_id)
+        since = await self._last_played(wait)
         if kind == "warning":
             deadline = parse_time(wait.deadline)
             if now >= deadline:  # warned late (the bot was down): the warning gets its time
                 deadline = grace = now + warning_window(wait)
-            if wait.reacting:
-                text = (
-                    f"⏰ Your answer in **{game}** is due {when(deadline)}, or the bot passes "
-                    "for you."
-                )
-            else:
-                text = (
-                    f"⏰ Your move in **{game}** is due {when(deadline)}; after that "
-                    f"{AT_YOUR_DEADLINE[wait.clocks.policy]}."
-                )
+            then = (
+                ", or the bot passes for you"
+                if wait.reacting
+                else f"; after that {AT_YOUR_DEADLINE[wait.clocks.policy]}"
+            )
+            text = warning(game, answer=wait.reacting, since=since, deadline=deadline, then=then)
         else:
             waited = now - parse_time(wait.turn_since)
-            text = await self._daily_reminder(wait, now) or (
-                f"Reminder: it has been your turn in **{game}** for {waited_for(waited)}."
+            due_at = parse_time(wait.deadline) if wait.deadline else None
+            text = await self._daily_reminder(wait, now) or reminder(
+                game, waited_for(waited), since, due_at
             )
             # after time away (the bot down, say) one reminder catches up: no burst
             intervals = int(waited / remind_every(wait))
@@ -219,6 +245,12 @@ class Scheduler:
         await self.store.claim(
             wait, kind, notices, reminders=count, deadline=iso(grace) if grace else None
         )
+
+    async def _last_played(self, wait: Wait) -> str | None:
+        """What ``wait`` follows: the last move standing in its game, by whom."""
+        standing = effective_moves(await self.store.moves(wait.game_id))
+        names = [s.name for s in await self.store.seats(wait.game_id)]
+        return last_played(standing, names, wait.seat)
 
     async def _daily_reminder(self, wait: Wait, now: datetime) -> str | None:
         """For a daily attempt left open past its day: not how long the turn has waited,

@@ -6,7 +6,8 @@ spirit of boardgame.io: ``new`` makes a state, and each kind of action is a
 a seat may choose now (*targets*), why one is refused (*refusal*) and what it does
 (*effect*). The core owns what every game shares: the guards (the game is over, you
 are not seated, you are not awaited or not for this), ``legal``, a cheap
-``is_legal``, and ``apply``, which returns one :class:`Step` computed once.
+``is_legal``, ``apply``, which returns one :class:`Step` computed once, and resigning,
+which every game has (:class:`Resign`).
 Randomness comes from :class:`Rng`, whose whole state lives inside the game state,
 so ``new(seed)`` plus the logged actions replays a game exactly. Nothing here does
 I/O. engine/README.md says where each part of a game lives.
@@ -18,7 +19,7 @@ import json
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -176,8 +177,8 @@ class Rule(Generic[S, A]):
     it may; it is what ``is_legal`` asks, so it must not generate the targets to answer.
     ``effect`` returns the state after the action and what happened. Both are only
     called once the core's guards have passed. ``stages`` names the stages the rule may
-    be played in; an ``anytime`` rule (resigning) may be played by any seated player,
-    awaited or not, and lists no targets.
+    be played in. (Resigning, open to a seated player at any time, is no game's rule but
+    the core's own: :class:`Resign`.)
     """
 
     action: type[A]
@@ -185,7 +186,24 @@ class Rule(Generic[S, A]):
     effect: Callable[[S, int, A], tuple[S, list[Event]]]
     targets: Callable[[S, int], Iterable[A]] = lambda state, seat: ()
     stages: frozenset[str] = frozenset({TURN.name})
-    anytime: bool = False
+
+
+@dataclass(frozen=True)
+class Resign:
+    """Leaving the game: every game's action, open to a seated player at any time, so no
+    game writes it. The core reads and writes its notation, :data:`RESIGN`, records the
+    seat in the state's ``resigned`` and tells everyone; the game's ``resigned`` says what
+    else follows (whose turn it is now, the end when too few are left)."""
+
+
+#: the notation of :class:`Resign`, the same in every game
+RESIGN = "resign"
+
+
+def too_few_left(state: Any) -> bool:
+    """Whether resignations leave too few to play on: fewer than two players still in,
+    or none in a game played alone (against the game's own opponent)."""
+    return state.players - len(state.resigned) < min(2, state.players)
 
 
 def offered(action: A, refusal: Callable[[S, int, A], str | None]) -> Callable[[S, int], list[A]]:
@@ -221,8 +239,10 @@ class Step(Generic[S, A]):
 class Kit:
     """A game's modules in engine/README.md's layout. The core takes from them, by their
     fixed names, each function a game answers with, so no game writes the same wiring:
-    ``actions.parse``/``format``, ``state.to_dict``/``from_dict``, ``flow.awaited``
-    (and ``flow.after``, ``flow.skipped``, ``flow.up_next`` where the game has them),
+    ``actions.parse``/``format`` (as ``parse_move``/``format_move``: the core reads and
+    writes ``resign`` itself), ``state.to_dict``/``from_dict``, ``flow.awaited`` (and
+    ``flow.after``, ``flow.skipped``, ``flow.resigned``, ``flow.up_next`` where the game
+    has them),
     ``scoring.result``, ``view.view`` and ``view.sample``. ``ai``, optional, holds what
     only the computer players (``engine.ai``) read: an evaluation and search settings;
     the core never calls it."""
@@ -237,8 +257,8 @@ class Kit:
     def functions(self) -> dict[str, Callable[..., Any]]:
         """The :class:`Game` methods these modules answer, by method name."""
         found = {
-            "parse": self.actions.parse,
-            "format": self.actions.format,
+            "parse_move": self.actions.parse,
+            "format_move": self.actions.format,
             "state_to_dict": self.state.to_dict,
             "state_from_dict": self.state.from_dict,
             "awaited": self.flow.awaited,
@@ -246,7 +266,7 @@ class Kit:
             "view": self.view.view,
             "sample": self.view.sample,
         }
-        for optional in ("after", "skipped", "up_next"):
+        for optional in ("after", "skipped", "resigned", "up_next"):
             if hasattr(self.flow, optional):
                 found[optional] = getattr(self.flow, optional)
         return found
@@ -296,7 +316,8 @@ class Game(ABC, Generic[S, A]):
 
     A game names its :class:`Rule` s in canonical order and says who is awaited for
     what; the core does the rest. ``seat`` is an index into the players, ``None``
-    meaning a spectator.
+    meaning a spectator. Every state holds ``players`` (how many seats), ``resigned``
+    (the seats that resigned, a frozenset) and ``rng`` (its :class:`Rng`).
     """
 
     info: ClassVar[GameInfo]
@@ -333,12 +354,13 @@ class Game(ABC, Generic[S, A]):
         """The seats whose input is awaited now, each with its stage (empty once over)."""
 
     @abstractmethod
-    def parse(self, text: str) -> A:
-        """Read an action from its notation; raises :class:`IllegalMove` if unreadable."""
+    def parse_move(self, text: str) -> A:
+        """Read one of the game's own actions from its notation; raises
+        :class:`IllegalMove` if unreadable."""
 
     @abstractmethod
-    def format(self, action: A) -> str:
-        """The one canonical notation of ``action``."""
+    def format_move(self, action: A) -> str:
+        """The one canonical notation of one of the game's own actions."""
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> Any:
@@ -366,8 +388,8 @@ class Game(ABC, Generic[S, A]):
     def state_from_dict(self, data: Mapping[str, Any]) -> S: ...
 
     def seated(self, state: S, seat: int) -> bool:
-        """Whether ``seat`` still plays in this game (a resigned seat may not)."""
-        return 0 <= seat < state.players  # type: ignore[attr-defined]
+        """Whether ``seat`` still plays in this game (a resigned seat does not)."""
+        return 0 <= seat < state.players and seat not in state.resigned  # type: ignore[attr-defined]
 
     def after(self, before: S, state: S, seat: int, action: A, events: list[Event]) -> S:
         """What follows every action, whatever its kind (the last move noted, the turn
@@ -377,6 +399,13 @@ class Game(ABC, Generic[S, A]):
     def skipped(self, state: S, seat: int) -> tuple[S, list[Event]]:
         """The state once ``seat``'s awaited turn passes unplayed (games that ``can_skip``)."""
         raise IllegalMove(f"{self.info.name} has no way to skip a turn.")
+
+    def resigned(self, state: S, seat: int, events: list[Event]) -> S:
+        """What follows ``seat``'s resignation, already recorded in ``state.resigned``
+        (``events`` may be added to): the turn passes on if it was theirs, what they held
+        goes where the rules say, and the game ends when :func:`too_few_left`. In place of
+        :meth:`after`, as :meth:`skipped` is. By default, nothing more."""
+        return state
 
     def up_next(self, state: S) -> int | None:
         """The seat whose turn comes once the turn being played now is over, where the
@@ -433,6 +462,17 @@ class Game(ABC, Generic[S, A]):
         values, given = self.read_options(options), options or {}
         return {o.name: o.write(values[o.name]) for o in self.info.options if o.name in given}
 
+    def parse(self, text: str) -> A | Resign:
+        """Read an action from its notation, ``resign`` included; raises
+        :class:`IllegalMove` if unreadable."""
+        if " ".join(text.lower().split()) == RESIGN:
+            return Resign()
+        return self.parse_move(text)
+
+    def format(self, action: A | Resign) -> str:
+        """The one canonical notation of ``action``."""
+        return RESIGN if isinstance(action, Resign) else self.format_move(action)
+
     def to_play(self, state: S) -> tuple[int, ...]:
         """The seats whose input is awaited now (empty once the game is over)."""
         return tuple(self.awaited(state))
@@ -460,18 +500,21 @@ class Game(ABC, Generic[S, A]):
         """Why ``seat`` may not play ``action`` now, in one sentence, or ``None``."""
         if self.is_over(state):
             return "The game is over."
+        if seat in state.resigned:  # type: ignore[attr-defined]
+            return "You have already resigned."
         if not self.seated(state, seat):
             return "You are not playing in this game."
+        if isinstance(action, Resign):
+            return None
         rule = self._by_action.get(type(action))
         if rule is None:
             return f"That is not a {self.info.name} move."
-        if not rule.anytime:
-            awaited = self.awaited(state)
-            stage = awaited.get(seat)
-            if stage is None:
-                return not_your_turn(tuple(awaited))
-            if stage.name not in rule.stages:
-                return stage.prompt or f"You can't {self.format(action)} now."
+        awaited = self.awaited(state)
+        stage = awaited.get(seat)
+        if stage is None:
+            return not_your_turn(tuple(awaited))
+        if stage.name not in rule.stages:
+            return stage.prompt or f"You can't {self.format(action)} now."
         return rule.refusal(state, seat, action)
 
     def is_legal(self, state: S, seat: int, action: A) -> bool:
@@ -483,7 +526,17 @@ class Game(ABC, Generic[S, A]):
         reason = self.refusal(state, seat, action)
         if reason is not None:
             raise IllegalMove(reason)
+        if isinstance(action, Resign):
+            return self.resign(state, seat)
         return self.apply_listed(state, seat, action)
+
+    def resign(self, state: S, seat: int) -> Step[S, A]:
+        """Everything ``seat`` resigning leads to (checked by :meth:`apply`): the seat is
+        recorded in ``resigned`` and plays no more, everyone is told, and the game's
+        :meth:`resigned` says what follows."""
+        events = [Event("resign", f"{seat_ref(seat)} resigned.")]
+        left = replace(state, resigned=state.resigned | {seat})  # type: ignore[attr-defined]
+        return self.step(Resign(), self.resigned(left, seat, events), events)
 
     def apply_listed(self, state: S, seat: int, action: A) -> Step[S, A]:
         """:meth:`apply` for an action :meth:`legal` has just listed for ``seat`` in this

@@ -23,6 +23,7 @@ from bot.organiser.base import (
 )
 from bot.scheduler import Post, Posted, post_once
 from bot.service import Caller, Refused, Reply, Table
+from bot.service.pings import game_label
 from bot.store import Drawn, LeagueRow, LeaseLost, Match, StaleGame, iso, parse_time
 
 log = logging.getLogger(__name__)
@@ -217,10 +218,14 @@ class Rounds(OrganiserBase):
         first; a new match pings every player seated, and only them, so nobody learns of
         their league game by chance."""
         reply = await self.service.opening(match.game_id)
+        names = {m.user_id: m.name for m in await self.store.members(league.id)}
+        first = ", ".join(names[u] for u in reply.awaiting if u in names)
+        label = game_label(league.game_key, match.game_id)
         reply = replace(
             reply,
             text=f"**{league.name}** — your league match. {reply.text}",
             mentions=match.players,
+            ping=f"your **{league.name}** match begins in **{label}**: {first} to play first.",
         )
         return Posted(Table(match.channel_id, league.guild_id), reply)
 

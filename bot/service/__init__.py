@@ -7,8 +7,9 @@ A move is checked by the engine, then logged and stored in one transaction.
 
 One module per feature (engine/README.md's idea, for the application layer):
 ``lobby``, ``play``, ``undo``, ``postal``, ``seats`` (AI players), ``looking``,
-``ratings``, over ``base``; ``heads_up`` says who hears they are next as a turn begins; the
-values front ends trade with it are in ``replies``.
+``ratings``, over ``base``; ``heads_up`` says who hears they are next as a turn begins;
+``pings`` words every notice about a turn; the values front ends trade with it are in
+``replies``.
 """
 
 from bot.inputs import Refused

@@ -10,17 +10,18 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 from weakref import WeakValueDictionary
 
 import engine
-from bot.clocks import ai_pause
+from bot.clocks import Clocks, ai_pause, turn_deadline
 from bot.drawing import Drawers, DrawingFailed
 from bot.holders import process_holder
 from bot.inputs import Refused
 from bot.notify import routes
+from bot.service.pings import alone, game_label, your_turn
 from bot.service.replies import Caller, Reply, Table, default_link, ordinal
 from bot.service.states import STATES
 from bot.store import Attempt, GameRow, MoveRow, SeatRow, Settings, Store, iso, parse_time
@@ -45,6 +46,20 @@ BOARD_LOST = "The board could not be drawn this time; `/game board` shows it."
 #: the same for a game in a DM, where ``/game board`` may not be offered (see
 #: :attr:`Table.server_commands`) and ``/hand`` shows the player's own board
 BOARD_LOST_IN_DM = "The board could not be drawn this time; `/hand` shows it."
+#: what the ping says has happened when a game begins
+BEGINS = "the game begins"
+
+
+@dataclass(frozen=True)
+class Told:
+    """How the players a position newly waits for are told it is their turn, the way
+    their ``/settings`` ask: whom the public answer pings and in what words, the DMs to
+    queue (user, text, when: held through quiet hours), and each one's deadline."""
+
+    mentions: tuple[int, ...] = ()
+    ping: str | None = None
+    dms: tuple[tuple[int, str, str], ...] = ()
+    deadlines: dict[int, datetime | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -121,16 +136,17 @@ def replayed(rules: Game, players: int, options: dict, seed: int, log: Sequence[
 
 def solo_attempt(game: Loaded, state: Any, *, abandoned: bool = False) -> Attempt | None:
     """How a game alone against the rulebook's opponent (Euler) stands, to settle a daily
-    attempt in the same transaction as the move that ends it (called off: a loss).
-    None for any other game."""
+    attempt in the same transaction as the move that ends it (called off or resigned: a
+    loss, whatever the scores). None for any other game."""
     if len(game.seats) != 1:
         return None
     euler = getattr(game.rules.view(state, 0), "euler_total", None)
     if euler is None:
         return None
-    total = game.rules.result(state).scores[0]
+    result = game.rules.result(state)
+    total = result.scores[0]
     status = "won" if total > euler else "tied" if total == euler else "lost"
-    return Attempt("lost" if abandoned else status, total, euler)
+    return Attempt("lost" if abandoned or result.places[0] > 1 else status, total, euler)
 
 
 def open_one(table: Table, one: str = "one") -> str:
@@ -290,12 +306,12 @@ class ServiceBase:
         version: int,
         lines: Sequence[str],
         *,
-        mentions: tuple[int, ...],
+        told: Told,
     ) -> Reply:
         """The public answer after anything that changed the position, told from ``step``
-        (whose awaited seats and result the engine worked out once), pinging ``mentions``:
-        whom the caller's change told it is their turn in the channel (the DMs were queued
-        with the change itself, :meth:`_turn_notices`)."""
+        (whose awaited seats and result the engine worked out once), pinging whom ``told``
+        says in its words: whom the caller's change told it is their turn in the channel
+        (the DMs were queued with the change itself, :meth:`_turn_notices`)."""
         over = step.over
         awaited = tuple(game.seats[s].user_id for s in step.awaited)
         people = game.people(step.awaited)
@@ -310,7 +326,8 @@ class ServiceBase:
             image=image,
             alt=alt,
             accent=self._accent(game, step) if image is not None else None,
-            mentions=mentions,
+            mentions=told.mentions,
+            ping=told.ping,
             awaiting=awaited,
             game_id=game.row.id,
             version=version,
@@ -343,24 +360,46 @@ class ServiceBase:
             self.on_ai_waiting(ai_pause(game_id, version).total_seconds())
 
     async def _turn_notices(
-        self, game: Loaded, users: Sequence[int]
-    ) -> tuple[tuple[int, ...], list[tuple[int, str, str]]]:
-        """How to tell each user it is their turn, the way their ``/settings`` ask: the
-        users to mention in the channel, and the DMs to queue (user, text, when: held
-        through quiet hours). A game played in a DM tells nobody: its board, posted there,
-        is the notice, and a mention of the DM's only player would ping them about their
-        own move."""
-        if game.row.guild_id is None:
-            return (), []
+        self,
+        game: Loaded,
+        users: Sequence[int],
+        step: Step,
+        happened: str | None,
+        clocks: Clocks | None = None,
+    ) -> Told:
+        """How to tell each user it is their turn in ``step``'s position, which
+        ``happened`` brought (``bot.service.pings`` words it), under the game's stored
+        ``clocks`` (given for a game not stored yet). A game played in a DM tells nobody:
+        its board, posted there, is the notice, and a mention of the DM's only player
+        would ping them about their own move."""
+        if game.row.guild_id is None or not users:
+            return Told()
         now = self.store.clock()
-        mentioned, dms = [], []
+        if clocks is None:
+            clocks = await self.store.clocks(game.row.id)
+        label = game_label(game.row.game_key, game.row.id)
+        answer = step.reaction_open
+        mentioned, dms, deadlines = [], [], {}
         for user_id in users:
-            for via, at in routes(await self._settings_of(user_id), now):
+            settings = await self._settings_of(user_id)
+            seat = game.seats[game.seat_of(user_id)]
+            # a wait that goes on keeps its deadline; a new one counts from now
+            due = deadlines[user_id] = (
+                parse_time(seat.deadline)
+                if seat.awaiting and seat.deadline
+                else turn_deadline(clocks, answer, now, settings.vacation_until)
+            )
+            for via, at in routes(settings, now):
                 if via == "channel":
                     mentioned.append(user_id)
                 else:
-                    dms.append((user_id, f"Your turn in **{game.rules.info.name}**.", iso(at)))
-        return tuple(mentioned), dms
+                    words = your_turn(label, answer=answer, happened=happened, due=due)
+                    dms.append((user_id, alone(words), iso(at)))
+        ping = None
+        if mentioned:  # one message pings them all: the earliest of their deadlines
+            due = min((d for u in mentioned if (d := deadlines[u]) is not None), default=None)
+            ping = your_turn(label, answer=answer, happened=happened, due=due)
+        return Told(tuple(mentioned), ping, tuple(dms), deadlines)
 
     async def _settings_of(self, user_id: int) -> Settings:
         """A user's settings, as read at most :data:`SETTINGS_FOR` seconds ago: nearly every

@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
 from bot.notify import routes
-from bot.service.base import Loaded
+from bot.service.base import Loaded, Told
+from bot.service.pings import game_label, you_are_next
 from bot.store import Settings, iso
 from engine.core import Step
 
@@ -30,11 +31,15 @@ async def heads_ups(
     mover: int | None,
     settings_of: Callable[[int], Awaitable[Settings]],
     now: datetime,
+    happened: str | None,
+    told: Told,
 ) -> list[HeadsUp]:
     """The heads-up ``step`` brings, if it begins a turn: for the player after the one
     whose turn it begins, if they asked. ``already`` are the users awaited before it,
-    ``mover`` the seat that acted (None: the game's start). One notice, the DM where
-    the player's notices include DMs (held through their quiet hours), else a mention."""
+    ``mover`` the seat that acted (None: the game's start), ``happened`` what it did,
+    ``told`` how the player whose turn it begins is told (with their deadline). One
+    notice, the DM where the player's notices include DMs (held through their quiet
+    hours), else a mention; it says what was played and until when the turn may run."""
     if game.row.guild_id is None or len(game.seats) < 3 or step.over or step.reaction_open:
         return []
     if len(step.awaited) != 1:
@@ -43,15 +48,17 @@ async def heads_ups(
     nxt = game.rules.up_next(step.state)
     if nxt is None or nxt in (playing, mover):
         return []
-    now_playing, told = game.seats[playing], game.seats[nxt]
-    if now_playing.user_id in already or now_playing.is_ai or told.is_ai:
+    now_playing, nxt_seat = game.seats[playing], game.seats[nxt]
+    if now_playing.user_id in already or now_playing.is_ai or nxt_seat.is_ai:
         return []
-    settings = await settings_of(told.user_id)
+    settings = await settings_of(nxt_seat.user_id)
     if not settings.heads_up:
         return []
     ways = dict(routes(settings, now))
     via = "dm" if "dm" in ways else next(iter(ways), None)
     if via is None:
         return []
-    text = f"⏭️ You're next in **{game.rules.info.name}**: {now_playing.name} is playing now."
-    return [(told.user_id, via, text, iso(ways[via]))]
+    label = game_label(game.row.game_key, game.row.id)
+    due = told.deadlines.get(now_playing.user_id)
+    text = you_are_next(label, happened, now_playing.name, due)
+    return [(nxt_seat.user_id, via, text, iso(ways[via]))]

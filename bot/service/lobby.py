@@ -15,7 +15,7 @@ from bot.inputs import (
     format_hours,
     shown,
 )
-from bot.service.base import Loaded, ServiceBase, loaded, solo_attempt
+from bot.service.base import BEGINS, Loaded, ServiceBase, Told, loaded, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL, ai_identity, check_level
@@ -28,6 +28,13 @@ POLICIES = {
     "skip": "nothing for them: their turn is skipped",
     "forfeit": "their resignation",
 }
+
+
+def deadline_policies(rules: Game) -> list[str]:
+    """The ``at_deadline`` choices ``rules`` can play: a random legal move and a
+    resignation in every game (every awaited seat has a legal move; resigning is the
+    core's), a skipped turn only where the game survives one (``can_skip``)."""
+    return [policy for policy in POLICIES if policy != "skip" or rules.can_skip]
 
 
 def _solo_names() -> str:
@@ -135,10 +142,10 @@ class Lobby(ServiceBase):
                 f"at_deadline: {shown(clocks.policy)} is not a deadline policy; choose "
                 f"{', '.join(POLICIES)}."
             )
-        if clocks.policy == "skip" and not rules.can_skip:
+        if clocks.policy not in deadline_policies(rules):
             raise Refused(
-                f"{rules.info.name} has no way to skip a turn: at the deadline choose a random "
-                "legal move or resignation."
+                f"at_deadline: {clocks.policy} is not open to {rules.info.name}, which has no "
+                f"way to skip a turn; choose {' or '.join(deadline_policies(rules))}."
             )
         if table.guild_id is None and rules.info.min_players > 1 + ai:
             raise Refused(
@@ -216,16 +223,23 @@ class Lobby(ServiceBase):
         match: int | None = None,
         fence: Fence | None = None,
         entry: tuple[str, int | None] | None = None,
+        levels: Sequence[str | None] = (),
+        rematch: tuple[int, int] | None = None,
     ) -> int:
         """Open a game at ``table`` with ``players`` seated in order, started, and linked
         to what it is played for (a league ``match`` opened under ``fence``, a daily
         ``entry``), all in one transaction: a crash leaves the whole of it or none. Who
         is to play is told (their DMs queued with it); :meth:`opening` is its post.
         StaleGame, nothing stored, if the table has a game, the match its game, or the
-        day its attempt already; LeaseLost if ``fence`` is another process's now."""
+        day its attempt already; LeaseLost if ``fence`` is another process's now. ``levels``
+        gives each player's AI level (None for a person; none given: all are people);
+        ``rematch`` (the finished game, the user whose agreement completes it) makes it
+        that game's rematch, noted with it (StaleGame if it has one already)."""
         rules = self._rules_of(game_key)
+        levels = list(levels) or [None] * len(players)
+        ai = sum(level is not None for level in levels)
         options, clocks = await self._checked(
-            table, players[0], rules, options, clocks, 0, DEFAULT_LEVEL
+            table, players[0], rules, options, clocks, ai, DEFAULT_LEVEL
         )
         seed = self._seed() if seed is None else seed
         try:
@@ -233,15 +247,20 @@ class Lobby(ServiceBase):
         except BadOptions as exc:
             raise Refused(str(exc)) from None
         now = self.store.now()
-        seats = [SeatRow(s, p.user_id, p.name, False, None, None) for s, p in enumerate(players)]
+        seats = [
+            SeatRow(s, p.user_id, p.name, False, None, None, ai=level)
+            for s, (p, level) in enumerate(zip(players, levels, strict=True))
+        ]
         row = GameRow(
             0, table.guild_id, table.channel_id, game_key, "active", options, seed, None, 0,
             players[0].user_id, now, now,
         )  # fmt: skip
         game = Loaded(row, seats, rules, state)  # as it is to be stored, to tell who plays
         step = rules.step(None, state, ())
-        _mentions, dms = await self._turn_notices(game, game.people(step.awaited))
-        told = await heads_ups(game, step, (), None, self._settings_of, self.store.clock())
+        told = await self._turn_notices(game, game.people(step.awaited), step, BEGINS, clocks)
+        next_up = await heads_ups(
+            game, step, (), None, self._settings_of, self.store.clock(), None, told
+        )
         stored = STATES.stored(game_key, state)
         return await self.store.create_game(
             guild_id=table.guild_id,
@@ -253,8 +272,10 @@ class Lobby(ServiceBase):
             creator_name=players[0].name,
             clocks=clocks,
             rated=rated,
-            others=[(p.user_id, p.name, None) for p in players[1:]],
-            opening=Opening(stored, tuple(step.awaited), told, dms, match, fence, entry),
+            others=[(s.user_id, s.name, s.ai) for s in seats[1:]],
+            opening=Opening(
+                stored, tuple(step.awaited), next_up, told.dms, match, fence, entry, rematch
+            ),
         )
 
     async def opening(self, game_id: int, *, mention: bool = False) -> Reply:
@@ -265,10 +286,11 @@ class Lobby(ServiceBase):
         if found is None:
             raise Refused("That game is gone.")
         game = loaded(*found)
-        mentions: tuple[int, ...] = ()
+        told = Told()
         if mention:
-            mentions, _dms = await self._turn_notices(game, game.people(game.position.awaited))
-        return await self._begins(game, game.position, game.row.version, mentions)
+            awaited = game.people(game.position.awaited)
+            told = await self._turn_notices(game, awaited, game.position, BEGINS)
+        return await self._begins(game, game.position, game.row.version, told)
 
     async def join(self, table: Table, caller: Caller) -> Reply:
         game = await self._live(table)
@@ -319,24 +341,24 @@ class Lobby(ServiceBase):
             raise Refused(str(exc)) from None
         started = Loaded(game.row, game.seats, game.rules, state)
         opening = game.rules.step(None, state, ())
-        told = await heads_ups(started, opening, (), None, self._settings_of, self.store.clock())
-        mentions, dms = await self._turn_notices(started, started.people(opening.awaited))
+        told = await self._turn_notices(started, started.people(opening.awaited), opening, BEGINS)
+        next_up = await heads_ups(
+            started, opening, (), None, self._settings_of, self.store.clock(), None, told
+        )
         try:
             await self.store.start(
                 game.row.id,
                 game.row.version,
                 STATES.stored(game.row.game_key, state),
                 tuple(opening.awaited),
-                told,
-                dms,
+                next_up,
+                told.dms,
             )
         except StaleGame:
             raise Refused("The lobby changed at that moment; please try again.") from None
-        return await self._begins(started, opening, game.row.version + 1, mentions)
+        return await self._begins(started, opening, game.row.version + 1, told)
 
-    async def _begins(
-        self, game: Loaded, step: Step, version: int, mentions: tuple[int, ...]
-    ) -> Reply:
+    async def _begins(self, game: Loaded, step: Step, version: int, told: Told) -> Reply:
         """The public post of a game beginning: its seats in order, then its position."""
         labels = [game.rules.seat_label(step.state, s) for s in range(len(game.names))]
         order = ", ".join(
@@ -344,7 +366,7 @@ class Lobby(ServiceBase):
             for s, (n, label) in enumerate(zip(game.names, labels, strict=True))
         )
         begins = f"**{game.rules.info.name}** begins. Seats: {order}."
-        return await self._position_reply(game, step, version, [begins], mentions=mentions)
+        return await self._position_reply(game, step, version, [begins], told=told)
 
     async def abandon(self, table: Table, caller: Caller) -> Reply:
         game = await self._live(table)

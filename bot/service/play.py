@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from bot.inputs import Refused
 from bot.ratings import rate
-from bot.service.base import Loaded, ServiceBase, loaded, rebuild, solo_attempt
+from bot.service.base import Loaded, ServiceBase, Told, loaded, rebuild, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Offer, Reply, Table
 from bot.service.states import STATES
@@ -101,8 +101,12 @@ class Play(ServiceBase):
             results = list(zip(result.places, result.scores, strict=True))
         already = game.awaited_users()
         newly = [u for u in game.people(step.awaited) if u not in already]
-        mentions, dms = await self._turn_notices(game, newly)
-        told = await heads_ups(game, step, already, seat, self._settings_of, self.store.clock())
+        lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
+        happened = next(iter(lines), None)
+        told = await self._turn_notices(game, newly, step, happened)
+        next_up = await heads_ups(
+            game, step, already, seat, self._settings_of, self.store.clock(), happened, told
+        )
         board = None
         if announce is not None:
             board = (announce, iso(self.store.clock() + ANNOUNCE_AFTER))
@@ -120,8 +124,8 @@ class Play(ServiceBase):
                 reacting=step.reaction_open,
                 attempt=solo_attempt(game, state) if step.over else None,
                 rate=rate,
-                notices=dms,
-                heads_ups=told,
+                notices=told.dms,
+                heads_ups=next_up,
                 announce=board,
             )
         except StaleGame:
@@ -129,10 +133,7 @@ class Play(ServiceBase):
                 "Another move was played at that same moment, so yours was not. "
                 "Look at the new board and try again."
             ) from None
-        lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
-        reply = await self._position_reply(
-            game, step, game.row.version + 1, lines, mentions=mentions
-        )
+        reply = await self._position_reply(game, step, game.row.version + 1, lines, told=told)
         reply = replace(reply, seq=seq)
         if not rules.info.sends_own_view:
             return reply
@@ -161,13 +162,14 @@ class Play(ServiceBase):
         else:
             step = game.rules.play(before, entry.seat, entry.action)
         latest = seq == len(log) and game.row.status in ("active", "finished")
-        mentions: tuple[int, ...] = ()
+        lines = [e.describe(game.names) for e in step.events if e.seat is None and e.kind != "end"]
+        told = Told()
         if latest:
             waiting = game.people(game.rules.step(None, before, ()).awaited)
             newly = [u for u in game.people(step.awaited) if u not in waiting]
-            mentions, _dms = await self._turn_notices(game, newly)  # the DMs went with it
-        lines = [e.describe(game.names) for e in step.events if e.seat is None and e.kind != "end"]
-        reply = await self._position_reply(game, step, game.row.version, lines, mentions=mentions)
+            # the DMs went with the move; the seats loaded now hold the deadlines it set
+            told = await self._turn_notices(game, newly, step, next(iter(lines), None))
+        reply = await self._position_reply(game, step, game.row.version, lines, told=told)
         if not latest:
             reply = replace(reply, version=None, playable=False, rematch=False)
         return replace(reply, text=f"{note}\n{reply.text}" if note else reply.text, seq=seq)

@@ -20,7 +20,7 @@ from bot.inputs import (
     shown,
 )
 from bot.marks import when
-from bot.service.base import Loaded, ServiceBase, effective_moves
+from bot.service.base import Loaded, ServiceBase, Told, effective_moves
 from bot.service.replies import Caller, Reply, Table
 from bot.store import Settings, StaleGame, iso, parse_time
 from renders.text.common import plural
@@ -168,18 +168,25 @@ class PlayByPost(ServiceBase):
         if game.seat_of(new.user_id) is not None:
             raise Refused(f"{new.name} already has a seat in this game.")
         awaited = game.state is not None and seat in game.position.awaited
-        # the newcomer's "your turn" DM goes with the change, in its transaction
-        mentions, dms = await self._turn_notices(game, [new.user_id] if awaited else [])
+        taking = f"{new.name} takes over seat {seat + 1} from {game.names[seat]}"
+        told = Told()
+        if awaited:  # the seat's wait goes on, its deadline with it, for the newcomer
+            seats = list(game.seats)
+            seats[seat] = replace(seats[seat], user_id=new.user_id, name=new.name)
+            taken = Loaded(game.row, seats, game.rules, game.state)
+            # the newcomer's "your turn" DM goes with the change, in its transaction
+            told = await self._turn_notices(taken, [new.user_id], game.position, taking)
         try:
             await self.store.replace_player(
-                game.row.id, game.row.version, seat, new.user_id, new.name, notices=dms
+                game.row.id, game.row.version, seat, new.user_id, new.name, notices=told.dms
             )
         except StaleGame:
             raise Refused("The game changed at that moment; please try again.") from None
         by = "" if caller.user_id == old_user else f" {caller.name} made the change."
         return Reply(
-            text=f"{new.name} takes over seat {seat + 1} from {game.names[seat]}.{by}",
-            mentions=mentions,
+            text=f"{taking}.{by}",
+            mentions=told.mentions,
+            ping=told.ping,
             changed=(game.row.id,),
         )
 

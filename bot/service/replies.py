@@ -58,6 +58,9 @@ class Reply:
     #: the board in words: what ``image`` shows, for a screen reader (the alt text)
     alt: str | None = None
     mentions: tuple[int, ...] = ()  # the users to ping, and nobody else
+    #: why a public board pings ``mentions``, in words a phone's notification shows:
+    #: ``your move in **Skybridge #12** — Ada placed red tall b1; due …`` (``bot.service.pings``)
+    ping: str | None = None
     awaiting: tuple[int, ...] = ()  # every user whose move the game now waits for
     game_id: int | None = None
     version: int | None = None  # the position shown, so buttons can tell when stale

@@ -87,8 +87,10 @@ class Undo(ServiceBase):
         kept = standing[: len(standing) - count]
         state = rebuild(game, kept)
         back = game.rules.step(None, state, ())
+        taken = ", ".join(f"`{m.action}`" for m in standing[len(kept) :])
         # everyone awaited again is told, the DMs queued with the take-back itself
-        mentions, dms = await self._turn_notices(game, game.people(back.awaited))
+        happened = f"{game.names[seat]} took back {taken}"
+        told = await self._turn_notices(game, game.people(back.awaited), back, happened)
         try:
             await self.store.record(
                 game.row.id,
@@ -100,11 +102,10 @@ class Undo(ServiceBase):
                 state=STATES.stored(game.row.game_key, state),
                 awaiting=tuple(back.awaited),
                 reacting=back.reaction_open,
-                notices=dms,
+                notices=told.dms,
             )
         except StaleGame:
             raise Refused("A move was played at that moment; nothing was taken back.") from None
-        taken = ", ".join(f"`{m.action}`" for m in standing[len(kept) :])
         return await self._position_reply(
-            game, back, game.row.version + 1, [f"Taken back: {taken}."], mentions=mentions
+            game, back, game.row.version + 1, [f"Taken back: {taken}."], told=told
         )

@@ -31,6 +31,7 @@ from bot.store.rows import (
     MoveRow,
     Notice,
     Opening,
+    Rematch,
     SeatRow,
     Settings,
     UndoRequest,
@@ -70,8 +71,9 @@ class Games(Protocol):
         """A new game in the lobby, its creator in seat 0 and ``others`` (user, name, AI
         level or None) after them, started at once if ``opening`` says how, in one
         transaction. StaleGame if the channel already has a live game, the opening's
-        league match its game, or the creator their attempt at the opening's daily
-        challenge; LeaseLost if the opening's fence is held no more."""
+        league match its game, the creator their attempt at the opening's daily
+        challenge, or the opening's rematch its game; LeaseLost if the opening's fence is
+        held no more."""
 
     async def game(self, game_id: int) -> GameRow | None: ...
 
@@ -174,8 +176,14 @@ class Games(Protocol):
 
     async def set_status_message(self, game_id: int, message_id: int) -> None: ...
 
+    async def rematch(self, game_id: int) -> Rematch:
+        """Who has asked to play this finished game again, and the game it opened."""
+
     async def agree_rematch(self, game_id: int, user_id: int) -> frozenset[int]:
-        """Note that ``user_id`` wants to play this game again; everyone who has so far."""
+        """Note that ``user_id`` wants to play this game again; everyone who has so far.
+        Raises :class:`~bot.store.faults.StaleGame`, noting nothing, once its rematch has
+        been opened (the game that opens it notes the last agreement with it:
+        :attr:`~bot.store.rows.Opening.rematch`)."""
 
     async def undo_request(self, game_id: int) -> UndoRequest | None: ...
 

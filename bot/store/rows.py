@@ -77,6 +77,15 @@ class UndoRequest:
 
 
 @dataclass(frozen=True)
+class Rematch:
+    """Who has asked to play a finished game again, and the game its rematch opened (None
+    until then): a rematch is agreed once, for one new game."""
+
+    agreed: frozenset[int] = frozenset()
+    opened: int | None = None
+
+
+@dataclass(frozen=True)
 class Awaiting:
     """A game that waits for one user, for "my turns"."""
 
@@ -206,7 +215,7 @@ class Opening:
     what the game is played for, linked in the same transaction: a league ``match``
     (opened under ``fence``, its board then due to be posted) or the daily challenge
     (``entry``: the creator's attempt at that day's, and the server whose daily channel
-    shares its result, if any)."""
+    shares its result, if any), or the ``rematch`` of a finished game."""
 
     state: str
     awaiting: tuple[int, ...]
@@ -215,6 +224,9 @@ class Opening:
     match: int | None = None
     fence: Fence | None = None
     entry: tuple[str, int | None] | None = None
+    #: the finished game whose rematch this is, and the user whose agreement completes
+    #: it: noted, and the rematch marked opened by this game, in the same transaction
+    rematch: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

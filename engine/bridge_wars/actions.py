@@ -30,12 +30,7 @@ class Place:
     anchor: int
 
 
-@dataclass(frozen=True)
-class Resign:
-    """Leave the game: the seat places nothing more and finishes last."""
-
-
-Action = Choose | Place | Resign
+Action = Choose | Place
 
 HOWTO = (
     "Write a move as block, orientation and reference hole, e.g. `I3 h f6` or `L4 ne c5`; "
@@ -59,10 +54,9 @@ def _corner(token: str) -> str | None:
 
 
 def parse(text: str) -> Action:
-    """Read `red ne` (or `b north-west`), `I3 h f6` in any case and spacing, or `resign`."""
+    """Read `red ne` (or `b north-west`) or `I3 h f6`, in any case and spacing (the core
+    reads `resign`)."""
     tokens = text.lower().split()
-    if tokens == ["resign"]:
-        return Resign()
     colour = _colour(tokens[0]) if len(tokens) == 2 else None
     if colour is not None:
         corner = _corner(tokens[1])
@@ -90,8 +84,6 @@ def parse(text: str) -> Action:
 
 def format(action: Action) -> str:
     """The canonical notation: a colour's full name, a block's name upper case."""
-    if isinstance(action, Resign):
-        return "resign"
     if isinstance(action, Choose):
         return f"{COLOURS[action.colour]} {action.corner}"
     return f"{action.block} {action.orient} {name(action.anchor)}"

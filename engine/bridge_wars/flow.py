@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.bridge_wars.actions import Action, Choose, Place
+from engine.bridge_wars.actions import Action, Choose
 from engine.bridge_wars.rules import choose
 from engine.bridge_wars.rules.place import can_place
 from engine.bridge_wars.scoring import result
 from engine.bridge_wars.state import State, in_setup
-from engine.core import Event, Stage, seat_ref
+from engine.core import Event, Stage, seat_ref, too_few_left
 
 SETUP = Stage(choose.SETUP, "First choose your colour and corner, e.g. `red ne`.")
 TURN = Stage("turn", "Colours and corners are chosen: now put a block into play.")
@@ -60,14 +60,20 @@ def after(before: State, state: State, seat: int, action: Action, events: list[E
     """Who acts next: the next to choose, the next to place, or nobody as the game ends."""
     if isinstance(action, Choose):
         return _setup_goes_on(state, seat, events)
-    if isinstance(action, Place):
-        return _pass_on(_last_round(state, seat, events), seat, events)
-    # a resignation: one player left ends the game; on the seat's own turn, it passes on
-    if len(active(state)) < 2:
+    return _pass_on(_last_round(state, seat, events), seat, events)
+
+
+def resigned(state: State, seat: int, events: list[Event]) -> State:
+    """A resignation, at any time, even during setup: the seat's blocks stay where they
+    are and it is owed no last turn; one player left ends the game; on the seat's own
+    turn, the turn passes on."""
+    final = None if state.final is None else tuple(s for s in state.final if s != seat)
+    state = replace(state, final=final)
+    if too_few_left(state):
         return _end(state, "resign", events)
-    if before.turn != seat:
+    if state.turn != seat:
         return state
-    if in_setup(before):
+    if in_setup(state):
         return _setup_goes_on(state, seat, events)
     return _pass_on(state, seat, events)
 

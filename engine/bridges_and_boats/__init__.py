@@ -20,7 +20,7 @@ from typing import Any
 from engine.bridges_and_boats import actions, ai, flow, scoring, state, view
 from engine.bridges_and_boats.actions import Action
 from engine.bridges_and_boats.rules import RULES
-from engine.bridges_and_boats.state import ATTACKER, DEFENDER, ROLES, State
+from engine.bridges_and_boats.state import ROLES, State
 from engine.core import Game, GameInfo, Kit
 
 HELP = (
@@ -70,10 +70,6 @@ class BridgesAndBoats(Game[State, Action]):
 
     def is_over(self, state: State) -> bool:
         return state.over is not None
-
-    def seated(self, state: State, seat: int) -> bool:
-        """Always two seats; a side that resigned has ended the game."""
-        return seat in (ATTACKER, DEFENDER)
 
     def seat_label(self, state: State, seat: int) -> str:
         return ROLES[seat]

@@ -95,26 +95,7 @@ class End:
     """Step 5: declare the end of the turn."""
 
 
-@dataclass(frozen=True)
-class Resign:
-    """Concede the game: the other side wins."""
-
-
-Action = (
-    Buy
-    | Build
-    | Advance
-    | Enter
-    | Board
-    | Launch
-    | Fire
-    | Fly
-    | Bomb
-    | Reroll
-    | Keep
-    | End
-    | Resign
-)
+Action = Buy | Build | Advance | Enter | Board | Launch | Fire | Fly | Bomb | Reroll | Keep | End
 
 HOWTO = (
     "Moves: `buy`, `bridge d1`, `boat d1`, `plane d1`, `cannon d1`, `advance 2`, `enter`, "
@@ -128,7 +109,6 @@ _BARE = {
     "keep": Keep(),
     "end": End(),
     "end turn": End(),
-    "resign": Resign(),
 }
 _NUMBER = re.compile(r"[a-z]?(\d{1,2})")
 

@@ -2,7 +2,8 @@
 
 A new turn starts by itself: boats that survived the cannons unload (the attacker's
 turn), then the seat takes its income (RULINGS §5.3). The game ends when the last
-domino is bought (``rules/buy``), when a side resigns, or after 100 turns [P].
+domino is bought (``rules/buy``), when a side resigns (``resigned``), or after 100
+turns [P].
 """
 
 from __future__ import annotations
@@ -12,9 +13,17 @@ from dataclasses import replace
 from engine.bridges_and_boats import actions
 from engine.bridges_and_boats.actions import Action
 from engine.bridges_and_boats.board import soldiers
-from engine.bridges_and_boats.state import ATTACKER, BUY, INCOME, TURN_CAP, State, set_at
+from engine.bridges_and_boats.state import (
+    ATTACKER,
+    BUY,
+    INCOME,
+    ROLES,
+    TURN_CAP,
+    State,
+    set_at,
+)
 from engine.bridges_and_boats.steps import PLAYING, REROLL
-from engine.core import Event, Stage, seat_ref
+from engine.core import RESIGN, Event, Stage, seat_ref
 
 
 def awaited(state: State) -> dict[int, Stage]:
@@ -45,6 +54,12 @@ def after(before: State, state: State, seat: int, action: Action, events: list[E
         Event("income", f"{seat_ref(nxt)} takes {INCOME} coins of income ({coins} in all).")
     )
     return replace(state, coins=set_at(state.coins, nxt, coins))
+
+
+def resigned(state: State, seat: int, events: list[Event]) -> State:
+    """A side resigns at any time, even out of turn or while a run waits: the other wins."""
+    events.append(Event("over", f"The {ROLES[1 - seat]} wins."))
+    return replace(state, over="resign", run=None, last=(seat, RESIGN))
 
 
 def unload(state: State, events: list[Event]) -> State:

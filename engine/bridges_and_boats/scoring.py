@@ -13,9 +13,10 @@ def result(state: State) -> Result:
     crossed, held = state.crossed, state.coins[DEFENDER]
     scores = (crossed, held)
     tally = f"{soldiers(crossed)} crossed against {coins(held)} held by the defender"
-    if state.resigned is not None:
-        places = (2, 1) if state.resigned == ATTACKER else (1, 2)
-        return Result(scores, places, f"The {ROLES[state.resigned]} resigned.")
+    if state.resigned:
+        (loser,) = state.resigned
+        places = (2, 1) if loser == ATTACKER else (1, 2)
+        return Result(scores, places, f"The {ROLES[loser]} resigned.")
     if crossed > held:
         return Result(scores, (1, 2), f"{tally}: the attacker wins.")
     if crossed < held:

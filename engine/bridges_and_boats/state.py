@@ -98,9 +98,14 @@ class State:
     dice: tuple[Roll, ...]  # the last cannon fire and bombing run
     turns: int  # turns completed
     over: str | None  # why the game ended: "pool", "cap" or "resign"
-    resigned: int | None
+    resigned: frozenset[int]  # the side that resigned (its JSON form: the seat, or null)
     last: tuple[int, str] | None  # the last action: seat and notation
     rng: Rng
+
+    @property
+    def players(self) -> int:
+        """Always two: the attacker and the defender."""
+        return 2
 
 
 def new(seed: int) -> State:
@@ -127,7 +132,7 @@ def new(seed: int) -> State:
         dice=(),
         turns=0,
         over=None,
-        resigned=None,
+        resigned=frozenset(),
         last=None,
         rng=rng,
     )
@@ -192,7 +197,7 @@ def to_dict(state: State) -> dict[str, Any]:
         "dice": [[r.who, r.purpose, list(r.dice), r.outcome, r.rerolled] for r in state.dice],
         "turns": state.turns,
         "over": state.over,
-        "resigned": state.resigned,
+        "resigned": next(iter(state.resigned), None),
         "last": None if state.last is None else list(state.last),
         "rng": state.rng.state,
     }
@@ -230,7 +235,7 @@ def from_dict(data: Mapping[str, Any]) -> State:
         dice=tuple(Roll(w, p, tuple(d), o, bool(r)) for w, p, d, o, r in data["dice"]),
         turns=data["turns"],
         over=data["over"],
-        resigned=data["resigned"],
+        resigned=frozenset(() if data["resigned"] is None else (data["resigned"],)),
         last=None if data["last"] is None else (data["last"][0], data["last"][1]),
         rng=Rng(data["rng"]),
     )

@@ -183,7 +183,7 @@ def sample(seen: View, rng: Rng) -> State:
         dice=seen.dice,
         turns=seen.turns,
         over=seen.reason,
-        resigned=None,
+        resigned=frozenset(),
         last=seen.last,
         rng=rng,
     )

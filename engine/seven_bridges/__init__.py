@@ -18,7 +18,7 @@ from engine.core import Game, GameInfo, Kit
 from engine.seven_bridges import actions, ai, flow, scoring, state, view
 from engine.seven_bridges.actions import Action
 from engine.seven_bridges.rules import RULES
-from engine.seven_bridges.state import OPTIONS, ROUNDS, State
+from engine.seven_bridges.state import OPTIONS, State, ended
 
 
 class SevenBridges(Game[State, Action]):
@@ -61,7 +61,7 @@ class SevenBridges(Game[State, Action]):
         return flow.begin(state.new(players, options, seed))
 
     def is_over(self, state: State) -> bool:
-        return state.round >= ROUNDS
+        return ended(state)
 
 
 __all__ = ["SevenBridges"]

@@ -10,7 +10,7 @@ from engine.ai.worlds import WIN
 from engine.core import Game
 from engine.seven_bridges import euler
 from engine.seven_bridges.scoring import cards
-from engine.seven_bridges.state import ROUNDS, State
+from engine.seven_bridges.state import State, ended
 
 #: the search within a move's CPU budget (docs/ai.md)
 SEARCH = Search(iterations=80, depth=6, work=500)
@@ -21,10 +21,14 @@ def evaluate(game: Game, state: State, seat: int) -> float:
     seats = cards(state)
     mine = seats[seat].total
     if state.players > 1:
-        rival = max(card.total for other, card in enumerate(seats) if other != seat)
+        rival = max(
+            card.total
+            for other, card in enumerate(seats)
+            if other != seat and other not in state.resigned
+        )
     else:
         rival = euler.total(seats[0])
     value = float(mine - rival)
-    if state.round >= ROUNDS and value:
+    if ended(state) and value:
         value += WIN if value > 0 else -WIN
     return value

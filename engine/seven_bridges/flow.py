@@ -7,6 +7,11 @@ go clockwise from the roller until the sixth die is drafted. Passing a landmark'
 gives a bonus choice, crossing a bridge in the advanced game an item choice; both are
 settled before play goes on. With one player Euler holds the second position and drafts
 automatically.
+
+A player who resigns draws no more [P]: their place at the table is played as Euler
+plays his, their rolls made at once and the lowest die set aside at each of their picks,
+so everyone else drafts as before; with one player left, or alone against Euler, the
+game ends (``resigned``).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from engine.core import Event, Stage, seat_ref
+from engine.core import Event, Stage, seat_ref, too_few_left
 from engine.seven_bridges import euler
 from engine.seven_bridges.actions import Action, format
 from engine.seven_bridges.dice import DICE, KINDS, die_token
@@ -32,9 +37,11 @@ from engine.seven_bridges.state import (
     ROUNDS,
     STUCK,
     State,
+    automatic,
     available,
     awaited_seats,
     dice_text,
+    ended,
     horse_out,
     is_euler,
     owner,
@@ -76,12 +83,13 @@ def up_next(state: State) -> int | None:
     """Whose pick comes after the one being made (the roller's roll and first pick are
     one go): the next position to pick that is not the picker's own, this turn or the
     next. None while bonuses or items are chosen (all at once), after the game's last
-    pick, and where Euler, who is nobody's seat, picks next."""
-    if state.round >= ROUNDS or any(p.pending or p.pending_items for p in state.seats):
+    pick, and where Euler, who is nobody's seat, picks next. A player who resigned is
+    passed over: their picks are made at once."""
+    if ended(state) or any(p.pending or p.pending_items for p in state.seats):
         return None
     picking = owner(state, state.slot)
     for position in _picks_to_come(state):
-        if position != picking:
+        if position != picking and position not in state.resigned:
             return None if is_euler(state, position) else position
     return None
 
@@ -141,6 +149,23 @@ def after(before: State, state: State, seat: int, action: Action, events: list[E
     return settle(state, events)
 
 
+def resigned(state: State, seat: int, events: list[Event]) -> State:
+    """A player who resigns draws no more: their sheet stays as it is, the bonuses and
+    items they had still to choose lapse, a die they downgraded is set aside, and play
+    goes on without them (:func:`settle` rolls for them and sets a die aside at each of
+    their picks). Alone against Euler, or with one player left, the game ends."""
+    if too_few_left(state):
+        text = "Only one player is left" if state.players > 1 else "Euler wins"
+        events.append(Event("end", f"{text}: the game ends."))
+        return state
+    state = with_seat(state, seat, replace(state.seats[seat], pending=0, pending_items=0))
+    if state.committed >= 0 and owner(state, state.slot) == seat:
+        dice = list(state.dice)
+        dice[state.committed] = 0
+        state = replace(state, dice=tuple(dice), committed=-1, slot=state.slot + 1)
+    return settle(state, events)
+
+
 def begin(state: State) -> State:
     """The game as it opens: bonuses for a landmark on the start square, else the first
     roll (Euler's at once)."""
@@ -148,8 +173,8 @@ def begin(state: State) -> State:
 
 
 def settle(state: State, events: list[Event]) -> State:
-    """Run everything that needs no decision: empty bonus visits, Euler's picks, new
-    turns and rounds, the end of the game."""
+    """Run everything that needs no decision: empty bonus visits, Euler's rolls and picks
+    (and those of players who resigned), new turns and rounds, the end of the game."""
     while state.round < ROUNDS:
         for seat, player in enumerate(state.seats):
             if (
@@ -165,9 +190,12 @@ def settle(state: State, events: list[Event]) -> State:
         if any(p.pending or p.pending_items for p in state.seats):
             return state
         if state.rolling:
-            return state
+            if not automatic(state, roller(state)):
+                return state
+            state = rolled(state, events)
+            continue
         if state.setup:
-            state = _begin_turn(replace(state, setup=False), events)
+            state = _begin_turn(replace(state, setup=False))
             continue
         if state.slot == PICKS:
             turn = state.turn + 1
@@ -176,23 +204,28 @@ def settle(state: State, events: list[Event]) -> State:
             if rnd == ROUNDS:
                 events.append(Event("end", "Five rounds are over: the game ends."))
                 return state
-            state = _begin_turn(state, events)
+            state = _begin_turn(state)
             continue
         position = owner(state, state.slot)
-        if not is_euler(state, position):
+        if not automatic(state, position):
             return state
         die = euler.pick(state.dice, available(state, position))
-        events.append(Event("euler", f"Euler drafts {dice_text(state, (die,))}."))
+        if is_euler(state, position):
+            events.append(Event("euler", f"Euler drafts {dice_text(state, (die,))}."))
+        else:
+            text = f"{seat_ref(position)} has resigned: {dice_text(state, (die,))} is set aside."
+            events.append(Event("aside", text))
         dice = list(state.dice)
         dice[die] = 0
         state = replace(state, dice=tuple(dice), slot=state.slot + 1)
     return state
 
 
-def _begin_turn(state: State, events: list[Event]) -> State:
-    """A new turn: Euler rolls at once; a player's turn waits for them to ``roll``, so the
-    roller sees the dice come up and the turn's first ping goes to them."""
-    state = replace(
+def _begin_turn(state: State) -> State:
+    """A new turn: a player's turn waits for them to ``roll``, so the roller sees the dice
+    come up and the turn's first ping goes to them; Euler's is rolled at once
+    (:func:`settle`)."""
+    return replace(
         state,
         rolling=True,
         dice=(0,) * DICE,
@@ -201,4 +234,3 @@ def _begin_turn(state: State, events: list[Event]) -> State:
         committed=-1,
         rerolled=frozenset(),
     )
-    return rolled(state, events) if is_euler(state, roller(state)) else state

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from engine.core import Result
+from engine.core import Result, ranked
 from engine.seven_bridges import euler
 from engine.seven_bridges.legend import Scorecard, scorecard
 from engine.seven_bridges.state import State
@@ -23,27 +23,26 @@ def rank_key(card: Scorecard) -> tuple[int, int, int, int]:
 
 
 def result(state: State) -> Result:
-    """Highest total; ties: most bridges, then landmarks, then best single item.
+    """Highest total; ties: most bridges, then landmarks, then best single item. A player
+    who resigned finishes behind every player who did not, their sheet scored as it stands.
 
     Alone, the player's rival is Euler, so the place counts him: 1st for beating or
-    tying him, 2nd when he wins. Otherwise the service would announce "1st" for a lost
-    game. Equal totals are a tie, shared 1st.
+    tying him, 2nd when he wins or the player resigned. Otherwise the service would
+    announce "1st" for a lost game. Equal totals are a tie, shared 1st.
     """
     seats = cards(state)
     if state.players == 1:
-        return against_euler(seats[0].total, euler.total(seats[0]))
-    keys = [rank_key(c) for c in seats]
-    places = tuple(1 + sum(other > mine for other in keys) for mine in keys)
+        return against_euler(seats[0].total, euler.total(seats[0]), bool(state.resigned))
+    keys = [(s not in state.resigned, *rank_key(c)) for s, c in enumerate(seats)]
     totals = tuple(c.total for c in seats)
-    tied = any(
-        totals[a] == totals[b] and keys[a] != keys[b] for a in range(len(keys)) for b in range(a)
-    )
-    detail = "Ties broken by bridges, then landmarks, then best item." if tied else ""
-    return Result(scores=totals, places=places, detail=detail)
+    return ranked(totals, keys, "Ties broken by bridges, then landmarks, then best item.")
 
 
-def against_euler(mine: int, them: int) -> Result:
-    """The solo verdict: a win, tie or loss against Euler, by how much."""
+def against_euler(mine: int, them: int, resigned: bool = False) -> Result:
+    """The solo verdict: a win, tie or loss against Euler, by how much; a resignation
+    is a loss, whatever the scores."""
+    if resigned:
+        return Result(scores=(mine,), places=(2,), detail=f"Euler scores {them}: you resigned.")
     if mine > them:
         verdict = f"you beat Euler by {mine - them}"
     elif mine < them:

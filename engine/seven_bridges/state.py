@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.core import BadOptions, Rng, seat_ref
+from engine.core import BadOptions, Rng, seat_ref, too_few_left
 from engine.options import Suggestion, Switch, Text, quoted
 from engine.seven_bridges import euler
 from engine.seven_bridges.board import CITY, QUADRANTS, format_square, parse_square
@@ -65,6 +65,12 @@ class State:
     last_move: str
     last_arms: int  # the arms the last move drew, for highlighting
     rng: Rng
+    resigned: frozenset[int] = frozenset()  # seats that resigned: they draw no more
+
+
+def ended(state: State) -> bool:
+    """Five rounds are over, or resignations left too few to play on (alone: nobody)."""
+    return state.round >= ROUNDS or too_few_left(state)
 
 
 def positions(state: State) -> int:
@@ -74,6 +80,12 @@ def positions(state: State) -> int:
 
 def is_euler(state: State, position: int) -> bool:
     return state.players == 1 and position == euler.POSITION
+
+
+def automatic(state: State, position: int) -> bool:
+    """Whether nobody is asked for ``position``'s roll: Euler's, or a player's who resigned
+    (the bot rolls for both at once)."""
+    return is_euler(state, position) or position in state.resigned
 
 
 def roller(state: State) -> int:
@@ -88,7 +100,7 @@ def owner(state: State, slot: int) -> int:
 def awaited_seats(state: State) -> tuple[int, ...]:
     """Whose input the game waits for: every seat with a landmark bonus or an item to
     choose, or else whoever has the next pick (the roller, before the roll)."""
-    if state.round >= ROUNDS:
+    if ended(state):
         return ()
     waiting = tuple(s for s, p in enumerate(state.seats) if p.pending or p.pending_items)
     return waiting or (owner(state, state.slot),)
@@ -317,6 +329,8 @@ def to_dict(state: State) -> dict[str, Any]:
         "last_move": state.last_move,
         "last_arms": sorted(arm_name(a) for a in bits(state.last_arms)),
         "rng": state.rng.state,
+        # written once someone resigns, so a game without resignations keeps its old form
+        **({"resigned": sorted(state.resigned)} if state.resigned else {}),
     }
 
 
@@ -362,4 +376,5 @@ def from_dict(data: Mapping[str, Any]) -> State:
         last_move=data["last_move"],
         last_arms=_arms(data["last_arms"]),
         rng=Rng(data["rng"]),
+        resigned=frozenset(data.get("resigned", ())),
     )

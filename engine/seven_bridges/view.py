@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import Rng
+from engine.core import Rng, too_few_left
 from engine.seven_bridges import euler
 from engine.seven_bridges.bonuses import Bonuses
 from engine.seven_bridges.dice import DICE, KINDS
@@ -26,6 +26,7 @@ from engine.seven_bridges.state import (
     State,
     available,
     awaited_seats,
+    ended,
     owner,
     roller,
 )
@@ -66,6 +67,7 @@ class View:
     last_seat: int
     last_move: str
     last_arms: tuple[int, ...]
+    resigned: frozenset[int]  # seats that resigned: they draw no more
     over: bool
     places: tuple[int, ...] | None
     euler_items: tuple[int, ...] | None
@@ -74,7 +76,7 @@ class View:
 
 def view(state: State, seat: int | None) -> View:
     seat_cards = cards(state)
-    over = state.round >= ROUNDS
+    over = ended(state)
     seats = tuple(
         PlayerView(
             drawn=tuple(bits(p.drawn)),
@@ -109,6 +111,7 @@ def view(state: State, seat: int | None) -> View:
         last_seat=state.last_seat,
         last_move=state.last_move,
         last_arms=tuple(bits(state.last_arms)),
+        resigned=state.resigned,
         over=over,
         places=result(state).places if over else None,
         euler_items=euler.items(seat_cards[0]) if solo else None,
@@ -121,7 +124,8 @@ def sample(seen: View, rng: Rng) -> State:
     the game (from the roller), whether the starting bonuses are still being chosen, and
     each position's dice after a Distribute are read back from what the view shows."""
     positions = max(seen.players, 2)
-    round_ = seen.round - 1 if not seen.over else ROUNDS
+    # a game over by resignations shows the round it stopped in, not five rounds done
+    round_ = ROUNDS if seen.over and not too_few_left(seen) else seen.round - 1
     values = tuple(value for _, value in seen.dice)
     return State(
         players=seen.players,
@@ -154,6 +158,7 @@ def sample(seen: View, rng: Rng) -> State:
         last_move=seen.last_move,
         last_arms=sum(1 << arm for arm in seen.last_arms),
         rng=rng,
+        resigned=seen.resigned,
     )
 
 

@@ -73,7 +73,3 @@ class SevenCities(Game[State, Action]):
 
     def is_over(self, state: State) -> bool:
         return state.over is not None
-
-    def seated(self, state: State, seat: int) -> bool:
-        """A seat that resigned plays no more, not even to resign again."""
-        return 0 <= seat < state.players and seat not in state.resigned

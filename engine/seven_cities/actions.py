@@ -9,7 +9,7 @@ the card is played, when it is public anyway. The moves:
 step) · ``time`` (to the other era) · ``build`` · ``play <card> [tiles] [seats]`` (a
 card's special action) · ``place 3,-1 r2`` (Expedition's tile group: anchor and
 rotation) · ``found p7b`` / ``found none`` · ``recall f7b`` · ``discard burn`` ·
-``pass`` · ``end`` · ``resign``.
+``pass`` · ``end`` (and ``resign``, which the core reads for every game).
 """
 
 from __future__ import annotations
@@ -101,26 +101,7 @@ class End:
     """End your turn."""
 
 
-@dataclass(frozen=True)
-class Resign:
-    """Leave the game; the others play on."""
-
-
-Action = (
-    Start
-    | Points
-    | Move
-    | Time
-    | Build
-    | Play
-    | Place
-    | Found
-    | Recall
-    | Discard
-    | Pass
-    | End
-    | Resign
-)
+Action = Start | Points | Move | Time | Build | Play | Place | Found | Recall | Discard | Pass | End
 
 #: what each special action names: (tiles, fewest seats, most seats)
 ARGUMENTS: dict[str, tuple[int, int, int]] = {
@@ -143,7 +124,7 @@ HOWTO = (
     "Moves: `start f7b`, `ap <card>`, `move f7b`, `time`, `build`, `play <card> …`, "
     "`place 3,-1 r2`, `found p7b`, `recall f7b`, `discard <card>`, `pass`, `end`."
 )
-_BARE = {"time": Time(), "build": Build(), "pass": Pass(), "end": End(), "resign": Resign()}
+_BARE = {"time": Time(), "build": Build(), "pass": Pass(), "end": End()}
 _TILE = re.compile(r"([pf])(1[01]|[1-9])([a-d])")
 _SEAT = re.compile(r"seat([1-6])")
 _ANCHOR = re.compile(r"(-?\d{1,2}),(-?\d{1,2})")

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
 
-from engine.core import Event, Stage, seat_ref
+from engine.core import RESIGN, Event, Stage, seat_ref, too_few_left
 from engine.seven_cities import actions
 from engine.seven_cities.actions import Action, Discard, End, Start
 from engine.seven_cities.board import PAST, twin
@@ -36,7 +36,9 @@ from engine.seven_cities.state import (
     TURN,
     State,
     active,
+    answered,
     per_state,
+    replace_at,
     to_play,
 )
 from engine.seven_cities.tokens import shielded
@@ -54,12 +56,49 @@ def awaited(state: State) -> Mapping[int, Stage]:
 
 
 def after(before: State, state: State, seat: int, action: Action, events: list[Event]) -> State:
-    """Close an answered window, pass the turn on when it is over, note the move, and
-    offer any Metropolis that has just become possible."""
+    """What follows every action (:func:`goes_on`)."""
+    return goes_on(state, seat, action, actions.format(action), events)
+
+
+def resigned(state: State, seat: int, events: list[Event]) -> State:
+    """A resignation, at any time: the seat's cards go to the red pile and the others
+    play on; one player left ends the game. A window stops waiting for the seat, and the
+    turn passes on if it was theirs (:func:`goes_on`)."""
+    state = replace(
+        state,
+        red=state.red + state.hands[seat],
+        hands=replace_at(state.hands, seat, ()),
+        marks=(),
+    )
+    if too_few_left(state):
+        events.append(Event("over", "Only one player is left: the game ends."))
+        return goes_on(replace(state, over="resign", windows=()), seat, None, RESIGN, events)
+    windows = tuple(
+        replace(w, offers=tuple(o for o in w.offers if o[0] != seat)) for w in state.windows
+    )
+    state = replace(state, windows=windows)
+    if windows and seat in windows[0].waiting:
+        state = answered(state, seat)
+    # a later window simply asks one seat fewer, and is gone if it asked only this one
+    later = []
+    for window in state.windows[1:]:
+        waiting = tuple(s for s in window.waiting if s != seat)
+        if waiting:
+            later.append(replace(window, waiting=waiting))
+    state = replace(state, windows=state.windows[:1] + tuple(later))
+    return goes_on(state, seat, None, RESIGN, events)
+
+
+def goes_on(
+    state: State, seat: int, action: Action | None, notation: str, events: list[Event]
+) -> State:
+    """Close an answered window, pass the turn on when it is over, note the move
+    (``notation``; ``action`` is None for a resignation), and offer any Metropolis that
+    has just become possible."""
     state = close_window(state, events)
     if state.over is None:
         state = pass_on(state, seat, action, events)
-    state = replace(state, last=(seat, actions.format(action)))
+    state = replace(state, last=(seat, notation))
     if state.over is None:
         state = metropolis.offer(state, events)
     return state
@@ -96,7 +135,7 @@ def close_window(state: State, events: list[Event]) -> State:
     return ATTACKS[window.card](state, window, events)
 
 
-def pass_on(state: State, seat: int, action: Action, events: list[Event]) -> State:
+def pass_on(state: State, seat: int, action: Action | None, events: list[Event]) -> State:
     """The next starter after a starting tile, the next turn after ``end`` (and the
     discards), or either when the seat to play resigned."""
     if state.turn in state.resigned:

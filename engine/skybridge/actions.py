@@ -18,12 +18,7 @@ class Place:
     squares: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Resign:
-    """Leave the game: the seat places nothing more and finishes last."""
-
-
-Action = Place | Resign
+Action = Place
 
 _COMPACT = re.compile(r"([a-z])([a-z])\s*([a-c][1-3])(?:\s*-?\s*([a-c][1-3]))?")
 _WORDS = re.compile(r"([a-z]+)\s+([a-z]+)\s+([a-c][1-3])(?:\s*-\s*([a-c][1-3])|\s+([a-c][1-3]))?")
@@ -38,10 +33,9 @@ def _word(token: str, words: tuple[str, ...], what: str) -> int:
 
 
 def parse(text: str) -> Action:
-    """Read `red tall b2`, `blue bridge a1-a2`, the short `rt b2`, or `resign`."""
+    """Read `red tall b2`, `blue bridge a1-a2` or the short `rt b2` (the core reads
+    `resign`)."""
     clean = " ".join(text.lower().split())
-    if clean == "resign":
-        return Resign()
     m = _WORDS.fullmatch(clean) or _COMPACT.fullmatch(clean)
     if not m:
         raise IllegalMove(f"I can't read '{text.strip()[:40]}' as a Skybridge move. {HOWTO}")
@@ -59,7 +53,5 @@ def parse(text: str) -> Action:
 
 def format(action: Action) -> str:
     """The canonical notation: full words, a bridge's squares ascending."""
-    if isinstance(action, Resign):
-        return "resign"
     where = "-".join(SQUARES[sq] for sq in action.squares)
     return f"{COLOURS[action.colour]} {action.kind} {where}"

@@ -1,10 +1,11 @@
-"""Turn order: one piece per turn clockwise; a seat that cannot place is out for good."""
+"""Turn order: one piece per turn clockwise; a seat that cannot place is out for good,
+and so is one that resigned (it finishes last); one seat left ends the game."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.core import TURN, Event, Stage, seat_ref
+from engine.core import TURN, Event, Stage, seat_ref, too_few_left
 from engine.skybridge.actions import Action
 from engine.skybridge.rules.place import can_place
 from engine.skybridge.state import State
@@ -15,10 +16,18 @@ def awaited(state: State) -> dict[int, Stage]:
 
 
 def after(before: State, state: State, seat: int, action: Action, events: list[Event]) -> State:
-    """Whoever held the turn and acted (placed, or resigned on it) passes it on."""
-    if state.turn < 0 or before.turn != seat:
-        return state
+    """Whoever placed passes the turn on."""
     return advance(state, seat, events)
+
+
+def resigned(state: State, seat: int, events: list[Event]) -> State:
+    """The seat places nothing more: fewer than two left ends the game; otherwise play
+    passes on if it was theirs."""
+    state = replace(state, out=state.out | {seat})
+    if too_few_left(state):
+        events.append(Event("end", "Game over."))
+        return replace(state, turn=-1)
+    return advance(state, seat, events) if state.turn == seat else state
 
 
 def skipped(state: State, seat: int) -> tuple[State, list[Event]]:

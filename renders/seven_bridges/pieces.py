@@ -48,7 +48,9 @@ def positions(view: View) -> int:
 
 
 def position_name(view: View, names: Sequence[str], position: int) -> str:
-    return "Euler" if view.solo and position == 1 else names[position]
+    if view.solo and position == 1:
+        return "Euler"
+    return names[position] + (" (resigned)" if position in view.resigned else "")
 
 
 def ordinal(place: int) -> str:
@@ -61,6 +63,8 @@ def _result(view: View, names: Sequence[str]) -> str:
         verdict = "you beat Euler" if mine > euler else "Euler wins"
         if mine == euler:
             verdict = "a tie with Euler"
+        if view.resigned:
+            verdict = "you resigned, Euler wins"
         return f"Game over: {mine} to {euler}, {verdict}"
     assert view.places is not None
     order = sorted(range(view.players), key=lambda s: (view.places[s], s))

@@ -57,7 +57,7 @@ READS = frozenset(
         "leagues_due_to_start", "leagues_to_step", "league_match_of", "members", "matches",
         "lease_holder", "entries", "all_entries", "unsettled_entries", "entries_to_share",
         "attempt_day", "daily_channels", "daily_posted", "ratings", "schema_version",
-        "integrity", "close", "backup",
+        "integrity", "close", "backup", "rematch",
     }
 )  # fmt: skip
 
@@ -174,6 +174,12 @@ async def _seats(w: World) -> list:
 
 async def abandon(w: World) -> None:
     await w.service.abandon(TABLE, ADA)
+
+
+async def rematch(w: World) -> None:
+    """Both players click Rematch under the finished game's board (game 1), in turn."""
+    for player in (ADA, BOB):
+        await w.service.rematch(TABLE, player, 1)
 
 
 # -- setting up, completing and checking each operation ----------------------------------
@@ -350,6 +356,30 @@ async def told_done(w: World, _posts: list[dict]) -> list[str]:
     return await told_now(w)
 
 
+async def rematch_now(w: World) -> list[str]:
+    """No rematch, or one whole started game that game 1's rematch is marked as having
+    opened: never a lobby, a game short of a seat, or one a click could open again."""
+    live = await w.store.live_game(TABLE.channel_id)
+    opened = (await w.store.rematch(1)).opened
+    if live is None:
+        return [] if opened is None else [f"marked as opened by game {opened}, not going"]
+    seats = await w.store.seats(live.id)
+    problems = [] if live.status == "active" else [f"a {live.status} rematch"]
+    if len(seats) != 2:
+        problems.append(f"a rematch of {len(seats)} seats")
+    if opened != live.id:
+        problems.append(f"game {live.id} is not marked as game 1's rematch ({opened})")
+    return problems
+
+
+async def rematch_done(w: World, _posts: list[dict]) -> list[str]:
+    """Clicking again made it whole: one rematch, and no more."""
+    if await w.store.live_game(TABLE.channel_id) is None:
+        return ["no rematch"]
+    games = await w.store.count_games()
+    return await rematch_now(w) + ([] if games == 2 else [f"{games} games, not 2"])
+
+
 async def abandoned_done(w: World, _posts: list[dict]) -> list[str]:
     latest = await w.store.latest_game(TABLE.channel_id)
     return [] if latest.status == "abandoned" else [f"the game is {latest.status}"]
@@ -397,6 +427,17 @@ async def _setup_undo(w: World) -> None:
     first = next(s for s in await _seats(w) if s.awaiting)
     mover = Caller(first.user_id, first.name)
     await w.service.move(TABLE, mover, (await w.service.legal_moves(TABLE, mover))[0])
+
+
+async def _finished(w: World) -> None:
+    await _game_of_two(w)
+    await w.service.resign(TABLE, BOB)
+
+
+async def _clicked_again(w: World) -> None:
+    """Having heard nothing, each player clicks Rematch again."""
+    for player in (ADA, BOB):
+        await retrying(w.service.rematch(TABLE, player, 1))
 
 
 async def _then(*steps: Awaitable[Any]) -> None:
@@ -538,6 +579,7 @@ SCENARIOS = {
         Scenario("start", start, _setup_start, told_now, _retry(start), told_done),
         Scenario("replace", replace, _setup_replace, told_now, _retry(replace), told_done),
         Scenario("undo", undo, _setup_undo, told_now, _retry(undo), told_done),
+        Scenario("rematch", rematch, _finished, rematch_now, _clicked_again, rematch_done),
         Scenario(
             "abandon",
             abandon,

@@ -344,6 +344,30 @@ class Replies(list[Reply]):
     def text(self) -> str:
         return "\n".join(r.text for r in self)
 
+    @property
+    def board(self) -> Reply:
+        """The one public card (a board) these replies posted."""
+        cards = [r for r in self.public if r.card is not None]
+        assert len(cards) == 1, f"expected one public card, got {self!r}"
+        return cards[0]
+
+    @property
+    def ping(self) -> Reply | None:
+        """The plain message right before the card that pings whoever it pings (a card
+        pings nobody: discord-api-docs#7854), or None when nobody is pinged."""
+        public = self.public
+        at = public.index(self.board)
+        before = public[at - 1] if at else None
+        if before is None or before.card is not None or not before.pinged:
+            assert not any(r.pinged for r in public), f"a ping not before the card: {self!r}"
+            return None
+        return before
+
+    @property
+    def pinged(self) -> set[int]:
+        """Everyone any of these replies notifies."""
+        return {user for r in self for user in r.pinged}
+
 
 @dataclass
 class Call:

@@ -223,6 +223,9 @@ class FakeDiscord:
         self.sequence = 0
 
         self._ids = itertools.count(1)
+        #: requests kept unanswered while their event is unset (see :meth:`hold`)
+        self._holds: list[tuple[Callable[[Recorded], bool], asyncio.Event]] = []
+        self.held: list[Recorded] = []  # requests being kept waiting now
         self._ws: web.WebSocketResponse | None = None
         self._sockets: set[web.WebSocketResponse] = set()
         self._changed = asyncio.Condition()
@@ -284,6 +287,13 @@ class FakeDiscord:
                 return value
 
         return await asyncio.wait_for(waiter(), timeout)
+
+    def hold(self, predicate: Callable[[Recorded], bool]) -> asyncio.Event:
+        """Discord slow to answer: each request ``predicate`` picks (as it arrived, before
+        it is acted on) waits until the returned event is set, listed in :attr:`held`."""
+        release = asyncio.Event()
+        self._holds.append((predicate, release))
+        return release
 
     async def answer(self, interaction: FakeInteraction, timeout: float = 5.0) -> FakeInteraction:
         await asyncio.wait_for(interaction.answered.wait(), timeout)
@@ -527,6 +537,12 @@ class FakeDiscord:
             files=files,
         )
         self.requests.append(record)
+        for picks, release in self._holds:
+            if picks(record) and not release.is_set():
+                self.held.append(record)
+                await self._notify()
+                await release.wait()
+                self.held.remove(record)
         try:
             status, answer = self._route(record)
         except Rejected as exc:

@@ -254,4 +254,4 @@ async def test_an_ordinary_solo_game_keeps_the_ordinary_reminder(daily):
     clock.now = MONDAY + timedelta(days=1)
     await scheduler.tick()
     (notice,) = await scheduler.deliveries()
-    assert notice.text == "Reminder: it has been your turn in **Seven Bridges** for 24 hours."
+    assert notice.text == "Reminder: it has been your turn in **Seven Bridges #1** for 24 hours."

@@ -37,10 +37,12 @@ async def test_an_ai_player_moves_by_itself_and_pings_the_person(h):
         before = len(h.calls)
         await h.slash("move", notation=move, user=ADA)
         await asyncio.sleep(0.4)  # the AI's pause, then its pass
-        (post,) = channel_posts(h, before)
+        ping, post = channel_posts(h, before)
         assert post.text.startswith("AI Telford (easy) placed")
         assert post.files and post.files[0].filename == "board.png"
-        assert [int(u) for u in post.payload["allowed_mentions"]["users"]] == [ADA.user_id]
+        assert [int(u) for u in ping.payload["allowed_mentions"]["users"]] == [ADA.user_id]
+        assert ping.text.startswith(f"<@{ADA.user_id}>, your move in **Skybridge #1** — AI ")
+        assert post.payload["allowed_mentions"]["users"] == [], "the card pings nobody"
     assert await h.service.waiting_ai(TABLE) is None, "the turn is the person's again"
 
 

@@ -22,7 +22,7 @@ from bot.delivery import parts_of
 from bot.service import Caller, Table
 from bot.service import Reply as ServiceReply
 from renders.palette import PLAYER_COLOURS
-from tests.bot.discord_harness import CHANNEL_ID, GUILD_ID, Harness, Reply, pinged
+from tests.bot.discord_harness import CHANNEL_ID, GUILD_ID, Harness, Replies, Reply, pinged
 from tests.bot.discord_limits import ALT_TEXT, COMPONENTS_V2, CONTENT, message_problems
 
 ADA = Caller(1001, "Ada")
@@ -37,12 +37,12 @@ async def h(tmp_path):
         yield harness
 
 
-async def started(h: Harness) -> Reply:
-    """Ada's game of Skybridge with Bob: Ada sits first (red and yellow), Bob second."""
+async def started(h: Harness) -> Replies:
+    """Ada's game of Skybridge with Bob: Ada sits first (red and yellow), Bob second. The
+    start's messages: the ping of the player to move, then the card."""
     await h.slash("game", "new", game="skybridge", user=ADA)
     await h.slash("game", "join", user=BOB)
-    (board,) = (await h.slash("game", "start", user=ADA)).public
-    return board
+    return await h.slash("game", "start", user=ADA)
 
 
 def assert_card(board: Reply, buttons: str) -> None:
@@ -59,30 +59,34 @@ def assert_card(board: Reply, buttons: str) -> None:
 
 
 async def test_a_game_starts_with_a_card_framed_in_the_colour_of_the_seat_to_play(h):
-    board = await started(h)
+    start = await started(h)
+    board, ping = start.board, start.ping
     assert_card(board, "Play")
-    (first,) = board.pinged
+    (first,) = ping.pinged
     assert board.accent == (RED if first == ADA.user_id else BLUE)
     assert board.text.startswith("**Skybridge** begins. Seats: 1. Ada (red and yellow)")
-    assert f"<@{first}>" in board.text, "the ping sits in the card's text"
-    assert board.pinged == {first}, "and notifies the player to move, nobody else"
+    assert board.pinged == set() and "<@" not in board.text, "a card pings nobody"
+    assert start.public == [ping, board], "the ping, in words of its own, then the card"
+    assert ping.text == f"<@{first}>, your move in **Skybridge #1** — the game begins."
+    assert start.pinged == {first}, "the player to move, nobody else"
 
 
 async def test_each_move_answers_with_a_card_for_the_next_player(h):
-    board = await started(h)
-    (first,) = board.pinged
+    (first,) = (await started(h)).pinged
     mover, waiting = (ADA, BOB) if first == ADA.user_id else (BOB, ADA)
     notation = (await h.service.legal_moves(TABLE, mover))[0]
-    (moved,) = (await h.slash("move", notation=notation, user=mover)).public
+    answer = await h.slash("move", notation=notation, user=mover)
+    moved = answer.board
     assert_card(moved, "Play")
-    assert moved.pinged == {waiting.user_id}
+    assert answer.ping.pinged == answer.pinged == {waiting.user_id}
     assert moved.accent == (RED if waiting is ADA else BLUE)
     assert f"To play: {waiting.name}." in moved.text
 
 
 async def test_the_play_button_on_a_card_opens_the_picker_after_a_restart_too(h):
-    board = await started(h)
-    (first,) = board.pinged
+    start = await started(h)
+    board = start.board
+    (first,) = start.pinged
     mover = ADA if first == ADA.user_id else BOB
     (play,) = board.custom_ids
     message = h.find_message(play)
@@ -95,13 +99,13 @@ async def test_the_play_button_on_a_card_opens_the_picker_after_a_restart_too(h)
 
 async def test_the_final_board_is_a_card_with_rematch_in_the_winners_colour(h):
     await started(h)
-    (over,) = (await h.slash("game", "resign", user=BOB)).public
+    over = (await h.slash("game", "resign", user=BOB)).board
     assert_card(over, "Rematch")
     assert over.accent == RED, "Ada won: her colour"
     assert "**Game over.**" in over.text and over.pinged == set()
     (again,) = over.custom_ids
     await h.click(again, user=ADA)
-    (rematch,) = (await h.click(again, user=BOB)).public
+    rematch = (await h.click(again, user=BOB)).board
     assert_card(rematch, "Play")
     assert rematch.text.startswith("**Rematch!** **Skybridge** begins.")
 
@@ -109,8 +113,7 @@ async def test_the_final_board_is_a_card_with_rematch_in_the_winners_colour(h):
 async def test_a_deadline_move_posted_by_the_timers_is_a_card(h):
     await h.slash("game", "new", game="skybridge", time_per_move="2d", user=ADA)
     await h.slash("game", "join", user=BOB)
-    board = (await h.slash("game", "start", user=ADA)).public[0]
-    (first,) = board.pinged
+    (first,) = (await h.slash("game", "start", user=ADA)).pinged
     async with h.store.transaction() as db:
         await db.execute(
             "UPDATE seats SET deadline = '2000-01-01T00:00:00.000000+00:00', warned = 1 "
@@ -118,12 +121,13 @@ async def test_a_deadline_move_posted_by_the_timers_is_a_card(h):
         )
     before = len(h.calls)
     await h.bot.get_cog("Postal").run_once()
-    (post,) = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
+    ping, post = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
     assert post.message["flags"] & COMPONENTS_V2 and post.message.get("content") is None
     assert "ran out of time" in post.text and [f.filename for f in post.files] == ["board.png"]
     assert post.custom_ids[0].startswith("bk:play:")
-    (waiting,) = pinged(post.message)
-    assert waiting != first, "the next player is pinged, in the card's text"
+    (waiting,) = pinged(ping.message)
+    assert waiting != first, "the next player is pinged, in a message before the card"
+    assert pinged(post.message) == set()
 
 
 async def test_private_replies_and_refusals_stay_plain_messages(h):
@@ -149,10 +153,12 @@ async def test_a_text_too_long_for_a_card_goes_before_it_and_arrives_whole(h, mo
     lines = [f"Line {i:03d}: " + "word " * 20 for i in range(60)]  # about 6,800 characters
     monkeypatch.setattr(h.service, "_board", with_lines(h.service._board, lines))
     notation = (await h.service.legal_moves(TABLE, mover))[0]
-    *before, card = (await h.slash("move", notation=notation, user=mover)).public
+    *before, ping, card = (await h.slash("move", notation=notation, user=mover)).public
     assert before and all(r.card is None and len(r.text) <= CONTENT for r in before)
+    assert all(r.pinged == set() for r in before) and ping.pinged, "the ping, right before"
     assert card.card is not None and len(card.text) <= CARD_TEXT_LIMIT
-    assert card.text.rstrip().endswith(">"), "the turn and its ping end the card"
+    waiting = BOB if mover is ADA else ADA
+    assert card.text.rstrip().endswith(f"To play: {waiting.name}."), "the turn ends the card"
     whole = "\n".join(r.text for r in [*before, card])
     assert all(line in whole for line in lines), "every line arrives, in order"
     assert [whole.index(line) for line in lines] == sorted(whole.index(line) for line in lines)
@@ -251,7 +257,7 @@ async def test_the_frame_is_a_colour_the_player_to_move_has_on_the_board(h, key,
     await h.slash("game", "new", game=key, user=ADA)
     for player in seated[1:]:
         await h.slash("game", "join", user=player)
-    (board,) = (await h.slash("game", "start", user=ADA)).public
+    board = (await h.slash("game", "start", user=ADA)).board
     if key == "bridge-wars":  # colours are chosen first: no seat has one yet
         assert board.accent is None
         return

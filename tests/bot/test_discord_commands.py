@@ -51,20 +51,28 @@ async def h(tmp_path):
 
 
 async def open_game(h: Harness, *players: Caller, channel: int = CHANNEL_ID) -> Reply:
-    """``/game new`` by the first player, ``/game join`` by the others, ``/game start``."""
+    """``/game new`` by the first player, ``/game join`` by the others, ``/game start``:
+    the first board."""
+    return board_of(await start_game(h, *players, channel=channel))
+
+
+async def start_game(h: Harness, *players: Caller, channel: int = CHANNEL_ID) -> Replies:
+    """:func:`open_game`'s start, whole: the ping of the player to move, then the board."""
     first, *others = players or (ADA, BOB)
     await h.slash("game", "new", game="skybridge", user=first, channel=channel)
     for player in others:
         await h.slash("game", "join", user=player, channel=channel)
-    return board_of(await h.slash("game", "start", user=first, channel=channel))
+    return await h.slash("game", "start", user=first, channel=channel)
 
 
 def board_of(replies: Replies) -> Reply:
-    """The one public board posted by an interaction."""
-    public = replies.public
-    assert len(public) == 1, f"expected one public board, got {replies!r}"
-    board = public[0]
+    """The one public board posted by an interaction: a card, the newest public message,
+    after the one plain message that pings whoever it is for (if anyone)."""
+    board = replies.board
     assert len(board.images) == 1, "the board picture is attached"
+    assert replies.public[-1] is board, "the board, with its buttons, is the newest message"
+    assert board.pinged == set(), "a card pings nobody: its ping comes before it"
+    replies.ping  # noqa: B018 -- checks that a ping sits right before the card
     return board
 
 
@@ -108,11 +116,13 @@ async def legal_for(h: Harness, seat: int, channel: int = CHANNEL_ID) -> list[st
     return [SKYBRIDGE.format(a) for a in SKYBRIDGE.legal(state, seat)]
 
 
-def assert_pings_only(board: Reply, user: Caller) -> None:
-    assert f"<@{user.user_id}>" in board.text
-    assert board.pinged == {user.user_id}
-    assert [int(u) for u in board.allowed_mentions["users"]] == [user.user_id]
-    assert board.allowed_mentions["parse"] == []
+def assert_pings_only(replies: Replies, user: Caller) -> None:
+    """The board's post pings ``user`` and nobody else, once, in its own plain message."""
+    ping = replies.ping
+    assert ping is not None and ping.text.startswith(f"<@{user.user_id}>, your ")
+    assert replies.pinged == ping.pinged == {user.user_id}
+    assert [int(u) for u in ping.allowed_mentions["users"]] == [user.user_id]
+    assert ping.allowed_mentions["parse"] == []
 
 
 CHOICE_ID = re.compile(r"bk:pick:(\d+):(\d+):[\d.]*")
@@ -178,18 +188,32 @@ async def every_choice(h: Harness, picker: Reply, user: Caller):
 
 async def play_by_buttons(h: Harness, board: Reply, user: Caller) -> tuple[str, Reply]:
     """Play a move with the picker. Returns (the move, the new public board)."""
+    move, posted = await post_by_buttons(h, board, user)
+    return move, board_of(posted)
+
+
+async def post_by_buttons(h: Harness, board: Reply, user: Caller) -> tuple[str, Replies]:
+    """:func:`play_by_buttons`, with the new board's whole post (its ping, its card)."""
     picker, button = await open_picker_at_a_move(h, board, user)
     move = move_of(picker, button)
-    confirm, posted = await h.click(button.custom_id, user=user)
+    confirm, *posted = await h.click(button.custom_id, user=user)
     assert confirm.kind == "update" and confirm.ephemeral
     assert confirm.text == f"You played `{move}`." and confirm.custom_ids == []
-    return move, board_of(Replies([posted]))
+    return move, Replies(posted)
 
 
 async def play_by_slash(
     h: Harness, user: Caller, seat: int, channel: int = CHANNEL_ID
 ) -> tuple[str, Reply]:
     """Type the first word of a move, take the first suggestion, send ``/move``."""
+    move, posted = await post_by_slash(h, user, seat, channel)
+    return move, board_of(posted)
+
+
+async def post_by_slash(
+    h: Harness, user: Caller, seat: int, channel: int = CHANNEL_ID
+) -> tuple[str, Replies]:
+    """:func:`play_by_slash`, with the new board's whole post (its ping, its card)."""
     legal = await legal_for(h, seat, channel)
     typed = legal[0].split()[0]
     suggestions = await h.autocomplete("move", "notation", typed, user=user, channel=channel)
@@ -198,7 +222,7 @@ async def play_by_slash(
     assert all(typed in v for v in suggestions.choice_values)
     assert all(c["name"] == c["value"] for c in suggestions.choices)
     move = suggestions.choice_values[0]
-    return move, board_of(await h.slash("move", notation=move, user=user, channel=channel))
+    return move, await h.slash("move", notation=move, user=user, channel=channel)
 
 
 # -- setup_hook ----------------------------------------------------------------------------
@@ -245,7 +269,8 @@ async def test_full_game_by_buttons_and_slash_commands(h):
     joined = (await h.slash("game", "join", user=BOB)).one
     assert not joined.ephemeral and "Players: Ada, Bob" in joined.text
 
-    board = board_of(await h.slash("game", "start", user=ADA))
+    post = await h.slash("game", "start", user=ADA)
+    board = board_of(post)
     assert "Seats: 1. Ada (red and yellow), 2. Bob (blue and green)." in board.text
     picture = board.images[0]
     assert picture.format == "PNG"
@@ -263,13 +288,14 @@ async def test_full_game_by_buttons_and_slash_commands(h):
         (seat,) = SKYBRIDGE.to_play(state)
         mover = players[seat]
         assert f"To play: {mover.name}." in board.text
-        assert_pings_only(board, mover)
+        assert_pings_only(post, mover)
         if (len(moves_played) // 2) % 2 == 0:
-            move, board = await play_by_buttons(h, board, mover)
+            move, post = await post_by_buttons(h, board, mover)
             methods["buttons"].add(mover.name)
         else:
-            move, board = await play_by_slash(h, mover, seat)
+            move, post = await post_by_slash(h, mover, seat)
             methods["slash"].add(mover.name)
+        board = board_of(post)
         moves_played.append(move)
         assert f"{mover.name} placed {move}." in board.text
         assert board.files[0].data != previous_png, "the picture shows the new piece"
@@ -290,7 +316,7 @@ async def test_full_game_by_buttons_and_slash_commands(h):
         f"{['1st', '2nd'][result.places[s] - 1]} {players[s].name} — {result.scores[s]}"
         for s in expected
     ]
-    assert board.pinged == set() and board.allowed_mentions["users"] == []
+    assert post.pinged == set() and post.public == [board], "the game is over: nobody to ping"
     assert board.labels == ["Rematch"], "the final board offers the same game again"
 
     history = (await h.slash("game", "history", user=CY)).one
@@ -454,7 +480,7 @@ async def test_a_double_click_at_the_same_moment_plays_once(h):
         h.slash("move", notation="blue tall b1", user=BOB),
         h.slash("move", notation="blue tall c1", user=BOB),
     )
-    assert sorted(len(o.public) for o in outcomes) == [0, 1]
+    assert sorted(len(o.public) for o in outcomes) == [0, 2], "one ping and board, once"
     assert len(await h.store.moves(game_id)) == 2
     assert_refused(next(o for o in outcomes if not o.public), "It is not your turn")
 
@@ -520,9 +546,10 @@ async def test_turns_links_to_each_waiting_game(h):
 
 async def test_a_game_in_a_thread_beside_the_channel_game(h):
     await open_game(h, ADA, BOB)
-    board = await open_game(h, BOB, CY, channel=THREAD_ID)
+    start = await start_game(h, BOB, CY, channel=THREAD_ID)
+    board = board_of(start)
     assert "Seats: 1. Bob (red and yellow), 2. Cy (blue and green)." in board.text
-    assert_pings_only(board, BOB)
+    assert_pings_only(start, BOB)
     move, board = await play_by_buttons(h, board, BOB)
     assert f"Bob placed {move}." in board.text
     move, board = await play_by_slash(h, CY, 1, channel=THREAD_ID)
@@ -577,9 +604,10 @@ async def test_a_name_that_looks_like_a_ping_pings_nobody(h):
     assert opened.text.startswith("@everyone opened a game")
     assert not opened.pings_everyone and opened.pinged == set()
     await h.slash("game", "join", user=ADA)
-    board = board_of(await h.slash("game", "start", user=everyone))
-    assert "@everyone" in board.text and not board.pings_everyone
-    assert board.pinged == {everyone.user_id}, "only the player to move is notified"
+    start = await h.slash("game", "start", user=everyone)
+    board = board_of(start)
+    assert "@everyone" in board.text and not any(r.pings_everyone for r in start)
+    assert start.pinged == {everyone.user_id}, "only the player to move is notified"
 
 
 # -- changing course -----------------------------------------------------------------------
@@ -589,10 +617,12 @@ async def test_undo_alone_and_by_agreement(h):
     board = await open_game(h, ADA, BOB)
     _, game_id, version = play_button(board)
     await h.slash("move", notation="red tall b2", user=ADA)
-    back = board_of(await h.slash("game", "undo", user=ADA))
+    undone = await h.slash("game", "undo", user=ADA)
+    back = board_of(undone)
     assert "Taken back: `red tall b2`." in back.text and "To play: Ada." in back.text
     assert back.custom_ids == [f"bk:play:{game_id}:{version + 2}"]
-    assert_pings_only(back, ADA)
+    assert_pings_only(undone, ADA)
+    assert "Ada took back `red tall b2`" in undone.ping.text
     assert back.files[0].data == board.files[0].data, "the board is as it was"
 
     await h.slash("move", notation="red tall b2", user=ADA)
@@ -601,8 +631,8 @@ async def test_undo_alone_and_by_agreement(h):
     assert not asked.ephemeral and "Ada asks to take back their move `red tall b2`" in asked.text
     assert asked.pinged == {BOB.user_id} and asked.custom_ids == []
     assert_refused(await h.slash("game", "undo", user=ADA), "You already asked")
-    agreed = board_of(await h.slash("game", "undo", user=BOB))
-    assert "Taken back: `red tall b2`, `blue cube a1`." in agreed.text
+    agreed = await h.slash("game", "undo", user=BOB)
+    assert "Taken back: `red tall b2`, `blue cube a1`." in board_of(agreed).text
     assert_pings_only(agreed, ADA)
     assert_refused(await h.slash("game", "undo", user=CY), "You are not playing in this game.")
 
@@ -701,9 +731,9 @@ async def test_the_postal_loop_posts_deadline_moves_and_reminders_in_the_channel
     the waiting player; a second tick posts nothing more."""
     await h.slash("game", "new", game="skybridge", time_per_move="2d", user=ADA)
     await h.slash("game", "join", user=BOB)
-    board = board_of(await h.slash("game", "start", user=ADA))
-    assert "Time per move" not in board.text
-    (first,) = board.pinged
+    start = await h.slash("game", "start", user=ADA)
+    assert "Time per move" not in board_of(start).text
+    (first,) = start.pinged
     async with h.store.transaction() as db:
         await db.execute(  # and warned in time
             "UPDATE seats SET deadline = '2000-01-01T00:00:00.000000+00:00', warned = 1 "
@@ -713,11 +743,13 @@ async def test_the_postal_loop_posts_deadline_moves_and_reminders_in_the_channel
     sent_before = len(h.calls)
     await postal.run_once()
     posts = [c for c in h.calls[sent_before:] if c.path == "/channels/{channel_id}/messages"]
-    (post,) = posts
+    ping, post = posts
     assert "ran out of time" in post.text
     assert post.files and post.files[0].filename == "board.png"
-    users = [int(u) for u in post.payload["allowed_mentions"]["users"]]
+    assert post.payload["allowed_mentions"]["users"] == [], "the card pings nobody"
+    users = [int(u) for u in ping.payload["allowed_mentions"]["users"]]
     assert len(users) == 1 and users[0] != first, "the next player is pinged, nobody else"
+    assert ping.payload["content"].startswith(f"<@{users[0]}>, your move in **Skybridge #1**")
     (play,) = post.custom_ids
     assert play.startswith("bk:play:")
 
@@ -751,7 +783,7 @@ async def test_a_failing_league_tick_does_not_hold_back_the_minutes_other_posts(
     before = len(h.calls)
     await h.bot.get_cog("Postal").run_once()
     posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
-    assert len(posts) == 1 and "Your move in **Skybridge** is due" in posts[0].payload["content"]
+    assert len(posts) == 1 and "Your move in **Skybridge #1** is due" in posts[0].payload["content"]
     (logged,) = h._errors.records  # said once, for the operator, and nothing else went wrong
     assert logged.getMessage() == "play-by-post: leagues failed"
     h._errors.records.clear()
@@ -987,11 +1019,14 @@ async def test_a_league_by_slash_commands_opens_a_thread_and_game_per_match(h):
     boards = [c for c in posts if c.files]
     assert len(boards) == 2, "a board with a Play button in each match's thread"
     for board in boards:  # both players of the match are pinged, and nobody else
+        ping = posts[posts.index(board) - 1]  # in a message of its own, right before
+        assert board.payload["allowed_mentions"]["users"] == [] and ping.url == board.url
         thread_id = int(board.url.split("/channels/")[1].split("/")[0])
         game = await h.store.live_game(thread_id)
         seated = {s.user_id for s in await h.store.seats(game.id)}
-        assert {int(u) for u in board.payload["allowed_mentions"]["users"]} == seated
-        assert all(f"<@{u}>" in board.text for u in seated)
+        assert {int(u) for u in ping.payload["allowed_mentions"]["users"]} == seated
+        assert all(f"<@{u}>" in ping.text for u in seated)
+        assert f"your **Cup** match begins in **Skybridge #{game.id}**: " in ping.text
     standings = (await h.slash("league", "standings", name="Cup", user=BOB)).one
     assert "**Cup** standings with round 1 of 2 in play" in standings.text
     listed = (await h.slash("league", "list", user=BOB)).one
@@ -1065,9 +1100,10 @@ async def open_seven_bridges(h: Harness) -> Replies:
 async def test_seven_bridges_picker_offers_dice_as_buttons_and_placements_in_a_select(h):
     """The roller rolls with a button; then the dice are buttons, and where to draw a die
     comes from a select once there are many places: all of it exactly the legal moves."""
-    board = board_of(await open_seven_bridges(h))
+    start = await open_seven_bridges(h)
+    board = board_of(start)
     user = await awaited_user(h)
-    assert board.pinged == {user.user_id}
+    assert start.pinged == {user.user_id}
     picker = (await h.click(play_button(board)[0], user=user)).one
     assert picker.text == "Your only move:" and picker.labels == ["roll"]
     rolled = await h.click(picker.custom_ids[0], user=user)
@@ -1125,7 +1161,9 @@ async def test_a_seven_bridges_game_for_three_by_clicks_to_the_end(tmp_path):
                 if plays:
                     break
                 picker = replies.one
-            confirm, board, *private = replies
+            confirm, *posted = replies
+            board = Replies(posted).public[-1]  # no picture drawn: a message, not a card
+            private = posted[posted.index(board) + 1 :]
             assert confirm.text.startswith("You played `") and not board.ephemeral
             assert all(p.ephemeral for p in private), "a player's own sheet stays private"
             rolls += " rolls " in board.text
@@ -1228,29 +1266,29 @@ async def test_turn_pings_follow_each_players_settings(h):
     """channel: a mention under the board; dm: no mention, a DM with a link; both: both;
     off: neither."""
     assert (await h.slash("settings", notify="dm", user=BOB)).one.ephemeral
-    board = await open_game(h, ADA, BOB)
-    assert_pings_only(board, ADA)
+    assert_pings_only(await start_game(h, ADA, BOB), ADA)
     postal = h.bot.get_cog("Postal")
-    _, board = await play_by_slash(h, ADA, 0)
-    assert board.pinged == set() and "<@" not in board.text, "Bob asked for DMs only"
+    move, post = await post_by_slash(h, ADA, 0)
+    assert post.pinged == set() and "<@" not in post.text, "Bob asked for DMs only"
     assert h.dms(BOB.user_id) == [], "the DM goes out with the next tick"
     await postal.run_once()
     (dm,) = h.dms(BOB.user_id)
     assert dm["content"] == (
-        f"Your turn in **Skybridge**.\nhttps://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}"
+        f"Your move in **Skybridge #1** — Ada placed {move}."
+        f"\nhttps://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}"
     )
     await postal.run_once()
     assert len(h.dms(BOB.user_id)) == 1, "delivered once"
 
     await h.slash("settings", notify="off", user=ADA)
-    _, board = await play_by_slash(h, BOB, 1)
-    assert board.pinged == set()
+    _, post = await post_by_slash(h, BOB, 1)
+    assert post.pinged == set()
     await postal.run_once()
     assert h.dms(ADA.user_id) == []
 
     await h.slash("settings", notify="both", user=BOB)
-    _, board = await play_by_slash(h, ADA, 0)
-    assert_pings_only(board, BOB)
+    _, post = await post_by_slash(h, ADA, 0)
+    assert_pings_only(post, BOB)
     await postal.run_once()
     assert len(h.dms(BOB.user_id)) == 2
 
@@ -1287,7 +1325,9 @@ async def test_a_failed_dm_is_retried_then_becomes_a_channel_mention(h):
         assert post.status == 403
         tries += 1
     assert tries == 3, "three tries, then the channel"
-    assert post.payload["content"].startswith(f"<@{BOB.user_id}> Your turn in **Skybridge**.")
+    assert post.payload["content"].startswith(
+        f"<@{BOB.user_id}> Your move in **Skybridge #1** — Ada placed "
+    ), "the DM's words, as a mention"
     assert [int(u) for u in post.payload["allowed_mentions"]["users"]] == [BOB.user_id]
     await postal.run_once()
     assert not [c for c in h.calls[sent + 1 :] if c.method == "POST"], "sent once"
@@ -1335,11 +1375,12 @@ async def test_snooze_from_the_reminder_dm_or_by_command(h):
     postal = h.bot.get_cog("Postal")
     await postal.run_once()
     (turn,) = h.dms(ADA.user_id)
-    assert turn["content"].startswith("Your turn in **Skybridge**.") and not turn["components"]
+    assert turn["content"].startswith("Your move in **Skybridge #1** — the game begins.")
+    assert not turn["components"]
     await overdue_reminder(h)
     await postal.run_once()
     _, dm = h.dms(ADA.user_id)
-    assert dm["content"].startswith("Reminder: it has been your turn in **Skybridge** for")
+    assert dm["content"].startswith("Reminder: it has been your turn in **Skybridge #1** for")
     assert "/channels/" in dm["content"], "with a link to the game"
     (row,) = dm["components"]
     (snooze,) = row["components"]

@@ -34,9 +34,9 @@ async def started(h: Harness) -> tuple[Reply, Caller, Caller]:
     """A Skybridge game for Ada and Bob: its first board, who moves, who waits."""
     await h.slash("game", "new", game="skybridge", user=ADA)
     await h.slash("game", "join", user=BOB)
-    (board,) = (await h.slash("game", "start", user=ADA)).public
-    mover = ADA if board.pinged == {ADA.user_id} else BOB
-    return board, mover, BOB if mover is ADA else ADA
+    start = await h.slash("game", "start", user=ADA)
+    mover = ADA if start.pinged == {ADA.user_id} else BOB
+    return start.board, mover, BOB if mover is ADA else ADA
 
 
 async def a_legal_move(h: Harness, mover: Caller) -> str:
@@ -59,15 +59,18 @@ def channel_boards(h: Harness, since: int) -> list[dict]:
     ]
 
 
-def pings_of(h: Harness, message: dict) -> set[int]:
-    """Who a message the bot created in a channel notifies: mentioned and allowed."""
-    (call,) = [
+def pings_of(h: Harness, board: dict) -> set[int]:
+    """Who a board the bot posted in a channel notifies: nobody by the card itself (a
+    mention in a card notifies with no words), so whoever the plain message the bot
+    posted right before it pings (mentioned and allowed)."""
+    sent = [
         c
         for c in h.calls
-        if c.method == "POST" and c.path == "/channels/{channel_id}/messages"
-        and c.payload and c.text == text(message)
-    ]  # fmt: skip
-    return pinged(call.payload)
+        if c.method == "POST" and c.path == "/channels/{channel_id}/messages" and c.status == 200
+    ]
+    (at,) = [i for i, c in enumerate(sent) if c.payload and c.text == text(board)]
+    assert pinged(sent[at].payload) == set(), "the card pings nobody"
+    return pinged(sent[at - 1].payload)
 
 
 async def test_a_board_that_takes_five_seconds_is_posted_and_pings_the_next_player(h, monkeypatch):
@@ -83,9 +86,10 @@ async def test_a_board_that_takes_five_seconds_is_posted_and_pings_the_next_play
     pinned_before = len(h.pinned)
     replies = await h.slash("move", notation=await a_legal_move(h, mover), user=mover)
     # acknowledged at once, answered later: the fake refuses a callback after 3 s
-    (public,) = replies.public
+    public = replies.board
     assert len(public.images) == 1, "the board arrives"
-    assert public.pinged == {waiting.user_id}, "the next player is notified, nobody else"
+    assert replies.pinged == {waiting.user_id}, "the next player is notified, nobody else"
+    assert replies.public == [replies.ping, public], "by a message of its own, right before"
     assert not [r for r in replies if r.ephemeral], "the placeholder went once the board was out"
     assert await moves_stored(h) == before + 1, "stored once"
     assert len(h.pinned) == max(pinned_before, 1), "one status message, pinned once"
@@ -110,7 +114,7 @@ async def test_an_expired_command_still_posts_its_board_and_ping_in_the_channel(
     assert f"To play: {waiting.name}." in status, "the pinned status follows the move"
     # the game plays on from the posted board
     replies = await h.slash("move", notation=await a_legal_move(h, waiting), user=waiting)
-    assert len(replies.public) == 1
+    assert replies.board.custom_ids and replies.pinged == {mover.user_id}
 
 
 async def test_an_expired_refusal_posts_nothing_and_changes_nothing(h):
@@ -204,7 +208,7 @@ async def test_a_public_answer_discord_fails_to_take_still_reaches_the_channel_o
     failed: list[int] = []
 
     async def flaky(self, *args, **kwargs):
-        if not kwargs.get("ephemeral") and not failed:
+        if kwargs.get("file") and not kwargs.get("ephemeral") and not failed:
             failed.append(1)
             raise discord.DiscordServerError(SimpleNamespace(status=503, reason="x"), "upstream")
         return await send(self, *args, **kwargs)

@@ -233,7 +233,7 @@ async def test_a_deadline_warning_posted_by_the_timers_is_a_timestamp(h):
     await h.bot.get_cog("Postal").run_once()
     at = int(soon.timestamp())
     (warning,) = [m for m in h.messages.values() if "⏰" in (m.get("content") or "")]
-    due = f"Your move in **Skybridge** is due <t:{at}:f> (<t:{at}:R>); after that"
+    due = f"Your move in **Skybridge #1** is due <t:{at}:f> (<t:{at}:R>); after that"
     assert due in warning["content"]
 
 

@@ -157,12 +157,21 @@ async def reply_to(fake: FakeDiscord, pushed: FakeInteraction) -> FakeInteractio
 
 async def public_answer(fake: FakeDiscord, pushed: FakeInteraction) -> dict:
     """The public message a command posted (a follow-up of its deferral), once the
-    asker's private placeholder has gone; with the data it was sent with."""
+    asker's private placeholder has gone; with the data it was sent with (``sent``). A
+    board's card comes last, after the plain message that pings whoever it is for
+    (``ping``, with its own ``sent``; None when it pings nobody): a card pings nobody."""
     await fake.wait_for(lambda: pushed.public and not pushed.private and not pushed.loading, WAIT)
     assert_no_rejections(fake)
-    (message,) = pushed.public
-    (sent,) = [f["data"] for f in pushed.followups if f["message"]["id"] == message["id"]]
-    return {**message, "sent": sent}
+    *before, message = pushed.public
+    sent = {f["message"]["id"]: f["data"] for f in pushed.followups}
+    if message["flags"] & COMPONENTS_V2:
+        assert sent[message["id"]]["allowed_mentions"]["users"] == [], "a card pings nobody"
+    ping = None
+    if before:
+        (ping,) = before
+        assert not ping["flags"] & COMPONENTS_V2 and mentioned(ping["content"]), "a plain ping"
+        ping = {**ping, "sent": sent[ping["id"]]}
+    return {**message, "sent": sent[message["id"]], "ping": ping}
 
 
 async def private_answer(fake: FakeDiscord, pushed: FakeInteraction) -> dict:
@@ -259,12 +268,14 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
         (frame,) = started["components"]
         assert [c["type"] for c in frame["components"]] == [10, 12, 1]
         assert frame["components"][1]["items"][0]["media"]["url"] == "attachment://board.png"
-        (first,) = mentioned(text(started))
+        (first,) = mentioned(started["ping"]["content"])
         assert first in (ADA, BOB)
         assert f"To play: {NAMES[first]}." in text(started)
-        # only the player to move is pinged
-        assert [int(u) for u in started["sent"]["allowed_mentions"]["users"]] == [first]
-        assert started["sent"]["allowed_mentions"]["parse"] == []
+        # only the player to move is pinged, in words of its own before the card
+        ping = started["ping"]
+        assert ping["content"] == f"<@{first}>, your move in **Skybridge #1** — the game begins."
+        assert [int(u) for u in ping["sent"]["allowed_mentions"]["users"]] == [first]
+        assert ping["sent"]["allowed_mentions"]["parse"] == []
         (play_id,) = ids_of(started)
         assert re.fullmatch(r"bk:play:\d+:\d+", play_id)
 
@@ -272,7 +283,7 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
         legal = await env.service.legal_moves(TABLE, Caller(first, NAMES[first]))
         moved = await public_answer(fake, await fake.slash(first, "move", notation=legal[0]))
         assert moved["attachments"][0]["filename"] == "board.png"
-        (after,) = mentioned(text(moved))
+        (after,) = mentioned(moved["ping"]["content"])
         assert f"To play: {NAMES[after]}." in text(moved)
         (new_play_id,) = ids_of(moved)
         game_id, version = play_id.split(":")[2:]
@@ -303,7 +314,7 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
         assert where["content"].startswith("You played `")
         assert where["components"] == []
         before = len(fake.requests)
-        await fake.wait_for(lambda: played.followups, WAIT)
+        await fake.wait_for(lambda: len(played.followups) == 2, WAIT)
         # and the game's pinned status message is edited to the new position
         await fake.wait_for(
             lambda: any(
@@ -313,7 +324,8 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
             WAIT,
         )
         assert len(fake.pinned) == 1, "one status message per game, pinned once"
-        (followup,) = played.followups
+        ping, followup = played.followups
+        assert mentioned(ping["data"]["content"]) == [first], "the ping, then the board"
         assert not (followup["data"].get("flags", 0) & EPHEMERAL)
         assert [f.filename for f in followup["files"]] == ["board.png"]
         Image.open(io.BytesIO(followup["files"][0].data)).verify()
@@ -390,6 +402,64 @@ async def test_solo_from_a_server_without_the_bot_opens_nothing_while_dms_are_cl
         assert asked["content"] == "Here is the game you asked me for, to play in our DM:"
         assert board["attachments"] and "Seven Bridges" in text(board)
         assert (await store.latest_game(DM_CHANNELS + ADA)).status == "active"
+
+
+# -- (d) stopping while an answer is under way ---------------------------------------------
+
+
+async def test_a_bot_told_to_stop_first_posts_the_board_of_a_move_it_stored(tmp_path, monkeypatch):
+    """A move whose board is still on its way to Discord when the bot is told to stop:
+    the board (and the ping in it) goes out before the connection closes, instead of a
+    stored move nobody is shown and a "Session is closed" error. The fake Discord keeps
+    the board's upload waiting until the bot is stopping (it says it waits for it), or
+    has stopped without waiting."""
+    async with running_bot(tmp_path, monkeypatch) as env:
+        fake, bot = env.fake, env.bot
+        await public_answer(fake, await fake.slash(ADA, "game", "new", game="skybridge"))
+        await public_answer(fake, await fake.slash(BOB, "game", "join"))
+        started = await public_answer(fake, await fake.slash(ADA, "game", "start"))
+        (first,) = mentioned(started["ping"]["content"])
+        (notation, *_) = await env.service.legal_moves(TABLE, Caller(first, NAMES[first]))
+        board_sent = fake.hold(lambda r: r.method == "POST" and bool(r.files))
+        moved = await fake.slash(first, "move", notation=notation)
+        await fake.wait_for(lambda: fake.held, WAIT)
+
+        waiting = asyncio.Event()
+        watch = _Watch(waiting, "answers under way are finished first")
+        delivery = logging.getLogger("bot.delivery")
+        level = delivery.level
+        delivery.setLevel(logging.INFO)
+        delivery.addHandler(watch)
+        try:
+            stopping = asyncio.create_task(bot.close())
+            async with asyncio.timeout(WAIT):
+                await asyncio.wait(
+                    [stopping, asyncio.create_task(waiting.wait())],
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+            board_sent.set()
+            await asyncio.wait_for(stopping, WAIT)
+        finally:
+            delivery.removeHandler(watch)
+            delivery.setLevel(level)
+        ping, board = moved.public
+        assert board["attachments"][0]["filename"] == "board.png"
+        assert mentioned(ping["content"]) == [BOB if first == ADA else ADA]
+        assert f"To play: {NAMES[BOB if first == ADA else ADA]}." in text(board)
+        assert not moved.loading, "the asker's placeholder is resolved too"
+        assert_no_rejections(fake)
+
+
+class _Watch(logging.Handler):
+    """Sets ``event`` when a record whose message holds ``words`` is logged."""
+
+    def __init__(self, event: asyncio.Event, words: str) -> None:
+        super().__init__(logging.INFO)
+        self.event, self.words = event, words
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.words in record.getMessage():
+            self.event.set()
 
 
 # -- a source bug, kept failing on purpose (see the note) -----------------------------------

@@ -49,8 +49,9 @@ async def waiting_for(h: Harness, first: Caller, other: Caller, channel: int, **
     """A Skybridge game of ``first`` and ``other`` at ``channel``, waiting for ``first``."""
     await h.slash("game", "new", game="skybridge", user=first, channel=channel, **options)
     await h.slash("game", "join", user=other, channel=channel)
-    board = board_of(await h.slash("game", "start", user=first, channel=channel))
-    if first.user_id not in board.pinged:  # the draw picked the other: they play a move
+    start = await h.slash("game", "start", user=first, channel=channel)
+    board_of(start)
+    if first.user_id not in start.pinged:  # the draw picked the other: they play a move
         await a_move(h, other, channel)
 
 
@@ -181,28 +182,40 @@ async def test_every_dm_names_its_game_and_links_to_it_and_the_heads_up_comes_on
     order = [seats[(first + i) % 3] for i in range(3)]
     await tick(h)
     await tick(h)
-    turn = f"Your turn in **Skybridge**.\n{LINK}"
+    due = unix(T0 + timedelta(days=2))
+    turn = f"Your move in **Skybridge #1** — the game begins; due <t:{due}:R>.\n{LINK}"
     assert [d["content"] for d in h.dms(order[0].user_id)] == [turn]
     assert [d["content"] for d in h.dms(order[1].user_id)] == [
-        f"⏭️ You're next in **Skybridge**: {order[0].name} is playing now.\n{LINK}"
+        f"⏭️ You're next in **Skybridge #1**: {order[0].name} is playing now, due <t:{due}:R>."
+        f"\n{LINK}"
     ], "once, however many passes"
     assert h.dms(order[2].user_id) == []
 
+    move = (await h.service.legal_moves(Table(CHANNEL_ID, GUILD_ID), order[0]))[0]
     await a_move(h, order[0])
     await tick(h)
-    assert h.dms(order[1].user_id)[-1]["content"] == turn
+    played = f"{order[0].name} placed {move}"
+    assert h.dms(order[1].user_id)[-1]["content"] == (
+        f"Your move in **Skybridge #1** — {played}; due <t:{due}:R>.\n{LINK}"
+    )
     assert [d["content"] for d in h.dms(order[2].user_id)] == [
-        f"⏭️ You're next in **Skybridge**: {order[1].name} is playing now.\n{LINK}"
+        f"⏭️ You're next in **Skybridge #1**: {played}; {order[1].name} is playing now, "
+        f"due <t:{due}:R>.\n{LINK}"
     ]
     clock.at(hours=24)  # a day on: a reminder for the one to play
     await tick(h)
     reminder = h.dms(order[1].user_id)[-1]
-    assert reminder["content"].startswith("Reminder: it has been your turn in **Skybridge**")
+    assert reminder["content"].startswith(
+        f"Reminder: it has been your turn in **Skybridge #1** for 24 hours, since "
+        f"{order[0].name} played `{move}`; due <t:{due}:R>."
+    )
     assert reminder["content"].endswith(f"\n{LINK}")
     clock.at(hours=36)  # 12 hours before the deadline
     await tick(h)
     warning = h.dms(order[1].user_id)[-1]
-    assert warning["content"].startswith("⏰ Your move in **Skybridge** is due <t:")
+    assert warning["content"].startswith(
+        f"⏰ Your move in **Skybridge #1** ({order[0].name} played `{move}`) is due <t:{due}:f>"
+    )
     assert warning["content"].endswith(f"\n{LINK}")
     assert len(h.dms(order[2].user_id)) == 1, "told once this turn"
     assert all("{t:" not in d["content"] for p in order for d in h.dms(p.user_id))

@@ -30,6 +30,7 @@ class SecretState:
     picks: tuple[int, ...]
     rng: Rng
     players: int = 2
+    resigned: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -71,12 +72,12 @@ class Secrets(Game):
     def awaited(self, state):
         return {} if self.is_over(state) else {state.turn: TURN}
 
-    def parse(self, text):
+    def parse_move(self, text):
         if text.strip() not in ("1", "2", "3"):
             raise IllegalMove("Pick 1, 2 or 3.")
         return int(text)
 
-    def format(self, action):
+    def format_move(self, action):
         return str(action)
 
     def view(self, state, seat):

@@ -54,8 +54,11 @@ def test_the_terminal_writes_each_command_as_it_is_typed_there():
 
 
 def test_channels_roles_and_buttons_are_marked_for_each_front_end():
-    text = f"In {channel(1234)}, by {role(77)}: {press('Rematch')} too."
-    assert for_discord(text) == "In <#1234>, by <@&77>: click **Rematch** too."
-    assert plain(text) == "In table 1234, by role 77: type `/rematch` too."
+    bob = press("Rematch", one=True)
+    text = f"In {channel(1234)}, by {role(77)}: {press('Rematch')}, as Bob {bob}."
+    assert (
+        for_discord(text) == "In <#1234>, by <@&77>: click **Rematch**, as Bob clicks **Rematch**."
+    )
+    assert plain(text) == "In table 1234, by role 77: type `/rematch`, as Bob types `/rematch`."
     with pytest.raises(ValueError):
         press("Nothing")

@@ -186,7 +186,7 @@ async def test_a_digest_lists_every_game_waiting_at_the_players_hour_instead_of_
     clock.at(hours=36)  # 12 hours before the deadline: the warning protects the player
     await scheduler.tick()
     (warning,) = [n for n in await sent(scheduler) if n.user_id == ADA.user_id]
-    assert warning.kind == "warning" and "Your move in **Skybridge** is due" in warning.text
+    assert warning.kind == "warning" and "Your move in **Skybridge #1** is due" in warning.text
     clock.now = TUESDAY_8_BERLIN + timedelta(days=1)
     await scheduler.tick()
     assert [n.kind for n in await sent(scheduler) if n.user_id == ADA.user_id] == ["digest"]
@@ -285,7 +285,7 @@ async def test_the_player_after_the_one_whose_turn_begins_hears_once_that_they_a
     (told,) = await heads_ups(scheduler)
     assert told.user_id == order[1].user_id, "at the start, the second to play"
     assert (told.via, told.game_id) == ("dm", 1)
-    assert told.text == f"⏭️ You're next in **Skybridge**: {order[0].name} is playing now."
+    assert told.text == f"⏭️ You're next in **Skybridge #1**: {order[0].name} is playing now."
     for turn in range(6):
         mover, nxt, after = order[turn % 3], order[(turn + 1) % 3], order[(turn + 2) % 3]
         await service.move(TABLE, mover, (await service.legal_moves(TABLE, mover))[0])

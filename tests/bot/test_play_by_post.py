@@ -66,7 +66,7 @@ async def test_reminders_come_once_per_interval_and_stop_at_the_limit(world, clo
     assert [(n.user_id, n.via, n.kind) for n in notices] == [
         (first.user_id, "channel", "reminder")
     ] * 3
-    assert "your turn in **Skybridge** for 2 days" in notices[1].text
+    assert "your turn in **Skybridge #1** for 2 days" in notices[1].text
     for n in notices:
         await service.store.mark_sent(n.id)
     assert await scheduler.deliveries() == []
@@ -144,7 +144,7 @@ async def test_warning_then_a_random_legal_move_at_the_deadline(world, clock):
     assert warning[1] == "warning"
     due = int((T0 + timedelta(hours=48)).timestamp())
     text = for_discord((await scheduler.deliveries())[0].text)
-    assert f"Your move in **Skybridge** is due <t:{due}:f> (<t:{due}:R>);" in text
+    assert f"Your move in **Skybridge #1** is due <t:{due}:f> (<t:{due}:R>);" in text
     clock.at(hours=48)
     before = len(await service.store.moves(1))
     posted, again = await scheduler.tick(), await scheduler.tick()
@@ -299,7 +299,8 @@ async def test_skip_policy_passes_the_turn_and_the_log_still_replays(world, cloc
 
 async def test_skip_is_refused_for_games_that_cannot_lose_a_turn(world):
     service, _ = world
-    with pytest.raises(Refused, match="Bridges and Boats has no way to skip a turn"):
+    refusal = "at_deadline: skip is not open to Bridges and Boats, which has no way to skip"
+    with pytest.raises(Refused, match=refusal):
         await service.create(
             TABLE, ADA, "bridges-and-boats", clocks=Clocks(move_hours=24, policy="skip")
         )
@@ -484,7 +485,7 @@ async def test_a_warning_names_the_real_deadline_and_speaks_to_the_player(world,
     (warning,) = await scheduler.deliveries()
     deadline = int((T0 + timedelta(hours=1)).timestamp())
     assert for_discord(warning.text) == (
-        f"⏰ Your move in **Skybridge** is due <t:{deadline}:f> (<t:{deadline}:R>); after "
+        f"⏰ Your move in **Skybridge #1** is due <t:{deadline}:f> (<t:{deadline}:R>); after "
         "that the game plays a random legal move for you."
     )
 
@@ -509,7 +510,7 @@ async def test_a_reminder_counts_one_hour_as_one_hour(world, clock):
     clock.at(hours=1)
     await scheduler.tick()
     (reminder,) = await scheduler.deliveries()
-    assert reminder.text == "Reminder: it has been your turn in **Skybridge** for 1 hour."
+    assert reminder.text == "Reminder: it has been your turn in **Skybridge #1** for 1 hour."
 
 
 async def test_a_snooze_clicked_by_another_player_says_whose_turn_it_is(world, clock):

@@ -113,7 +113,7 @@ async def test_a_deadline_fires_once_through_the_scheduler(on_both):
     sqlite, postgres = await on_both(scenario)
     assert postgres == sqlite
     warned, fired, again, log = postgres
-    assert any("Your move in **Skybridge** is due" in text for text in warned)
+    assert any("Your move in **Skybridge #1** is due" in text for text in warned)
     assert len(fired) == 1 and "ran out of time" in fired[0] and again == []
     assert len(log) == 1
 

@@ -12,7 +12,6 @@ import engine
 from bot.clocks import Clocks
 from bot.scheduler import Scheduler
 from bot.service import Service
-from bot.store import SQLiteStore
 from engine.core import TURN, Event, Game, GameInfo, IllegalMove, Result, Rule, Stage, seat_ref
 from tests.conftest import ADA, BOB, CY, TABLE, Clock
 
@@ -26,6 +25,7 @@ class Raid:
     window: frozenset[int]  # seats still to answer the current raid
     blocked: int
     players: int = 3
+    resigned: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -81,13 +81,13 @@ class Raids(Game):
             return dict.fromkeys(sorted(state.window), REACT)
         return {state.turn: TURN}
 
-    def parse(self, text):
+    def parse_move(self, text):
         word = text.strip()
         if word not in ("raid", "block", "pass"):
             raise IllegalMove("Raid, block or pass.")
         return Strike() if word == "raid" else Answer(word)
 
-    def format(self, action):
+    def format_move(self, action):
         return "raid" if isinstance(action, Strike) else action.word
 
     def view(self, state, seat):
@@ -115,13 +115,12 @@ class Raids(Game):
 
 
 @pytest.fixture
-async def world(tmp_path, monkeypatch):
+async def world(open_store, monkeypatch):
+    """The raids game on each store in turn, its clock standing still until moved."""
     monkeypatch.setitem(engine.GAMES, "raids", Raids())
     clock = Clock(T0)
-    store = await SQLiteStore.open(tmp_path / "raids.db", clock=clock)
-    service = Service(store, images=False, seed=lambda: 1)
-    yield service, Scheduler(service), clock
-    await store.close()
+    service = Service(await open_store(clock=clock), images=False, seed=lambda: 1)
+    return service, Scheduler(service), clock
 
 
 async def test_a_window_pings_the_reacting_seats_and_times_out_into_passes(world):
@@ -147,3 +146,27 @@ async def test_a_window_pings_the_reacting_seats_and_times_out_into_passes(world
     assert [(m.user_id, m.action) for m in log][-1] == (CY.user_id, "pass")
     clock.now = T0 + timedelta(hours=6 + 71)
     assert await scheduler.tick() == [], "an ordinary turn has the time per move again"
+
+
+async def test_two_answers_timing_out_in_the_same_minute_both_pass_in_that_pass(world):
+    """Bob and Cy let the same window run out: the minute's pass passes for both, though
+    the first pass moves the game on under the second's wait (which then waited a
+    minute more)."""
+    service, scheduler, clock = world
+    await service.create(TABLE, ADA, "raids", clocks=Clocks(move_hours=72, reaction_hours=6))
+    await service.join(TABLE, BOB)
+    await service.join(TABLE, CY)
+    await service.start(TABLE, ADA)
+    await service.move(TABLE, ADA, "raid")
+    clock.now = T0 + timedelta(hours=5)
+    assert await scheduler.tick() == [], "each is warned"
+    clock.now = T0 + timedelta(hours=6)
+    posted = await scheduler.tick()
+    assert [p.reply.text.split("\n")[0] for p in posted] == [
+        "⏰ Bob did not answer in time: the bot passed for them.",
+        "⏰ Cy did not answer in time: the bot passed for them.",
+    ]
+    assert posted[-1].reply.mentions == (BOB.user_id,), "the window closed in this pass"
+    log = await service.store.moves(1)
+    passes = [(BOB.user_id, "pass"), (CY.user_id, "pass")]
+    assert [(m.user_id, m.action) for m in log][-2:] == passes

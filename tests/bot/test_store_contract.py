@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.store import SQLiteStore, StaleGame, Store, UndoRequest
+from bot.store import Opening, Rematch, SQLiteStore, StaleGame, Store, UndoRequest
 from bot.store.postgres import PostgresStore
 
 #: every store class, by the name ``STORES`` in tests/conftest.py gives it
@@ -297,6 +297,38 @@ async def test_agreeing_to_a_rematch_gathers_each_player_once(store):
     assert await store.agree_rematch(game_id, 2) == {1, 2}
     assert await store.agree_rematch(game_id, 1) == {1, 2}, "asking twice counts once"
     assert await store.agree_rematch(await started_game(store, channel=78), 2) == {2}
+
+
+async def test_a_rematch_opens_once_whole_in_one_transaction_or_not_at_all(store):
+    game_id = await started_game(store)  # still live: the channel is busy
+    due = "2025-01-01T00:00:00.000000+00:00"
+    opening = Opening('{"s":1}', (0,), notices=((2, "Your turn.", due),), rematch=(game_id, 1))
+
+    async def rematch(channel: int = 77) -> int:
+        return await store.create_game(
+            guild_id=9, channel_id=channel, game_key="skybridge", options={}, seed=5,
+            creator_id=2, creator_name="user2", others=[(1, "user1", None)], opening=opening,
+        )  # fmt: skip
+
+    with pytest.raises(StaleGame):
+        await rematch()
+    assert await store.rematch(game_id) == Rematch(), "nothing of it was stored"
+    assert await store.count_games() == 1 and await store.claim_notices() == []
+    await store.abandon(game_id, 2)
+    new = await rematch()
+    assert await store.rematch(game_id) == Rematch(frozenset({1}), new)
+    row = await store.game(new)
+    assert (row.status, row.state, row.creator_id) == ("active", '{"s":1}', 2)
+    seats = await store.seats(new)
+    assert [(s.user_id, s.awaiting) for s in seats] == [(2, True), (1, False)]
+    (notice,) = await store.claim_notices()
+    assert (notice.game_id, notice.user_id, notice.text) == (new, 2, "Your turn.")
+    with pytest.raises(StaleGame):
+        await store.agree_rematch(game_id, 2)
+    with pytest.raises(StaleGame):
+        await rematch(channel=78)  # a free channel: refused all the same, nothing kept
+    assert await store.count_games() == 2
+    assert await store.rematch(game_id) == Rematch(frozenset({1}), new)
 
 
 async def test_an_ai_seat_keeps_its_level_and_a_game_with_one_is_never_rated(store):

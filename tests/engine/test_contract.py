@@ -12,7 +12,7 @@ import random
 import pytest
 
 import engine
-from engine.core import BadOptions, IllegalMove, Rng
+from engine.core import RESIGN, BadOptions, IllegalMove, Resign, Rng, too_few_left
 
 KEYS = sorted(engine.GAMES)
 SEEDS = range(4)
@@ -22,8 +22,9 @@ def player_counts(g) -> list[int]:
     return list(range(g.info.min_players, g.info.max_players + 1))
 
 
-def play_random(g, players: int, seed: int, max_steps: int = 5000):
-    """A whole game of random legal moves, checking the contract at every step.
+def play_random(g, players: int, seed: int, max_steps: int = 5000, resign: float = 0.0):
+    """A whole game of random legal moves, checking the contract at every step; before
+    each move, a seat still playing resigns with probability ``resign``.
 
     Returns the final state and the log of (seat, notation).
     """
@@ -34,6 +35,11 @@ def play_random(g, players: int, seed: int, max_steps: int = 5000):
     met = 0
     while not g.is_over(state):
         assert len(log) < max_steps, f"{g.info.key}: no end after {max_steps} moves"
+        if rnd.random() < resign:
+            seat = rnd.choice([s for s in range(players) if s not in state.resigned])
+            state = check_resigning(g, state, seat)
+            log.append((seat, RESIGN))
+            continue
         seats = g.to_play(state)
         assert seats, "a running game awaits somebody"
         assert all(0 <= s < players for s in seats)
@@ -61,8 +67,29 @@ def play_random(g, players: int, seed: int, max_steps: int = 5000):
         tried = [a for _, a in choices]
         state = step.state
     assert g.to_play(state) == ()
-    assert met >= len(log)
+    assert met >= sum(text != RESIGN for _, text in log)
     return state, log
+
+
+def check_resigning(g, state, seat: int):
+    """``seat`` resigns, awaited or not: it plays no more and is awaited no more, and the
+    game ends once too few are left. Returns the state after it."""
+    before = g.to_json(state)
+    assert g.parse(" Resign ") == Resign() and g.format(Resign()) == RESIGN
+    step = g.play(state, seat, RESIGN)
+    assert g.to_json(state) == before, "resigning changed its input state"
+    after = step.state
+    assert after.resigned == state.resigned | {seat}
+    assert any(e.kind == "resign" and e.seat is None for e in step.events)
+    assert seat not in step.awaited and step.awaited == g.awaited(after)
+    assert step.over == g.is_over(after) and step.result == (g.result(after) if step.over else None)
+    if too_few_left(after):
+        assert step.over, "too few left to play on: the game is over"
+    elif not step.over:
+        assert step.awaited, "a game that goes on after a resignation awaits somebody"
+        assert g.refusal(after, seat, Resign()) == "You have already resigned."
+        assert g.legal(after, seat) == []
+    return after
 
 
 def check_is_legal(g, state, players, choices, tried) -> None:
@@ -197,6 +224,28 @@ def test_result_at_the_end_ranks_every_seat(g):
             # a place is 1 + the number of seats strictly ahead (ties share a place)
             for p in result.places:
                 assert p == 1 + sum(q < p for q in result.places)
+
+
+def test_every_game_can_be_resigned_at_any_moment_and_the_resigned_finish_last(g):
+    """Resigning is the core's, so every game has it, a game added later too: at any
+    moment, by any seat still in, awaited or not. The rest play on without them; too few
+    left ends the game; every seat that resigned places behind every seat that did not,
+    and alone, a resignation is a loss. The log replays, and the state reads back."""
+    games = 0
+    for players in player_counts(g):
+        for seed in SEEDS:
+            final, log = play_random(g, players, seed, resign=0.08)
+            games += bool(final.resigned)
+            result = g.result(final)
+            if players == 1 and final.resigned:
+                assert result.places == (2,)
+            for quitter in final.resigned:
+                for stayer in set(range(players)) - final.resigned:
+                    assert result.places[quitter] > result.places[stayer], (quitter, stayer)
+            replayed = g.replay(players, None, seed, log)
+            assert g.to_json(replayed) == g.to_json(final)
+            assert g.from_json(g.to_json(final)) == final
+    assert games >= len(SEEDS)
 
 
 def test_player_counts_outside_the_range_are_refused(g):

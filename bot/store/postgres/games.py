@@ -35,7 +35,16 @@ from bot.store.postgres.waits import (
     write_seats,
 )
 from bot.store.queries import RATED
-from bot.store.rows import Attempt, GameRow, MoveRow, Opening, SeatRow, UndoRequest, iso
+from bot.store.rows import (
+    Attempt,
+    GameRow,
+    MoveRow,
+    Opening,
+    Rematch,
+    SeatRow,
+    UndoRequest,
+    iso,
+)
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, game_key, status, options, seed, state, version, "
@@ -146,6 +155,10 @@ class GamesPG(Connection):
         async def unit(tx: Tx) -> int:
             if opening is not None and opening.fence is not None:
                 await fence(tx, now, opening.fence)
+            if opening is not None and opening.rematch is not None:
+                # the rematch's row, locked first: a second click opening it waits here,
+                # and then finds it opened
+                await _agree_rematch(tx, now, *opening.rematch)
             row = await tx.fetchrow(
                 "WITH g AS (INSERT INTO games (guild_id, channel_id, game_key, status, options, "
                 "seed, creator_id, created_at, updated_at, move_hours, deadline_policy, "
@@ -173,6 +186,12 @@ class GamesPG(Connection):
                         creator_name,
                         shared_in,
                         game_id,
+                    )
+                if opening.rematch is not None:
+                    await tx.execute(
+                        "UPDATE rematches SET opened = $1 WHERE game_id = $2",
+                        game_id,
+                        opening.rematch[0],
                     )
             return game_id
 
@@ -427,17 +446,14 @@ class GamesPG(Connection):
             return None
         return UndoRequest(row[0], row[1], row[2], frozenset(json.loads(row[3])))
 
+    async def rematch(self, game_id: int) -> Rematch:
+        row = await self.row("SELECT agreed, opened FROM rematches WHERE game_id = $1", (game_id,))
+        return Rematch() if row is None else Rematch(frozenset(json.loads(row[0])), row[1])
+
     async def agree_rematch(self, game_id: int, user_id: int) -> frozenset[int]:
         """Note that ``user_id`` wants to play this game again: merged into the stored list
         under the row's lock, so two players agreeing at once both count."""
-        row = await self.row(
-            "INSERT INTO rematches (game_id, agreed, created_at) VALUES ($1, $2, $3) "
-            "ON CONFLICT (game_id) DO UPDATE SET agreed = (SELECT jsonb_agg(DISTINCT v "
-            "ORDER BY v)::text FROM jsonb_array_elements(rematches.agreed::jsonb "
-            "|| EXCLUDED.agreed::jsonb) AS e(v)) RETURNING agreed",
-            (game_id, json.dumps([user_id]), self.now()),
-        )
-        return frozenset(json.loads(row[0]))
+        return await self.write(_agree_rematch, self.now(), game_id, user_id)
 
     async def put_undo_request(self, game_id: int, request: UndoRequest) -> None:
         await self.execute(
@@ -448,3 +464,21 @@ class GamesPG(Connection):
             (game_id, request.user_id, request.moves, request.version)
             + (json.dumps(sorted(request.agreed)), self.now()),
         )
+
+
+async def _agree_rematch(tx: Tx, now: str, game_id: int, user_id: int) -> frozenset[int]:
+    """Add ``user_id`` to those who want to play ``game_id`` again, under the row's lock,
+    inside the caller's transaction; everyone who has. Raises :class:`StaleGame` once
+    its rematch is opened."""
+    row = await tx.fetchrow(
+        "INSERT INTO rematches (game_id, agreed, created_at) VALUES ($1, $2, $3) "
+        "ON CONFLICT (game_id) DO UPDATE SET agreed = (SELECT jsonb_agg(DISTINCT v "
+        "ORDER BY v)::text FROM jsonb_array_elements(rematches.agreed::jsonb "
+        "|| EXCLUDED.agreed::jsonb) AS e(v)) WHERE rematches.opened IS NULL RETURNING agreed",
+        game_id,
+        json.dumps([user_id]),
+        now,
+    )
+    if row is None:
+        raise StaleGame(f"the rematch of game {game_id} has been opened")
+    return frozenset(json.loads(row[0]))

@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from bot.clocks import Clocks, Wait, next_due
+from bot.clocks import Clocks, Wait, counts_from, next_due
 from bot.store.faults import StaleGame
 from bot.store.postgres.connection import Tx
 from bot.store.queries import WAIT_COLUMNS, WAIT_TABLES, wait
-from bot.store.rows import iso, parse_time
+from bot.store.rows import iso
 
 #: a game's columns a wait needs, as the bump leaves them
 _GAME = (
@@ -150,8 +150,7 @@ def awaited(
                 paused_hours=0.0, extended_hours=0.0,
             )  # fmt: skip
         elif not seat.awaiting:
-            away = seat.vacation_until
-            start = parse_time(away) if away is not None and parse_time(away) > now else now
+            start = counts_from(now, seat.vacation_until)
             seat = replace(
                 seat,
                 awaiting=True,

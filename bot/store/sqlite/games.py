@@ -11,7 +11,16 @@ from bot.clocks import Clocks
 from bot.store.faults import StaleGame
 from bot.store.interface import Forfeit, Rate
 from bot.store.queries import RATED
-from bot.store.rows import Attempt, GameRow, MoveRow, Opening, SeatRow, UndoRequest, iso
+from bot.store.rows import (
+    Attempt,
+    GameRow,
+    MoveRow,
+    Opening,
+    Rematch,
+    SeatRow,
+    UndoRequest,
+    iso,
+)
 from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.daily import settle_attempt
 from bot.store.sqlite.files import unique_failed
@@ -90,6 +99,8 @@ class GamesSQL(Connection):
         def unit(conn: sqlite3.Connection) -> int:
             if opening is not None and opening.fence is not None:
                 fence(conn, now, opening.fence)
+            if opening is not None and opening.rematch is not None:
+                _agree_rematch(conn, now, *opening.rematch)
             game_id = conn.execute(
                 "INSERT INTO games (guild_id, channel_id, game_key, status, options, seed, "
                 "creator_id, created_at, updated_at, move_hours, deadline_policy, "
@@ -116,6 +127,11 @@ class GamesSQL(Connection):
                         "INSERT INTO daily_entries (day, user_id, name, guild_id, game_id) "
                         "VALUES (?, ?, ?, ?, ?)",
                         (day, creator_id, creator_name, shared_in, game_id),
+                    )
+                if opening.rematch is not None:
+                    conn.execute(
+                        "UPDATE rematches SET opened = ? WHERE game_id = ?",
+                        (game_id, opening.rematch[0]),
                     )
             return int(game_id)
 
@@ -372,24 +388,14 @@ class GamesSQL(Connection):
             "UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id)
         )
 
+    async def rematch(self, game_id: int) -> Rematch:
+        row = await self.row("SELECT agreed, opened FROM rematches WHERE game_id = ?", (game_id,))
+        return Rematch() if row is None else Rematch(frozenset(json.loads(row[0])), row[1])
+
     async def agree_rematch(self, game_id: int, user_id: int) -> frozenset[int]:
         """Note that ``user_id`` wants to play this game again, in one transaction with
         reading who else has: two players agreeing at once both count."""
-        now = self.now()
-
-        def unit(conn: sqlite3.Connection) -> frozenset[int]:
-            row = conn.execute(
-                "SELECT agreed FROM rematches WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            agreed = frozenset(json.loads(row[0]) if row else ()) | {user_id}
-            conn.execute(
-                "INSERT INTO rematches (game_id, agreed, created_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (game_id) DO UPDATE SET agreed = excluded.agreed",
-                (game_id, json.dumps(sorted(agreed)), now),
-            )
-            return agreed
-
-        return await self.write(unit)
+        return await self.write(_agree_rematch, self.now(), game_id, user_id)
 
     async def undo_request(self, game_id: int) -> UndoRequest | None:
         row = await self.row(
@@ -407,3 +413,22 @@ class GamesSQL(Connection):
             (game_id, request.user_id, request.moves, request.version)
             + (json.dumps(sorted(request.agreed)), self.now()),
         )
+
+
+def _agree_rematch(
+    conn: sqlite3.Connection, now: str, game_id: int, user_id: int
+) -> frozenset[int]:
+    """Add ``user_id`` to those who want to play ``game_id`` again, inside the caller's
+    transaction; everyone who has. Raises :class:`StaleGame` once its rematch is opened."""
+    row = conn.execute(
+        "SELECT agreed, opened FROM rematches WHERE game_id = ?", (game_id,)
+    ).fetchone()
+    if row is not None and row[1] is not None:
+        raise StaleGame(f"the rematch of game {game_id} has been opened")
+    agreed = frozenset(json.loads(row[0]) if row else ()) | {user_id}
+    conn.execute(
+        "INSERT INTO rematches (game_id, agreed, created_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (game_id) DO UPDATE SET agreed = excluded.agreed",
+        (game_id, json.dumps(sorted(agreed)), now),
+    )
+    return agreed

@@ -8,10 +8,10 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
-from bot.clocks import next_due
+from bot.clocks import counts_from, next_due
 from bot.store.faults import StaleGame
 from bot.store.queries import WAIT_COLUMNS, WAIT_TABLES, wait
-from bot.store.rows import iso, parse_time
+from bot.store.rows import iso
 
 
 def _due_at(row: Sequence) -> str | None:
@@ -90,7 +90,7 @@ def set_awaiting(
     )
     fresh = []
     for seat in awaited:
-        start = parse_time(away[seat]) if seat in away else now
+        start = counts_from(now, away.get(seat))
         deadline = None if hours is None else iso(start + timedelta(hours=hours))
         paused = 0.0 if hours is None else (start - now) / timedelta(hours=1)
         fresh.append((iso(now), deadline, paused, int(reacting), game_id, seat))

@@ -1,6 +1,6 @@
 """Bridge Wars' rules, one module per kind of action, in the order ``legal`` lists them:
-the setup choice (only ever listed at setup), then the placements, then resigning."""
+the setup choice (only ever listed at setup), then the placements."""
 
-from engine.bridge_wars.rules import choose, place, resign
+from engine.bridge_wars.rules import choose, place
 
-RULES = (choose.RULE, place.RULE, resign.RULE)
+RULES = (choose.RULE, place.RULE)

@@ -15,7 +15,6 @@ from engine.bridges_and_boats.rules import (
     keep,
     launch,
     reroll,
-    resign,
 )
 
 RULES = (
@@ -31,5 +30,4 @@ RULES = (
     reroll.RULE,
     keep.RULE,
     end.RULE,
-    resign.RULE,
 )

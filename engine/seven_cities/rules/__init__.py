@@ -12,7 +12,6 @@ from engine.seven_cities.rules import (
     play,
     points,
     recall,
-    resign,
     start,
     time,
 )
@@ -30,5 +29,4 @@ RULES = (
     discard.RULE,
     pass_.RULE,
     end.RULE,
-    resign.RULE,
 )

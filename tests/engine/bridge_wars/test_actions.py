@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bridge_wars.actions import Choose, Place, Resign
+from engine.bridge_wars.actions import Choose, Place
 from engine.bridge_wars.board import name
-from engine.core import IllegalMove
+from engine.core import IllegalMove, Resign
 from tests.engine.bridge_wars.conftest import BLUE, GREEN, RED, drop_in, g, h, red_blue
 
 

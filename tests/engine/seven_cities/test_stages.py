@@ -38,9 +38,10 @@ def test_a_window_awaits_its_seats_out_of_turn_and_the_step_says_so():
     assert refused(step.state, 0, "end") == "It is not your turn: waiting for {seat1}, {seat2}."
 
 
-def test_a_seat_that_resigned_is_not_seated():
+def test_a_seat_that_resigned_plays_no_more():
     state, _ = play(table(players=3), 1, "resign")
-    assert refused(state, 1, "resign") == "You are not playing in this game."
+    assert refused(state, 1, "resign") == "You have already resigned."
+    assert refused(state, 1, "end") == "You have already resigned."
     assert g.legal(state, 1) == []
 
 

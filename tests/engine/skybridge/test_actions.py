@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import IllegalMove
-from engine.skybridge.actions import Place, Resign
+from engine.core import IllegalMove, Resign
+from engine.skybridge.actions import Place
 from tests.engine.skybridge.conftest import (
     BLUE,
     RED,

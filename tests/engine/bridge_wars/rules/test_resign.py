@@ -1,11 +1,11 @@
-"""Resigning (rules/resign.py): any time, even during setup; the resigned finish last."""
+"""Resigning (the core's, then ``flow.resigned``): any time, even during setup; the
+resigned finish last."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.bridge_wars.actions import Resign
-from engine.core import IllegalMove
+from engine.core import IllegalMove, Resign
 from tests.engine.bridge_wars.conftest import (
     BLUE,
     drop_in,

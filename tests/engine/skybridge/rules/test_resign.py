@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.skybridge.actions import Resign
+from engine.core import Resign
 from tests.engine.skybridge.conftest import (
     BLUE,
     GREEN,
