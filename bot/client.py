@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -13,6 +14,7 @@ from bot.callers import jump_link
 from bot.cogs import COGS
 from bot.daily import Daily
 from bot.delivery import answers_done, channel_of, deliver, parts_of, post, refuse
+from bot.gateway_turns import IdentifyTurns
 from bot.marks import for_discord
 from bot.organiser import Organiser
 from bot.service import Refused, Reply, Service, Table, seen_away
@@ -42,6 +44,22 @@ class Bridgekeeper(commands.AutoShardedBot):
         self.service = service
         self.organiser = Organiser(service, self.open_thread)
         self.daily = Daily(service)
+        self.turns = IdentifyTurns(service.store, service.holder, self._session_limit)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Each shard connects in its turn among every process sharing the database
+        (:mod:`bot.gateway_turns`), not only this one's (discord.py's own hook)."""
+        await self.turns.take(shard_id or 0)
+
+    async def _session_limit(self) -> Mapping[str, int] | None:
+        """What Discord allows of gateway starts now (``GET /gateway/bot``), or None if
+        it cannot be asked (the turn then counts one start at a time)."""
+        try:
+            _shards, _url, limit = await self.http.get_bot_gateway()
+        except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            log.warning("could not ask Discord how many gateway starts it allows: %s", exc)
+            return None
+        return limit
 
     async def setup_hook(self) -> None:
         await self.install()

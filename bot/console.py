@@ -37,6 +37,7 @@ from bot.daily import Daily
 from bot.inputs import (
     EXTEND_BY,
     MOVE_NUMBERS,
+    check_text,
     parse_hours,
     parse_whole,
 )
@@ -111,9 +112,10 @@ class Console:
         self.places: dict[int, Table] = {}  # user id -> where their game commands go
         self.refused = 0  # lines refused or not understood: a replayed script went wrong
 
-    async def caller(self, name: str) -> Caller:
-        """The person called ``name``: the same user in every session on the database."""
-        key = name.lower()
+    async def caller(self, name: str, what: str = "Your name") -> Caller:
+        """The person called ``name``: the same user in every session on the database (a
+        name no database can keep is refused, naming it as ``what``)."""
+        key = check_text(name, what).lower()
         if key not in self.users:
             user_id, new = await self.service.store.terminal_user(key)
             if new:
@@ -277,10 +279,10 @@ class Console:
                     "Name the player and who takes over: `/replace player=bob by=cy`, or an "
                     "AI player: `/replace player=bob ai=hard`."
                 )
-            old = await self.caller(given["player"])
+            old = await self.caller(given["player"], "The player's name")
             if "ai" in given:
                 return await s.hand_to_ai(table, caller, old.user_id, given["ai"])
-            new = await self.caller(given["by"])
+            new = await self.caller(given["by"], "The new player's name")
             return await s.replace_player(table, caller, old.user_id, new)
 
         return {
@@ -315,7 +317,9 @@ class Console:
 
         async def rating() -> Reply:
             given = named("rating", args, ("player", "game"), ("player",))
-            who = await self.caller(given["player"]) if "player" in given else caller
+            who = caller
+            if "player" in given:
+                who = await self.caller(given["player"], "The player's name")
             return await s.rating(TABLE.guild_id, who, given.get("game"))
 
         async def vacation() -> Reply:

@@ -17,11 +17,10 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from functools import partial
 
-import engine
 from bot.marks import when
 from bot.scheduler import Post, Posted, day_ends, post_once
-from bot.service import LEASE, Caller, Loaded, Refused, Reply, Service, Table, solo_attempt
-from bot.store import Entry
+from bot.service import LEASE, Caller, Refused, Reply, Service, Table, solo_attempt
+from bot.store import Attempt, Entry
 from engine.seven_bridges.board import CITY, format_square
 from renders.text.common import plural
 
@@ -82,9 +81,13 @@ def share_line(entry: Entry, challenge: Challenge, run: int) -> str:
         "lost": f"lost to Euler by {-entry.margin}",
     }[entry.status]
     streak_text = f", {run}-day streak" if run > 1 else ""
+    if entry.total is None:  # called off, its damaged state holding the totals
+        outcome, totals = "lost to Euler", ""
+    else:
+        totals = f" — {entry.total} to {entry.euler}"
     return (
         f"Bridgekeeper daily {entry.day} ({challenge.weekday}): {entry.name} {outcome}"
-        f" — {entry.total} to {entry.euler}{streak_text}."
+        f"{totals}{streak_text}."
     )
 
 
@@ -133,11 +136,13 @@ class Daily:
         shared, by the one process holding the daily lease: one that dies in between
         leaves it to the next holder. Without, each is marked, then returned."""
         for entry in await self.store.unsettled_entries():
-            row, seats = await self.store.seated_game(entry.game_id)
-            rules = engine.get(row.game_key)
-            game = Loaded(row, seats, rules, rules.from_json(row.state))
+            game = await self.service.load_game(entry.game_id, damaged=True)
             abandoned = entry.game_status == "abandoned"
-            attempt = solo_attempt(game, game.state, abandoned=abandoned)
+            attempt = (
+                Attempt("lost", None, None)  # its damaged state held the totals
+                if game.state is None
+                else solo_attempt(game, game.state, abandoned=abandoned)
+            )
             await self.store.finish_entry(entry, attempt)
         if post is not None and not await self._hold():
             return []

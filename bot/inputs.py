@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.clocks import MOVE_HOURS, OWN_REMIND_HOURS, REACTION_HOURS, REMIND_HOURS, Clocks
+from bot.marks import unix_moment
 
 #: a value longer than this is shown cut short in a refusal
 SHOWN = 30
@@ -78,6 +79,23 @@ _NUMBER = r"(?:[0-9]{1,6}(?:\.[0-9]{1,6})?|\.[0-9]{1,6})"  # ASCII: float() read
 _PART = re.compile(rf"({_NUMBER})\s*([a-z]+)")
 _PARTS = re.compile(rf"(?:{_NUMBER}\s*[a-z]+[\s,]*)+")
 _BARE = re.compile(_NUMBER)
+
+
+#: what no database keeps in a text: a NUL (PostgreSQL's text cannot hold one; SQLite's
+#: can, so both refuse it alike) and a lone surrogate (no UTF-8 at all)
+_UNKEEPABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def check_text(text: str, what: str) -> str:
+    """``text`` itself if it can be stored; else refused, naming ``what`` and the
+    character, before anything is stored or looked up with it."""
+    found = _UNKEEPABLE.search(text)
+    if found:
+        raise Refused(
+            f"{what} holds a character that can't be stored (U+{ord(found[0]):04X}); "
+            "please leave it out."
+        )
+    return text
 
 
 def shown(value: object) -> str:
@@ -261,7 +279,9 @@ def _moment(clean: str, zone: str) -> datetime | None:
     """The moment ``clean`` names, or None if it names none (it may be a delay)."""
     stamp = _DISCORD_TIME.fullmatch(clean)
     if stamp:
-        return datetime.fromtimestamp(int(stamp[1]), UTC)
+        seconds = int(stamp[1])
+        far = (datetime.max if seconds > 0 else datetime.min).replace(tzinfo=UTC)
+        return unix_moment(seconds) or far  # past the years 1-9999: as far as can be
     offset = _UTC_OFFSET.fullmatch(clean)
     tz: timezone | ZoneInfo = ZoneInfo(zone)
     if offset:

@@ -37,9 +37,9 @@ _OPTION = re.compile(r"([a-z][a-z_]*):(.*)")
 _ALONE = re.compile(r"`([a-z][a-z_]*:[^/\s`][^\s`]*)`")
 _CHANNEL = re.compile(r"\{#(\d{1,20})\}")
 _ROLE = re.compile(r"\{&(\d{1,20})\}")
-_PRESS = re.compile(r"\{press(es)?:([A-Za-z]+)\}")
 #: each button the service asks a reader to click, and the terminal's command for it
 BUTTONS = {"Rematch": "/rematch"}
+_PRESS = re.compile(rf"\{{press(es)?:({'|'.join(BUTTONS)})\}}")
 #: Discord's commands are at most three words deep: ``/league create``, ``/a b c``
 _DEPTH = 3
 
@@ -71,12 +71,23 @@ def press(button: str, *, one: bool = False) -> str:
     return f"{{press{'es' if one else ''}:{button}}}"
 
 
+def unix_moment(seconds: int) -> datetime | None:
+    """The moment ``seconds`` after 1970 (UTC); None outside the years 1-9999, which no
+    calendar here holds (a Discord timestamp typed by hand may name one)."""
+    try:
+        return datetime.fromtimestamp(seconds, UTC)
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
 def plain(text: str) -> str:
-    """``text`` for the terminal: each moment as ``2026-12-01 18:00 UTC``, each command
-    as the terminal types it, a channel as its table, a button as its command."""
+    """``text`` for the terminal: each moment as ``2026-12-01 18:00 UTC`` (one that names
+    no moment, typed by someone, as typed), each command as the terminal types it, a
+    channel as its table, a button as its command."""
 
     def moment(match: re.Match[str]) -> str:
-        return datetime.fromtimestamp(int(match[1]), UTC).strftime("%Y-%m-%d %H:%M UTC")
+        at = unix_moment(int(match[1]))
+        return match[0] if at is None else at.strftime("%Y-%m-%d %H:%M UTC")
 
     text = _WHEN.sub(moment, text)
     text = _CHANNEL.sub(lambda match: f"table {match[1]}", text)

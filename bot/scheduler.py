@@ -11,6 +11,7 @@ and a deadline move is an ordinary move guarded by the game's version. No Discor
 
 from __future__ import annotations
 
+import itertools
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -118,6 +119,7 @@ class Scheduler:
         self.service = service
         self.store = service.store
         self.lease = lease
+        self._claims = itertools.count(1)
 
     async def tick(self, post: Post | None = None) -> list[Posted]:
         """Do everything due now; the public replies the moves made produced.
@@ -184,14 +186,29 @@ class Scheduler:
                 item = Posted(Table(wait.channel_id, wait.guild_id), reply)
                 if post is None:
                     posted.append(item)
-                elif await post(item):  # else its stand-in posts it in a few minutes
-                    await self.store.announced(wait.game_id, reply.seq)
+                else:
+                    await self._announce(wait.game_id, item, post)
             elif kind is not None:
                 await self._notify(wait, kind, now)
             return "idle" if kind is None else "done"
         except Exception:  # one broken game must not strand the others' committed moves
             log.exception("play-by-post: %s for game %d failed", kind, wait.game_id)
             return "done"
+
+    async def _announce(self, game_id: int, item: Posted, post: Post) -> None:
+        """Post a timer's move, stored with a stand-in for its post, due a few minutes
+        on. The stand-in is taken first: a process that stalled past that time, while
+        another posted it (or is posting it), posts nothing. Posted, it is marked sent;
+        not (Discord's servers failing), it stays due, for whichever process delivers
+        notices then."""
+        stand_in = await self.store.claim_announcement(game_id, item.reply.seq, self.claimer())
+        if stand_in is None:
+            log.warning(
+                "game %d: move %d is posted by another process (this one stalled past its "
+                "stand-in's due time)", game_id, item.reply.seq,
+            )  # fmt: skip
+        elif await post(item):
+            await self.sent(stand_in)
 
     async def _digests(self, now: datetime) -> None:
         """Each daily digest due: the player's games waiting for them, in one DM (none
@@ -312,8 +329,23 @@ class Scheduler:
         reply = await self.service.announcement(notice.game_id, notice.seq, notice.text)
         return Posted(Table(notice.channel_id, notice.guild_id), reply)
 
+    def claimer(self) -> str:
+        """A token for one claim of this process's: its holder and a count, so a claim is
+        told apart from every other, this process's own earlier ones included."""
+        return f"{self.service.holder}/{next(self._claims)}"
+
+    async def still_ours(self, notice: Notice) -> bool:
+        """Just before ``notice`` goes out: whether its claim is still this process's
+        (extended from now if so). Not if this process stalled past the claim and another
+        took the notice over: that one sends it."""
+        return await self.store.confirm_claim(notice)
+
     async def sent(self, notice: Notice) -> None:
-        await self.store.mark_sent(notice.id)
+        if not await self.store.mark_sent(notice):
+            log.warning(
+                "notice %d went out after another process took it over (this one stalled "
+                "while sending it): it may have gone out twice", notice.id,
+            )  # fmt: skip
 
     async def undelivered(self, notice: Notice) -> str:
         """Discord refused ``notice``: it is tried again later, or as a mention in the
@@ -321,6 +353,7 @@ class Scheduler:
         return await self.store.delivery_failed(notice)
 
     async def deliveries(self) -> list[Notice]:
-        """Queued notices now due (quiet hours over), claimed for this caller alone; mark
-        each sent once delivered, or report it failed so it is tried again."""
-        return await self.store.claim_notices()
+        """Queued notices now due (quiet hours over), claimed for this caller alone; send
+        each only if :meth:`still_ours` just before, and mark each sent once delivered, or
+        report it failed so it is tried again."""
+        return await self.store.claim_notices(self.claimer())

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from bot.config import BadSetting, Shards
@@ -30,6 +31,15 @@ from bot.store import CannotSave, Store, StoreFault
 SHARD_LEASE = timedelta(seconds=90)
 #: how often a running process renews its shards' leases (well inside SHARD_LEASE)
 RENEW_EVERY = 30.0
+#: how long one renewal may take before it counts as failed (a server that does not answer)
+RENEW_TIMEOUT = 10.0
+#: the wait before a failed renewal is tried again, doubled after each failure up to
+#: RETRY_MOST: many tries inside one lease, so a short outage at any moment stops nothing
+RETRY_FIRST = 1.0
+RETRY_MOST = 8.0
+
+#: how :func:`keep` waits: ``asyncio.sleep``, or a test's clock
+Sleep = Callable[[float], Awaitable[None]]
 
 log = logging.getLogger(__name__)
 
@@ -63,33 +73,46 @@ async def claim(store: Store, shards: Shards, holder: str) -> None:
         raise BadSetting(_refusal(shards, name))
 
 
-async def keep(store: Store, shards: Shards, holder: str) -> None:
+async def keep(store: Store, shards: Shards, holder: str, *, sleep: Sleep = asyncio.sleep) -> None:
     """Renew the leases every :data:`RENEW_EVERY` seconds, until cancelled. Raises
     :class:`ShardLost` if another process has taken one meanwhile (this one stalled past
     :data:`SHARD_LEASE`), or if no renewal got through for a whole lease (the database
     away, or cut off from this process alone: another may have the shards by now), so two
-    processes never keep running one shard. A renewal that fails, within that, is tried
-    again next round."""
+    processes never keep running one shard.
+
+    A renewal that fails is tried again soon (:data:`RETRY_FIRST`, doubling up to
+    :data:`RETRY_MOST`), not at the next regular renewal: a database away for seconds,
+    however often and whenever, stops nothing. ``sleep`` waits that many seconds (a
+    test's drives the store's clock)."""
     names = lease_names(shards)
     held_until = store.clock() + SHARD_LEASE
+    wait, retry = RENEW_EVERY, RETRY_FIRST
     while True:
-        await asyncio.sleep(RENEW_EVERY)
-        if store.clock() >= held_until:
+        await sleep(wait)
+        now = store.clock()
+        left = (held_until - now).total_seconds()
+        if left <= 0:
             raise ShardLost(
                 f"could not renew the leases on {shards.describe()} for "
                 f"{int(SHARD_LEASE.total_seconds())} s; stopping this process"
             )
-        until = store.clock() + SHARD_LEASE
+        until = now + SHARD_LEASE
         try:
-            async with asyncio.timeout(RENEW_EVERY):
+            async with asyncio.timeout(min(RENEW_TIMEOUT, left)):
                 kept = [await store.take_lease(name, holder, until) for name in names]
         except (CannotSave, StoreFault, TimeoutError) as exc:
-            log.warning("could not renew the leases on %s: %r", shards.describe(), exc)
+            left = max(0.0, (held_until - store.clock()).total_seconds())
+            wait, retry = min(retry, left), min(retry * 2, RETRY_MOST)
+            log.warning(
+                "could not renew the leases on %s (held %d s more; trying again in %g s): %r",
+                shards.describe(), left, wait, exc,
+            )  # fmt: skip
             continue
         for name, taken in zip(names, kept, strict=True):
             if not taken:
                 raise ShardLost(f"{name} was taken by another process; stopping this one")
         held_until = until
+        wait, retry = RENEW_EVERY, RETRY_FIRST
 
 
 async def release(store: Store, shards: Shards, holder: str) -> None:

@@ -67,7 +67,10 @@ class SnoozeButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Host = interaction.client  # type: ignore[assignment]
-        turn_since = iso(_EPOCH + self.turn * _MICROSECOND)
+        try:  # a garbled id's turn may lie past the year 9999: the service refuses it
+            turn_since = iso(_EPOCH + self.turn * _MICROSECOND)
+        except OverflowError:
+            turn_since = str(self.turn)
         try:
             await acknowledge(interaction)
             reply = await bot.service.snooze_turn(self.game_id, caller_of(interaction), turn_since)

@@ -16,7 +16,7 @@ import pytest
 from bot.service import Caller, Service, Table
 from bot.store import SQLiteStore, Store, is_postgres, utcnow
 from bot.store import open_store as open_target
-from tests.postgres_cluster import Cluster
+from tests.postgres_cluster import ENV, Cluster
 
 ADA = Caller(1001, "Ada")
 BOB = Caller(1002, "Bob")
@@ -164,6 +164,31 @@ async def postgres_url(postgres):
     url = await fresh_database(postgres)
     yield url
     await drop_database(postgres, url)
+
+
+@pytest.fixture(scope="module")
+def crashable():
+    """A PostgreSQL server of this module's own, to crash and restart
+    (:meth:`~tests.postgres_cluster.Cluster.crash`, ``restart``) without disturbing the
+    session's; skipped, saying why, where none can be started here."""
+    if os.environ.get(ENV):
+        pytest.skip(f"PostgreSQL: {ENV} names a server these tests must not crash")
+    cluster = Cluster()
+    cluster.start()
+    if cluster.unavailable:
+        pytest.skip(f"PostgreSQL: {cluster.unavailable}")
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+async def crashable_url(crashable):
+    """The URL of a fresh database of this test's own on :func:`crashable` (migrated by
+    the first store opened on it), dropped at the end."""
+    name = f"bk_crash_{next(_databases)}"
+    await _admin(crashable, f"CREATE DATABASE {name}")
+    yield crashable.database_url(name)
+    await _admin(crashable, f"DROP DATABASE {name} WITH (FORCE)")
 
 
 @pytest.fixture(params=STORES)

@@ -64,6 +64,7 @@ class Cluster:
         self._folder: Path | None = None
         self._as: list[str] = []
         self._bin: Path | None = None
+        self._options = ""  # the server's command-line settings, kept for a restart
 
     def start(self) -> None:
         if os.environ.get(ENV):
@@ -85,22 +86,21 @@ class Cluster:
             shutil.chown(self._folder, user)
             self._as = ["runuser", "-u", user, "--"]
         port = _free_port()
-        data, log = self._folder / "data", self._folder / "log"
+        data = self._folder / "data"
         secret = self._folder / "password"
         secret.write_text(PASSWORD)
         if self._as:
             shutil.chown(secret, self._as[2])
+        self._options = (
+            f"-p {port} -k {self._folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c full_page_writes=off -c max_connections=200"
+        )
         try:
             self._run(
                 "initdb", "-D", str(data), "-U", "postgres", "-E", "UTF8", "--auth-local=trust",
                 "--auth-host=scram-sha-256", f"--pwfile={secret}",
             )  # fmt: skip
-            self._run(
-                "pg_ctl", "-D", str(data), "-l", str(log), "-w", "-o",
-                f"-p {port} -k {self._folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                "-c full_page_writes=off -c max_connections=200",
-                "start",
-            )  # fmt: skip
+            self.restart()
         except (OSError, subprocess.CalledProcessError) as exc:
             detail = getattr(exc, "stderr", "") or str(exc)
             self.unavailable = f"the throwaway PostgreSQL cluster did not start: {detail.strip()}"
@@ -118,6 +118,19 @@ class Cluster:
             timeout=120,
             cwd=self._folder,
         )
+
+    def crash(self) -> None:
+        """Stop the server as a crash does (``pg_ctl -m immediate``: every backend killed,
+        no checkpoint; what was committed survives, recovered at the next start)."""
+        assert self._folder is not None, "only a cluster of the tests' own can be crashed"
+        self._run("pg_ctl", "-D", str(self._folder / "data"), "-m", "immediate", "stop")
+
+    def restart(self) -> None:
+        """Start the server (again, after :meth:`crash`), on the same port, once it takes
+        connections."""
+        assert self._folder is not None
+        data, log = self._folder / "data", self._folder / "log"
+        self._run("pg_ctl", "-D", str(data), "-l", str(log), "-w", "-o", self._options, "start")
 
     def stop(self) -> None:
         if self._folder is None:

@@ -12,6 +12,7 @@ from fractions import Fraction
 import engine
 from bot.inputs import (
     SHOWN,
+    check_text,
 )
 from bot.leagues.formats import (
     DOUBLE_ROUND_ROBIN,
@@ -137,7 +138,8 @@ class OrganiserBase:
         await self.store.drop_lease(f"league:{league_id}", self.service.holder)
 
     async def _league(self, guild_id: int | None, name: str) -> LeagueRow:
-        league = await self.store.league(guild_id or 0, name.strip())
+        wanted = check_text(name.strip(), "A league's name")
+        league = await self.store.league(guild_id or 0, wanted)
         if league is None:
             raise Refused(f"There is no league called '{name[:SHOWN]}' in this server.")
         return league

@@ -15,6 +15,7 @@ from bot.inputs import (
     TABLE_SIZE,
     check_count,
     check_hours,
+    check_text,
     format_hours,
     parse_start,
 )
@@ -64,7 +65,7 @@ class SignUp(OrganiserBase):
         if game_key not in engine.GAMES:
             raise Refused(f"There is no game called '{game_key[:SHOWN]}'.")
         info = engine.get(game_key).info
-        name = name.strip()
+        name = check_text(name.strip(), "A league's name")
         if not 1 <= len(name) <= LEAGUE_NAME:
             raise Refused(
                 f"A league's name is 1 to {LEAGUE_NAME} characters; that one has {len(name)}."
@@ -169,6 +170,7 @@ class SignUp(OrganiserBase):
             )
         if any(m.user_id == caller.user_id and not m.dropped for m in members):
             raise Refused(f"You are already in the {league.name} league.")
+        check_text(caller.name, "Your name")
         await self.store.add_member(league.id, caller.user_id, caller.name)
         late = " You play from the next round." if league.status == "running" else ""
         count = sum(not m.dropped for m in members) + 1

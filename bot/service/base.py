@@ -24,7 +24,18 @@ from bot.notify import routes
 from bot.service.pings import alone, game_label, your_turn
 from bot.service.replies import Caller, Reply, Table, default_link, ordinal
 from bot.service.states import STATES
-from bot.store import Attempt, GameRow, MoveRow, SeatRow, Settings, Store, iso, parse_time
+from bot.store import (
+    Attempt,
+    CannotSave,
+    GameRow,
+    MoveRow,
+    SeatRow,
+    Settings,
+    Store,
+    iso,
+    parse_time,
+)
+from bot.store.damage import OPTIONS_DAMAGED
 from bot.thinking import Thinkers
 from engine.core import Game, Result, Step
 from renders import has_renderer, render
@@ -70,6 +81,8 @@ class Loaded:
     seats: list[SeatRow]
     rules: Game = field(repr=False)
     state: Any = field(repr=False)
+    #: why the state is missing though the game started: damaged, and not to be rebuilt
+    damage: str | None = None
 
     @property
     def names(self) -> list[str]:
@@ -97,6 +110,22 @@ class Loaded:
 def loaded(row: GameRow, seats: list[SeatRow]) -> Loaded:
     state = STATES.get(row.game_key, row.state) if row.state else None
     return Loaded(row, seats, engine.get(row.game_key), state)
+
+
+#: what parsing a stored state raises when its text is not a state (a damaged byte)
+UNREADABLE = (ValueError, KeyError, IndexError, TypeError, AttributeError)
+
+
+class GameDamaged(Refused):
+    """A game whose stored state is damaged and cannot be rebuilt from its move log: every
+    request about it is refused with this, but calling it off (:meth:`ServiceBase._live`)."""
+
+    def __init__(self, row: GameRow) -> None:
+        who = "a server manager" if row.guild_id is not None else "you"
+        super().__init__(
+            f"Game #{row.id}'s stored state is damaged, so it can't be played on; {who} "
+            "can call it off with `/game abandon`."
+        )
 
 
 #: how long work one process takes on (a due timer, a league's step, the daily posts)
@@ -201,6 +230,7 @@ class ServiceBase:
         self._settings: dict[int, tuple[float, Settings]] = {}  # user -> (read at, settings)
         #: who this process is, in the leases it holds on work shared with other processes
         self.holder = process_holder()
+        self._damaged: set[int] = set()  # games whose damage the operator has been told of
 
     def _turn(self, table: Table) -> asyncio.Lock:
         """The channel's lock: a channel holds one live game, whose moves are taken in turn.
@@ -211,16 +241,83 @@ class ServiceBase:
         return lock
 
     async def _load(self, row: GameRow) -> Loaded:
-        return loaded(row, await self.store.seats(row.id))
+        return await self._loaded(row, await self.store.seats(row.id))
 
-    async def _live(self, table: Table) -> Loaded:
+    async def _live(self, table: Table, *, damaged: bool = False) -> Loaded:
+        """The channel's lobby or running game; ``damaged``: one whose state is damaged
+        past rebuilding too, without its state, to be called off."""
         found = await self.store.seated_live_game(table.channel_id)
         if found is None:
             latest = await self.store.latest_game(table.channel_id)
             if latest is not None:
                 raise Refused(f"The game here is {latest.status}. {open_one(table, 'a new one')}")
             raise Refused(f"There is no game here. {open_one(table)}")
-        return loaded(*found)
+        return await self._loaded(*found, damaged=damaged)
+
+    async def check_stored_games(self) -> int:
+        """Look at every live game's stored values once, at start-up, a checksum each
+        (:meth:`~bot.store.interface.Games.damaged_games`): a damaged one is rebuilt
+        from its log, or named to the operator, before any player meets it. Returns
+        how many were damaged."""
+        damaged = await self.store.damaged_games()
+        for game_id in damaged:
+            await self.load_game(game_id, damaged=True)
+        return len(damaged)
+
+    async def load_game(self, game_id: int, *, damaged: bool = False) -> Loaded:
+        """A game by its id, as :meth:`_loaded` gives it."""
+        found = await self.store.seated_game(game_id)
+        if found is None:
+            raise Refused("That game is gone.")
+        return await self._loaded(*found, damaged=damaged)
+
+    async def _loaded(self, row: GameRow, seats: list[SeatRow], *, damaged: bool = False) -> Loaded:
+        """The game as stored. A damaged state (:mod:`bot.store.damage`; or one that does
+        not parse) is rebuilt from the move log, the game's source of truth, and stored
+        again. One the log cannot rebuild raises :class:`GameDamaged`, or with
+        ``damaged`` comes back without its state, its ``damage`` saying why."""
+        damage = row.damage
+        if not damage:
+            try:
+                return loaded(row, seats)
+            except UNREADABLE as exc:
+                damage = (f"its stored state does not parse ({type(exc).__name__})",)
+        rules = engine.get(row.game_key)
+        why = "; ".join(damage)
+        if row.state is not None and OPTIONS_DAMAGED not in damage:
+            entries = await self.store.moves(row.id)
+            try:
+                state = replayed(rules, len(seats), row.options, row.seed, entries)
+            except Exception as exc:  # whatever the log holds, it leads to no state
+                why += f"; its move log does not replay either ({type(exc).__name__})"
+            else:
+                await self._repair(row, state, why, len(entries))
+                return Loaded(row, seats, rules, state)
+        if row.id not in self._damaged:
+            self._damaged.add(row.id)
+            log.critical(
+                "Game %d (%s, channel %d) is damaged and cannot be played on: %s. Restore the "
+                "database from a backup, or abandon the game (`/game abandon` in its channel, "
+                "by a server manager).",
+                row.id, rules.info.name, row.channel_id, why,
+            )  # fmt: skip
+        if not damaged:
+            raise GameDamaged(row)
+        return Loaded(row, seats, rules, None, damage=why)
+
+    async def _repair(self, row: GameRow, state: Any, why: str, entries: int) -> None:
+        """Store a state rebuilt from the log in place of the damaged one, and say so."""
+        try:
+            stored = await self.store.repair_state(
+                row.id, row.version, STATES.stored(row.game_key, state)
+            )
+        except CannotSave as exc:
+            stored, why = False, f"{why}; it could not be stored again: {exc.reason}"
+        log.error(
+            "Game %d (channel %d) was damaged: %s. Its state was rebuilt from its move log "
+            "(%d entries)%s; damage inside the database can mean a failing disk.",
+            row.id, row.channel_id, why, entries, " and stored again" if stored else "",
+        )  # fmt: skip
 
     async def _latest(self, table: Table) -> Loaded:
         row = await self.store.latest_game(table.channel_id)

@@ -12,15 +12,16 @@ from bot.inputs import (
     SHOWN,
     Refused,
     check_clocks,
+    check_text,
     format_hours,
     shown,
 )
-from bot.service.base import BEGINS, Loaded, ServiceBase, Told, loaded, solo_attempt
+from bot.service.base import BEGINS, Loaded, ServiceBase, Told, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL, ai_identity, check_level
 from bot.service.states import STATES
-from bot.store import Fence, GameRow, Opening, SeatRow, StaleGame
+from bot.store import Attempt, Fence, GameRow, Opening, SeatRow, StaleGame
 from engine.core import BadOptions, Game, Step
 
 POLICIES = {
@@ -128,6 +129,7 @@ class Lobby(ServiceBase):
     ) -> tuple[dict, Clocks]:
         """The options (as stored) and clocks of a game ``caller`` opens at ``table``,
         with ``ai`` AI players: refused, saying why, where they or the table will not do."""
+        check_text(caller.name, "Your name")
         check_level(ai_level)
         if not 0 <= ai < rules.info.max_players:
             raise Refused(
@@ -282,10 +284,7 @@ class Lobby(ServiceBase):
         """A game's post as it begins, rebuilt from the store: its seats, then the board as
         it stands. ``mention`` pings whoever is to play and asked to be pinged (as
         :meth:`open_game` left them told); without, it pings nobody (a repeated post)."""
-        found = await self.store.seated_game(game_id)
-        if found is None:
-            raise Refused("That game is gone.")
-        game = loaded(*found)
+        game = await self.load_game(game_id)
         told = Told()
         if mention:
             awaited = game.people(game.position.awaited)
@@ -300,6 +299,7 @@ class Lobby(ServiceBase):
             raise Refused("You are already in this game.")
         if len(game.seats) >= game.rules.info.max_players:
             raise Refused(f"The game is full ({game.rules.info.max_players} players).")
+        check_text(caller.name, "Your name")
         try:
             await self.store.join(game.row.id, game.row.version, caller.user_id, caller.name)
         except StaleGame:
@@ -369,7 +369,7 @@ class Lobby(ServiceBase):
         return await self._position_reply(game, step, version, [begins], told=told)
 
     async def abandon(self, table: Table, caller: Caller) -> Reply:
-        game = await self._live(table)
+        game = await self._live(table, damaged=True)  # calling off is what a damaged game is for
         league_game = await self.store.league_match_of(game.row.id) is not None
         if league_game and (game.seat_of(caller.user_id) is not None or not caller.manager):
             # abandoning settles the match as a forfeit by every seat: not a player's call
@@ -387,8 +387,13 @@ class Lobby(ServiceBase):
             )
         self._manager_of(game, caller, "abandon it")
         async with self._turn(table):
+            if game.state is not None:
+                attempt = solo_attempt(game, game.state, abandoned=True)
+            elif game.damage is not None and len(game.seats) == 1:  # its state held the totals
+                attempt = Attempt("lost", None, None)
+            else:  # a lobby
+                attempt = None
             try:
-                attempt = solo_attempt(game, game.state, abandoned=True) if game.state else None
                 await self.store.abandon(game.row.id, game.row.version, attempt)
             except StaleGame:
                 raise Refused("The game changed at that moment; please try again.") from None

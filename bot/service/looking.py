@@ -7,7 +7,7 @@ from typing import Any
 import engine
 from bot.inputs import Refused
 from bot.marks import when
-from bot.service.base import STALE, Loaded, ServiceBase, loaded, rebuild
+from bot.service.base import STALE, Loaded, ServiceBase, rebuild
 from bot.service.replies import (
     Caller,
     Offer,
@@ -85,7 +85,7 @@ class Looking(ServiceBase):
     async def status_card(self, game_id: int) -> StatusCard:
         """The short summary a channel keeps pinned (players, scores, turn, deadline), and
         where it is pinned: one query, as it is refreshed after every move."""
-        game = loaded(*await self.store.seated_game(game_id))
+        game = await self.load_game(game_id, damaged=True)
         row = game.row
         return StatusCard(row.channel_id, row.status_message_id, self._status_text(game))
 
@@ -95,6 +95,11 @@ class Looking(ServiceBase):
 
     def _status_text(self, game: Loaded) -> str:
         row, info = game.row, game.rules.info
+        if game.damage is not None:
+            return (
+                f"**{info.name}** ({row.status}) — {', '.join(game.names)}. Its stored state "
+                "is damaged, so it can't be played on."
+            )
         if game.state is None:
             return f"**{info.name}** — waiting to start. Players: {', '.join(game.names)}."
         scores = game.rules.result(game.state).scores

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from bot.inputs import Refused
 from bot.ratings import rate
-from bot.service.base import Loaded, ServiceBase, Told, loaded, rebuild, solo_attempt
+from bot.service.base import Loaded, ServiceBase, Told, rebuild, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Offer, Reply, Table
 from bot.service.states import STATES
@@ -150,10 +150,7 @@ class Play(ServiceBase):
         move posts when the process that made the move died before posting it. It is the
         post the move would have had, but for what has moved on since: a game that has
         moved on pings nobody and offers no buttons (its newest board does that)."""
-        found = await self.store.seated_game(game_id)
-        if found is None:
-            raise Refused("That game is gone.")
-        game = loaded(*found)
+        game = await self.load_game(game_id)
         log = await self.store.moves(game_id)
         before = rebuild(game, log[: seq - 1])
         entry = log[seq - 1]

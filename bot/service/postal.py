@@ -14,6 +14,7 @@ from bot.inputs import (
     Refused,
     check_count,
     check_hours,
+    check_text,
     format_hours,
     parse_reminders,
     parse_timezone,
@@ -90,7 +91,7 @@ class PlayByPost(ServiceBase):
         """Whether a rated result is taking shape: a rated game in which every player has
         made a move of their own. Before that somebody never engaged, and calling the game
         off or handing a seat on takes nothing from anyone."""
-        if game.state is None or not await self.store.is_rated(game.row.id):
+        if game.row.status == "lobby" or not await self.store.is_rated(game.row.id):
             return False
         log = effective_moves(await self.store.moves(game.row.id))
         return {m.seat for m in log if m.kind == "move"} == set(range(len(game.seats)))
@@ -105,7 +106,12 @@ class PlayByPost(ServiceBase):
         return Reply(text="No more reminders for this turn.", private=True)
 
     async def snooze_turn(self, game_id: int, caller: Caller, turn_since: str) -> Reply:
-        """The Snooze button on a reminder (in the channel or a DM): that turn only."""
+        """The Snooze button on a reminder (in the channel or a DM): that turn only, named
+        by when it began (as stored: a moment in UTC)."""
+        try:
+            turn_since = iso(parse_time(turn_since))
+        except (ValueError, OverflowError):  # garbled, or a moment no calendar holds
+            raise Refused("That Snooze button names no turn I know; nothing was snoozed.") from None
         row = await self.store.game(game_id)
         seats = await self.store.seats(game_id) if row else []
         if all(s.user_id != caller.user_id for s in seats):
@@ -167,6 +173,7 @@ class PlayByPost(ServiceBase):
             raise Refused("That user is not playing in this game.")
         if game.seat_of(new.user_id) is not None:
             raise Refused(f"{new.name} already has a seat in this game.")
+        check_text(new.name, "The new player's name")
         awaited = game.state is not None and seat in game.position.awaited
         taking = f"{new.name} takes over seat {seat + 1} from {game.names[seat]}"
         told = Told()

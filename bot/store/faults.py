@@ -34,6 +34,22 @@ class CannotSave(Exception):
         )
 
 
+class CommitUnknown(CannotSave):
+    """The connection to the database server was lost at the very moment a write
+    committed, and the server could not be asked afterwards whether it had: the write
+    may or may not have been made. ``str()`` says so to the asker, and how to find out,
+    rather than "nothing was done", which may be false."""
+
+    def __init__(self) -> None:
+        self.reason = "the database server went away as this was being saved"
+        Exception.__init__(
+            self,
+            "I lost the database at the very moment of saving, so what you asked for may or "
+            "may not have been saved: check (for a move, with `/game board`) once I'm back, "
+            "before trying again.",
+        )
+
+
 #: SQLite's primary result codes that mean "the disk or the file", not "this request"
 
 

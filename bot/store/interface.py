@@ -93,6 +93,13 @@ class Games(Protocol):
 
     async def moves(self, game_id: int) -> list[MoveRow]: ...
 
+    async def repair_state(self, game_id: int, version: int, state: str) -> bool:
+        """Store ``state``, rebuilt from the move log, in place of a damaged one (the
+        version stays: the position is the same); False if the game moved on meanwhile."""
+
+    async def damaged_games(self) -> list[int]:
+        """The live games whose stored values are damaged (:mod:`bot.store.damage`)."""
+
     async def count_games(self) -> int: ...
 
     async def join(
@@ -143,8 +150,8 @@ class Games(Protocol):
         each queued only for a seated player not awaited who has not been told since
         their own last turn began (then they have been). ``announce`` (a note, due at)
         queues a ``board`` notice standing in for the move's public post, for a move no
-        one is there to be answered: until :meth:`announced`, it is due to be posted
-        then. Returns the entry's seq."""
+        one is there to be answered: due to be posted then, unless the move's own post
+        claims it first (:meth:`Notices.claim_announcement`). Returns the entry's seq."""
 
     async def abandon(
         self,
@@ -253,16 +260,27 @@ class Notices(Protocol):
         self, game_id: int, user_id: int, text: str, due_at: str
     ) -> None: ...
 
-    async def claim_notices(self) -> list[Notice]:
-        """Take the notices due now; two deliverers never get the same one."""
+    async def claim_notices(self, claimer: str) -> list[Notice]:
+        """Take the notices due now, under ``claimer`` (a token of this one claim, kept
+        as each notice's ``claim``); two deliverers never get the same one. A claim lasts
+        :data:`~bot.store.queries.CLAIM_LEASE`: then the notice may be claimed again."""
+
+    async def claim_announcement(self, game_id: int, seq: int, claimer: str) -> Notice | None:
+        """The stand-in ``board`` notice of move ``seq`` (see :meth:`Games.record`), taken
+        by ``claimer`` to post the move now: None if another process is delivering it or
+        has posted it (this one stalled past its due time). It stays due when it was, for
+        another process to post should this one die before it is marked sent."""
+
+    async def confirm_claim(self, notice: Notice) -> bool:
+        """Just before sending ``notice``: extend its claim if it is still the one it was
+        taken under, unsent and not dropped (True: send it); False if another process
+        has taken it over meanwhile (this one stalled past the claim): do not send."""
 
     async def delivery_failed(self, notice: Notice) -> str:
         """Put back a notice Discord refused: ``retry``, ``channel`` or ``dropped``."""
 
-    async def mark_sent(self, notice_id: int) -> None: ...
-
-    async def announced(self, game_id: int, seq: int) -> None:
-        """The move's public post went out: its stand-in ``board`` notice is done."""
+    async def mark_sent(self, notice: Notice) -> bool:
+        """``notice`` went out; whether its claim was still the one it was sent under."""
 
 
 class SettingsStore(Protocol):
@@ -359,6 +377,12 @@ class Leases(Protocol):
 
     async def lease_holder(self, name: str) -> str | None:
         """Who holds ``name`` (its lease run out or not), or None if nobody does."""
+
+    async def take_turn(self, name: str, holder: str, seconds: float) -> float:
+        """Hold ``name`` for ``holder`` for ``seconds`` from now, by the database's own
+        clock, if nobody holds it: 0. Else how many seconds until it is free (more than
+        0). Processes on hosts whose clocks disagree so take turns a measured time apart
+        (connecting to Discord's gateway: :mod:`bot.gateway_turns`)."""
 
 
 class Daily(Protocol):

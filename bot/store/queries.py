@@ -123,6 +123,11 @@ def digest_due(settings: Settings, stored: Sequence | None, now: datetime) -> st
 MAX_ATTEMPTS = 3  # tries per way of delivering a notice; then a DM falls back to the channel
 RETRY_AFTER = timedelta(minutes=5)  # times the attempts so far
 CLAIM_LEASE = timedelta(minutes=10)  # a claim older than this died with its process
+#: a :class:`~bot.store.rows.Notice` as read from ``outbox o``, its game ``g`` joined
+NOTICE_COLUMNS = (
+    "o.id, o.game_id, g.guild_id, g.channel_id, o.user_id, o.via, o.kind, o.text, "
+    "o.turn_since, o.attempts, o.seq, o.claimed_by"
+)
 
 
 # -- the terminal's people ------------------------------------------------------------

@@ -40,6 +40,8 @@ class GameRow:
     created_at: str
     updated_at: str
     status_message_id: int | None = None  # the channel's pinned status of this game
+    #: what of the stored row is damaged, one sentence each (:mod:`bot.store.damage`)
+    damage: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,8 @@ class Notice:
     turn_since: str | None  # the wait it belongs to: a reminder's Snooze button names it
     attempts: int  # delivery attempts so far, this one included
     seq: int | None = None  # a ``board`` notice's move: the one it announces
+    #: the claim it was taken under (who holds it), checked again just before it is sent
+    claim: str | None = None
 
 
 @dataclass(frozen=True)
@@ -253,8 +257,9 @@ class Entry:
 @dataclass(frozen=True)
 class Attempt:
     """How a game against the rulebook's opponent ended: won, tied or lost, and the
-    totals, as the daily challenge records it."""
+    totals, as the daily challenge records it (none for a game called off whose damaged
+    state held them)."""
 
     status: str
-    total: int
-    euler: int
+    total: int | None
+    euler: int | None

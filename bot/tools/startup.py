@@ -17,7 +17,7 @@ from bot.service import Service
 from bot.store import SQLiteStore
 from bot.tools.figures import Emit, metric
 
-PHASES = ("imports_s", "open_check_s", "setup_s", "first_tick_s")
+PHASES = ("imports_s", "open_check_s", "values_check_s", "setup_s", "first_tick_s")
 
 _STARTUP = """
 import asyncio, json, sys, time
@@ -34,9 +34,10 @@ async def _kept(_item: object) -> bool:
 
 async def startup(path: str, t0: float) -> dict[str, float]:
     """What ``python -m bot`` does before it can answer, less the Discord connection:
-    imports, open + migrations, integrity check, the client's setup_hook work (cogs,
-    persistent buttons; not the command sync, which is a call to Discord), and the first
-    play-by-post pass (timers, league rounds, the daily puzzle, due notices)."""
+    imports, open + migrations, integrity check, the live games' stored values checked,
+    the client's setup_hook work (cogs, persistent buttons; not the command sync, which
+    is a call to Discord), and the first play-by-post pass (timers, league rounds, the
+    daily puzzle, due notices)."""
     from bot.callers import jump_link
     from bot.client import Bridgekeeper
 
@@ -44,7 +45,10 @@ async def startup(path: str, t0: float) -> dict[str, float]:
     store = await SQLiteStore.open_checked(Path(path))
     phases["open_check_s"] = time.perf_counter() - t0 - sum(phases.values())
     try:
-        async with Bridgekeeper(Service(store, link=jump_link)) as client:
+        service = Service(store, link=jump_link)
+        await service.check_stored_games()
+        phases["values_check_s"] = time.perf_counter() - t0 - sum(phases.values())
+        async with Bridgekeeper(service) as client:
             await client.install()  # the bot's own set-up, less the command sync
             phases["setup_s"] = time.perf_counter() - t0 - sum(phases.values())
             due = await client.get_cog("Postal").minute.run(_kept, _kept)

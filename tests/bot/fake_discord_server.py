@@ -10,7 +10,9 @@ protocol for the unmodified ``bot.start(token)`` of discord.py 2.7.1:
   channel, which Discord refuses with 403, code 50007, for a user in
   :attr:`FakeDiscord.closed_dms`: one whose privacy settings keep the bot's DMs out).
 * Gateway: HELLO -> IDENTIFY -> READY + GUILD_CREATE, HEARTBEAT -> HEARTBEAT_ACK, and
-  :meth:`FakeDiscord.slash` / :meth:`FakeDiscord.click` to push INTERACTION_CREATE dispatches.
+  :meth:`FakeDiscord.slash` / :meth:`FakeDiscord.click` to push INTERACTION_CREATE dispatches:
+  a guild's to its shard's connection (``(guild_id >> 22) % count``), a DM's to shard 0's,
+  as Discord sends them.
 
 It enforces Discord's rules a test should trip over: every interaction acknowledged exactly
 once (else 400, code 40060) and within 3 s (else 404, code 10062), follow-ups only after the
@@ -197,6 +199,8 @@ class FakeDiscord:
         ack_deadline: float = 3.0,
         members: dict[int, str] | None = None,
         recommended_shards: int = 1,
+        guild_id: int = GUILD_ID,
+        max_concurrency: int = 1,
     ) -> None:
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.ack_deadline = ack_deadline
@@ -205,6 +209,10 @@ class FakeDiscord:
         self.port: int | None = None
         #: what ``GET /gateway/bot`` recommends to a client sharding automatically
         self.recommended_shards = recommended_shards
+        #: the guild's id, which decides its shard (``(id >> 22) % count``, Discord's rule)
+        self.guild_id = guild_id
+        #: identifies Discord takes at once, one per bucket (``shard_id % max_concurrency``)
+        self.max_concurrency = max_concurrency
 
         self.requests: list[Recorded] = []
         self.closed_dms: set[int] = set()  # users who accept no DMs from the bot
@@ -216,6 +224,7 @@ class FakeDiscord:
         self.messages: dict[str, dict[str, Any]] = {}
         self.identify: dict[str, Any] | None = None
         self.identified: list[list[int] | None] = []  # each IDENTIFY's shard, in order
+        self.identified_at: list[float] = []  # and when it came (time.monotonic())
         self.gateway_queries: list[dict[str, str]] = []
         self.unexpected_ops: list[dict[str, Any]] = []
         self.heartbeats = 0
@@ -226,7 +235,8 @@ class FakeDiscord:
         #: requests kept unanswered while their event is unset (see :meth:`hold`)
         self._holds: list[tuple[Callable[[Recorded], bool], asyncio.Event]] = []
         self.held: list[Recorded] = []  # requests being kept waiting now
-        self._ws: web.WebSocketResponse | None = None
+        self._ws: web.WebSocketResponse | None = None  # shard 0's: DMs arrive there
+        self._guild_ws: web.WebSocketResponse | None = None  # the guild's shard's
         self._sockets: set[web.WebSocketResponse] = set()
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -328,7 +338,7 @@ class FakeDiscord:
         return {
             "id": str(CHANNEL_ID),
             "type": 0,
-            "guild_id": str(GUILD_ID),
+            "guild_id": str(self.guild_id),
             "name": "board-games",
             "position": 0,
             "parent_id": None,
@@ -341,7 +351,7 @@ class FakeDiscord:
 
     def guild_payload(self) -> dict[str, Any]:
         everyone = {
-            "id": str(GUILD_ID),
+            "id": str(self.guild_id),
             "name": "@everyone",
             "permissions": str(MEMBER_PERMISSIONS),
             "position": 0,
@@ -354,7 +364,7 @@ class FakeDiscord:
         }
         members = [self.member_payload(BOT_ID), *(self.member_payload(u) for u in self.members)]
         return {
-            "id": str(GUILD_ID),
+            "id": str(self.guild_id),
             "name": "Fake Guild",
             "icon": None,
             "owner_id": str(OWNER_ID),
@@ -428,7 +438,7 @@ class FakeDiscord:
         message = {
             "id": message_id,
             "channel_id": str(channel_id),
-            **({} if dm else {"guild_id": str(GUILD_ID)}),
+            **({} if dm else {"guild_id": str(self.guild_id)}),
             "author": self.bot_user,
             "content": data.get("content") or "",
             "timestamp": now_iso(),
@@ -571,7 +581,7 @@ class FakeDiscord:
                         "total": 1000,
                         "remaining": 999,
                         "reset_after": 14_400_000,
-                        "max_concurrency": 1,
+                        "max_concurrency": self.max_concurrency,
                     },
                 }
             case "GET", ["users", "@me"]:
@@ -697,12 +707,16 @@ class FakeDiscord:
             raise Rejected(400, 50035, f"Invalid Form Body: callback type {kind}")
 
         message = None
+        where = _answered_in(interaction)
         if kind == CHANNEL_MESSAGE:
-            message = self._message(data, r.files, interaction_type=itype)
+            message = self._message(data, r.files, interaction_type=itype, channel_id=where)
             interaction.show(message)
         elif kind == DEFERRED_CHANNEL_MESSAGE:
             message = self._message(
-                {"flags": (data.get("flags") or 0) | 128}, [], interaction_type=itype
+                {"flags": (data.get("flags") or 0) | 128},
+                [],
+                interaction_type=itype,
+                channel_id=where,
             )
             interaction.loading = True
         elif kind in (UPDATE_MESSAGE, DEFERRED_UPDATE):
@@ -743,7 +757,12 @@ class FakeDiscord:
             assert interaction.message is not None
             message = self._resolve(interaction, data, r.files)
         else:
-            message = self._message(data, r.files, interaction_type=interaction.payload["type"])
+            message = self._message(
+                data,
+                r.files,
+                interaction_type=interaction.payload["type"],
+                channel_id=_answered_in(interaction),
+            )
             interaction.show(message)
         interaction.followups.append({"data": data, "files": r.files, "message": message})
         return message
@@ -827,6 +846,8 @@ class FakeDiscord:
             self._sockets.discard(ws)
             if self._ws is ws:
                 self._ws = None
+            if self._guild_ws is ws:
+                self._guild_ws = None
             await self._notify()
         return ws
 
@@ -835,10 +856,12 @@ class FakeDiscord:
         payload.setdefault("t", None)
         await ws.send_str(json.dumps(payload))  # text frames: discord.py reads them as plain JSON
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> int:
-        """Send one dispatch (op 0) to the connection of shard 0, which holds this fake's
-        guild and DMs, with the next sequence number; returns that number."""
-        ws = self._ws
+    async def dispatch(self, event: str, data: dict[str, Any], *, guild: bool = False) -> int:
+        """Send one dispatch (op 0) to the connection of shard 0, which takes DMs (with
+        ``guild``, to the connection of the guild's shard: shard 0 too, unless the fake
+        was given a ``guild_id`` that says otherwise), with the next sequence number;
+        returns that number."""
+        ws = self._guild_ws if guild else self._ws
         if ws is None or ws.closed:
             raise RuntimeError("no gateway connection")
         return await self._send_dispatch(ws, event, data)
@@ -861,12 +884,14 @@ class FakeDiscord:
                 return
             self.identify = d
             self.identified.append(d.get("shard"))
+            self.identified_at.append(time.monotonic())
             shard, count = d.get("shard") or (0, 1)
-            ours = (GUILD_ID >> 22) % count == shard  # Discord's rule for a guild's shard
-            if shard == 0:  # shard 0's connection takes DMs and this fake's guild
+            ours = (self.guild_id >> 22) % count == shard  # Discord's rule for a guild's shard
+            if shard == 0:  # shard 0's connection takes DMs
                 self._ws = ws
             await self._send_dispatch(ws, "READY", self._ready(shard, count, ours))
             if ours:
+                self._guild_ws = ws
                 await self._send_dispatch(ws, "GUILD_CREATE", self.guild_payload())
         elif op == RESUME:
             await self.dispatch("RESUMED", {})
@@ -879,7 +904,7 @@ class FakeDiscord:
             "v": 10,
             "user": self.bot_user,
             "shard": [shard, count],
-            "guilds": [{"id": str(GUILD_ID), "unavailable": True}] if ours else [],
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}] if ours else [],
             "session_id": "fake-session",
             "resume_gateway_url": str(self.gateway_url),
             "application": {"id": str(APP_ID), "flags": 0},
@@ -901,12 +926,38 @@ class FakeDiscord:
         raise KeyError(f"command {name!r} was never synced")
 
     def _interaction_payload(
-        self, user_id: int, kind: int, data: dict[str, Any], *, away: bool = False
+        self,
+        user_id: int,
+        kind: int,
+        data: dict[str, Any],
+        *,
+        away: bool = False,
+        channel_id: int = CHANNEL_ID,
     ) -> dict:
         """An interaction in the bot's server; ``away``: in a server that never added the
-        bot, through the app the user installed to their own account."""
+        bot, through the app the user installed to their own account; in the user's DM
+        with the bot if ``channel_id`` is that DM (no guild there, the user instead of a
+        member, and Discord sends it to shard 0)."""
         interaction_id = self.snowflake()
-        guild, channel = (OTHER_GUILD_ID, OTHER_GUILD_CHANNEL_ID) if away else (GUILD_ID, None)
+        if channel_id == DM_CHANNELS + user_id:
+            return {
+                "id": interaction_id,
+                "application_id": str(APP_ID),
+                "type": kind,
+                "data": data,
+                "channel_id": str(channel_id),
+                "channel": self.dm_channel(user_id),
+                "user": user_payload(user_id, self.members[user_id]),
+                "token": f"itoken-{interaction_id}",
+                "version": 1,
+                "app_permissions": str(BOT_PERMISSIONS),
+                "locale": "en-US",
+                "entitlements": [],
+                "authorizing_integration_owners": {"0": "0"},
+                "context": 1,  # BOT_DM
+                "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            }
+        guild, channel = (OTHER_GUILD_ID, OTHER_GUILD_CHANNEL_ID) if away else (self.guild_id, None)
         return {
             "id": interaction_id,
             "application_id": str(APP_ID),
@@ -928,7 +979,7 @@ class FakeDiscord:
             "guild_locale": "en-US",
             "entitlements": [],
             "authorizing_integration_owners": (
-                {"1": str(user_id)} if away else {"0": str(GUILD_ID)}
+                {"1": str(user_id)} if away else {"0": str(self.guild_id)}
             ),
             "context": 0,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
@@ -937,14 +988,21 @@ class FakeDiscord:
     async def _push(self, payload: dict[str, Any]) -> FakeInteraction:
         interaction = FakeInteraction(payload, sent_at=time.monotonic())
         self.interactions[interaction.id] = interaction
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.dispatch("INTERACTION_CREATE", payload, guild="guild_id" in payload)
         return interaction
 
     async def slash(
-        self, user_id: int, command: str, *path: str, away: bool = False, **options: Any
+        self,
+        user_id: int,
+        command: str,
+        *path: str,
+        away: bool = False,
+        in_dm: bool = False,
+        **options: Any,
     ) -> FakeInteraction:
         """Push a slash command: ``slash(ADA, "game", "new", game="skybridge")``; ``away``:
-        typed in a server that never added the bot, through the user's own install."""
+        typed in a server that never added the bot, through the user's own install;
+        ``in_dm``: typed in the user's DM with the bot."""
         leaf = [{"name": k, "type": _option_type(v), "value": v} for k, v in options.items()]
         for sub in reversed(path):
             leaf = [{"name": sub, "type": 1, "options": leaf}]
@@ -954,17 +1012,29 @@ class FakeDiscord:
             "type": 1,
             "options": leaf,
         }
-        return await self._push(self._interaction_payload(user_id, 2, data, away=away))
+        where = DM_CHANNELS + user_id if in_dm else CHANNEL_ID
+        payload = self._interaction_payload(user_id, 2, data, away=away, channel_id=where)
+        return await self._push(payload)
 
     async def click(self, user_id: int, message: dict[str, Any], custom_id: str) -> FakeInteraction:
-        """Push a button click on ``message`` (as the fake stored it)."""
+        """Push a button click on ``message`` (as the fake stored it), where it is."""
         if custom_id not in custom_ids(message.get("components") or []):
             raise AssertionError(f"message {message['id']} has no component {custom_id!r}")
         payload = self._interaction_payload(
-            user_id, 3, {"custom_id": custom_id, "component_type": 2}
+            user_id,
+            3,
+            {"custom_id": custom_id, "component_type": 2},
+            channel_id=int(message["channel_id"]),
         )
         payload["message"] = message
         return await self._push(payload)
+
+
+def _answered_in(interaction: FakeInteraction) -> int:
+    """The channel an interaction's answers appear in: the user's DM for one from there,
+    else the bot's channel (as this fake has always placed them)."""
+    payload = interaction.payload
+    return int(payload["channel_id"]) if payload.get("context") == 1 else CHANNEL_ID
 
 
 def _option_type(value: Any) -> int:

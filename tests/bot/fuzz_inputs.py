@@ -1,12 +1,13 @@
 """Fuzz what people type, through the console and straight into the service.
 
-    .venv/bin/python -m tests.bot.fuzz_inputs --inputs 20000
+    .venv/bin/python -m tests.bot.fuzz_inputs --inputs 20000 [--db postgresql://...]
 
 Each input is a console line (odd unicode, huge numbers, nan, inf, negatives, very long
 strings, ``=`` soup, and well-formed commands so that games really get played) or a
 service call with arbitrary values (clocks, extensions, vacations, settings, leagues).
 An input may be taken or refused; a refused one must leave the database's logical
-content exactly as it was, and none may raise anything but a refusal. The script
+content exactly as it was, and none may raise anything but a refusal, on SQLite and on
+PostgreSQL alike (``--db``: an empty scratch database; the fuzzed games stay in it). The script
 prints how many inputs were tried, refused, accepted and unhandled (the target: 0);
 ``test_fuzz_inputs.py`` runs the same checks, fewer of them, in the test suite.
 Not collected by pytest itself (its name does not start with ``test_``).
@@ -23,9 +24,12 @@ import sys
 import tempfile
 import traceback
 from collections import Counter
+from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -44,11 +48,12 @@ from bot.inputs import (
 )
 from bot.organiser import Organiser
 from bot.service import Caller, Refused, Service, Table
-from bot.store import SQLiteStore
+from bot.store import Target, is_postgres, open_store
 
 ACCEPTED, REFUSED = "accepted", "refused"
 ADA, BOB, MOD = Caller(1, "ada"), Caller(2, "bob"), Caller(3, "Mod", manager=True)
 TABLES = (Table(7001, 1), Table(7002, 1), Table(7003, None))
+NAMED = Table(7004, 1)  # where a player of any name opens a game (and calls it off)
 GAME_KEYS = sorted(engine.GAMES)
 
 ODD = [
@@ -58,7 +63,9 @@ ODD = [
     "=", "==", "a=", "=b", "a=b=c", ",,,", "Europe/Berlin", "Mars/Olympus", "../../etc/passwd",
     "A" * 10_000, "2026-12-01 18:00", "9999-12-31", "0001-01-01", "ii-2-3", "on", "off",
     "red tall b2", "forfeit", "skip", "random", "pass", "resign", "🂡", "\u202e", "'", "`",
-    "²", "9" * 5000, "1" + "0" * 400,
+    "²", "9" * 5000, "1" + "0" * 400, "a\0b", "\ud800", "x\udfffy", "<t:999999999999>",
+    "<t:-999999999999>", "<t:1796148000>", "<t:1796148000:R>", "<t:0>", "253402300800",
+    "{t:999999999999:R}",
 ]  # fmt: skip
 #: one character, many times over: far past any length a value may have
 LONG = st.builds(
@@ -76,6 +83,7 @@ WORDS = st.one_of(
     st.floats().map(repr),
     st.integers().map(str),
     st.text(alphabet="=, abc09.-", max_size=30),
+    st.text(st.characters(exclude_categories=()), max_size=20),  # lone surrogates too
     LONG,
 )
 OPTION_NAMES = st.one_of(
@@ -93,6 +101,7 @@ COMMAND_NAMES = [
     *("leaderboard", "games", "rules", "help", "game", "nope"),
 ]
 COMMANDS = st.sampled_from(COMMAND_NAMES)
+LEAGUE_SUBS = ["join", "leave", "start", "standings", "schedule", "results", "list"]
 #: lines that really play, so the fuzzing meets lobbies, games in play and finished ones
 PLAY = st.sampled_from(
     [
@@ -108,12 +117,13 @@ LINES = st.one_of(
     PLAY,
     st.builds(
         lambda user, command, game, args: f"{user}: /{command} {game} {args}",
-        st.one_of(st.sampled_from(["ada", "bob"]), st.text(max_size=12)),
+        st.one_of(st.sampled_from(["ada", "bob", "a\0da", "b\ud800b"]), st.text(max_size=12)),
         COMMANDS,
         st.one_of(st.sampled_from(GAME_KEYS), WORDS),
         st.one_of(OPTIONS, WORDS),
     ),
     st.builds(lambda u, c, w: f"{u}: /{c} {w}", st.sampled_from(["ada", "bob"]), COMMANDS, WORDS),
+    st.builds(lambda sub, name: f"ada: /league {sub} {name}", st.sampled_from(LEAGUE_SUBS), WORDS),
     st.text(max_size=200),
 )
 
@@ -169,6 +179,8 @@ CALLS = st.one_of(
         ),
     ),
     st.tuples(st.just("board"), st.one_of(st.none(), st.integers())),
+    st.tuples(st.just("snooze"), st.integers(min_value=-1, max_value=10), WORDS),
+    st.tuples(st.sampled_from(["named", "member"]), WORDS),
     st.tuples(st.sampled_from(["join", "start"])),
 )
 INPUTS = st.one_of(LINES.map(lambda line: ("line", line)), CALLS)
@@ -212,6 +224,11 @@ def sweep() -> list[tuple]:
         for edge in EDGES
     ]
     items += [(kind, edge) for kind in ("extend", "vacation") for edge in EDGES]
+    items += [("line", f"{odd}: /join") for odd in ODD]  # the player's own name
+    items += [("league", odd, "skybridge", "swiss", {}) for odd in ODD]
+    items += [("line", f"ada: /league {sub} {odd}") for sub in ("join", "results") for odd in ODD]
+    items += [("snooze", 1, odd) for odd in ODD]
+    items += [(kind, odd) for kind in ("named", "member") for odd in ODD]
     items += [
         ("create", TABLES[1], "skybridge", {}, Clocks(**{field: edge}))
         for field in CLOCK_FIELDS
@@ -220,26 +237,15 @@ def sweep() -> list[tuple]:
     return items
 
 
-def dump(path: Path) -> list[str]:
-    """The database's logical content, read through a connection of its own: reading
-    leaves it as it was, and a WAL checkpoint cannot make it differ."""
-    with sqlite3.connect(path) as db:
-        return list(db.iterdump())
+Rows = Callable[[str], list[tuple]]
 
 
-def out_of_range(path: Path) -> list[str]:
+def out_of_range(rows: Rows) -> list[str]:
     """Stored values no check should have let in: clocks, league timing, time zones."""
-    with sqlite3.connect(path) as db:
-        games = db.execute(
-            "SELECT id, move_hours, remind_hours, reaction_hours, reminder_limit FROM games"
-        ).fetchall()
-        leagues = db.execute(
-            "SELECT id, round_hours, move_hours, rounds, table_size FROM leagues"
-        ).fetchall()
-        zones = db.execute("SELECT user_id, timezone FROM user_settings").fetchall()
-        cadences = db.execute(
-            "SELECT user_id, remind_hours, digest_hour, digest_at FROM user_settings"
-        ).fetchall()
+    games = rows("SELECT id, move_hours, remind_hours, reaction_hours, reminder_limit FROM games")
+    leagues = rows("SELECT id, round_hours, move_hours, rounds, table_size FROM leagues")
+    zones = rows("SELECT user_id, timezone FROM user_settings")
+    cadences = rows("SELECT user_id, remind_hours, digest_hour, digest_at FROM user_settings")
     spans = (TIME_PER_MOVE, REMIND_EVERY, REACTION_WINDOW)
     bad = [
         f"game {row[0]}: {span.option}={value!r}"
@@ -273,29 +279,59 @@ def _inside(value: object, span: Span) -> bool:
 
 
 class Rig:
-    """A real SQLite file, the service, organiser and console over it, and one loop."""
+    """A real database (a SQLite file, or the PostgreSQL database ``where`` names), the
+    service, organiser and console over it, and one loop."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, where: Target | None = None) -> None:
         self.loop = asyncio.new_event_loop()
-        self.path = folder / "fuzz.db"
-        self.store = self.loop.run_until_complete(SQLiteStore.open(self.path))
+        self.where = folder / "fuzz.db" if where is None else where
+        self.store = self.loop.run_until_complete(open_store(self.where))
         self.service = Service(self.store, images=False, seed=lambda: 12345)
         self.organiser = Organiser(self.service)
         self.console = Console(self.service, folder / "images", io.StringIO())
+        self._reader: asyncpg.Connection | None = None  # PostgreSQL's: a connection of its own
+        self._tables: list[str] = []
+        if is_postgres(self.where):
+            self._reader = self.loop.run_until_complete(asyncpg.connect(self.where))
+            tables = self.rows(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+            )
+            self._tables = sorted(name for (name,) in tables)
 
     def close(self) -> None:
+        if self._reader is not None:
+            self.loop.run_until_complete(self._reader.close())
         self.loop.run_until_complete(self.store.close())
         self.loop.close()
+
+    def rows(self, sql: str) -> list[tuple]:
+        """A query's rows, through a connection of the rig's own, not the store's."""
+        if self._reader is None:
+            with closing(sqlite3.connect(self.where)) as db:
+                return db.execute(sql).fetchall()
+        return [tuple(r) for r in self.loop.run_until_complete(self._reader.fetch(sql))]
+
+    def dump(self) -> list[str]:
+        """The database's logical content: reading leaves it as it was, and neither a WAL
+        checkpoint nor the order PostgreSQL hands rows over in can make it differ."""
+        if self._reader is None:
+            with closing(sqlite3.connect(self.where)) as db:
+                return list(db.iterdump())
+        every = ", ".join(
+            f"(SELECT COALESCE(string_agg(t::text, E'\\n' ORDER BY t::text), '') FROM {name} t)"
+            for name in self._tables
+        )
+        return list(self.rows(f"SELECT {every}")[0])
 
     def feed(self, item: tuple) -> str:
         """Run one input: ``accepted`` or ``refused``. A refusal that changed the database
         fails an assertion; any other exception is let through, as a bug."""
-        before = dump(self.path)
+        before = self.dump()
         outcome = self.loop.run_until_complete(self._run(item))
         if outcome == REFUSED:
-            assert dump(self.path) == before, f"the refused {item!r:.300} changed the database"
+            assert self.dump() == before, f"the refused {item!r:.300} changed the database"
         else:
-            assert not (bad := out_of_range(self.path)), f"{item!r:.300} stored {bad}"
+            assert not (bad := out_of_range(self.rows)), f"{item!r:.300} stored {bad}"
         return outcome
 
     async def _run(self, item: tuple) -> str:
@@ -335,17 +371,26 @@ class Rig:
             await s.join(table, BOB)
         elif kind == "start":
             await s.start(table, ADA)
+        elif kind == "snooze":
+            await s.snooze_turn(args[0], BOB, args[1])
+        elif kind == "named":  # a player of that name opens a game, and calls it off
+            player = Caller(4, args[0])
+            await s.create(NAMED, player, "skybridge")
+            await s.abandon(NAMED, player)
+        elif kind == "member":  # a player of that name joins the league the sweep opened
+            await self.organiser.join(table.guild_id, Caller(5, args[0]), "Cup")
         else:
             await s.board(table, args[0])
 
 
-def fuzz(total: int) -> Counter:
-    """Feed the sweep, then random inputs up to ``total``, to a fresh rig; count outcomes."""
+def fuzz(total: int, where: Target | None = None) -> Counter:
+    """Feed the sweep, then random inputs up to ``total``, to a fresh rig (on a new SQLite
+    file, or on the PostgreSQL database ``where``); count outcomes."""
     tally: Counter = Counter()
     failures: list[str] = []
     items = sweep()
     with tempfile.TemporaryDirectory() as folder:
-        rig = Rig(Path(folder))
+        rig = Rig(Path(folder), where)
 
         def feed(item: tuple) -> None:
             tally["tried"] += 1
@@ -381,7 +426,9 @@ def fuzz(total: int) -> Counter:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=20_000, help="how many to try in all")
-    tally = fuzz(parser.parse_args(argv).inputs)
+    parser.add_argument("--db", help="an empty PostgreSQL database's URL (default: SQLite)")
+    args = parser.parse_args(argv)
+    tally = fuzz(args.inputs, args.db)
     print(
         f"fuzzed inputs: {tally['tried']} tried, {tally[REFUSED]} refused, "
         f"{tally[ACCEPTED]} accepted, {tally['unhandled']} unhandled, "

@@ -180,7 +180,7 @@ async def test_boards_in_a_dm_do_not_ping_the_dms_own_player(daily):
     assert moved.mentions == () and moved.playable
     solo = await service.solo(dm(BOB), BOB, "seven-bridges")
     assert solo.mentions == ()
-    assert await service.store.claim_notices() == [], "and no DM about a DM"
+    assert await service.store.claim_notices("test") == [], "and no DM about a DM"
 
 
 async def test_the_move_that_ends_the_daily_game_settles_the_attempt_with_it(daily):

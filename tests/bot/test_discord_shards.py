@@ -10,13 +10,23 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
+import pytest
+
+from bot import gateway_turns
 from bot.callers import jump_link
 from bot.client import Bridgekeeper
 from bot.service import Service
 from bot.store import open_store
 from tests.bot.discord_limits import text
-from tests.bot.fake_discord_server import CHANNEL_ID, GUILD_ID, TOKEN, FakeDiscord
+from tests.bot.fake_discord_server import (
+    CHANNEL_ID,
+    DM_CHANNELS,
+    GUILD_ID,
+    TOKEN,
+    FakeDiscord,
+)
 from tests.bot.test_discord_protocol import (
     ADA,
     BOB,
@@ -42,13 +52,14 @@ async def test_with_no_shard_settings_the_bot_shards_as_discord_recommends(tmp_p
 
 
 @asynccontextmanager
-async def shard_bots(url: str, monkeypatch, count: int = 2) -> AsyncIterator[tuple]:
-    """The fake Discord and ``count`` bots on the database at ``url``, bot ``n``
-    connecting shard ``n`` of ``count``, each with its own store, as separate processes
-    would have them; all ready. Fails on anything logged at ERROR."""
+async def shard_bots(url: str, monkeypatch, count: int = 2, **fake: Any) -> AsyncIterator[tuple]:
+    """The fake Discord (made with ``fake``'s options) and ``count`` bots on the database
+    at ``url``, bot ``n`` connecting shard ``n`` of ``count``, each with its own store, as
+    separate processes would have them, started at once; all ready. Fails on anything
+    logged at ERROR."""
     errors = _ErrorLog()
     logging.getLogger().addHandler(errors)
-    fake = FakeDiscord(members=NAMES)
+    fake = FakeDiscord(members=NAMES, **fake)
     await fake.start()
     fake.redirect(monkeypatch)
     bots, tasks, stores = [], [], []
@@ -128,4 +139,75 @@ async def test_a_board_one_shard_process_posts_is_played_from_another(postgres_u
         row = await store.latest_game(CHANNEL_ID)
         log = await store.moves(row.id)
         assert [m.user_id for m in log] == [first, second], "the timer's move, then the click's"
+        assert_no_rejections(fake)
+
+
+async def test_processes_sharing_a_token_take_turns_to_connect(postgres_url, monkeypatch):
+    """Discord takes one IDENTIFY per 5 s in a bucket (``max_concurrency`` 1: every shard
+    is in bucket 0): two processes started at once connect a turn apart, through the
+    database they share (a turn shortened to 2 s here)."""
+    monkeypatch.setattr(gateway_turns, "BUCKET_SECONDS", 2.0)
+    async with shard_bots(postgres_url, monkeypatch) as (fake, _bots):
+        assert sorted(fake.identified) == [[0, 2], [1, 2]]
+        first, second = sorted(fake.identified_at)
+        assert second - first >= 1.5, f"identified {second - first:.2f} s apart"
+        asked = [r for r in fake.requests if r.path == "/gateway/bot"]
+        assert len(asked) == 2, "each asked Discord what it allows before connecting"
+
+
+def _edited_since(fake: FakeDiscord, seen: int, channel: str):
+    """Whether the bot edited a message of ``channel`` (a game's pinned status, say) in
+    the requests after the first ``seen``."""
+    status = f"/channels/{channel}/messages/"
+    return lambda: any(
+        r.method == "PATCH" and r.path.startswith(status) for r in fake.requests[seen:]
+    )
+
+
+async def _played_in_dm(fake: FakeDiscord, user: int, board: dict) -> str:
+    """``user`` clicks Play under ``board`` in their DM, and on through the picker until
+    a move is played and the bot is done with it (the game's pinned status brought up to
+    date, its last step); what they are told privately."""
+    clicked = await fake.click(user, board, ids_of(board)[0])
+    where = await private_answer(fake, await reply_to(fake, clicked))
+    for _ in range(4):
+        seen = len(fake.requests)
+        clicked = await fake.click(user, where, ids_of(where)[0])
+        where = await private_answer(fake, await reply_to(fake, clicked))
+        if text(where).startswith("You played `"):
+            await fake.wait_for(_edited_since(fake, seen, board["channel_id"]), WAIT)
+            return text(where)
+    raise AssertionError(f"no move played: {text(where)!r}")
+
+
+@pytest.mark.parametrize("guild_shard", [0, 1], ids=["guild-with-dms", "guild-elsewhere"])
+async def test_solo_and_daily_play_in_dms_work_whichever_process_runs_the_guild(
+    postgres_url, monkeypatch, guild_shard
+):
+    """Direct messages reach shard 0 alone. The daily challenge opened from the server
+    (by the guild's shard's process) is played by clicks in the DM, which reach shard 0's
+    process; a solo game is opened and played there too. Both processes share the store,
+    so it makes no difference which process runs the guild."""
+    guild = (guild_shard << 22) | GUILD_ID  # Discord puts it on shard (id >> 22) % 2
+    async with shard_bots(postgres_url, monkeypatch, guild_id=guild) as (fake, bots):
+        dms, home = bots[0], bots[guild_shard]
+        assert home.get_guild(guild) is not None and (dms is home) == (guild_shard == 0)
+
+        told = await private_answer(fake, await fake.slash(ADA, "daily", "play"))
+        assert "waiting in your DMs" in text(told)
+        ada_dm = str(DM_CHANNELS + ADA)
+        (daily,) = [m for m in fake.messages.values() if m["channel_id"] == ada_dm and ids_of(m)]
+        assert "Daily challenge" in text(daily)
+        assert await _played_in_dm(fake, ADA, daily) == "You played `roll`."
+        store = dms.service.store
+        game = await store.latest_game(DM_CHANNELS + ADA)
+        assert [m.user_id for m in await store.moves(game.id)] == [ADA]
+
+        solo = await public_answer(fake, await fake.slash(BOB, "solo", in_dm=True))
+        assert "**Seven Bridges** begins" in text(solo) and solo["channel_id"] == str(
+            DM_CHANNELS + BOB
+        )
+        assert await _played_in_dm(fake, BOB, solo) == "You played `roll`."
+        game = await store.latest_game(DM_CHANNELS + BOB)
+        assert [m.user_id for m in await store.moves(game.id)] == [BOB]
         assert_no_rejections(fake)

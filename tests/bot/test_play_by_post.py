@@ -68,7 +68,7 @@ async def test_reminders_come_once_per_interval_and_stop_at_the_limit(world, clo
     ] * 3
     assert "your turn in **Skybridge #1** for 2 days" in notices[1].text
     for n in notices:
-        await service.store.mark_sent(n.id)
+        await service.store.mark_sent(n)
     assert await scheduler.deliveries() == []
 
 
@@ -115,7 +115,7 @@ async def test_dms_wait_for_the_end_of_quiet_hours_in_the_users_time_zone(world,
     assert dm[2] == "dm" and dm[3] == "2026-11-03T06:00:00.000000+00:00", "07:00 Berlin"
     (mention,) = await scheduler.deliveries()
     assert mention.via == "channel"
-    await service.store.mark_sent(mention.id)
+    await service.store.mark_sent(mention)
     clock.at(hours=18)  # 06:00 UTC = 07:00 Berlin
     assert [n.via for n in await scheduler.deliveries()] == ["dm"]
 

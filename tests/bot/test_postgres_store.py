@@ -233,7 +233,8 @@ async def test_notices_claimed_by_processes_at_once_are_each_handed_out_once(pos
         game_id = await started_game(stores[0])
         for n in range(30):
             await stores[0].queue_turn_notice(game_id, 1, f"notice {n}", "2000-01-01T00:00:00Z")
-        claimed = await asyncio.gather(*(s.claim_notices() for s in stores * 2))
+        claiming = (s.claim_notices(f"process {n}") for n, s in enumerate(stores * 2))
+        claimed = await asyncio.gather(*claiming)
         texts = [notice.text for batch in claimed for notice in batch]
         assert sorted(texts) == sorted(f"notice {n}" for n in range(30))
     finally:

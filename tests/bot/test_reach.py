@@ -158,7 +158,10 @@ async def test_a_move_from_afar_in_a_server_game_pings_the_next_player_in_its_ch
         picker = replies[0]
     (board,) = boards()
     assert board.url.endswith(f"/channels/{CHANNEL_ID}/messages"), "posted where the game is"
-    assert pinged(board.payload) == {other.user_id}
+    posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
+    ping = posts[posts.index(board) - 1]
+    assert not ping.files and pinged(ping.payload) == {other.user_id}, "a ping in words first"
+    assert pinged(board.payload) == set(), "the card pings nobody (discord-api-docs#7854)"
     seen = [r for r in replies if r.kind == "message"][-1]
     assert seen.ephemeral and seen.pinged == set() and not seen.custom_ids, "their turn now"
     assert f"Posted in https://discord.com/channels/{duel.guild_id}/{CHANNEL_ID}." in seen.text

@@ -9,6 +9,7 @@ import asyncio
 import socket
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -17,7 +18,7 @@ from bot import shard_claims
 from bot.__main__ import _serve
 from bot.config import BadSetting, Shards
 from bot.holders import pid_space
-from bot.shard_claims import SHARD_LEASE, ShardLost, claim, keep, release
+from bot.shard_claims import RENEW_EVERY, SHARD_LEASE, ShardLost, claim, keep, release
 from bot.store import CannotSave, open_store
 from tests.bot.fake_discord_server import TOKEN, FakeDiscord
 from tests.bot.test_discord_protocol import NAMES, WAIT
@@ -126,6 +127,43 @@ async def test_a_renewing_process_keeps_its_shards_past_the_first_lease(stores, 
     await asyncio.gather(keeper, return_exceptions=True)
 
 
+class Paced:
+    """:func:`keep`'s waits in virtual time: each moves the stores' clock on by its length
+    at once, running on the way whatever the test set to happen at a moment (``at``: an
+    outage beginning or ending); once the clock reaches ``stop_at`` it waits for good, and
+    ``reached`` is set, for the test to look at the keeper."""
+
+    def __init__(self, clock: Clock, stop_at: datetime) -> None:
+        self.clock = clock
+        self.stop_at = stop_at
+        self.reached = asyncio.Event()
+        self.events: list[tuple[datetime, Callable[[], Awaitable[None]]]] = []
+        self.waits: list[float] = []
+
+    def at(self, moment: datetime, event: Callable[[], Awaitable[None]]) -> None:
+        self.events.append((moment, event))
+        self.events.sort(key=lambda e: e[0])
+
+    async def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        end = self.clock.now + timedelta(seconds=seconds)
+        while self.events and self.events[0][0] <= end:
+            moment, event = self.events.pop(0)
+            self.clock.now = max(self.clock.now, moment)
+            await event()
+        self.clock.now = end
+        if end >= self.stop_at:
+            self.reached.set()
+            await asyncio.Event().wait()
+        await asyncio.sleep(0)
+
+    async def run(self, keeper: asyncio.Task) -> None:
+        """Until the clock reaches ``stop_at``, or the keeper stops first."""
+        reached = asyncio.create_task(self.reached.wait())
+        await asyncio.wait({keeper, reached}, timeout=60, return_when=asyncio.FIRST_COMPLETED)
+        reached.cancel()
+
+
 def _failing(store, monkeypatch) -> dict[str, bool]:
     """Make ``store``'s lease renewals fail as a lost connection does, while the switch
     returned is on."""
@@ -141,22 +179,28 @@ def _failing(store, monkeypatch) -> dict[str, bool]:
     return switch
 
 
-async def test_a_database_away_for_less_than_a_lease_stops_nothing(stores, monkeypatch):
+def _switch(outage: dict[str, bool], down: bool) -> Callable[[], Awaitable[None]]:
+    async def flip() -> None:
+        outage["down"] = down
+
+    return flip
+
+
+async def test_a_database_away_for_most_of_a_lease_stops_nothing(stores, monkeypatch):
     one, two, clock = stores
-    monkeypatch.setattr(shard_claims, "RENEW_EVERY", 0.01)
     outage = _failing(one, monkeypatch)
     await claim(one, Shards((0,), 2), A)
-    keeper = asyncio.create_task(keep(one, Shards((0,), 2), A))
-    outage["down"] = True
-    clock.now = T0 + SHARD_LEASE * 0.5
-    await asyncio.sleep(0.1)  # renewals fail meanwhile, and are tried again
-    outage["down"] = False
-    clock.now = T0 + SHARD_LEASE * 0.75
-    await asyncio.sleep(0.1)  # renewed at the new time
-    clock.now = T0 + SHARD_LEASE * 1.5
-    await asyncio.sleep(0.05)
-    assert not keeper.done()
-    with pytest.raises(BadSetting):
+    paced = Paced(clock, stop_at=T0 + SHARD_LEASE * 2)
+    # away from just before the first renewal until 5 s before the lease runs out
+    paced.at(T0 + timedelta(seconds=29), _switch(outage, True))
+    paced.at(T0 + SHARD_LEASE - timedelta(seconds=5), _switch(outage, False))
+    keeper = asyncio.create_task(keep(one, Shards((0,), 2), A, sleep=paced.sleep))
+    await paced.run(keeper)
+    assert not keeper.done(), keeper.result()
+    # tried again and again meanwhile, soon after each failure, never a lease's wait
+    retries = paced.waits[1 : paced.waits.index(RENEW_EVERY, 1)]
+    assert len(retries) >= 8 and max(retries) <= 8, retries
+    with pytest.raises(BadSetting):  # still its shard, a lease and more later
         await claim(two, Shards((0,), 2), B)
     keeper.cancel()
     await asyncio.gather(keeper, return_exceptions=True)
@@ -164,15 +208,56 @@ async def test_a_database_away_for_less_than_a_lease_stops_nothing(stores, monke
 
 async def test_a_database_away_for_a_whole_lease_stops_the_process(stores, monkeypatch):
     one, _, clock = stores
-    monkeypatch.setattr(shard_claims, "RENEW_EVERY", 0.01)
     outage = _failing(one, monkeypatch)
     await claim(one, Shards((0,), 2), A)
-    keeper = asyncio.create_task(keep(one, Shards((0,), 2), A))
-    outage["down"] = True
-    await asyncio.sleep(0.05)
-    clock.now = T0 + SHARD_LEASE  # another process may hold the shard by now
+    paced = Paced(clock, stop_at=T0 + SHARD_LEASE * 2)
+    paced.at(T0 + timedelta(seconds=1), _switch(outage, True))
+    keeper = asyncio.create_task(keep(one, Shards((0,), 2), A, sleep=paced.sleep))
+    await paced.run(keeper)
     with pytest.raises(ShardLost, match="could not renew the leases on shards 0 of 2 for 90 s"):
-        await asyncio.wait_for(keeper, 5)
+        keeper.result()
+    assert clock.now == T0 + SHARD_LEASE, "given up when the lease ran out, not before"
+
+
+async def test_the_database_crashing_at_every_renewal_stops_nothing(crashable, crashable_url):
+    """A real PostgreSQL server killed (``pg_ctl -m immediate``) just before each regular
+    renewal and started again 3 s later: six blips at six renewal instants, each far
+    shorter than a lease, and the process keeps its shard throughout."""
+    clock = Clock(T0)
+    paced = Paced(clock, stop_at=T0 + timedelta(minutes=10))
+    blips: list[datetime] = []
+
+    async def crash() -> None:
+        await asyncio.to_thread(crashable.crash)
+        blips.append(clock.now)
+        paced.at(clock.now + timedelta(seconds=3), restart)
+
+    async def restart() -> None:
+        await asyncio.to_thread(crashable.restart)
+        blips.append(clock.now)
+
+    async def sleep(seconds: float) -> None:
+        await paced.sleep(seconds)
+        if seconds == RENEW_EVERY and len(blips) < 12:  # a regular renewal is due now
+            await crash()
+
+    one = await open_store(crashable_url, clock=clock)
+    two = await open_store(crashable_url, clock=clock)
+    await claim(one, Shards((0,), 2), A)
+    keeper = asyncio.create_task(keep(one, Shards((0,), 2), A, sleep=sleep))
+    try:
+        await paced.run(keeper)
+        assert not keeper.done(), keeper.result()
+        assert len(blips) == 12, "six crashes, six restarts"
+        with pytest.raises(BadSetting):
+            await claim(two, Shards((0,), 2), B)
+    finally:
+        keeper.cancel()
+        await asyncio.gather(keeper, return_exceptions=True)
+        if len(blips) % 2:  # it stopped during a blip: the next test needs the server
+            await restart()
+        await one.close()
+        await two.close()
 
 
 async def test_python_m_bot_stops_at_start_up_on_a_shard_another_process_runs(

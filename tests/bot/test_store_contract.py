@@ -282,12 +282,12 @@ async def test_a_moves_turn_dms_are_stored_with_it_and_only_with_it(store):
             game_id, version, seat=0, user_id=1, action="y", state="{}", awaiting=[1],
             notices=[(2, "Your turn (lost).", due)],
         )  # fmt: skip
-    assert await store.claim_notices() == []
+    assert await store.claim_notices("test") == []
     await store.record(
         game_id, version + 1, seat=0, user_id=1, action="y", state="{}", awaiting=[1],
         notices=[(2, "Your turn.", due)],
     )  # fmt: skip
-    (notice,) = await store.claim_notices()
+    (notice,) = await store.claim_notices("test")
     assert (notice.user_id, notice.via, notice.kind, notice.text) == (2, "dm", "turn", "Your turn.")
 
 
@@ -313,7 +313,7 @@ async def test_a_rematch_opens_once_whole_in_one_transaction_or_not_at_all(store
     with pytest.raises(StaleGame):
         await rematch()
     assert await store.rematch(game_id) == Rematch(), "nothing of it was stored"
-    assert await store.count_games() == 1 and await store.claim_notices() == []
+    assert await store.count_games() == 1 and await store.claim_notices("test") == []
     await store.abandon(game_id, 2)
     new = await rematch()
     assert await store.rematch(game_id) == Rematch(frozenset({1}), new)
@@ -321,7 +321,7 @@ async def test_a_rematch_opens_once_whole_in_one_transaction_or_not_at_all(store
     assert (row.status, row.state, row.creator_id) == ("active", '{"s":1}', 2)
     seats = await store.seats(new)
     assert [(s.user_id, s.awaiting) for s in seats] == [(2, True), (1, False)]
-    (notice,) = await store.claim_notices()
+    (notice,) = await store.claim_notices("test")
     assert (notice.game_id, notice.user_id, notice.text) == (new, 2, "Your turn.")
     with pytest.raises(StaleGame):
         await store.agree_rematch(game_id, 2)

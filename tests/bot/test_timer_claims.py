@@ -6,18 +6,22 @@ SQLite, two stores on one file stand for what would be two processes on PostgreS
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from datetime import UTC, datetime
 
 import pytest
 
 from bot.clocks import Clocks
 from bot.daily import Daily
+from bot.drawing import drawers
 from bot.minute import MinutePass
 from bot.organiser import Organiser
 from bot.scheduler import BATCH, Posted, Scheduler
 from bot.service import LEASE, Caller, Service
 from bot.service.play import ANNOUNCE_AFTER
 from bot.store import Notice, Store
+from bot.store.queries import CLAIM_LEASE
 from tests.conftest import ADA, BOB, Clock, Table
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
@@ -241,3 +245,87 @@ async def test_a_timer_move_discord_would_not_take_is_posted_by_its_stand_in(sch
     await minute(two).run(sink, send)
     (board,) = boards
     assert board.reply.text == tried[0].reply.text
+
+
+def sent_by(scheduler: Scheduler, name: str, sent: list[tuple[str, int]]):
+    """A process's way of sending a notice, for the test: noted as ``(name, id)``, and
+    marked sent as the bot marks it."""
+
+    async def send(notice: Notice) -> None:
+        sent.append((name, notice.id))
+        await scheduler.sent(notice)
+
+    return send
+
+
+async def test_notices_a_process_stalled_past_its_claim_are_sent_once(schedulers, clock):
+    """One process claims the due notices, then stalls (frozen) for longer than its claim
+    lasts; another takes them over and sends them; thawed, the first sends none."""
+    one, two = schedulers
+    await open_games(one.service)
+    clock.at(minutes=46)
+    await one.tick()  # every game's warning is queued
+    held = await one.deliveries()  # claimed, and then the process stalls
+    assert len(held) == GAMES
+    clock.at(minutes=46 + CLAIM_LEASE.total_seconds() / 60 + 1)
+    sent: list[tuple[str, int]] = []
+    assert await minute(two).run(sink, sent_by(two, "two", sent)) == GAMES
+    assert await minute(one).send_claimed(held, sent_by(one, "one", sent)) == 0, "thawed"
+    assert sorted(sent) == sorted(("two", n.id) for n in held), "each sent once, by two"
+
+
+async def test_a_stalled_process_whose_notices_nobody_took_over_still_sends_them(schedulers, clock):
+    one, two = schedulers
+    await open_games(one.service, 2)
+    clock.at(minutes=46)
+    await one.tick()
+    held = await one.deliveries()
+    clock.at(minutes=46 + CLAIM_LEASE.total_seconds() / 60 + 1)  # its claims ran out
+    sent: list[tuple[str, int]] = []
+    assert await minute(one).send_claimed(held, sent_by(one, "one", sent)) == 2
+    assert await minute(two).run(sink, sent_by(two, "two", sent)) == 0, "sent, so not again"
+    assert sorted(sent) == sorted(("one", n.id) for n in held)
+
+
+async def test_a_timer_move_whose_process_stalled_before_posting_it_is_posted_once(
+    open_store, clock
+):
+    """The process that made a deadline move freezes while its board is drawn (its
+    drawing worker stopped with SIGSTOP), past the move's stand-in's due time; another
+    process posts the stand-in; thawed, the first posts nothing."""
+    stores = [await open_store(clock=clock), await open_store(clock=clock)]
+    with drawers(1) as workers:
+        one = Scheduler(Service(stores[0], drawers=workers, seed=lambda: 12345))
+        two = Scheduler(Service(stores[1], images=False, seed=lambda: 12345))
+        (table,) = await open_games(one.service, 1)
+        clock.at(minutes=46)
+        await minute(one).run(sink, sink)  # the warning
+        clock.at(minutes=61)
+        posted: list[tuple[str, int | None]] = []
+
+        def post_by(name: str):
+            async def post(item: Posted) -> bool:
+                posted.append((name, item.reply.seq))
+                return True
+
+            return post
+
+        async def send(notice: Notice) -> None:
+            if notice.kind == "board":
+                await post_by("two")(await two.board(notice))
+            await two.sent(notice)
+
+        (worker,) = workers.pids
+        os.kill(worker, signal.SIGSTOP)
+        try:
+            stalled = asyncio.create_task(minute(one).run(post_by("one"), sink))
+            game = await stores[1].latest_game(table.channel_id)
+            async with asyncio.timeout(30):
+                while not await stores[1].moves(game.id):  # until the move is stored
+                    await asyncio.sleep(0.01)
+            clock.at(minutes=61 + ANNOUNCE_AFTER.total_seconds() / 60 + 1)
+            await minute(two).run(post_by("two"), send)
+        finally:
+            os.kill(worker, signal.SIGCONT)
+        await stalled
+        assert posted == [("two", 1)], "posted once, by the process that took it over"

@@ -22,7 +22,14 @@ from typing import Any, TypeVar
 import asyncpg
 
 from bot.store.dumps import dump
-from bot.store.faults import CannotOpen, CannotSave, Damaged, SchemaTooNew, StoreFault
+from bot.store.faults import (
+    CannotOpen,
+    CannotSave,
+    CommitUnknown,
+    Damaged,
+    SchemaTooNew,
+    StoreFault,
+)
 from bot.store.migrations import migrations
 from bot.store.rows import iso, parse_time, utcnow
 from bot.store.targets import CONNECT_TIMEOUT_S, redacted
@@ -47,6 +54,9 @@ _UNREACHABLE = (
     asyncpg.AdminShutdownError,
     asyncpg.TooManyConnectionsError,
 )
+#: how long a write whose COMMIT went unanswered waits for the server to say whether it
+#: committed (a crashed server restarted by its supervisor is back within seconds)
+SETTLE_WITHIN = 15.0
 _WHY_NOT_SAVED: dict[type[BaseException], str] = {
     asyncpg.DiskFullError: "the database server's disk is full",
     asyncpg.ReadOnlySQLTransactionError: "the database is read-only",
@@ -97,6 +107,9 @@ class Tx:
     def __init__(self, conn: asyncpg.Connection, store: Connection) -> None:
         self._conn = conn
         self._store = store
+        #: the transaction's id, once a statement has read it (a game's version bump
+        #: does): a COMMIT that goes unanswered can then be settled (:meth:`Connection.write`)
+        self.xid: str | None = None
 
     async def fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         self._store.round_trips += 1
@@ -222,11 +235,57 @@ class Connection:
 
     async def write(self, unit: Unit[T], *args: Any) -> T:
         """Run ``unit(tx, *args)`` as one all-or-nothing transaction (two trips of its own,
-        BEGIN and COMMIT)."""
+        BEGIN and COMMIT).
+
+        The server lost before COMMIT leaves nothing: :class:`CannotSave`. Lost at COMMIT,
+        it leaves the outcome unknown: the server may have committed just before it went.
+        Then, if the unit read its transaction's id (every write that bumps a game's
+        version does), the server is asked whether it committed (:meth:`_committed`):
+        yes, the write returns as stored; no, :class:`CannotSave`; no answer,
+        :class:`CommitUnknown`. Never "nothing was done" for a write that may have been.
+        """
         async with self._connection() as conn:
             self.round_trips += 2
-            async with conn.transaction():
-                return await unit(Tx(conn, self), *args)
+            tx, ran = Tx(conn, self), False
+            try:
+                async with conn.transaction():
+                    result = await unit(tx, *args)
+                    ran = True
+            except _UNREACHABLE as exc:
+                if not ran:
+                    raise
+                lost: BaseException = exc
+            else:
+                return result
+        if await self._committed(tx.xid):
+            return result
+        raise CannotSave("the database server went away") from lost
+
+    async def _committed(self, xid: str | None) -> bool:
+        """Whether transaction ``xid``, whose COMMIT went unanswered, committed: the
+        server's own record (``pg_xact_status``), asked again and again while the server
+        comes back (or while the lost connection's backend finishes the COMMIT), for
+        :data:`SETTLE_WITHIN` seconds at most. :class:`CommitUnknown` if it cannot be
+        told: no id was read, or no answer came."""
+        pause = 0.1
+        try:
+            async with asyncio.timeout(SETTLE_WITHIN):
+                while xid is not None:
+                    try:
+                        row = await self.row("SELECT pg_xact_status($1::text::xid8)", (xid,))
+                    except CannotSave:  # not back yet
+                        row = ("unreachable",)
+                    except asyncpg.InvalidParameterValueError:  # "in the future": the server
+                        return False  # restarted without a record of it, a commit's included
+                    if row[0] in ("committed", "aborted"):
+                        return row[0] == "committed"
+                    if row[0] is None:  # too old to be told: never, seconds after
+                        break
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, 1.0)
+        except TimeoutError:
+            pass
+        raise CommitUnknown()
 
     @asynccontextmanager
     async def transaction(self, *, snapshot: bool = False) -> AsyncIterator[asyncpg.Connection]:

@@ -16,6 +16,7 @@ from datetime import datetime
 import asyncpg
 
 from bot.clocks import Clocks
+from bot.store.damage import CHECKED_FIELDS, GAME_FIELDS, damaged, game_row, state_columns
 from bot.store.faults import StaleGame
 from bot.store.interface import Forfeit, Rate
 from bot.store.postgres.connection import Connection, Tx
@@ -46,26 +47,19 @@ from bot.store.rows import (
     iso,
 )
 
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, game_key, status, options, seed, state, version, "
-    "creator_id, created_at, updated_at, status_message_id"
-)
+_GAME_COLUMNS = ", ".join(GAME_FIELDS)
 _SEAT_COLUMNS = "seat, user_id, name, awaiting, place, score, deadline, ai"
 #: a game and its seats, one row per seat (one with no seat columns for a seatless game)
 _SEATED = "SELECT {}, {} FROM games g LEFT JOIN seats s ON s.game_id = g.id".format(
-    ", ".join(f"g.{c}" for c in _GAME_COLUMNS.split(", ")),
+    ", ".join(f"g.{c}" for c in GAME_FIELDS),
     ", ".join(f"s.{c}" for c in _SEAT_COLUMNS.split(", ")),
 )
-_GAME_WIDTH = len(_GAME_COLUMNS.split(", "))
+_GAME_WIDTH = len(GAME_FIELDS)
 _LIVE = "('lobby', 'active')"
 
 
 def _game(row: Sequence | None) -> GameRow | None:
-    if row is None:
-        return None
-    values = list(row)
-    values[5] = json.loads(values[5])
-    return GameRow(*values)
+    return None if row is None else game_row(row)
 
 
 def _seat(row: Sequence) -> SeatRow:
@@ -117,7 +111,7 @@ async def settle(
 async def _start(tx: Tx, moment: datetime, game_id: int, version: int, opening: Opening) -> None:
     """Start the game at ``version`` as ``opening`` has it, in the caller's transaction."""
     now = iso(moment)
-    game = await bump(tx, now, game_id, version, status="active", state=opening.state)
+    game = await bump(tx, now, game_id, version, status="active", **state_columns(opening.state))
     seats = awaited(game, moment, opening.awaiting)
     await settle(tx, now, game, seats, opening.notices, heads_ups=opening.heads_ups)
 
@@ -255,6 +249,18 @@ class GamesPG(Connection):
         )
         return [MoveRow(*r) for r in rows]
 
+    async def repair_state(self, game_id: int, version: int, state: str) -> bool:
+        stored = state_columns(state)  # the version stays: the position is the same
+        sql = "UPDATE games SET state = $1, state_crc = $2 WHERE id = $3 AND version = $4"
+        changed = await self.execute(sql, (stored["state"], stored["state_crc"], game_id, version))
+        return changed == 1
+
+    async def damaged_games(self) -> list[int]:
+        """Read once, at start-up: the live games' rows, a checksum each."""
+        checked = ", ".join(CHECKED_FIELDS)
+        rows = await self.rows(f"SELECT {checked} FROM games WHERE status IN {_LIVE}")
+        return [row[0] for row in rows if damaged(row)]
+
     async def count_games(self) -> int:
         row = await self.row("SELECT COUNT(*) FROM games")
         return int(row[0])
@@ -336,7 +342,7 @@ class GamesPG(Connection):
         moment = self.clock()
         now = iso(moment)
         waiting = list(awaiting)
-        columns: dict[str, object] = {"state": state}
+        columns = state_columns(state)
         columns["status"] = "finished" if results else "active"
         if results:
             columns["finished_at"] = now

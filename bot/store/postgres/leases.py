@@ -41,3 +41,22 @@ class LeasesPG(Connection):
     async def lease_holder(self, name: str) -> str | None:
         row = await self.row("SELECT holder FROM leases WHERE name = $1", (name,))
         return None if row is None else row[0]
+
+    async def take_turn(self, name: str, holder: str, seconds: float) -> float:
+        """The server's clock alone (``now()``) decides, whatever the hosts' clocks say.
+        Of processes asking at once for a turn never taken, the one that inserts it has
+        it; the others, not seeing its row yet, try again a moment later."""
+        row = await self.row(
+            "WITH t AS (INSERT INTO leases (name, holder, until) "
+            "VALUES ($1, $2, now() + make_interval(secs => $3)) "
+            "ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until "
+            "WHERE leases.until <= now() RETURNING 1) "
+            "SELECT CASE WHEN EXISTS (SELECT 1 FROM t) THEN 0 ELSE GREATEST($4::float8, "
+            "(SELECT EXTRACT(EPOCH FROM until - now())::float8 FROM leases WHERE name = $1)) END",
+            (name, holder, seconds, TURN_AGAIN),
+        )
+        return float(row[0])
+
+
+#: the shortest wait :meth:`LeasesPG.take_turn` asks for: never none, as it was not free
+TURN_AGAIN = 0.01

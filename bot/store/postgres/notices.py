@@ -13,6 +13,7 @@ from bot.store.queries import (
     CLAIM_LEASE,
     DUE_COLUMNS,
     MAX_ATTEMPTS,
+    NOTICE_COLUMNS,
     RETRY_AFTER,
     SETTINGS_COLUMNS,
     digest_due,
@@ -81,8 +82,9 @@ class NoticesPG(Connection):
         """Queue a "your turn" DM for the wait the user has now in this game (none: nothing)."""
         await self.read(queue_turn, self.now(), game_id, user_id, text, due_at)
 
-    async def claim_notices(self) -> list[Notice]:
-        """Take the notices due now for delivery; two deliverers never get the same one.
+    async def claim_notices(self, claimer: str) -> list[Notice]:
+        """Take the notices due now for delivery, under ``claimer``; two deliverers never
+        get the same one.
 
         A notice whose wait is over (the player moved, was replaced, the game ended) is
         dropped rather than sent: a DM held through quiet hours must not arrive after the
@@ -106,18 +108,41 @@ class NoticesPG(Connection):
                 "WITH c AS (SELECT id FROM outbox WHERE sent_at IS NULL AND dropped IS NULL "
                 "AND due_at <= $1 AND (claimed_at IS NULL OR claimed_at <= $2) "
                 "FOR UPDATE SKIP LOCKED), "
-                "u AS (UPDATE outbox o SET claimed_at = $1, attempts = o.attempts + 1 FROM c "
-                "WHERE o.id = c.id RETURNING o.*) "
-                "SELECT u.id, u.game_id, g.guild_id, g.channel_id, u.user_id, u.via, u.kind, "
-                "u.text, u.turn_since, u.attempts, u.seq FROM u "
-                "LEFT JOIN games g ON g.id = u.game_id "
-                "ORDER BY u.due_at, u.id",
+                "o AS (UPDATE outbox o SET claimed_at = $1, claimed_by = $3, "
+                "attempts = o.attempts + 1 FROM c WHERE o.id = c.id RETURNING o.*) "
+                f"SELECT {NOTICE_COLUMNS} FROM o LEFT JOIN games g ON g.id = o.game_id "
+                "ORDER BY o.due_at, o.id",
                 iso(now),
                 iso(now - CLAIM_LEASE),
+                claimer,
             )
             return [Notice(*r) for r in rows]
 
         return await self.write(unit)
+
+    async def claim_announcement(self, game_id: int, seq: int, claimer: str) -> Notice | None:
+        """The stand-in for move ``seq``'s public post, taken by ``claimer`` to post the
+        move now: None if another process is delivering it or posted it already. It stays
+        due when it was, for another process to post should this one die first."""
+        row = await self.row(
+            "WITH o AS (UPDATE outbox SET claimed_by = $1 WHERE game_id = $2 AND seq = $3 "
+            "AND kind = 'board' AND sent_at IS NULL AND dropped IS NULL "
+            "AND (claimed_at IS NULL OR claimed_at <= $4) RETURNING *) "
+            f"SELECT {NOTICE_COLUMNS} FROM o LEFT JOIN games g ON g.id = o.game_id",
+            (claimer, game_id, seq, iso(self.clock() - CLAIM_LEASE)),
+        )
+        return None if row is None else Notice(*row)
+
+    async def confirm_claim(self, notice: Notice) -> bool:
+        """Extend ``notice``'s claim from now if it is still the one it was taken under
+        and the notice is neither sent nor dropped: True, send it now; False, another
+        process took it over (this one stalled past the claim), so leave it be."""
+        extended = await self.execute(
+            "UPDATE outbox SET claimed_at = $1 WHERE id = $2 AND claimed_by = $3 "
+            "AND sent_at IS NULL AND dropped IS NULL",
+            (self.now(), notice.id, notice.claim),
+        )
+        return extended == 1
 
     async def delivery_failed(self, notice: Notice) -> str:
         """Put back a notice Discord refused, for a later try: ``retry``; after the last
@@ -136,15 +161,14 @@ class NoticesPG(Connection):
         await self.execute(f"UPDATE outbox SET {sets} WHERE id = $1", (notice.id, *params))
         return outcome
 
-    async def mark_sent(self, notice_id: int) -> None:
-        await self.execute("UPDATE outbox SET sent_at = $1 WHERE id = $2", (self.now(), notice_id))
-
-    async def announced(self, game_id: int, seq: int) -> None:
-        await self.execute(
-            "UPDATE outbox SET sent_at = $1 WHERE game_id = $2 AND seq = $3 AND kind = 'board' "
-            "AND sent_at IS NULL",
-            (self.now(), game_id, seq),
+    async def mark_sent(self, notice: Notice) -> bool:
+        """``notice`` went out: it is sent, whoever holds it. Whether its claim was still
+        this one (False: another process took it over meanwhile, and may send it too)."""
+        row = await self.row(
+            "UPDATE outbox SET sent_at = COALESCE(sent_at, $1) WHERE id = $2 RETURNING claimed_by",
+            (self.now(), notice.id),
         )
+        return row is not None and row[0] == notice.claim
 
     async def settings(self, user_id: int) -> Settings:
         row = await self.row(

@@ -100,26 +100,30 @@ async def bump(
 
     The seats are locked as they are read (a game always has its creator's seat): a
     reminder another process claims meanwhile is waited for and read as it left the
-    seat, never written back over by this write's older copy."""
+    seat, never written back over by this write's older copy. The transaction's id is
+    read with them (``tx.xid``), so a COMMIT cut off by the server's crash can be
+    settled (:meth:`~bot.store.postgres.connection.Connection.write`)."""
     sql = Statement(now, game_id, version)
     sets = "".join(f", {name} = {sql(value)}" for name, value in columns.items())
     cte, _, column = (more(sql) if more else "|NULL").partition("|")
     rows = await tx.fetch(
         f"WITH g AS (UPDATE games SET version = version + 1, updated_at = $1{sets} "
         f"WHERE id = $2 AND version = $3 RETURNING {_GAME}){cte} "
-        f"SELECT g.*, {column}, {_SEAT} FROM g JOIN seats s ON s.game_id = g.id "
-        "LEFT JOIN user_settings u ON u.user_id = s.user_id ORDER BY s.seat FOR UPDATE OF s",
+        f"SELECT g.*, {column}, {_SEAT}, pg_current_xact_id()::text FROM g "
+        "JOIN seats s ON s.game_id = g.id LEFT JOIN user_settings u ON u.user_id = s.user_id "
+        "ORDER BY s.seat FOR UPDATE OF s",
         *sql.values,
     )
     if not rows:
         raise StaleGame(f"game {game_id} moved on from version {version}")
     first = rows[0]
+    tx.xid = first[-1]  # to ask whether it committed, should its COMMIT go unanswered
     width = len(_GAME.split(", ")) + 1
     return Game(
         *first[:6],
         Clocks(*first[6:11]),
         first[11],
-        tuple(Seat(*r[width:]) for r in rows),
+        tuple(Seat(*r[width:-1]) for r in rows),
         first[12],
     )
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from bot.clocks import Clocks
+from bot.store.damage import CHECKED_FIELDS, GAME_FIELDS, damaged, game_row, state_columns
 from bot.store.faults import StaleGame
 from bot.store.interface import Forfeit, Rate
 from bot.store.queries import RATED
@@ -30,27 +31,31 @@ from bot.store.sqlite.notices import queue_board, queue_turn, tell_next
 from bot.store.sqlite.ratings import rate_game
 from bot.store.sqlite.waits import bump, reschedule, set_awaiting
 
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, game_key, status, options, seed, state, version, "
-    "creator_id, created_at, updated_at, status_message_id"
-)
+
+def _columns(fields: tuple[str, ...], table: str = "") -> str:
+    """Columns of ``games`` to read a row from (:mod:`bot.store.damage`): its state and
+    options as the bytes stored, so a damaged byte is named, not raised as a decoding
+    error."""
+    prefix = f"{table}." if table else ""
+    return ", ".join(
+        f"CAST({prefix}{f} AS BLOB)" if f in ("state", "options") else f"{prefix}{f}"
+        for f in fields
+    )
+
+
+_GAME_COLUMNS = _columns(GAME_FIELDS)
 _SEAT_COLUMNS = "seat, user_id, name, awaiting, place, score, deadline, ai"
 #: a game and its seats, one row per seat (one with no seat columns for a seatless game)
 _SEATED = "SELECT {}, {} FROM games g LEFT JOIN seats s ON s.game_id = g.id".format(
-    ", ".join(f"g.{c}" for c in _GAME_COLUMNS.split(", ")),
-    ", ".join(f"s.{c}" for c in _SEAT_COLUMNS.split(", ")),
+    _columns(GAME_FIELDS, "g"), ", ".join(f"s.{c}" for c in _SEAT_COLUMNS.split(", "))
 )
-_GAME_WIDTH = len(_GAME_COLUMNS.split(", "))
+_GAME_WIDTH = len(GAME_FIELDS)
 #: the statuses of the game a channel is playing: at most one, by a unique index
 _LIVE = "('lobby', 'active')"
 
 
 def _game(row: Sequence | None) -> GameRow | None:
-    if row is None:
-        return None
-    values = list(row)
-    values[5] = json.loads(values[5])
-    return GameRow(*values)
+    return None if row is None else game_row(row)
 
 
 def _seat(row: Sequence) -> SeatRow:
@@ -62,7 +67,7 @@ def _start(
 ) -> None:
     """Start the game at ``version`` as ``opening`` has it, in the caller's transaction."""
     now = iso(moment)
-    hours = bump(conn, now, game_id, version, status="active", state=opening.state)
+    hours = bump(conn, now, game_id, version, status="active", **state_columns(opening.state))
     set_awaiting(conn, moment, game_id, hours, opening.awaiting)
     for notice in opening.notices:
         queue_turn(conn, now, game_id, *notice)
@@ -189,12 +194,29 @@ class GamesSQL(Connection):
         return game, [_seat(r[_GAME_WIDTH:]) for r in rows if r[_GAME_WIDTH] is not None]
 
     async def moves(self, game_id: int) -> list[MoveRow]:
+        """The log, its texts read as the bytes stored: a byte damaged there reads as
+        U+FFFD (so that entry does not replay), not as a decoding error of the whole log."""
         rows = await self.rows(
-            "SELECT seq, seat, user_id, kind, action, created_at FROM moves "
-            "WHERE game_id = ? ORDER BY seq",
+            "SELECT seq, seat, user_id, CAST(kind AS BLOB), CAST(action AS BLOB), "
+            "CAST(created_at AS BLOB) FROM moves WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
-        return [MoveRow(*r) for r in rows]
+        return [
+            MoveRow(seq, seat, user, *(t.decode(errors="replace") for t in texts))
+            for seq, seat, user, *texts in rows
+        ]
+
+    async def repair_state(self, game_id: int, version: int, state: str) -> bool:
+        stored = state_columns(state)  # the version stays: the position is the same
+        sql = "UPDATE games SET state = ?, state_crc = ? WHERE id = ? AND version = ?"
+        changed = await self.execute(sql, (stored["state"], stored["state_crc"], game_id, version))
+        return changed == 1
+
+    async def damaged_games(self) -> list[int]:
+        """Read once, at start-up: the live games' rows, a checksum each."""
+        checked = _columns(CHECKED_FIELDS)
+        rows = await self.rows(f"SELECT {checked} FROM games WHERE status IN {_LIVE}")
+        return [row[0] for row in rows if damaged(row)]
 
     async def count_games(self) -> int:
         row = await self.row("SELECT COUNT(*) FROM games")
@@ -285,7 +307,7 @@ class GamesSQL(Connection):
 
         def unit(conn: sqlite3.Connection) -> int:
             status = "finished" if results else "active"
-            hours = bump(conn, now, game_id, version, state=state, status=status)
+            hours = bump(conn, now, game_id, version, status=status, **state_columns(state))
             (seq,) = conn.execute(
                 "INSERT INTO moves (game_id, seq, seat, user_id, kind, action, created_at) "
                 "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), "

@@ -5,10 +5,10 @@ to run out), and the terminal beside it takes them too; so they work as PostgreS
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.store.faults import LeaseLost
-from bot.store.rows import Fence, iso
+from bot.store.rows import Fence, iso, parse_time
 from bot.store.sqlite.connection import Connection
 
 
@@ -39,3 +39,25 @@ class LeasesSQL(Connection):
     async def lease_holder(self, name: str) -> str | None:
         row = await self.row("SELECT holder FROM leases WHERE name = ?", (name,))
         return None if row is None else row[0]
+
+    async def take_turn(self, name: str, holder: str, seconds: float) -> float:
+        """One process has the file, so the store's clock is the only clock there is."""
+        now = self.clock()
+
+        def unit(conn: sqlite3.Connection) -> float:
+            taken = conn.execute(
+                "INSERT INTO leases (name, holder, until) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+                "until = excluded.until WHERE leases.until <= ?",
+                (name, holder, iso(now + timedelta(seconds=seconds)), iso(now)),
+            ).rowcount
+            if taken:
+                return 0.0
+            (until,) = conn.execute("SELECT until FROM leases WHERE name = ?", (name,)).fetchone()
+            return max((parse_time(until) - now).total_seconds(), TURN_AGAIN)
+
+        return await self.write(unit)
+
+
+#: the shortest wait :meth:`LeasesSQL.take_turn` asks for: never none, as it was not free
+TURN_AGAIN = 0.01

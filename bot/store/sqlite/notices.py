@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from bot.store.queries import (
     CLAIM_LEASE,
     MAX_ATTEMPTS,
+    NOTICE_COLUMNS,
     RETRY_AFTER,
     SETTINGS_COLUMNS,
     digest_due,
@@ -17,6 +18,7 @@ from bot.store.queries import (
 from bot.store.rows import Notice, Settings, iso
 from bot.store.sqlite.connection import Connection
 from bot.store.sqlite.digests import stored_due
+from bot.store.sqlite.units import fetch_rows
 from bot.store.sqlite.waits import reschedule
 
 
@@ -41,6 +43,16 @@ def queue_board(
         "VALUES (?, ?, 'board', 'channel', ?, ?, ?, ?)",
         (game_id, user_id, note, due, now, seq),
     )
+
+
+def _notices(conn: sqlite3.Connection, ids: list[int]) -> list[Notice]:
+    """The notices of ``ids``, as they now stand, the longest due first."""
+    rows = conn.execute(
+        f"SELECT {NOTICE_COLUMNS} FROM outbox o LEFT JOIN games g ON g.id = o.game_id "
+        f"WHERE o.id IN ({','.join('?' * len(ids))}) ORDER BY o.due_at, o.id",
+        ids,
+    ).fetchall()
+    return [Notice(*r) for r in rows]
 
 
 def tell_next(
@@ -68,8 +80,9 @@ class NoticesSQL(Connection):
         """Queue a "your turn" DM for the wait the user has now in this game (none: nothing)."""
         await self.write(queue_turn, self.now(), game_id, user_id, text, due_at)
 
-    async def claim_notices(self) -> list[Notice]:
-        """Take the notices due now for delivery; two deliverers never get the same one.
+    async def claim_notices(self, claimer: str) -> list[Notice]:
+        """Take the notices due now for delivery, under ``claimer``; two deliverers never
+        get the same one.
 
         A notice whose wait is over (the player moved, was replaced, the game ended) is
         dropped rather than sent: a DM held through quiet hours must not arrive after the
@@ -94,22 +107,43 @@ class NoticesSQL(Connection):
                 "AND s.user_id = outbox.user_id AND s.awaiting = 0 AND g.status = 'active')"
             )
             claimed = conn.execute(
-                "UPDATE outbox SET claimed_at = ?, attempts = attempts + 1 "
+                "UPDATE outbox SET claimed_at = ?, claimed_by = ?, attempts = attempts + 1 "
                 "WHERE sent_at IS NULL AND dropped IS NULL AND due_at <= ? "
                 "AND (claimed_at IS NULL OR claimed_at <= ?) RETURNING id",
-                (iso(now), iso(now), iso(now - CLAIM_LEASE)),
+                (iso(now), claimer, iso(now), iso(now - CLAIM_LEASE)),
             ).fetchall()
-            ids = [r[0] for r in claimed]
-            rows = conn.execute(
-                "SELECT o.id, o.game_id, g.guild_id, g.channel_id, o.user_id, o.via, o.kind, "
-                "o.text, o.turn_since, o.attempts, o.seq FROM outbox o "
-                "LEFT JOIN games g ON g.id = o.game_id "
-                f"WHERE o.id IN ({','.join('?' * len(ids))}) ORDER BY o.due_at, o.id",
-                ids,
-            ).fetchall()
-            return [Notice(*r) for r in rows]
+            return _notices(conn, [r[0] for r in claimed])
 
         return await self.write(unit)
+
+    async def claim_announcement(self, game_id: int, seq: int, claimer: str) -> Notice | None:
+        """The stand-in for move ``seq``'s public post, taken by ``claimer`` to post the
+        move now: None if another process is delivering it or posted it already. It stays
+        due when it was, for another process to post should this one die first."""
+        now = self.clock()
+
+        def unit(conn: sqlite3.Connection) -> Notice | None:
+            taken = conn.execute(
+                "UPDATE outbox SET claimed_by = ? WHERE game_id = ? AND seq = ? "
+                "AND kind = 'board' AND sent_at IS NULL AND dropped IS NULL "
+                "AND (claimed_at IS NULL OR claimed_at <= ?) RETURNING id",
+                (claimer, game_id, seq, iso(now - CLAIM_LEASE)),
+            ).fetchall()
+            found = _notices(conn, [r[0] for r in taken])
+            return found[0] if found else None
+
+        return await self.write(unit)
+
+    async def confirm_claim(self, notice: Notice) -> bool:
+        """Extend ``notice``'s claim from now if it is still the one it was taken under
+        and the notice is neither sent nor dropped: True, send it now; False, another
+        process took it over (this one stalled past the claim), so leave it be."""
+        extended = await self.execute(
+            "UPDATE outbox SET claimed_at = ? WHERE id = ? AND claimed_by = ? "
+            "AND sent_at IS NULL AND dropped IS NULL",
+            (self.now(), notice.id, notice.claim),
+        )
+        return extended == 1
 
     async def delivery_failed(self, notice: Notice) -> str:
         """Put back a notice Discord refused, for a later try: ``retry``; after the last
@@ -128,15 +162,15 @@ class NoticesSQL(Connection):
         await self.execute(f"UPDATE outbox SET {sets} WHERE id = ?", (*params, notice.id))
         return outcome
 
-    async def mark_sent(self, notice_id: int) -> None:
-        await self.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (self.now(), notice_id))
-
-    async def announced(self, game_id: int, seq: int) -> None:
-        await self.execute(
-            "UPDATE outbox SET sent_at = ? WHERE game_id = ? AND seq = ? AND kind = 'board' "
-            "AND sent_at IS NULL",
-            (self.now(), game_id, seq),
+    async def mark_sent(self, notice: Notice) -> bool:
+        """``notice`` went out: it is sent, whoever holds it. Whether its claim was still
+        this one (False: another process took it over meanwhile, and may send it too)."""
+        rows = await self.write(
+            fetch_rows,
+            "UPDATE outbox SET sent_at = COALESCE(sent_at, ?) WHERE id = ? RETURNING claimed_by",
+            (self.now(), notice.id),
         )
+        return bool(rows) and rows[0][0] == notice.claim
 
     async def settings(self, user_id: int) -> Settings:
         row = await self.row(
