@@ -305,7 +305,7 @@ async def test_on_discord_the_damage_is_told_privately_and_a_manager_calls_the_g
         player = ADA if await awaited_in(h.store, OTHER) == ADA.user_id else BOB
         notation = (await h.service.legal_moves(OTHER, player))[0]
         moved = await h.slash("move", notation=notation, user=player, channel=OTHER_CHANNEL_ID)
-        assert moved.public[0].images  # the other channel plays on: its new board, for all
+        assert moved.board.images  # the other channel plays on: its new board, for all
         gone = (await h.slash("game", "abandon", user=MO)).one
         assert not gone.ephemeral and gone.text == "Mo abandoned the game of Skybridge."
         status = h.messages[h.pinned[-1]]["content"]
