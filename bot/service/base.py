@@ -210,19 +210,25 @@ class ServiceBase:
         images: bool = True,
         link: Callable[[Table], str] = default_link,
         seed: Callable[[], int] = lambda: secrets.randbits(63),
+        ai_seed: Callable[[], int] = lambda: secrets.randbits(63),
         drawers: Drawers | None = None,
         thinkers: Thinkers | None = None,
         on_ai_waiting: Callable[[float], None] | None = None,
     ) -> None:
-        """``drawers`` draw boards in worker processes, so every core draws; without them
-        boards are drawn in a thread, sharing the event loop's core (Pillow holds the GIL
-        for much of a board). ``thinkers`` do the same for AI players' decisions.
-        ``on_ai_waiting`` hears, in seconds, when an AI seat's pause ends after a change
-        left a game waiting for it: the front end's timer loop runs then, not a minute on."""
+        """``seed`` deals each new game; ``ai_seed`` is an AI player's own chance, one draw
+        a decision, never the game's (a terminal script fixes both to replay, and an AI
+        drawing the same chance at every decision would repeat itself for ever where a
+        step costs nothing). ``drawers`` draw boards in worker processes, so every core
+        draws; without them boards are drawn in a thread, sharing the event loop's core
+        (Pillow holds the GIL for much of a board). ``thinkers`` do the same for AI
+        players' decisions. ``on_ai_waiting`` hears, in seconds, when an AI seat's pause
+        ends after a change left a game waiting for it: the front end's timer loop runs
+        then, not a minute on."""
         self.store = store
         self.images = images
         self._link = link
         self._seed = seed
+        self._ai_seed = ai_seed
         self._drawers = drawers
         self._thinkers = thinkers
         self.on_ai_waiting = on_ai_waiting
