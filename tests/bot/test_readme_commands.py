@@ -1,7 +1,8 @@
 """Every command the README shows works as written, on a fresh clone: each terminal
-example (the sessions, the one-line examples, the replay) and the host's commands that
-need no server (a backup into a folder not made yet, its restore, the ratings rebuild).
-The lines are read from README.md itself, so an example changed there is tested as it is."""
+example (the sessions, the one-line examples, the replay), and the host's commands the
+operator's guide shows that need no server (a backup into a folder not made yet, its
+restore, the ratings rebuild). The lines are read from README.md and docs/hosting.md
+themselves, so an example changed there is tested as it is."""
 
 from __future__ import annotations
 
@@ -18,18 +19,20 @@ from bot.store import SQLiteStore
 from tests.bot.test_console_syntax import NOT_UNDERSTOOD
 from tests.conftest import run_bot
 
-README = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
+ROOT = Path(__file__).parents[2]
+README = (ROOT / "README.md").read_text("utf-8")
+HOSTING = (ROOT / "docs" / "hosting.md").read_text("utf-8")
 #: how the README runs the bot: the virtual environment's Python
 BOT = ".venv/bin/python -m bot "
 #: a line typed at the terminal: ``ada: /new skybridge``
 TYPED = re.compile(r"[a-z]+: /[a-z][^\n]*")
 
 
-def section(title: str) -> str:
-    """The README's section headed ``title``, up to the next heading."""
-    start = README.index(f"### {title}")
-    following = re.search(r"^##", README[start + 4 :], re.MULTILINE)
-    return README[start : start + 4 + following.start()] if following else README[start:]
+def section(title: str, text: str = README) -> str:
+    """The section of ``text`` headed ``title`` (at any level), up to the next heading."""
+    start = re.search(rf"^#+ {re.escape(title)}$", text, re.MULTILINE).start()
+    following = re.search(r"^#", text[start + 4 :], re.MULTILINE)
+    return text[start : start + 4 + following.start()] if following else text[start:]
 
 
 def blocks(text: str, language: str = "") -> list[str]:
@@ -125,9 +128,9 @@ def test_the_hosts_commands_run_as_written_on_a_fresh_clone(tmp_path):
     """The backup goes into ``backups/``, which a fresh clone has not got; the ratings
     rebuild is run with the virtual environment's Python, as everything else."""
     assert run_bot(*FIRST_COMMAND, cwd=tmp_path, stdin=FIRST_LINES).returncode == 0
-    shown = [c for c in commands(section("Backups")) if "--db" not in c]
+    shown = [c for c in commands(section("Backups", HOSTING)) if "--db" not in c]
     assert [c[0] for c in shown] == ["backup", "restore"]
-    rebuild = re.search(rf"`{re.escape(BOT)}([^`]+)`", section("Ratings"))
+    rebuild = re.search(rf"`{re.escape(BOT)}([^`]+)`", section("Ratings", HOSTING))
     assert rebuild, "the rebuild is shown run by the virtual environment's Python"
     for args in [*shown, shlex.split(rebuild[1])]:
         done = run(args, tmp_path)
