@@ -45,6 +45,7 @@ from renders.palette import (
     WOOD,
     WOOD_EDGE,
     Swatch,
+    fixed_palette,
 )
 from renders.pen import Box, Pen, Point
 
@@ -688,5 +689,6 @@ def accent(view: View, seat: int) -> RGB:
 
 
 def warm() -> None:
-    """The palette and the plain ground, before the first board."""
-    blank(WIDTH, 1000, NAMED)
+    """The palette, before the first board (the plain ground waits for one: a worker
+    holds it only for the games it draws)."""
+    fixed_palette(NAMED)

@@ -56,6 +56,7 @@ from renders.palette import (
     WAITING,
     WHITE,
     Swatch,
+    fixed_palette,
 )
 from renders.pen import Box, Pen, Point, Sketch, glyph
 
@@ -516,5 +517,6 @@ def accent(view: View, seat: int) -> RGB:
 
 
 def warm() -> None:
-    """The palette and the plain ground, before the first board."""
-    blank(WIDTH, 1000, NAMED)
+    """The palette, before the first board (the plain ground waits for one: a worker
+    holds it only for the games it draws)."""
+    fixed_palette(NAMED)

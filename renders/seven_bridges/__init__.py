@@ -17,12 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.seven_bridges.view import View
-from renders.ground import blank
-from renders.palette import RGB, SHARED
-from renders.seven_bridges import city, public
+from renders.palette import RGB, SHARED, fixed_palette
+from renders.seven_bridges import city
 from renders.seven_bridges.pieces import EULER, USED_CELL, swatch
 from renders.seven_bridges.public import render_public
-from renders.seven_bridges.sheet import COUNTED, printed, render_sheet
+from renders.seven_bridges.sheet import COUNTED, render_sheet
 
 #: every colour a sheet or card names, for their fixed palette
 NAMED: tuple[RGB, ...] = (
@@ -41,11 +40,9 @@ def accent(view: View, seat: int) -> RGB:
 
 
 def warm() -> None:
-    """The palette, the printed sheets and the card's plain ground, before the first
-    board."""
-    for solo in (False, True):
-        printed(solo, NAMED)
-    blank(public.WIDTH, 800, NAMED)
+    """The palette, before the first board (the printed sheets and the card's ground
+    wait for one: a worker holds them only for the games it draws)."""
+    fixed_palette(NAMED)
 
 
 def render(view: View, names: Sequence[str]) -> bytes:

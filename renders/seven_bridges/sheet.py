@@ -115,7 +115,7 @@ def sheet_layout(solo: bool) -> SheetLayout:
 
 
 @lru_cache(maxsize=2)
-def printed(solo: bool, named: tuple[RGB, ...]) -> Ground:
+def _printed(solo: bool, named: tuple[RGB, ...]) -> Ground:
     """The blank sheet with the printed map drawn, its colours ``named``."""
     plan = sheet_layout(solo)
     pen = Pen.blank(plan.width, plan.height)
@@ -258,7 +258,7 @@ def render_sheet(view: View, names: Sequence[str], named: tuple[RGB, ...]) -> by
     """The sheet of ``view.seat`` as PNG bytes, its colours ``named``."""
     plan = sheet_layout(view.solo)
     colour = swatch(view.seat)
-    pen = Pen.on(printed(view.solo, named))
+    pen = Pen.on(_printed(view.solo, named))
     draw_caption(pen, view, names, plan.width)
     city.draw_player(pen, plan.grid, view, colour)
     drawn = sum(1 << a for a in view.seats[view.seat].drawn)
