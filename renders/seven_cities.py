@@ -41,7 +41,8 @@ from engine.seven_cities.board import (
 )
 from engine.seven_cities.cards import BY_SLUG, clock_text
 from engine.seven_cities.view import View
-from renders.common import fit_text, font, text_width, to_png
+from renders.common import fit_text, font, text_width
+from renders.ground import blank
 from renders.palette import (
     BACKGROUND,
     CARD,
@@ -498,7 +499,7 @@ def _draw_legend(pen: Pen, view: View, plan: Layout) -> None:
 
 def render(view: View, names: Sequence[str]) -> bytes:
     plan = layout(view)
-    pen = Pen.blank(plan.width, plan.height)
+    pen = Pen.on(blank(plan.width, plan.height, NAMED))
     _draw_caption(pen, view, names, plan)
     _draw_anchors(pen, view, plan)
     _draw_tiles(pen, view, plan)
@@ -507,4 +508,15 @@ def render(view: View, names: Sequence[str]) -> bytes:
     _draw_players(pen, view, plan)
     _draw_marks(pen, view, plan)
     _draw_panel(pen, view, names, plan)
-    return to_png(pen.finish(), fixed_palette(NAMED))
+    return pen.png(plan.height)
+
+
+def accent(view: View, seat: int) -> RGB:
+    """The seat's colour, as its cities and tokens are drawn."""
+    return swatch(seat).fill
+
+
+def warm() -> None:
+    """The palette, before the first board (the plain ground waits for one: a worker
+    holds it only for the games it draws)."""
+    fixed_palette(NAMED)

@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image
-
 from engine.seven_bridges.board import CITY, SIZE
 from engine.seven_bridges.bonuses import (
     FOOTPATHS_VALUE,
@@ -33,7 +31,8 @@ from engine.seven_bridges.legend import (
 from engine.seven_bridges.state import PICKS
 from engine.seven_bridges.view import View
 from renders.common import fit_text, font
-from renders.palette import CARD_LINE, INK, MUTED, RGB, WHITE, Swatch
+from renders.ground import Ground
+from renders.palette import CARD_LINE, INK, MUTED, RGB, WHITE, Swatch, fixed_palette
 from renders.pen import Box, Pen, box_centre
 from renders.seven_bridges import city
 from renders.seven_bridges.city import CELL, GUTTER
@@ -116,12 +115,12 @@ def sheet_layout(solo: bool) -> SheetLayout:
 
 
 @lru_cache(maxsize=2)
-def _printed(solo: bool) -> Image.Image:
-    """The blank sheet with the printed map drawn; never drawn on, only copied."""
+def _printed(solo: bool, named: tuple[RGB, ...]) -> Ground:
+    """The blank sheet with the printed map drawn, its colours ``named``."""
     plan = sheet_layout(solo)
     pen = Pen.blank(plan.width, plan.height)
     city.draw_printed(pen, plan.grid)
-    return pen.finish()
+    return Ground(pen.finish(), fixed_palette(named))
 
 
 def _draw_legend(pen: Pen, plan: SheetLayout, drawn: int, colour: Swatch) -> None:
@@ -255,11 +254,11 @@ def _draw_score(pen: Pen, view: View, plan: SheetLayout) -> None:
         pen.text((x0 + 4, rows[-1][3] + 14), text, 14, MUTED, "lm", bold=False)
 
 
-def render_sheet(view: View, names: Sequence[str]) -> Image.Image:
-    """The sheet of ``view.seat``."""
+def render_sheet(view: View, names: Sequence[str], named: tuple[RGB, ...]) -> bytes:
+    """The sheet of ``view.seat`` as PNG bytes, its colours ``named``."""
     plan = sheet_layout(view.solo)
     colour = swatch(view.seat)
-    pen = Pen(_printed(view.solo).copy())
+    pen = Pen.on(_printed(view.solo, named))
     draw_caption(pen, view, names, plan.width)
     city.draw_player(pen, plan.grid, view, colour)
     drawn = sum(1 << a for a in view.seats[view.seat].drawn)
@@ -267,4 +266,4 @@ def render_sheet(view: View, names: Sequence[str]) -> Image.Image:
     draw_dice(pen, view, names, plan.dice, DICE_W)
     _draw_bonuses(pen, view, plan, colour)
     _draw_score(pen, view, plan)
-    return pen.finish()
+    return pen.png()
