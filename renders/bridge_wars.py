@@ -87,7 +87,8 @@ def _shade(rgb: RGB, factor: float) -> RGB:
 def _through(glass: tuple[int, int, int, int], below: RGB) -> RGB:
     """What a see-through colour over ``below`` shows."""
     share = glass[3] / 255
-    return tuple(round(b + (g - b) * share) for g, b in zip(glass[:3], below, strict=False))
+    red, green, blue = (round(b + (g - b) * share) for g, b in zip(glass[:3], below, strict=False))
+    return red, green, blue
 
 
 #: every colour a board names, for its fixed palette: the blocks' lit and shaded faces,
@@ -273,10 +274,11 @@ def _rod_glyph(levels: int, tip: bool, brass: bool) -> Image.Image:
 def _neighbours(hole: int) -> tuple[int, int, int, int]:
     """The holes beside ``hole`` towards -y, +x, +y and -x, or -1 off the board."""
     col, row = col_row(hole)
-    return tuple(
+    up, right, down, left = (
         (row + dy) * SIZE + col + dx if 0 <= col + dx < SIZE and 0 <= row + dy < SIZE else -1
         for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
     )
+    return up, right, down, left
 
 
 #: per hole, its neighbours, and its front corner's place on screen from the origin:

@@ -394,7 +394,7 @@ def _last_token(view: View) -> str:
 
 def _status(view: View, names: Sequence[str]) -> str:
     if view.over:
-        assert view.places is not None
+        assert view.places is not None and view.reason is not None
         why = {"pool": "the pool is empty", "cap": "turn limit", "resign": "resigned"}
         if view.places[0] == view.places[1]:
             return f"Game over ({why[view.reason]}): a tie"

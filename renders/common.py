@@ -69,13 +69,15 @@ def to_png(image: Image.Image, palette: Image.Image) -> bytes:
     width, height = image.size
     rows = Image.new("P", (width + 1, height))  # each row led by its filter byte, 0
     rows.paste(mapped, (1, 0))
-    return png(width, height, bytes(mapped.getpalette("RGB")), rows.tobytes())
+    colours = mapped.getpalette("RGB")
+    assert colours is not None, "a quantized picture has a palette"
+    return png(width, height, bytes(colours), rows.tobytes())
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def png(width: int, height: int, colours: bytes, rows: bytes | bytearray) -> bytes:
+def png(width: int, height: int, colours: bytes, rows: bytes | bytearray | memoryview) -> bytes:
     """A paletted picture as the plainest PNG: one IDAT, no row filters, deflated by
     ISA-L. ``rows`` are the picture's rows of palette indices, each led by its filter
     byte (0: none), and ``colours`` the palette, three bytes a colour.

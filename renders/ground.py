@@ -60,7 +60,9 @@ class Ground:
         indexed = Image.new("P", (self.width + 1, self.height))
         indexed.im.paste(picture.im.convert("P", 0, palette.im), (1, 0, *indexed.size))
         self.rows = indexed.tobytes()
-        self.colours = bytes(palette.getpalette("RGB"))
+        colours = palette.getpalette("RGB")
+        assert colours is not None, "fixed_palette makes a picture with a palette"
+        self.colours = bytes(colours)
         self._spare: list[Image.Image] = []
 
     def taller(self, height: int) -> Ground:

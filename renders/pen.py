@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import overload
 
 from PIL import Image, ImageDraw
 from PIL.Image import core
@@ -108,6 +109,7 @@ class Pen:
         if not radius and not width:
             self._plain(box, fill)
         elif not radius:
+            assert edge is not None, "a width is drawn only with an edge (above)"
             self._framed(box, fill, edge, width)
         elif (box[2] - box[0] + 3) * (box[3] - box[1] + 3) <= SMALL_SHAPE or not self._cornered(
             box, fill, edge, width, radius
@@ -394,7 +396,9 @@ def _shape(
         _sketch(
             ImageDraw.Draw(cover), kind, points, _opacity(fill), edge and 255, width, radius, angles
         )
-        return _tinted(solid or edge, cover.reduce(SCALE).im)
+        tint = solid or edge
+        assert tint is not None, "a shape has a fill or an edge"
+        return _tinted(tint, cover.reduce(SCALE).im)
     canvas, draw = _supersampled(big)
     _sketch(draw, kind, points, _premultiplied(fill), _premultiplied(edge), width, radius, angles)
     return canvas.reduce(SCALE).im
@@ -409,6 +413,10 @@ def _supersampled(big: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDra
     return canvas, ImageDraw.Draw(canvas)
 
 
+@overload
+def _opacity(colour: Colour) -> int: ...
+@overload
+def _opacity(colour: None) -> None: ...
 def _opacity(colour: Colour | None) -> int | None:
     """How much of a pixel ``colour`` covers where it is drawn: all, unless see-through."""
     if colour is None:
@@ -421,7 +429,8 @@ def _premultiplied(colour: Colour | None) -> tuple[int, int, int, int] | None:
     if colour is None:
         return None
     opacity = _opacity(colour)
-    return (*(c * opacity // 255 for c in colour[:3]), opacity)
+    red, green, blue = colour[:3]
+    return (red * opacity // 255, green * opacity // 255, blue * opacity // 255, opacity)
 
 
 def _sketch(
@@ -472,7 +481,7 @@ def glyph(
     stamp = canvas.reduce(SCALE)
     for (x, y), text, size_, fill, *anchor in texts:
         letters, (dx, dy) = _lettering(text, size_, True, anchor[0] if anchor else "mm")
-        at = (round(x) + dx, round(y) + dy)
-        box = (*at, at[0] + letters.size[0], at[1] + letters.size[1])
+        corner = (round(x) + dx, round(y) + dy)
+        box = (*corner, corner[0] + letters.size[0], corner[1] + letters.size[1])
         stamp.im.paste((*fill, 255), box, letters)
     return stamp

@@ -194,7 +194,7 @@ def _hand_lines(view: View) -> int:
     return max(1, math.ceil(len(view.hand or ()) / 2))
 
 
-def centre(plan: Layout, tile: Tile) -> Point:
+def centre(plan: Layout, tile: Tile) -> tuple[int, int]:
     """A hex's centre, on a whole pixel: every hex of a terrain is then the same picture,
     and so is each of its edges, drawn once (half a pixel either way does not show)."""
     ox, oy = plan.origin[tile[0]]
@@ -457,12 +457,12 @@ def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> Non
             pen.text((hx, hy + HAND_LINE * 1.5), "no cards", TEXT, MUTED, anchor="lm")
         for i, slug in enumerate(view.hand):
             card = BY_SLUG[slug]
-            row, col = divmod(i, 2)
+            line, col = divmod(i, 2)
             text = (
                 f"{card.points} Action Points" if card.plain else f"{card.name} · {card.points} AP"
             )
             pen.text(
-                (hx + col * width, hy + HAND_LINE * (1.5 + row)),
+                (hx + col * width, hy + HAND_LINE * (1.5 + line)),
                 fit_text(text, font(TEXT), width - 12),
                 TEXT,
                 INK,

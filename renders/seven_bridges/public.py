@@ -88,6 +88,7 @@ def progress(view: View, position: int) -> tuple[set[int], set[str], int]:
         drawn = sum(1 << a for a in view.seats[0].drawn)
         bridges = {b.number for b in CITY.bridges} - set(crossed(drawn))
         letters = {lm.letter for lm in CITY.landmarks} - set(visited(drawn))
+        assert view.euler_total is not None, "a solo game's view has Euler's score"
         return bridges, letters, view.euler_total
     drawn = sum(1 << a for a in view.seats[position].drawn)
     return set(crossed(drawn)), set(visited(drawn)), view.seats[position].card.total
