@@ -44,7 +44,7 @@ class Bridgekeeper(commands.AutoShardedBot):
         self.service = service
         self.organiser = Organiser(service, self.open_thread)
         self.daily = Daily(service)
-        self.turns = IdentifyTurns(service.store, service.holder, self._session_limit)
+        self.turns = IdentifyTurns(service.store, service.context.holder, self._session_limit)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Each shard connects in its turn among every process sharing the database
@@ -153,7 +153,7 @@ class Bridgekeeper(commands.AutoShardedBot):
         the game stands, so nobody has to scroll. Anything that changes that (a move, an
         extension, a vacation, a replaced player, an abandoned game) calls this.
         """
-        card = await self.service.status_card(game_id)
+        card = await self.service.looking.status_card(game_id)
         text, message_id = for_discord(card.text, self.tree.mention), card.message_id
         channel = await self.channel_of(card.channel_id)
         none = discord.AllowedMentions.none()
@@ -170,7 +170,7 @@ class Bridgekeeper(commands.AutoShardedBot):
         except discord.HTTPException as exc:  # the channel is gone (a vacation touches many)
             log.warning("could not post the status of game %d: %s", game_id, exc)
             return
-        await self.service.status_posted(game_id, message.id)
+        await self.service.looking.status_posted(game_id, message.id)
         try:
             await message.pin(reason="Bridgekeeper game status")
         except discord.Forbidden:

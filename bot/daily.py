@@ -119,7 +119,9 @@ class Daily:
         # crash leaves the attempt whole, or nothing to hold the player back
         options = {"start": today.start}
         entry = (today.day, guild_id)
-        reply = await self.service.solo(table, caller, GAME, options, seed=today.seed, entry=entry)
+        reply = await self.service.lobby.solo(
+            table, caller, GAME, options, seed=today.seed, entry=entry
+        )
         head = (
             f"**Daily challenge {today.day}** ({today.weekday}, starting level "
             f"{today.levels[0]}–{today.levels[1]}): you against Euler, until "
@@ -136,7 +138,7 @@ class Daily:
         shared, by the one process holding the daily lease: one that dies in between
         leaves it to the next holder. Without, each is marked, then returned."""
         for entry in await self.store.unsettled_entries():
-            game = await self.service.load_game(entry.game_id, damaged=True)
+            game = await self.service.games.load(entry.game_id, damaged=True)
             abandoned = entry.game_status == "abandoned"
             attempt = (
                 Attempt("lost", None, None)  # its damaged state held the totals
@@ -195,12 +197,12 @@ class Daily:
         return posted
 
     async def let_go(self) -> None:
-        await self.store.drop_lease("daily", self.service.holder)
+        await self.store.drop_lease("daily", self.service.context.holder)
 
     async def _hold(self) -> bool:
         """The daily lease: one process at a time posts the challenge and its results."""
         until = self.store.clock() + LEASE
-        return await self.store.take_lease("daily", self.service.holder, until)
+        return await self.store.take_lease("daily", self.service.context.holder, until)
 
     async def setup(self, table: Table, caller: Caller) -> Reply:
         if table.guild_id is None or not caller.manager:

@@ -225,7 +225,7 @@ class Scheduler:
             await self.store.claim_digests(claims)
 
     async def _digest(self, user_id: int) -> str | None:
-        lines = await self.service.waiting_lines(user_id)
+        lines = await self.service.looking.waiting_lines(user_id)
         if not lines:
             return None
         count = "1 game waits" if len(lines) == 1 else f"{len(lines)} games wait"
@@ -297,16 +297,18 @@ class Scheduler:
         announce = note if durable else None
         try:
             if wait.reacting:
-                reply = await self.service.move(table, caller, "pass", expect, announce=announce)
+                reply = await self.service.play.move(
+                    table, caller, "pass", expect, announce=announce
+                )
             elif wait.clocks.policy == "forfeit":
-                reply = await self.service.resign(table, caller, expect, announce=announce)
+                reply = await self.service.play.resign(table, caller, expect, announce=announce)
             elif wait.clocks.policy == "skip":
-                reply = await self.service.skip_turn(table, caller, expect, announce=announce)
+                reply = await self.service.play.skip_turn(table, caller, expect, announce=announce)
             else:
-                moves = await self.service.legal_moves(table, caller, expect)
+                moves = await self.service.play.legal_moves(table, caller, expect)
                 # the same wait always picks the same move, even if retried after a restart
                 pick = random.Random(f"{wait.game_id}:{wait.version}").choice(moves)
-                reply = await self.service.move(table, caller, pick, expect, announce=announce)
+                reply = await self.service.play.move(table, caller, pick, expect, announce=announce)
         except Refused:
             return None
         return replace(reply, text=f"{note}\n{reply.text}")
@@ -317,7 +319,7 @@ class Scheduler:
         table = Table(wait.channel_id, wait.guild_id)
         caller = Caller(wait.user_id, wait.name)
         try:
-            return await self.service.ai_move(
+            return await self.service.seats.ai_move(
                 table, caller, (wait.game_id, wait.version), announce="" if durable else None
             )
         except Refused:
@@ -326,13 +328,13 @@ class Scheduler:
     async def board(self, notice: Notice) -> Posted:
         """A ``board`` notice's post: the timer's move whose process died before posting
         it, rebuilt from the log, for its game's channel."""
-        reply = await self.service.announcement(notice.game_id, notice.seq, notice.text)
+        reply = await self.service.play.announcement(notice.game_id, notice.seq, notice.text)
         return Posted(Table(notice.channel_id, notice.guild_id), reply)
 
     def claimer(self) -> str:
         """A token for one claim of this process's: its holder and a count, so a claim is
         told apart from every other, this process's own earlier ones included."""
-        return f"{self.service.holder}/{next(self._claims)}"
+        return f"{self.service.context.holder}/{next(self._claims)}"
 
     async def still_ours(self, notice: Notice) -> bool:
         """Just before ``notice`` goes out: whether its claim is still this process's

@@ -38,7 +38,7 @@ class Postal(commands.Cog):
         self.minute = MinutePass(self.scheduler, bot.organiser, bot.daily)
         self._passing = asyncio.Lock()  # one pass at a time: the minute's, an AI's
         self._soon: set[asyncio.Task[None]] = set()  # passes due before the next minute
-        bot.service.on_ai_waiting = self.pass_in
+        bot.service.context.on_ai_waiting = self.pass_in
 
     async def cog_load(self) -> None:
         self.loop.start()

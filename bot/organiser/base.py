@@ -127,15 +127,17 @@ class OrganiserBase:
         all those sharing the database, and one that dies holding it leaves it to the
         next when it runs out."""
         until = self.store.clock() + LEASE
-        return await self.store.take_lease(f"league:{league_id}", self.service.holder, until)
+        return await self.store.take_lease(
+            f"league:{league_id}", self.service.context.holder, until
+        )
 
     def _fence(self, league_id: int) -> Fence:
         """The league's lease, for a write of its step to check and renew in its own
         transaction: a process that held it past its time has that write refused."""
-        return Fence(f"league:{league_id}", self.service.holder, self.store.clock() + LEASE)
+        return Fence(f"league:{league_id}", self.service.context.holder, self.store.clock() + LEASE)
 
     async def _let_go(self, league_id: int) -> None:
-        await self.store.drop_lease(f"league:{league_id}", self.service.holder)
+        await self.store.drop_lease(f"league:{league_id}", self.service.context.holder)
 
     async def _league(self, guild_id: int | None, name: str) -> LeagueRow:
         wanted = check_text(name.strip(), "A league's name")

@@ -155,7 +155,7 @@ class Rounds(OrganiserBase):
         )
         table = await self.open_table(league, match.id, title[:100])
         try:
-            await self.service.open_game(
+            await self.service.lobby.open_game(
                 table,
                 [Caller(p, names[p]) for p in match.players],
                 league.game_key,
@@ -217,7 +217,7 @@ class Rounds(OrganiserBase):
         """A new match's first board, in its thread. The service pings only whoever moves
         first; a new match pings every player seated, and only them, so nobody learns of
         their league game by chance."""
-        reply = await self.service.opening(match.game_id)
+        reply = await self.service.lobby.opening(match.game_id)
         names = {m.user_id: m.name for m in await self.store.members(league.id)}
         first = ", ".join(names[u] for u in reply.awaiting if u in names)
         label = game_label(league.game_key, match.game_id)

@@ -212,7 +212,7 @@ class SignUp(OrganiserBase):
             if match.game_status == "active":
                 # a game that will not take a resignation right now is called off below
                 with contextlib.suppress(Refused):
-                    await self.service.resign(table, Caller(leaver.user_id, leaver.name))
+                    await self.service.play.resign(table, Caller(leaver.user_id, leaver.name))
             game = await self.store.game(match.game_id)
             size = len(match.players)
             places = [size if p == leaver.user_id else 1 for p in match.players]

@@ -64,7 +64,7 @@ class Worker:
             caller = Caller(request["user"], request.get("name", "player"))
             expect = tuple(request["expect"]) if request.get("expect") else None
             try:
-                reply = await self.service.move(table, caller, request["text"], expect)
+                reply = await self.service.play.move(table, caller, request["text"], expect)
             except Refused as exc:
                 return {"refused": str(exc)}
             return {"ok": True, "version": reply.version}

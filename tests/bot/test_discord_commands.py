@@ -702,7 +702,7 @@ async def test_a_crash_gets_a_private_apology_and_fails_the_harness(h, monkeypat
     async def broken(*args, **kwargs):
         raise RuntimeError("database on fire")
 
-    monkeypatch.setattr(h.service, "my_turns", broken)
+    monkeypatch.setattr(h.service.looking, "my_turns", broken)
     with pytest.raises(AssertionError, match="(?s)logged at ERROR.*database on fire"):
         await h.slash("turns", user=ADA)
     (apology,) = list(h.fed.values())[-1].replies

@@ -36,15 +36,15 @@ async def world(tmp_path, clock):
 
 async def start(service: Service, clocks: Clocks) -> tuple[Caller, Caller]:
     """A two-player Skybridge game on ``clocks``: (who moves first, the other)."""
-    await service.create(TABLE, ADA, "skybridge", clocks=clocks)
-    await service.join(TABLE, BOB)
-    reply = await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "skybridge", clocks=clocks)
+    await service.lobby.join(TABLE, BOB)
+    reply = await service.lobby.start(TABLE, ADA)
     first = ADA if reply.mentions == (ADA.user_id,) else BOB
     return first, BOB if first == ADA else ADA
 
 
 async def play(service: Service, caller: Caller) -> None:
-    await service.move(TABLE, caller, (await service.legal_moves(TABLE, caller))[0])
+    await service.play.move(TABLE, caller, (await service.play.legal_moves(TABLE, caller))[0])
 
 
 async def notices(service: Service) -> list[tuple[int, str]]:
@@ -83,7 +83,7 @@ async def test_an_undone_move_gives_its_player_a_fresh_clock(world, clock):
     clock.at(hours=10)
     await play(service, first)
     clock.at(hours=12)
-    await service.undo(TABLE, first)
+    await service.undo.ask(TABLE, first)
     await nothing_until(scheduler, clock, 12 + 18)
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "warning")]
@@ -93,10 +93,10 @@ async def test_back_early_from_a_vacation_a_paused_reminder_comes_at_once(world,
     service, scheduler = world
     first, _ = await start(service, Clocks(remind_hours=24))
     clock.at(hours=1)
-    await service.vacation(first, 3)  # nothing is due until hour 73...
+    await service.postal.vacation(first, 3)  # nothing is due until hour 73...
     clock.at(hours=30)
     assert await scheduler.tick() == [] and await notices(service) == []
-    await service.vacation(first, 0)  # ...but they are back at hour 30
+    await service.postal.vacation(first, 0)  # ...but they are back at hour 30
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "reminder")]
 
@@ -105,9 +105,9 @@ async def test_back_early_from_a_vacation_the_deadline_and_its_warning_come_soon
     service, scheduler = world
     first, _ = await start(service, Clocks(move_hours=48, remind_hours=NEVER))
     clock.at(hours=1)
-    await service.vacation(first, 3)  # the deadline moves from hour 48 to hour 120...
+    await service.postal.vacation(first, 3)  # the deadline moves from hour 48 to hour 120...
     clock.at(hours=10)
-    await service.vacation(first, 0)  # ...and back by the 63 hours not taken: hour 57
+    await service.postal.vacation(first, 0)  # ...and back by the 63 hours not taken: hour 57
     await nothing_until(scheduler, clock, 57 - 12)
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "warning")]
@@ -120,7 +120,7 @@ async def test_a_vacation_holds_reminders_until_it_ends(world, clock):
     service, scheduler = world
     first, _ = await start(service, Clocks(remind_hours=24))
     clock.at(hours=1)
-    await service.vacation(first, 2)
+    await service.postal.vacation(first, 2)
     await nothing_until(scheduler, clock, 1 + 48)
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "reminder")]
@@ -133,7 +133,7 @@ async def test_an_extension_after_the_warning_warns_again_before_the_new_deadlin
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "warning")]
     clock.at(hours=19)
-    await service.extend(TABLE, MOD, 24)
+    await service.postal.extend(TABLE, MOD, 24)
     await nothing_until(scheduler, clock, 48 - 6)
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "warning")] * 2
@@ -145,7 +145,7 @@ async def test_an_extension_after_the_warning_warns_again_before_the_new_deadlin
 async def test_a_snoozed_turn_is_still_warned_and_played_for_on_time(world, clock):
     service, scheduler = world
     first, _ = await start(service, Clocks(move_hours=48, remind_hours=6))
-    await service.snooze(TABLE, first)
+    await service.postal.snooze(TABLE, first)
     await nothing_until(scheduler, clock, 48 - 12)
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "warning")], "no reminder: snoozed"
@@ -158,7 +158,7 @@ async def test_a_new_player_in_a_seat_is_reminded_a_whole_interval_after_taking_
     service, scheduler = world
     first, _ = await start(service, Clocks(remind_hours=24))
     clock.at(hours=20)
-    await service.replace_player(TABLE, MOD, first.user_id, CY)
+    await service.postal.replace_player(TABLE, MOD, first.user_id, CY)
     await nothing_until(scheduler, clock, 20 + 24)
     await scheduler.tick()
     assert await notices(service) == [(CY.user_id, "reminder")]
@@ -167,9 +167,9 @@ async def test_a_new_player_in_a_seat_is_reminded_a_whole_interval_after_taking_
 async def test_a_player_on_vacation_taking_over_a_seat_is_reminded_after_it(world, clock):
     service, scheduler = world
     first, _ = await start(service, Clocks(remind_hours=24))
-    await service.vacation(CY, 2)  # away until hour 48
+    await service.postal.vacation(CY, 2)  # away until hour 48
     clock.at(hours=1)
-    await service.replace_player(TABLE, MOD, first.user_id, CY)
+    await service.postal.replace_player(TABLE, MOD, first.user_id, CY)
     await nothing_until(scheduler, clock, 48)
     await scheduler.tick()
     assert await notices(service) == [(CY.user_id, "reminder")]
@@ -179,9 +179,9 @@ async def test_a_seat_handed_from_a_player_away_to_one_at_home_is_reminded_on_ti
     service, scheduler = world
     first, _ = await start(service, Clocks(remind_hours=24))
     clock.at(hours=1)
-    await service.vacation(first, 3)  # nothing due for this seat until hour 73
+    await service.postal.vacation(first, 3)  # nothing due for this seat until hour 73
     clock.at(hours=30)
-    await service.replace_player(TABLE, MOD, first.user_id, CY)
+    await service.postal.replace_player(TABLE, MOD, first.user_id, CY)
     await nothing_until(scheduler, clock, 30 + 24)
     await scheduler.tick()
     assert await notices(service) == [(CY.user_id, "reminder")]
@@ -190,7 +190,7 @@ async def test_a_seat_handed_from_a_player_away_to_one_at_home_is_reminded_on_ti
 async def test_a_finished_game_has_nothing_due_however_late(world, clock):
     service, scheduler = world
     first, _ = await start(service, Clocks(move_hours=24, remind_hours=1))
-    await service.resign(TABLE, first)
+    await service.play.resign(TABLE, first)
     clock.at(days=30)
     assert await scheduler.tick() == [] and await notices(service) == []
 

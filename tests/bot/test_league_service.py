@@ -48,7 +48,7 @@ async def finish(service: Service, table: Table, rng: random.Random) -> None:
         seats = [s for s in await service.store.seats(row.id) if s.awaiting]
         seat = rng.choice(seats)
         who = Caller(seat.user_id, seat.name)
-        await service.move(table, who, rng.choice(await service.legal_moves(table, who)))
+        await service.play.move(table, who, rng.choice(await service.play.legal_moves(table, who)))
 
 
 def games_in(posted) -> list[Table]:
@@ -289,7 +289,7 @@ async def seats_at(service: Service, table: Table) -> list[Caller]:
 async def decide(service: Service, table: Table, winner: int) -> None:
     """End a two-player league game with ``winner`` ahead: the other player resigns."""
     (loser,) = [c for c in await seats_at(service, table) if c.user_id != winner]
-    await service.resign(table, loser)
+    await service.play.resign(table, loser)
 
 
 async def test_one_stuck_league_says_why_once_and_the_others_play_on(league):
@@ -341,9 +341,9 @@ async def test_a_league_game_cannot_be_abandoned_and_resigning_loses_it_alone(le
     assert game.creator_id == creator.user_id, "the first seat opened the game"
     for who in (creator, Caller(creator.user_id, creator.name, manager=True)):
         with pytest.raises(Refused, match=r"league match, so it can't be abandoned.*resign"):
-            await service.abandon(table, who)
+            await service.lobby.abandon(table, who)
     assert (await service.store.game(game.id)).status == "active", "refusing changed nothing"
-    await service.resign(table, creator)
+    await service.play.resign(table, creator)
     assert await organiser.tick() != []
     (line,) = (await organiser.results(HOME.guild_id, "Pair")).text.splitlines()[1:]
     assert line == f"R1: {creator.name} v {other.name} — 1st {other.name} · 2nd {creator.name}"

@@ -76,15 +76,15 @@ async def test_a_random_game_plays_to_the_end_alike_on_both_stores(on_both, key)
 
 async def test_undo_takes_the_move_back_alike(on_both):
     async def scenario(service: Service, clock: Clock) -> tuple:
-        await service.create(TABLE, ADA, "skybridge")
-        await service.join(TABLE, BOB)
-        started = await service.start(TABLE, ADA)
+        await service.lobby.create(TABLE, ADA, "skybridge")
+        await service.lobby.join(TABLE, BOB)
+        started = await service.lobby.start(TABLE, ADA)
         first = ADA if started.mentions == (ADA.user_id,) else BOB
-        before = await service.legal_moves(TABLE, first)
-        await service.move(TABLE, first, before[3])
-        undone = await service.undo(TABLE, first)
+        before = await service.play.legal_moves(TABLE, first)
+        await service.play.move(TABLE, first, before[3])
+        undone = await service.undo.ask(TABLE, first)
         game = await service.store.live_game(TABLE.channel_id)
-        after = await service.legal_moves(TABLE, first)
+        after = await service.play.legal_moves(TABLE, first)
         return undone.text, await _log(service.store, game.id), after == before
 
     sqlite, postgres = await on_both(scenario)
@@ -96,9 +96,11 @@ async def test_undo_takes_the_move_back_alike(on_both):
 async def test_a_deadline_fires_once_through_the_scheduler(on_both):
     async def scenario(service: Service, clock: Clock) -> tuple:
         scheduler = Scheduler(service)
-        await service.create(TABLE, ADA, "skybridge", clocks=Clocks(move_hours=48, policy="random"))
-        await service.join(TABLE, BOB)
-        await service.start(TABLE, ADA)
+        await service.lobby.create(
+            TABLE, ADA, "skybridge", clocks=Clocks(move_hours=48, policy="random")
+        )
+        await service.lobby.join(TABLE, BOB)
+        await service.lobby.start(TABLE, ADA)
         clock.at(hours=36)
         warned = [n.text for n in await scheduler.deliveries()] + [
             p.reply.text for p in await scheduler.tick()

@@ -125,13 +125,13 @@ async def world(open_store, monkeypatch):
 
 async def test_a_window_pings_the_reacting_seats_and_times_out_into_passes(world):
     service, scheduler, clock = world
-    await service.create(TABLE, ADA, "raids", clocks=Clocks(move_hours=72, reaction_hours=6))
-    await service.join(TABLE, BOB)
-    await service.join(TABLE, CY)
-    await service.start(TABLE, ADA)
-    raid = await service.move(TABLE, ADA, "raid")
+    await service.lobby.create(TABLE, ADA, "raids", clocks=Clocks(move_hours=72, reaction_hours=6))
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.join(TABLE, CY)
+    await service.lobby.start(TABLE, ADA)
+    raid = await service.play.move(TABLE, ADA, "raid")
     assert set(raid.mentions) == {BOB.user_id, CY.user_id}, "both may react, both pinged"
-    blocked = await service.move(TABLE, BOB, "block")
+    blocked = await service.play.move(TABLE, BOB, "block")
     assert blocked.mentions == (), "Cy is still thinking: nobody new to ping"
     clock.now = T0 + timedelta(hours=5)
     await scheduler.tick()
@@ -153,11 +153,11 @@ async def test_two_answers_timing_out_in_the_same_minute_both_pass_in_that_pass(
     the first pass moves the game on under the second's wait (which then waited a
     minute more)."""
     service, scheduler, clock = world
-    await service.create(TABLE, ADA, "raids", clocks=Clocks(move_hours=72, reaction_hours=6))
-    await service.join(TABLE, BOB)
-    await service.join(TABLE, CY)
-    await service.start(TABLE, ADA)
-    await service.move(TABLE, ADA, "raid")
+    await service.lobby.create(TABLE, ADA, "raids", clocks=Clocks(move_hours=72, reaction_hours=6))
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.join(TABLE, CY)
+    await service.lobby.start(TABLE, ADA)
+    await service.play.move(TABLE, ADA, "raid")
     clock.now = T0 + timedelta(hours=5)
     assert await scheduler.tick() == [], "each is warned"
     clock.now = T0 + timedelta(hours=6)

@@ -44,9 +44,9 @@ async def open_games(service: Service, count: int = GAMES) -> list[Table]:
     """Games on a 1-hour clock, warned 15 minutes before, played for at the hour."""
     tables = [Table(channel_id=7000 + n, guild_id=9001) for n in range(count)]
     for table in tables:
-        await service.create(table, ADA, "skybridge", clocks=Clocks(move_hours=1))
-        await service.join(table, BOB)
-        await service.start(table, ADA)
+        await service.lobby.create(table, ADA, "skybridge", clocks=Clocks(move_hours=1))
+        await service.lobby.join(table, BOB)
+        await service.lobby.start(table, ADA)
     return tables
 
 
@@ -95,9 +95,9 @@ async def test_a_scheduler_claims_a_burst_in_batches_and_does_all_of_it(open_sto
     service = scheduler.service
     tables = [Table(channel_id=7100 + n, guild_id=9001) for n in range(30)]
     for table in tables:
-        await service.create(table, ADA, "skybridge", clocks=Clocks(move_hours=1))
-        await service.join(table, BOB)
-        await service.start(table, ADA)
+        await service.lobby.create(table, ADA, "skybridge", clocks=Clocks(move_hours=1))
+        await service.lobby.join(table, BOB)
+        await service.lobby.start(table, ADA)
     clock.at(hours=2)  # the bot was down: 30 missed deadlines, more than a batch
     assert await scheduler.tick() == [], "a deadline missed while down is warned first"
     warned = await rows(store, "SELECT game_id FROM outbox WHERE kind = 'warning'")
@@ -149,7 +149,7 @@ async def test_a_move_stored_by_a_process_that_died_before_posting_it_is_posted_
     delivered = []
 
     async def send(notice: Notice) -> None:
-        reply = await two.service.announcement(notice.game_id, notice.seq, notice.text)
+        reply = await two.service.play.announcement(notice.game_id, notice.seq, notice.text)
         delivered.append(reply)
         await two.sent(notice)
 
