@@ -12,11 +12,9 @@ from discord.ext import commands
 from bot import permissions
 from bot.callers import jump_link
 from bot.cogs import COGS
-from bot.daily import Daily
 from bot.delivery import answers_done, channel_of, deliver, parts_of, post, refuse
 from bot.gateway_turns import IdentifyTurns
 from bot.marks import for_discord
-from bot.organiser import Organiser
 from bot.service import Refused, Reply, Service, Table, seen_away
 from bot.store import LeagueRow
 from bot.tree import Tree
@@ -42,8 +40,7 @@ class Bridgekeeper(commands.AutoShardedBot):
             **options,
         )
         self.service = service
-        self.organiser = Organiser(service, self.open_thread)
-        self.daily = Daily(service)
+        service.league_rounds.open_table = self.open_thread  # a match plays in a thread
         self.turns = IdentifyTurns(service.store, service.context.holder, self._session_limit)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:

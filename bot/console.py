@@ -33,7 +33,6 @@ from bot.console_options import (
     tokens,
     vacation_days,
 )
-from bot.daily import Daily
 from bot.inputs import (
     EXTEND_BY,
     MOVE_NUMBERS,
@@ -42,10 +41,9 @@ from bot.inputs import (
     parse_whole,
 )
 from bot.marks import plain
-from bot.organiser import Organiser
-from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Service, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL
+from bot.service.timers import Posted
 from bot.store import CannotSave
 
 LINE = re.compile(
@@ -102,8 +100,6 @@ class Console:
         managers: Sequence[str] = (),
     ) -> None:
         self.service = service
-        self.daily = Daily(service)
-        self.organiser = Organiser(service)
         self.images = images
         self.out = out
         self.managers = {name.lower() for name in managers}  # may manage the console's server
@@ -177,7 +173,9 @@ class Console:
         else:
             await self.post(caller, done)
         await self.play_ai(await self.place(caller))
-        await self.post(caller, await self.organiser.tick())  # rounds move on, as each minute
+        await self.post(
+            caller, await self.service.league_rounds.tick()
+        )  # rounds move on, as each minute
 
     async def play_ai(self, table: Table) -> None:
         """The AI players of the table's game move at once, each as soon as it is awaited,
@@ -354,7 +352,7 @@ class Console:
                     text="Your daily challenge is still going; your game commands go to it.\n"
                     + status.text,
                 )
-            reply = await self.daily.play(table, caller, TABLE.guild_id)
+            reply = await self.service.daily.play(table, caller, TABLE.guild_id)
             self.places[caller.user_id] = table
             return reply
 
@@ -372,13 +370,13 @@ class Console:
 
         return {
             "play": play,
-            "leaderboard": self.daily.leaderboard,
-            "stats": lambda: self.daily.stats(caller),
+            "leaderboard": self.service.daily.leaderboard,
+            "stats": lambda: self.service.daily.stats(caller),
             "setup": setup,
         }.get(sub, unknown)
 
     def _league(self, caller: Caller, args: str) -> Action:
-        o, guild = self.organiser, TABLE.guild_id
+        s, guild = self.service, TABLE.guild_id
         sub, _, rest = args.strip().partition(" ")
         # the league's name, bare (`/league join Spring Cup`) or as Discord names it
         name = bare_or_named("name", " ".join(tokens(rest))) if rest.strip() else ""
@@ -386,10 +384,10 @@ class Console:
         async def create() -> Reply:
             given = league_options(rest)
             name, game, format = given.pop("name"), given.pop("game"), given.pop("format")
-            return await o.create(TABLE, caller, name, game, format, **given)
+            return await s.leagues.create(TABLE, caller, name, game, format, **given)
 
         async def leave() -> list[Posted]:
-            reply, notices = await o.leave(guild, caller, name)
+            reply, notices = await s.leagues.leave(guild, caller, name)
             return [Posted(TABLE, reply), *notices]
 
         async def role() -> Reply:
@@ -403,13 +401,13 @@ class Console:
 
         return {
             "create": create,
-            "list": lambda: o.list_leagues(guild),
-            "join": lambda: o.join(guild, caller, name),
+            "list": lambda: s.league_tables.list_leagues(guild),
+            "join": lambda: s.leagues.join(guild, caller, name),
             "leave": leave,
-            "start": lambda: o.start(guild, caller, name),
-            "standings": lambda: o.standings(guild, name),
-            "schedule": lambda: o.schedule(guild, name),
-            "results": lambda: o.results(guild, name),
+            "start": lambda: s.league_rounds.start(guild, caller, name),
+            "standings": lambda: s.league_tables.standings(guild, name),
+            "schedule": lambda: s.league_tables.schedule(guild, name),
+            "results": lambda: s.league_tables.results(guild, name),
             "role": role,
         }.get(sub.lower(), unknown)
 

@@ -8,7 +8,9 @@ stored in one transaction.
 
 One object per feature, each over one :class:`~bot.service.context.Context` and the
 features it names in its constructor: ``lobby``, ``play``, ``undo``, ``seats`` (AI
-players), ``postal`` (play by post), ``looking``, ``ratings``, ``rematch``. They share
+players), ``postal`` (play by post), ``looking``, ``ratings``, ``rematch``, ``daily``
+(the daily challenge), ``timers`` (what falls due: reminders, deadlines, AI moves) and
+the ``leagues`` package's three (sign-up, rounds, tables). They share
 ``games`` (finding and loading a game) and ``answers`` (boards, posts, turn notices);
 ``fair_play`` holds who may do what, as plain functions; ``heads_up`` says who hears
 they are next as a turn begins; ``pings`` words every notice about a turn; the values
@@ -18,12 +20,22 @@ front ends trade with it are in ``replies``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 from bot.drawing import Drawers
 from bot.inputs import Refused
 from bot.service.answers import BOARD_LOST, Answers
 from bot.service.context import LEASE, Context, random_seed
+from bot.service.daily import Daily
 from bot.service.games import Games, Loaded, effective_moves, rebuild, solo_attempt
+from bot.service.leagues import (
+    LeagueBook,
+    LeagueRounds,
+    Leagues,
+    LeagueTables,
+    OpenTable,
+    numbered_tables,
+)
 from bot.service.lobby import POLICIES, Lobby
 from bot.service.looking import Looking
 from bot.service.play import Play
@@ -43,6 +55,7 @@ from bot.service.replies import (
     waited_for,
 )
 from bot.service.seats import Seats
+from bot.service.timers import Timers
 from bot.service.undo import Undo
 from bot.store import Store
 from bot.thinking import Thinkers
@@ -63,7 +76,12 @@ class Service:
         drawers: Drawers | None = None,
         thinkers: Thinkers | None = None,
         on_ai_waiting: Callable[[float], None] | None = None,
+        open_table: OpenTable = numbered_tables,
+        timer_lease: timedelta = LEASE,
     ) -> None:
+        """``open_table`` makes the place a league match is played in (a thread on
+        Discord); ``timer_lease`` is how long a due wait this process claims stays its
+        own (:class:`Timers`)."""
         self.context = context = Context(
             store, images, link, seed, ai_seed, drawers, thinkers, on_ai_waiting
         )
@@ -78,6 +96,12 @@ class Service:
         self.looking = Looking(context, self.games, answers)
         self.ratings = Ratings(context)
         self.rematch = Rematch(self.lobby)
+        self.daily = Daily(context, self.games, self.lobby)
+        self.timers = Timers(context, self.play, self.seats, self.looking, timer_lease)
+        book = LeagueBook(context)
+        self.leagues = Leagues(context, book, self.play)
+        self.league_tables = LeagueTables(book)
+        self.league_rounds = LeagueRounds(context, book, self.lobby, self.league_tables, open_table)
         #: boards and posts, for a front end that shows a position itself
         self.answers = answers
 

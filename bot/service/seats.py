@@ -2,7 +2,7 @@
 
 An AI seat is a seat like any other (its user id negative, its level stored with it):
 it is awaited, timed and told of nothing. Its moves come from the play-by-post timers
-(:class:`bot.scheduler.Scheduler`, a few seconds after its turn begins, so a restart
+(:class:`bot.service.timers.Timers`, a few seconds after its turn begins, so a restart
 loses none) and go through :meth:`Play.move`, the path a person's move takes: the same
 checks, the same transaction, the same announcement. What it decides from is its own
 seat's view and legal moves (:mod:`bot.thinking`), never the state.

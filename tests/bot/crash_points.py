@@ -28,10 +28,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.daily import Daily
-from bot.organiser import Organiser
-from bot.scheduler import Posted
 from bot.service import Caller, Refused, Service, Table
+from bot.service.timers import Posted
 from bot.store import Settings, Store, open_store, parse_time, target
 from bot.store.interface import Store as StoreProtocol
 
@@ -93,8 +91,6 @@ class World:
 
     store: Store
     service: Service
-    organiser: Organiser
-    daily: Daily
     posts: list[dict] = field(default_factory=list)
 
     async def post(self, item: Posted) -> bool:
@@ -120,27 +116,27 @@ def noted(item: Posted) -> dict:
 async def world(where: str, clock: Callable[[], datetime], seeds: int = 1) -> World:
     store = await open_store(target(where), clock=clock)
     service = Service(store, images=False, seed=itertools.count(seeds).__next__)
-    return World(store, service, Organiser(service), Daily(service))
+    return World(store, service)
 
 
 # -- the operations, as a player or the minute's pass makes them ------------------------
 
 
 async def league_start(w: World) -> None:
-    await w.post_all(await w.organiser.start(GUILD, MOD, "Cup", w.post))
+    await w.post_all(await w.service.league_rounds.start(GUILD, MOD, "Cup", w.post))
 
 
 async def league_tick(w: World) -> None:
-    await w.post_all(await w.organiser.tick(w.post))
+    await w.post_all(await w.service.league_rounds.tick(w.post))
 
 
 async def league_leave(w: World) -> None:
-    _reply, notices = await w.organiser.leave(GUILD, BOB, "Cup")
+    _reply, notices = await w.service.leagues.leave(GUILD, BOB, "Cup")
     await w.post_all(notices)
 
 
 async def daily_play(w: World) -> None:
-    await w.daily.play(DM, ADA, None)
+    await w.service.daily.play(DM, ADA, None)
 
 
 async def solo(w: World) -> None:
@@ -192,14 +188,14 @@ async def retrying(call: Awaitable[Any]) -> None:
 
 
 async def cup(w: World, format_name: str = "round-robin", players: int = 5, **kw: Any) -> None:
-    await w.organiser.create(HOME, MOD, "Cup", "skybridge", format_name, **kw)
+    await w.service.leagues.create(HOME, MOD, "Cup", "skybridge", format_name, **kw)
     for member in MEMBERS[:players]:
-        await w.organiser.join(GUILD, member, "Cup")
+        await w.service.leagues.join(GUILD, member, "Cup")
 
 
 async def started_cup(w: World, format_name: str = "round-robin", players: int = 5, **kw: Any):
     await cup(w, format_name, players, **kw)
-    await w.organiser.start(GUILD, MOD, "Cup")
+    await w.service.league_rounds.start(GUILD, MOD, "Cup")
 
 
 async def resign_round(w: World, leave_one: bool = False) -> None:

@@ -46,7 +46,6 @@ from bot.inputs import (
     Span,
     parse_timezone,
 )
-from bot.organiser import Organiser
 from bot.service import Caller, Refused, Service, Table
 from bot.store import Target, is_postgres, open_store
 
@@ -287,7 +286,7 @@ class Rig:
         self.where = folder / "fuzz.db" if where is None else where
         self.store = self.loop.run_until_complete(open_store(self.where))
         self.service = Service(self.store, images=False, seed=lambda: 12345)
-        self.organiser = Organiser(self.service)
+        self.organiser = self.service
         self.console = Console(self.service, folder / "images", io.StringIO())
         self._reader: asyncpg.Connection | None = None  # PostgreSQL's: a connection of its own
         self._tables: list[str] = []
@@ -366,7 +365,7 @@ class Rig:
             )  # fmt: skip
         elif kind == "league":
             name, game, fmt, options = args
-            await self.organiser.create(table, MOD, name, game, fmt, **options)
+            await self.organiser.leagues.create(table, MOD, name, game, fmt, **options)
         elif kind == "join":
             await s.lobby.join(table, BOB)
         elif kind == "start":
@@ -378,7 +377,7 @@ class Rig:
             await s.lobby.create(NAMED, player, "skybridge")
             await s.lobby.abandon(NAMED, player)
         elif kind == "member":  # a player of that name joins the league the sweep opened
-            await self.organiser.join(table.guild_id, Caller(5, args[0]), "Cup")
+            await self.organiser.leagues.join(table.guild_id, Caller(5, args[0]), "Cup")
         else:
             await s.looking.board(table, args[0])
 

@@ -22,10 +22,8 @@ from pathlib import Path
 import engine
 from bot.clocks import Clocks
 from bot.console import Console
-from bot.daily import Daily
-from bot.organiser import Organiser
-from bot.scheduler import Posted, Scheduler
 from bot.service import Caller, Service, Table
+from bot.service.timers import Posted
 from bot.store import SQLiteStore, Store
 from bot.tools.selfplay import play_random, robots
 from tests.bot.test_daily import dm, play_out
@@ -102,24 +100,24 @@ async def _fill(service: Service, clock: Clock) -> None:
     await service.lobby.create(LOBBY, CY, "skybridge")
     await service.seats.add_ai(LOBBY, CY, "easy")
 
-    daily = Daily(service)
+    daily = service.daily
     await daily.setup(HOME, MOD)
     await daily.play(dm(CY), CY, HOME.guild_id)
     await play_out(service, dm(CY), CY, rng)
     await daily.rollover(_shown)  # as the minute's pass runs it: under the daily lease
 
-    organiser = Organiser(service)
-    await organiser.set_role(HOME.guild_id, MOD, 555)
-    await organiser.create(HOME, MOD, "Cup", "skybridge", "round-robin")
+    organiser = service
+    await organiser.leagues.set_role(HOME.guild_id, MOD, 555)
+    await organiser.leagues.create(HOME, MOD, "Cup", "skybridge", "round-robin")
     for player in PLAYERS[:4]:
-        await organiser.join(HOME.guild_id, player, "Cup")
-    for table in games_in(await organiser.start(HOME.guild_id, MOD, "Cup")):
+        await organiser.leagues.join(HOME.guild_id, player, "Cup")
+    for table in games_in(await organiser.league_rounds.start(HOME.guild_id, MOD, "Cup")):
         await finish(service, table, rng)
-    await organiser.tick()  # round 2 opens, its games on the league's clock
+    await organiser.league_rounds.tick()  # round 2 opens, its games on the league's clock
 
     await service.postal.vacation(BOB, 1)
     clock.at(hours=37)
-    await Scheduler(service).tick()  # reminders and warnings: queued, not delivered
+    await service.timers.tick()  # reminders and warnings: queued, not delivered
 
 
 async def _shown(_item: Posted) -> bool:

@@ -13,7 +13,6 @@ import engine
 from bot.__main__ import terminal_service
 from bot.clocks import AI_PAUSE
 from bot.ratings import replay
-from bot.scheduler import Scheduler
 from bot.service import Refused, Service, Table
 from bot.store import SQLiteStore
 from tests.conftest import ADA, BOB, CY, TABLE, Clock
@@ -31,7 +30,7 @@ async def world(tmp_path, clock):
     store = await SQLiteStore.open(tmp_path / "ai.db", clock=clock)
     woken: list[float] = []
     service = Service(store, images=False, seed=lambda: 777, on_ai_waiting=woken.append)
-    yield service, Scheduler(service), woken
+    yield service, service.timers, woken
     await store.close()
 
 
@@ -87,7 +86,7 @@ async def test_the_ai_waits_its_pause_then_moves_once_however_many_timers_tick(
     assert await scheduler.tick() == [], "a person would not answer that fast either"
     assert len(await service.store.moves(1)) == before
     clock.at(seconds=AI_PAUSE[1] + 1)
-    other = Scheduler(Service(service.store, images=False))  # a second loop, same database
+    other = Service(service.store, images=False).timers  # a second loop, same database
     first, second = await scheduler.tick(), await other.tick()
     assert len(first) + len(second) == 1, "one of them moved, once"
     log = await service.store.moves(1)
@@ -108,7 +107,7 @@ async def test_an_ai_waiting_when_the_bot_stopped_moves_after_the_restart(tmp_pa
     clock.at(minutes=30)
     store = await SQLiteStore.open(tmp_path / "restart.db", clock=clock)
     try:
-        assert len(await Scheduler(Service(store, images=False)).tick()) == 1
+        assert len(await Service(store, images=False).timers.tick()) == 1
         assert len(await store.moves(1)) == moves + 1
     finally:
         await store.close()
@@ -145,7 +144,7 @@ async def test_every_game_plays_to_the_end_against_ai_players(tmp_path, clock, g
             TABLE, ADA, game_key, ai=max(1, info.min_players - 1), ai_level="easy"
         )
         await service.lobby.start(TABLE, ADA)
-        await play_out(service, Scheduler(service), clock, ADA, random.Random(1))
+        await play_out(service, service.timers, clock, ADA, random.Random(1))
         log = await store.moves(1)
         assert any(m.user_id < 0 for m in log) and any(m.user_id == ADA.user_id for m in log)
     finally:

@@ -12,7 +12,6 @@ import pytest
 import engine
 from bot.console import Console
 from bot.delivery import ALT_LIMIT, ALT_MORE, clip, parts_of
-from bot.organiser import Organiser
 from bot.service import Caller, Reply, Service
 from renders.text import describe
 from tests.bot.discord_harness import Harness
@@ -174,12 +173,12 @@ async def test_the_fake_refuses_alt_text_over_discords_limit_and_the_bot_never_s
 
 async def test_the_standings_picture_reads_its_table_a_row_a_line(store):
     service = Service(store, images=False, seed=lambda: 12345)
-    organiser = Organiser(service)
-    await organiser.create(TABLE, MOD, "Cup", "skybridge", "round-robin")
+    organiser = service
+    await organiser.leagues.create(TABLE, MOD, "Cup", "skybridge", "round-robin")
     for player in (ADA, BOB):
-        await organiser.join(TABLE.guild_id, player, "Cup")
-    await organiser.start(TABLE.guild_id, MOD, "Cup")
-    standing = await organiser.standings(TABLE.guild_id, "Cup")
+        await organiser.leagues.join(TABLE.guild_id, player, "Cup")
+    await organiser.league_rounds.start(TABLE.guild_id, MOD, "Cup")
+    standing = await organiser.league_tables.standings(TABLE.guild_id, "Cup")
     assert standing.image is not None
     title, *rows = standing.alt.split("\n")
     assert title.startswith("Cup standings ")
@@ -195,12 +194,12 @@ async def test_cut_standings_words_point_to_the_standings_not_to_a_game(store):
     """A big league's table is cut to Discord's limit like a board's, but the rest is in
     ``/league standings``, not in ``/game board text:true`` (a game's command)."""
     service = Service(store, images=False, seed=lambda: 12345)
-    organiser = Organiser(service)
-    await organiser.create(TABLE, MOD, "Cup", "skybridge", "round-robin")
+    organiser = service
+    await organiser.leagues.create(TABLE, MOD, "Cup", "skybridge", "round-robin")
     for n in range(40):
-        await organiser.join(TABLE.guild_id, Caller(2000 + n, f"Player number {n}"), "Cup")
-    await organiser.start(TABLE.guild_id, MOD, "Cup")
-    standing = await organiser.standings(TABLE.guild_id, "Cup")
+        await organiser.leagues.join(TABLE.guild_id, Caller(2000 + n, f"Player number {n}"), "Cup")
+    await organiser.league_rounds.start(TABLE.guild_id, MOD, "Cup")
+    standing = await organiser.league_tables.standings(TABLE.guild_id, "Cup")
     assert len(standing.alt) > ALT_LIMIT
     (*_, part) = parts_of(standing)
     alt = part.kwargs()["file"].description

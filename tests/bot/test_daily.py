@@ -9,10 +9,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 import engine
-from bot.daily import WEEK, Daily, challenge_for, share_line, streak
 from bot.marks import for_discord
-from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
+from bot.service.daily import WEEK, challenge_for, share_line, streak
 from bot.store import SQLiteStore
 from engine.seven_bridges.board import CITY, parse_square
 from tests.conftest import ADA, BOB, Clock
@@ -27,7 +26,7 @@ async def daily(tmp_path):
     clock = Clock(MONDAY)
     store = await SQLiteStore.open(tmp_path / "daily.db", clock=clock)
     service = Service(store, images=False)
-    yield service, Daily(service), clock
+    yield service, service.daily, clock
     await store.close()
 
 
@@ -148,7 +147,7 @@ async def test_the_rollover_post_is_made_once_per_day_even_by_two_processes(dail
     await daily_.setup(SERVER, Caller(1, "Mod", manager=True))
     other_store = await SQLiteStore.open(tmp_path / "daily.db", clock=clock)
     try:
-        other = Daily(Service(other_store, images=False))
+        other = Service(other_store, images=False).daily
         first, second = await daily_.rollover(), await other.rollover()
         assert len(first) + len(second) == 1
         post = (first or second)[0]
@@ -228,7 +227,7 @@ async def test_an_attempt_whose_game_ended_unsettled_is_settled_by_the_timer(dai
 async def test_a_daily_game_left_open_past_midnight_is_told_when_todays_challenge_closes(daily):
     """Not "your turn for 24 hours": the open game keeps the player from today's challenge."""
     service, daily_, clock = daily
-    scheduler = Scheduler(service)
+    scheduler = service.timers
     await daily_.play(dm(ADA), ADA, None)
     clock.now = MONDAY + timedelta(hours=23)  # Tuesday 08:00 UTC, no reminder due yet
     await scheduler.tick()
@@ -249,7 +248,7 @@ async def test_a_daily_game_left_open_past_midnight_is_told_when_todays_challeng
 
 async def test_an_ordinary_solo_game_keeps_the_ordinary_reminder(daily):
     service, _, clock = daily
-    scheduler = Scheduler(service)
+    scheduler = service.timers
     await service.lobby.solo(dm(BOB), BOB, "seven-bridges")
     clock.now = MONDAY + timedelta(days=1)
     await scheduler.tick()

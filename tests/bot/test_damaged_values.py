@@ -16,8 +16,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.daily import Daily, share_line
 from bot.service import Caller, Refused, Service, Table
+from bot.service.daily import share_line
 from bot.store import Store, is_postgres, open_checked, open_store
 from bot.store.sqlite import connection as sqlite_connection
 from tests.bot.discord_harness import OTHER_CHANNEL_ID, Harness
@@ -258,27 +258,27 @@ async def test_a_state_stored_before_checksums_that_is_not_json_is_found_at_star
 async def test_a_damaged_daily_game_called_off_is_a_loss_without_totals(tmp_path, caplog):
     path = tmp_path / "bridgekeeper.db"
     store = await open_store(path)
-    daily = Daily(service_of(store))
+    service = service_of(store)
     dm = Table(channel_id=900_000 + ADA.user_id)
-    await daily.play(dm, ADA, TABLE.guild_id)
+    await service.daily.play(dm, ADA, TABLE.guild_id)
     game_id = (await store.live_game(dm.channel_id)).id
-    await daily.service.play.move(dm, ADA, (await daily.service.play.legal_moves(dm, ADA))[0])
+    await service.play.move(dm, ADA, (await service.play.legal_moves(dm, ADA))[0])
     await store.close()
     await damage(path, STATE, game_id, 1)
     await damage(path, FIRST_MOVE, game_id, 0)
     store = await reopened(path)
     try:
-        daily = Daily(service_of(store))
+        service = service_of(store)
         with caplog.at_level(logging.INFO), pytest.raises(Refused) as refused:
-            await daily.service.looking.board(dm)
+            await service.looking.board(dm)
         assert str(refused.value) == (
             f"Game #{game_id}'s stored state is damaged, so it can't be played on; you can "
             "call it off with `/game abandon`."
         )
-        await daily.service.lobby.abandon(dm, ADA)  # the player's own game, in their DM
+        await service.lobby.abandon(dm, ADA)  # the player's own game, in their DM
         (entry,) = await store.entries(user_id=ADA.user_id)
         assert (entry.status, entry.total, entry.euler) == ("lost", None, None)
-        line = share_line(entry, await daily.challenge(entry.day), 1)
+        line = share_line(entry, await service.daily.challenge(entry.day), 1)
         assert line.endswith(": Ada lost to Euler.") and "None" not in line
     finally:
         await store.close()

@@ -779,7 +779,7 @@ async def test_a_failing_league_tick_does_not_hold_back_the_minutes_other_posts(
     async def broken() -> list:
         raise RuntimeError("a league that cannot go on")
 
-    monkeypatch.setattr(h.bot.organiser, "tick", broken)
+    monkeypatch.setattr(h.bot.service.league_rounds, "tick", broken)
     before = len(h.calls)
     await h.bot.get_cog("Postal").run_once()
     posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]

@@ -14,7 +14,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.clocks import Clocks
-from bot.organiser import Organiser
 from bot.service import Caller, Refused, Service
 from bot.store import SQLiteStore, StaleGame, parse_time
 from tests.conftest import ADA, BOB, CY, DEE, TABLE
@@ -234,11 +233,11 @@ async def test_the_creator_cannot_abandon_a_rated_game_under_way(service):
 async def test_a_league_match_seat_is_handed_on_only_by_a_manager(service):
     """The league's pairings name its members: a player cannot send in a stand-in, and
     the match's first player (its creator) cannot swap the opponent either."""
-    organiser = Organiser(service)
-    await organiser.create(TABLE, MOD, "Cup", "skybridge", "swiss", rounds=1)
+    organiser = service
+    await organiser.leagues.create(TABLE, MOD, "Cup", "skybridge", "swiss", rounds=1)
     for player in (ADA, BOB):
-        await organiser.join(TABLE.guild_id, player, "Cup")
-    posted = await organiser.start(TABLE.guild_id, MOD, "Cup")
+        await organiser.leagues.join(TABLE.guild_id, player, "Cup")
+    posted = await organiser.league_rounds.start(TABLE.guild_id, MOD, "Cup")
     (match,) = [p.table for p in posted if p.reply.playable]
     row = await service.store.live_game(match.channel_id)
     first, second = [Caller(s.user_id, s.name) for s in await service.store.seats(row.id)]

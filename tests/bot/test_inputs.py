@@ -27,8 +27,6 @@ from bot.inputs import (
     parse_start,
     parse_timezone,
 )
-from bot.organiser import Organiser
-from bot.scheduler import Scheduler
 from bot.service import Refused, Service
 from bot.store import SQLiteStore, StaleGame
 from tests.conftest import ADA, BOB, TABLE, Clock
@@ -193,7 +191,7 @@ async def test_a_stored_zero_reminder_interval_reminds_hourly_instead_of_failing
     await service.lobby.start(TABLE, ADA)
     async with service.store.transaction() as db:  # as an older version could store it
         await db.execute("UPDATE games SET remind_hours = 0")
-    scheduler = Scheduler(service)
+    scheduler = service.timers
     clock.now = T0 + timedelta(minutes=30)
     with caplog.at_level(logging.ERROR):
         assert await scheduler.tick() == []
@@ -227,7 +225,7 @@ async def test_league_options_are_range_checked(world, option, value, refusal):
     service, path = world
     before = dump(path)
     with pytest.raises(Refused) as refused:
-        await Organiser(service).create(TABLE, MOD, "Cup", "skybridge", "swiss", **{option: value})
+        await service.leagues.create(TABLE, MOD, "Cup", "skybridge", "swiss", **{option: value})
     assert refusal in str(refused.value)
     assert dump(path) == before
 

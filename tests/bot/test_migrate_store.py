@@ -17,7 +17,6 @@ import pytest
 import engine
 from bot.migrate_store import migrate_store
 from bot.ratings import replay
-from bot.scheduler import Scheduler
 from bot.service import Caller, Table
 from bot.store import Store, is_postgres, open_store, sole_process
 from bot.store.migrations import migrations
@@ -146,7 +145,7 @@ async def _plays_on(store: Store, clock: Clock) -> list:
     )
     seen.append(reply.text)
     clock.at(hours=37 + 48 + 1)
-    scheduler = Scheduler(service)
+    scheduler = service.timers
     posted = await scheduler.tick()
     assert any("ran out of time" in p.reply.text for p in posted), "a deadline fired"
     seen.append([(p.table, p.reply.text) for p in posted])

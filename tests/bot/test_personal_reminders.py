@@ -14,8 +14,8 @@ import pytest
 import engine
 from bot.clocks import Clocks
 from bot.marks import plain
-from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
+from bot.service.timers import Timers
 from bot.store import Notice, Settings, is_postgres
 from bot.store import open_store as open_target
 from tests.conftest import ADA, BOB, CY, DEE, TABLE, Clock
@@ -41,7 +41,7 @@ async def where(database, tmp_path):
 async def world(where, clock):
     store = await open_target(where, clock=clock)
     service = Service(store, images=False, seed=lambda: 12345)
-    yield service, Scheduler(service)
+    yield service, service.timers
     await store.close()
 
 
@@ -58,7 +58,7 @@ async def game(service: Service, table: Table, players, clocks: Clocks | None = 
         await service.play.move(table, mover, (await service.play.legal_moves(table, mover))[0])
 
 
-async def sent(scheduler: Scheduler) -> list[Notice]:
+async def sent(scheduler: Timers) -> list[Notice]:
     """The notices due now, delivered (marked sent)."""
     notices = await scheduler.deliveries()
     for notice in notices:
@@ -66,7 +66,7 @@ async def sent(scheduler: Scheduler) -> list[Notice]:
     return notices
 
 
-async def reminders_at(scheduler: Scheduler, clock: Clock, hours: float) -> list[int]:
+async def reminders_at(scheduler: Timers, clock: Clock, hours: float) -> list[int]:
     """Who is reminded by a tick ``hours`` after the start."""
     clock.at(hours=hours)
     await scheduler.tick()
@@ -237,7 +237,7 @@ async def test_a_digest_comes_once_from_two_passes_at_once_and_after_a_restart(w
         service = Service(first, images=False, seed=lambda: 12345)
         await service.postal.settings(ADA, reminders="digest", digest_hour=7)
         await game(service, TABLE, (ADA, BOB))
-        one, two = Scheduler(service), Scheduler(Service(second, images=False))
+        one, two = service.timers, Service(second, images=False).timers
         await sent(one)
         clock.now = datetime(2026, 11, 3, 7, tzinfo=UTC)
         await asyncio.gather(one.tick(), two.tick())
@@ -247,7 +247,7 @@ async def test_a_digest_comes_once_from_two_passes_at_once_and_after_a_restart(w
         await second.close()
     again = await open_target(where, clock=clock)  # the bot starts again, the same minute
     try:
-        scheduler = Scheduler(Service(again, images=False))
+        scheduler = Service(again, images=False).timers
         await scheduler.tick()
         assert await sent(scheduler) == []
         clock.now = datetime(2026, 11, 6, 9, tzinfo=UTC)  # down for three days: one digest
@@ -275,7 +275,7 @@ async def three_players(service: Service, heads_up: bool = True) -> list[Caller]
     return [seats[(first + i) % 3] for i in range(3)]
 
 
-async def heads_ups(scheduler: Scheduler) -> list[Notice]:
+async def heads_ups(scheduler: Timers) -> list[Notice]:
     return [n for n in await sent(scheduler) if n.kind == "heads_up"]
 
 

@@ -11,7 +11,6 @@ import pytest
 import engine
 from bot.clocks import Clocks
 from bot.marks import for_discord, plain
-from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
 from bot.store import SQLiteStore
 from engine.core import IllegalMove
@@ -30,7 +29,7 @@ def clock():
 async def world(tmp_path, clock):
     store = await SQLiteStore.open(tmp_path / "post.db", clock=clock)
     service = Service(store, images=False, seed=lambda: 12345)
-    yield service, Scheduler(service)
+    yield service, service.timers
     await store.close()
 
 
@@ -222,7 +221,7 @@ async def test_two_schedulers_on_one_database_do_each_thing_once(tmp_path, clock
     services = [Service(s, images=False, seed=lambda: 12345) for s in stores]
     try:
         await start(services[0], Clocks(move_hours=48, remind_hours=24))
-        schedulers = [Scheduler(s) for s in services]
+        schedulers = [s.timers for s in services]
         clock.at(hours=24)
         await asyncio.gather(*(s.tick() for s in schedulers))
         assert len(await outbox(services[0])) == 1
@@ -392,7 +391,7 @@ async def test_two_deliverers_on_one_database_each_get_a_notice_once(tmp_path, c
         await services[0].postal.settings(ADA, notify="both")
         await services[0].postal.settings(BOB, notify="both")
         await services[0].postal.settings(CY, notify="both")
-        schedulers = [Scheduler(s) for s in services]
+        schedulers = [s.timers for s in services]
         clock.at(hours=1)
         await schedulers[0].tick()
         queued = await outbox(services[0])

@@ -10,7 +10,6 @@ import pytest
 
 import engine
 from bot.clocks import Clocks
-from bot.scheduler import Scheduler
 from bot.service import Service
 from engine.core import TURN, Event, Game, GameInfo, IllegalMove, Result, Rule, Stage, seat_ref
 from tests.conftest import ADA, BOB, CY, TABLE, Clock
@@ -120,7 +119,7 @@ async def world(open_store, monkeypatch):
     monkeypatch.setitem(engine.GAMES, "raids", Raids())
     clock = Clock(T0)
     service = Service(await open_store(clock=clock), images=False, seed=lambda: 1)
-    return service, Scheduler(service), clock
+    return service, service.timers, clock
 
 
 async def test_a_window_pings_the_reacting_seats_and_times_out_into_passes(world):

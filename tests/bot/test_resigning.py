@@ -10,8 +10,6 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.clocks import Clocks
-from bot.daily import Daily
-from bot.scheduler import Scheduler
 from bot.service import Refused, Service
 from bot.store import SQLiteStore
 from tests.bot.discord_harness import DM_CHANNEL_ID, Harness
@@ -71,7 +69,7 @@ async def test_resigning_the_daily_challenge_records_the_attempt_as_a_loss(tmp_p
     store = await SQLiteStore.open(tmp_path / "daily.db", clock=Clock(T0))
     try:
         service = Service(store, images=False)
-        daily = Daily(service)
+        daily = service.daily
         dm = TABLE.__class__(channel_id=900_000 + ADA.user_id)
         await daily.play(dm, ADA, None)
         await service.play.move(dm, ADA, "roll")
@@ -96,7 +94,7 @@ async def test_a_forfeit_deadline_resigns_a_seven_bridges_player(world):
     await service.lobby.start(TABLE, ADA)
     (late,) = await awaited(service)
     name = {p.user_id: p.name for p in (ADA, BOB, CY)}[late]
-    scheduler = Scheduler(service)
+    scheduler = service.timers
     clock.at(hours=18)
     await scheduler.tick()  # the warning
     clock.at(hours=24)

@@ -13,7 +13,6 @@ import pytest
 
 import engine
 from bot.clocks import Clocks
-from bot.scheduler import Scheduler
 from bot.service import Service, Table
 from bot.store import SQLiteStore
 from bot.tools.selfplay import play_random, robots
@@ -33,7 +32,7 @@ async def world(tmp_path):
     clock = Clock(T0)
     store = await SQLiteStore.open(tmp_path / "cities.db", clock=clock)
     service = Service(store, images=False, seed=lambda: 4)
-    yield service, Scheduler(service), clock
+    yield service, service.timers, clock
     await store.close()
 
 

@@ -10,7 +10,6 @@ import io
 import pytest
 
 from bot.console import Console
-from bot.organiser import Organiser
 from bot.service import Caller, Refused, Service, Table
 from tests.bot.discord_harness import Harness
 from tests.bot.test_discord_commands import assert_refused
@@ -34,26 +33,26 @@ async def counts(store) -> tuple[int, ...]:
 async def test_a_name_no_database_can_keep_is_refused_alike_on_both_stores(open_store, name, code):
     store = await open_store()
     service = Service(store, images=False, seed=lambda: 7)
-    organiser = Organiser(service)
+    organiser = service
     odd = Caller(1005, name)
     await service.lobby.create(TABLE, ADA, "skybridge")
     await service.lobby.join(TABLE, BOB)
-    await organiser.create(TABLE, MO, "Cup", "skybridge", "swiss")
+    await organiser.leagues.create(TABLE, MO, "Cup", "skybridge", "swiss")
     before = await counts(store)
     told = f"holds a character that can't be stored ({code}); please leave it out."
     asks = {
         "Your name": (
             lambda: service.lobby.join(TABLE, odd),
-            lambda: organiser.join(TABLE.guild_id, odd, "Cup"),
+            lambda: organiser.leagues.join(TABLE.guild_id, odd, "Cup"),
             lambda: service.lobby.create(Table(5099, TABLE.guild_id), odd, "skybridge"),
         ),
         "The new player's name": (
             lambda: service.postal.replace_player(TABLE, ADA, BOB.user_id, odd),
         ),
         "A league's name": (
-            lambda: organiser.create(TABLE, MO, f"Cup {name}", "skybridge", "swiss"),
-            lambda: organiser.join(TABLE.guild_id, BOB, f"Cup {name}"),
-            lambda: organiser.standings(TABLE.guild_id, name),
+            lambda: organiser.leagues.create(TABLE, MO, f"Cup {name}", "skybridge", "swiss"),
+            lambda: organiser.leagues.join(TABLE.guild_id, BOB, f"Cup {name}"),
+            lambda: organiser.league_tables.standings(TABLE.guild_id, name),
         ),
     }
     for what, calls in asks.items():
