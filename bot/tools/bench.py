@@ -194,7 +194,7 @@ async def run(
             service = Service(store, images=False)
             clicks: list[int] = []  # round trips to the database per move, load included
             records: list[int] = []  # ... and per move transaction
-            service.move = _counted(store, service.move, clicks)
+            service.play.move = _counted(store, service.play.move, clicks)
             store.record = _counted(store, store.record, records)
             times: list[float] = []
             rng = random.Random(1)
