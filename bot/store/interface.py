@@ -28,6 +28,7 @@ from bot.store.rows import (
     LeagueRow,
     Match,
     Member,
+    MoveRecord,
     MoveRow,
     Notice,
     Opening,
@@ -37,8 +38,6 @@ from bot.store.rows import (
     UndoRequest,
 )
 
-#: how the ratings feature rates one game: (ratings before, places) -> ratings after
-Rate = Callable[[Sequence[Rating], Sequence[int]], list[Rating]]
 #: a rating's key: (server, game, user)
 RatingKey = tuple[int, str, int]
 #: one rated game's seats, in seat order: (user, name, place)
@@ -122,36 +121,10 @@ class Games(Protocol):
         """Start the game, awaiting ``awaiting``; ``heads_ups`` and ``notices`` as
         :meth:`record` takes them."""
 
-    async def record(
-        self,
-        game_id: int,
-        version: int,
-        *,
-        seat: int,
-        user_id: int,
-        action: str,
-        state: str,
-        awaiting: Iterable[int],
-        kind: str = "move",
-        results: list[tuple[int, int]] | None = None,
-        reacting: bool = False,
-        attempt: Attempt | None = None,
-        rate: Rate | None = None,
-        notices: Sequence[tuple[int, str, str]] = (),
-        heads_ups: Sequence[tuple[int, str, str, str]] = (),
-        announce: tuple[str, str] | None = None,
-    ) -> int:
-        """Append one log entry and store the state it leads to, in one transaction.
-
-        ``results`` (place, score per seat) finishes the game; ``rate`` then moves the
-        players' ratings if the game is rated, and ``attempt`` settles the daily attempt
-        played in it. ``notices`` are "your turn" DMs (user, text, due at) for the waits
-        the move starts; ``heads_ups`` "you're next" notices (user, via, text, due at),
-        each queued only for a seated player not awaited who has not been told since
-        their own last turn began (then they have been). ``announce`` (a note, due at)
-        queues a ``board`` notice standing in for the move's public post, for a move no
-        one is there to be answered: due to be posted then, unless the move's own post
-        claims it first (:meth:`Notices.claim_announcement`). Returns the entry's seq."""
+    async def record(self, game_id: int, version: int, move: MoveRecord) -> int:
+        """Append ``move`` to the log and store the state it leads to, with everything
+        :class:`~bot.store.rows.MoveRecord` holds, in one transaction. Returns the
+        entry's seq."""
 
     async def abandon(
         self,

@@ -19,7 +19,16 @@ import pytest
 
 from bot import __main__ as cli_main
 from bot.config import Shards, load_settings
-from bot.store import CannotOpen, CannotSave, SchemaTooNew, StaleGame, StoreFault, dumps, open_store
+from bot.store import (
+    CannotOpen,
+    CannotSave,
+    MoveRecord,
+    SchemaTooNew,
+    StaleGame,
+    StoreFault,
+    dumps,
+    open_store,
+)
 from bot.store.migrations import migrations
 from bot.tools import load_processes
 from tests.bot.test_store_contract import started_game
@@ -133,16 +142,33 @@ async def test_a_connection_lost_mid_move_saves_nothing_and_play_resumes(postgre
 
         with pytest.raises(CannotSave, match="can't save anything right now"):
             await store.record(
-                game_id, before.version, seat=0, user_id=1, action="resign", state="{}",
-                awaiting=[], results=[(2, 0), (1, 5)], rate=rate_while_the_server_drops_us,
-            )  # fmt: skip
+                game_id,
+                before.version,
+                MoveRecord(
+                    seat=0,
+                    user_id=1,
+                    action="resign",
+                    state="{}",
+                    awaiting=[],
+                    results=[(2, 0), (1, 5)],
+                    rate=rate_while_the_server_drops_us,
+                ),
+            )
         assert await store.game(game_id) == before
         assert await store.moves(game_id) == []
         assert [s.place for s in await store.seats(game_id)] == [None, None]
         seq = await store.record(
-            game_id, before.version, seat=0, user_id=1, action="resign", state="{}",
-            awaiting=[], results=[(2, 0), (1, 5)],
-        )  # fmt: skip
+            game_id,
+            before.version,
+            MoveRecord(
+                seat=0,
+                user_id=1,
+                action="resign",
+                state="{}",
+                awaiting=[],
+                results=[(2, 0), (1, 5)],
+            ),
+        )
         assert seq == 1 and (await store.game(game_id)).status == "finished"
     finally:
         await store.close()
@@ -161,11 +187,15 @@ async def test_a_game_held_too_long_by_another_process_saves_nothing(postgres_ur
             await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
             with pytest.raises(CannotSave, match="another process is holding the database"):
                 await store.record(
-                    game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[1]
+                    game_id,
+                    version,
+                    MoveRecord(seat=0, user_id=1, action="x", state="{}", awaiting=[1]),
                 )
         assert await store.moves(game_id) == []
         await store.record(
-            game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[1]
+            game_id,
+            version,
+            MoveRecord(seat=0, user_id=1, action="x", state="{}", awaiting=[1]),
         )
     finally:
         await other.close()
@@ -184,7 +214,9 @@ async def test_of_two_stores_racing_one_move_exactly_one_wins(postgres_url):
 
         async def move(store, action):
             return await store.record(
-                game_id, version, seat=0, user_id=1, action=action, state="{}", awaiting=[1]
+                game_id,
+                version,
+                MoveRecord(seat=0, user_id=1, action=action, state="{}", awaiting=[1]),
             )
 
         outcomes = await asyncio.gather(
@@ -213,7 +245,11 @@ async def test_a_move_waits_for_a_reminder_claimed_meanwhile_and_keeps_it(postgr
             "UPDATE seats SET reminders = 1 WHERE game_id = $1 AND seat = 0", game_id
         )
         move = asyncio.create_task(
-            store.record(game_id, version, seat=1, user_id=2, action="x", state="{}", awaiting=[0])
+            store.record(
+                game_id,
+                version,
+                MoveRecord(seat=1, user_id=2, action="x", state="{}", awaiting=[0]),
+            )
         )
         await asyncio.sleep(0.3)
         assert not move.done(), "the move waits for the seat the claim holds"

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.store import Opening, Rematch, SQLiteStore, StaleGame, Store, UndoRequest
+from bot.store import MoveRecord, Opening, Rematch, SQLiteStore, StaleGame, Store, UndoRequest
 from bot.store.postgres import PostgresStore
 
 #: every store class, by the name ``STORES`` in tests/conftest.py gives it
@@ -117,12 +117,14 @@ async def test_a_finished_game_frees_the_channel(store):
     await store.record(
         game_id,
         2,
-        seat=0,
-        user_id=1,
-        action="resign",
-        state="{}",
-        awaiting=[],
-        results=[(2, 0), (1, 5)],
+        MoveRecord(
+            seat=0,
+            user_id=1,
+            action="resign",
+            state="{}",
+            awaiting=[],
+            results=[(2, 0), (1, 5)],
+        ),
     )
     game = await store.game(game_id)
     assert game.status == "finished"
@@ -152,17 +154,14 @@ async def test_record_appends_the_move_and_stores_the_state(store):
     seq = await store.record(
         game_id,
         game.version,
-        seat=0,
-        user_id=1,
-        action="red tall a1",
-        state='{"n":1}',
-        awaiting=[1],
+        MoveRecord(seat=0, user_id=1, action="red tall a1", state='{"n":1}', awaiting=[1]),
     )
     assert seq == 1
     seq = await store.record(
-        game_id, game.version + 1, seat=1, user_id=2, action="blue tall b1", state='{"n":2}',
-        awaiting=[0],
-    )  # fmt: skip
+        game_id,
+        game.version + 1,
+        MoveRecord(seat=1, user_id=2, action="blue tall b1", state='{"n":2}', awaiting=[0]),
+    )
     assert seq == 2
     after = await store.game(game_id)
     assert (after.state, after.version, after.status) == ('{"n":2}', game.version + 2, "active")
@@ -177,16 +176,26 @@ async def test_record_with_a_stale_version_changes_nothing(store):
     game_id = await started_game(store)
     version = (await store.game(game_id)).version
     await store.record(
-        game_id, version, seat=0, user_id=1, action="red tall a1", state='{"n":1}', awaiting=[1]
+        game_id,
+        version,
+        MoveRecord(seat=0, user_id=1, action="red tall a1", state='{"n":1}', awaiting=[1]),
     )
     before_game = await store.game(game_id)
     before_moves = await store.moves(game_id)
     before_seats = await store.seats(game_id)
     with pytest.raises(StaleGame):
         await store.record(
-            game_id, version, seat=0, user_id=1, action="red tall b1", state='{"n":"x"}',
-            awaiting=[0], results=[(1, 9), (2, 0)],
-        )  # fmt: skip
+            game_id,
+            version,
+            MoveRecord(
+                seat=0,
+                user_id=1,
+                action="red tall b1",
+                state='{"n":"x"}',
+                awaiting=[0],
+                results=[(1, 9), (2, 0)],
+            ),
+        )
     assert await store.game(game_id) == before_game
     assert await store.moves(game_id) == before_moves
     assert await store.seats(game_id) == before_seats
@@ -198,7 +207,11 @@ async def test_record_cancels_a_pending_undo_request(store):
     request = UndoRequest(user_id=1, moves=2, version=version, agreed=frozenset({2}))
     await store.put_undo_request(game_id, request)
     assert await store.undo_request(game_id) == request
-    await store.record(game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[1])
+    await store.record(
+        game_id,
+        version,
+        MoveRecord(seat=0, user_id=1, action="x", state="{}", awaiting=[1]),
+    )
     assert await store.undo_request(game_id) is None
 
 
@@ -209,10 +222,18 @@ async def test_awaiting_lists_active_games_for_a_user_oldest_first(open_store):
     lobby = await new_game(store, channel=3, creator=1)  # not started: never listed
     assert lobby
     # in the older game user 1 moves, then user 2: it waits for user 1 again, now newest
-    await store.record(older, 2, seat=0, user_id=1, action="m1", state="{}", awaiting=[1])
+    await store.record(
+        older,
+        2,
+        MoveRecord(seat=0, user_id=1, action="m1", state="{}", awaiting=[1]),
+    )
     assert [w.game_id for w in await store.awaiting(1)] == [newer]
     assert [w.game_id for w in await store.awaiting(2)] == [older]
-    await store.record(older, 3, seat=1, user_id=2, action="m2", state="{}", awaiting=[0])
+    await store.record(
+        older,
+        3,
+        MoveRecord(seat=1, user_id=2, action="m2", state="{}", awaiting=[0]),
+    )
     waiting = await store.awaiting(1)
     assert [w.game_id for w in waiting] == [newer, older]
     assert [w.channel_id for w in waiting] == [2, 1]
@@ -223,16 +244,32 @@ async def test_awaiting_lists_active_games_for_a_user_oldest_first(open_store):
     assert await store.awaiting(2) == []
     assert await store.awaiting(3) == []
     # now the same happens in the newer game: the order turns round
-    await store.record(newer, 2, seat=0, user_id=1, action="m1", state="{}", awaiting=[1])
-    await store.record(newer, 3, seat=1, user_id=3, action="m2", state="{}", awaiting=[0])
+    await store.record(
+        newer,
+        2,
+        MoveRecord(seat=0, user_id=1, action="m1", state="{}", awaiting=[1]),
+    )
+    await store.record(
+        newer,
+        3,
+        MoveRecord(seat=1, user_id=3, action="m2", state="{}", awaiting=[0]),
+    )
     assert [w.game_id for w in await store.awaiting(1)] == [older, newer]
     # finished and abandoned games wait for nobody
     await store.abandon(newer, 4)
     assert [w.game_id for w in await store.awaiting(1)] == [older]
     await store.record(
-        older, 4, seat=0, user_id=1, action="resign", state="{}", awaiting=[0],
-        results=[(2, 0), (1, 0)],
-    )  # fmt: skip
+        older,
+        4,
+        MoveRecord(
+            seat=0,
+            user_id=1,
+            action="resign",
+            state="{}",
+            awaiting=[0],
+            results=[(2, 0), (1, 0)],
+        ),
+    )
     assert await store.awaiting(1) == []
 
 
@@ -245,8 +282,16 @@ async def test_awaiting_order_holds_for_updates_within_one_second(open_store):
     store = await open_store(clock=Clock(timedelta(milliseconds=10)))
     older = await started_game(store, channel=1, users=(1, 2))
     newer = await started_game(store, channel=2, users=(1, 3))
-    await store.record(older, 2, seat=0, user_id=1, action="m1", state="{}", awaiting=[1])
-    await store.record(older, 3, seat=1, user_id=2, action="m2", state="{}", awaiting=[0])
+    await store.record(
+        older,
+        2,
+        MoveRecord(seat=0, user_id=1, action="m1", state="{}", awaiting=[1]),
+    )
+    await store.record(
+        older,
+        3,
+        MoveRecord(seat=1, user_id=2, action="m2", state="{}", awaiting=[0]),
+    )
     # ``newer`` has waited for user 1 since before ``older``'s last move
     assert [w.game_id for w in await store.awaiting(1)] == [newer, older]
 
@@ -261,9 +306,18 @@ async def test_record_is_one_transaction_a_late_failure_undoes_the_move_row(stor
     with pytest.raises(RuntimeError, match="ratings feature failed"):
         # the version bump and the move row are written, then rating the game fails
         await store.record(
-            game_id, before.version, seat=0, user_id=1, action="resign", state='{"n":1}',
-            awaiting=[], results=[(2, 0), (1, 5)], rate=broken,
-        )  # fmt: skip
+            game_id,
+            before.version,
+            MoveRecord(
+                seat=0,
+                user_id=1,
+                action="resign",
+                state='{"n":1}',
+                awaiting=[],
+                results=[(2, 0), (1, 5)],
+                rate=broken,
+            ),
+        )
     assert await store.game(game_id) == before
     assert await store.ratings(9, "skybridge") == []
     assert await store.moves(game_id) == []
@@ -276,17 +330,37 @@ async def test_a_moves_turn_dms_are_stored_with_it_and_only_with_it(store):
     game_id = await started_game(store)
     version = (await store.game(game_id)).version
     due = "2000-01-01T00:00:00.000000+00:00"
-    await store.record(game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[0])
+    await store.record(
+        game_id,
+        version,
+        MoveRecord(seat=0, user_id=1, action="x", state="{}", awaiting=[0]),
+    )
     with pytest.raises(StaleGame):
         await store.record(
-            game_id, version, seat=0, user_id=1, action="y", state="{}", awaiting=[1],
-            notices=[(2, "Your turn (lost).", due)],
-        )  # fmt: skip
+            game_id,
+            version,
+            MoveRecord(
+                seat=0,
+                user_id=1,
+                action="y",
+                state="{}",
+                awaiting=[1],
+                notices=[(2, "Your turn (lost).", due)],
+            ),
+        )
     assert await store.claim_notices("test") == []
     await store.record(
-        game_id, version + 1, seat=0, user_id=1, action="y", state="{}", awaiting=[1],
-        notices=[(2, "Your turn.", due)],
-    )  # fmt: skip
+        game_id,
+        version + 1,
+        MoveRecord(
+            seat=0,
+            user_id=1,
+            action="y",
+            state="{}",
+            awaiting=[1],
+            notices=[(2, "Your turn.", due)],
+        ),
+    )
     (notice,) = await store.claim_notices("test")
     assert (notice.user_id, notice.via, notice.kind, notice.text) == (2, "dm", "turn", "Your turn.")
 
@@ -366,7 +440,9 @@ async def test_a_wait_whose_game_moves_on_leaves_its_claim_for_its_next_due_time
     later = datetime(2100, 1, 1, tzinfo=UTC)
     (claimed,) = await store.claim_due_waits(later, later + timedelta(days=30), 10)
     await store.record(
-        game_id, claimed.version, seat=0, user_id=1, action="x", state="{}", awaiting=[1]
+        game_id,
+        claimed.version,
+        MoveRecord(seat=0, user_id=1, action="x", state="{}", awaiting=[1]),
     )
     (next_wait,) = await store.claim_due_waits(later, later, 10)
     assert (next_wait.seat, next_wait.version) == (1, claimed.version + 1), (

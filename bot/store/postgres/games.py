@@ -18,7 +18,7 @@ import asyncpg
 from bot.clocks import Clocks
 from bot.store.damage import CHECKED_FIELDS, GAME_FIELDS, damaged, game_row, state_columns
 from bot.store.faults import StaleGame
-from bot.store.interface import Forfeit, Rate
+from bot.store.interface import Forfeit
 from bot.store.postgres.connection import Connection, Tx
 from bot.store.postgres.daily import settle_attempt
 from bot.store.postgres.leagues import link_match, settle_once
@@ -39,6 +39,7 @@ from bot.store.queries import RATED
 from bot.store.rows import (
     Attempt,
     GameRow,
+    MoveRecord,
     MoveRow,
     Opening,
     Rematch,
@@ -310,25 +311,7 @@ class GamesPG(Connection):
         opening = Opening(state, tuple(awaiting), heads_ups, notices)
         await self.write(_start, moment, game_id, version, opening)
 
-    async def record(
-        self,
-        game_id: int,
-        version: int,
-        *,
-        seat: int,
-        user_id: int,
-        action: str,
-        state: str,
-        awaiting: Iterable[int],
-        kind: str = "move",
-        results: list[tuple[int, int]] | None = None,
-        reacting: bool = False,
-        attempt: Attempt | None = None,
-        rate: Rate | None = None,
-        notices: Sequence[tuple[int, str, str]] = (),
-        heads_ups: Sequence[tuple[int, str, str, str]] = (),
-        announce: tuple[str, str] | None = None,
-    ) -> int:
+    async def record(self, game_id: int, version: int, move: MoveRecord) -> int:
         """Append one log entry and store the state it leads to, atomically, in four trips.
 
         ``results`` (place, score per seat) finishes the game, ``rate`` then moves the
@@ -341,27 +324,29 @@ class GamesPG(Connection):
         """
         moment = self.clock()
         now = iso(moment)
-        waiting = list(awaiting)
-        columns = state_columns(state)
-        columns["status"] = "finished" if results else "active"
-        if results:
+        waiting = list(move.awaiting)
+        columns = state_columns(move.state)
+        columns["status"] = "finished" if move.results else "active"
+        if move.results:
             columns["finished_at"] = now
 
         async def unit(tx: Tx) -> int:
-            log_entry = _log_entry(seat, user_id, kind, action)
+            log_entry = _log_entry(move.seat, move.user_id, move.kind, move.action)
             game = await bump(tx, now, game_id, version, log_entry, **columns)
-            seats = awaited(game, moment, waiting, mover=seat, reacting=reacting)
+            seats = awaited(game, moment, waiting, mover=move.seat, reacting=move.reacting)
             ratings = None
-            if results:
+            if move.results:
                 seats = [
                     replace(s, place=place, score=score)
-                    for s, (place, score) in zip(seats, results, strict=True)
+                    for s, (place, score) in zip(seats, move.results, strict=True)
                 ]
                 people = all(s.ai is None for s in game.seats)  # AI players are never rated
-                if rate is not None and game.rated and len(seats) >= 2 and people:
-                    ratings = await rate_game(tx, now, game, seats, rate)
-            board = None if announce is None else (user_id, *announce)
-            await settle(tx, now, game, seats, notices, attempt, ratings, heads_ups, board)
+                if move.rate is not None and game.rated and len(seats) >= 2 and people:
+                    ratings = await rate_game(tx, now, game, seats, move.rate)
+            board = None if move.announce is None else (move.user_id, *move.announce)
+            await settle(
+                tx, now, game, seats, move.notices, move.attempt, ratings, move.heads_ups, board
+            )
             return int(game.more)
 
         return await self.write(unit)

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.ratings import Rating
-from bot.store.interface import Rate, Replay
+from bot.store.interface import Replay
 from bot.store.postgres.connection import Connection, Tx
 from bot.store.postgres.waits import Game, Seat, Statement
+from bot.store.rows import Rate
 
 #: the advisory lock rating takes, until its transaction ends
 _RATING_LOCK = 0x7261_7469_6E67  # "rating"

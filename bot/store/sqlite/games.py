@@ -10,11 +10,12 @@ from datetime import datetime
 from bot.clocks import Clocks
 from bot.store.damage import CHECKED_FIELDS, GAME_FIELDS, damaged, game_row, state_columns
 from bot.store.faults import StaleGame
-from bot.store.interface import Forfeit, Rate
+from bot.store.interface import Forfeit
 from bot.store.queries import RATED
 from bot.store.rows import (
     Attempt,
     GameRow,
+    MoveRecord,
     MoveRow,
     Opening,
     Rematch,
@@ -272,25 +273,7 @@ class GamesSQL(Connection):
         opening = Opening(state, tuple(awaiting), heads_ups, notices)
         await self.write(_start, moment, game_id, version, opening)
 
-    async def record(
-        self,
-        game_id: int,
-        version: int,
-        *,
-        seat: int,
-        user_id: int,
-        action: str,
-        state: str,
-        awaiting: Iterable[int],
-        kind: str = "move",
-        results: list[tuple[int, int]] | None = None,
-        reacting: bool = False,
-        attempt: Attempt | None = None,
-        rate: Rate | None = None,
-        notices: Sequence[tuple[int, str, str]] = (),
-        heads_ups: Sequence[tuple[int, str, str, str]] = (),
-        announce: tuple[str, str] | None = None,
-    ) -> int:
+    async def record(self, game_id: int, version: int, move: MoveRecord) -> int:
         """Append one log entry and store the state it leads to, atomically, in one trip.
 
         ``results`` (place, score per seat) finishes the game, ``rate`` then moves the
@@ -303,34 +286,36 @@ class GamesSQL(Connection):
         """
         moment = self.clock()
         now = iso(moment)
-        awaited = list(awaiting)
+        awaited = list(move.awaiting)
 
         def unit(conn: sqlite3.Connection) -> int:
-            status = "finished" if results else "active"
-            hours = bump(conn, now, game_id, version, status=status, **state_columns(state))
+            status = "finished" if move.results else "active"
+            hours = bump(conn, now, game_id, version, status=status, **state_columns(move.state))
             (seq,) = conn.execute(
                 "INSERT INTO moves (game_id, seq, seat, user_id, kind, action, created_at) "
                 "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), "
                 "?, ?, ?, ?, ?) RETURNING seq",
-                (game_id, game_id, seat, user_id, kind, action, now),
+                (game_id, game_id, move.seat, move.user_id, move.kind, move.action, now),
             ).fetchone()
-            set_awaiting(conn, moment, game_id, hours, awaited, mover=seat, reacting=reacting)
+            set_awaiting(
+                conn, moment, game_id, hours, awaited, mover=move.seat, reacting=move.reacting
+            )
             conn.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
-            for notice in notices:
+            for notice in move.notices:
                 queue_turn(conn, now, game_id, *notice)
-            tell_next(conn, now, game_id, heads_ups)
-            if announce is not None:
-                queue_board(conn, now, game_id, user_id, seq, *announce)
-            if results:
+            tell_next(conn, now, game_id, move.heads_ups)
+            if move.announce is not None:
+                queue_board(conn, now, game_id, move.user_id, seq, *move.announce)
+            if move.results:
                 conn.executemany(
                     "UPDATE seats SET place = ?, score = ? WHERE game_id = ? AND seat = ?",
-                    [(place, score, game_id, s) for s, (place, score) in enumerate(results)],
+                    [(place, score, game_id, s) for s, (place, score) in enumerate(move.results)],
                 )
                 conn.execute("UPDATE games SET finished_at = ? WHERE id = ?", (now, game_id))
-                if rate is not None:
-                    rate_game(conn, now, game_id, rate)
-            if attempt is not None:
-                settle_attempt(conn, now, game_id, attempt)
+                if move.rate is not None:
+                    rate_game(conn, now, game_id, move.rate)
+            if move.attempt is not None:
+                settle_attempt(conn, now, game_id, move.attempt)
             return int(seq)
 
         return await self.write(unit)

@@ -7,8 +7,9 @@ from __future__ import annotations
 import sqlite3
 
 from bot.ratings import Rating
-from bot.store.interface import Rate, Replay
+from bot.store.interface import Replay
 from bot.store.queries import RATED
+from bot.store.rows import Rate
 from bot.store.sqlite.connection import Connection
 
 
