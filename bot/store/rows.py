@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from bot.clocks import iso as iso  # the stored time format: the play-by-post rules speak it too
 from bot.ratings import Rating
 
 #: how the ratings feature rates one game: (ratings before, places) -> ratings after
@@ -19,11 +20,6 @@ Rate = Callable[[Sequence[Rating], Sequence[int]], list[Rating]]
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-def iso(moment: datetime) -> str:
-    """Timestamps are stored as one fixed format, so they compare correctly as text."""
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def parse_time(text: str) -> datetime:
