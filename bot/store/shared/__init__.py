@@ -1,0 +1,1 @@
+"""What every store shares, written once in neutral SQL (:mod:`bot.store.sql`)."""
