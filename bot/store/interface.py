@@ -236,7 +236,7 @@ class Notices(Protocol):
     async def claim_notices(self, claimer: str) -> list[Notice]:
         """Take the notices due now, under ``claimer`` (a token of this one claim, kept
         as each notice's ``claim``); two deliverers never get the same one. A claim lasts
-        :data:`~bot.store.queries.CLAIM_LEASE`: then the notice may be claimed again."""
+        :data:`~bot.store.shared.notices.CLAIM_LEASE`: then the notice may be claimed again."""
 
     async def claim_announcement(self, game_id: int, seq: int, claimer: str) -> Notice | None:
         """The stand-in ``board`` notice of move ``seq`` (see :meth:`Games.record`), taken

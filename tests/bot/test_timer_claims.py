@@ -21,7 +21,7 @@ from bot.scheduler import BATCH, Posted, Scheduler
 from bot.service import LEASE, Caller, Service
 from bot.service.play import ANNOUNCE_AFTER
 from bot.store import Notice, Store
-from bot.store.queries import CLAIM_LEASE
+from bot.store.shared.notices import CLAIM_LEASE
 from tests.conftest import ADA, BOB, Clock, Table
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
