@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from bot.store.backends import Backend, backend, target
 from bot.store.faults import (
     CannotOpen,
     CannotSave,
@@ -46,35 +47,27 @@ from bot.store.rows import (
     utcnow,
 )
 from bot.store.sqlite import SQLiteStore, sole_process
-from bot.store.targets import Target, is_postgres, redacted, target
-
-
-def _kind(where: Target) -> type:
-    """The store class for a target; PostgreSQL's is imported only when asked for."""
-    if is_postgres(where):
-        from bot.store.postgres import PostgresStore
-
-        return PostgresStore
-    return SQLiteStore
+from bot.store.targets import Target, redacted
 
 
 async def open_store(
     where: Target, *, clock: Callable[[], datetime] = utcnow, migrate_to: int | None = None
 ) -> Store:
     """The store at ``where`` (a SQLite file or a PostgreSQL URL, see
-    :func:`bot.store.targets.target`), opened and migrated."""
-    return await _kind(where).open(where, clock=clock, migrate_to=migrate_to)
+    :func:`bot.store.backends.target`), opened and migrated."""
+    return await backend(where).store().open(where, clock=clock, migrate_to=migrate_to)
 
 
 async def open_checked(where: Target, *, full: bool = False) -> Store:
     """:func:`open_store`, then the database's own integrity check (a damaged database
     raises :class:`Damaged`); ``full`` checks a big SQLite file before going on."""
-    return await _kind(where).open_checked(where, full=full)
+    return await backend(where).store().open_checked(where, full=full)
 
 
 __all__ = [
     "Attempt",
     "Awaiting",
+    "Backend",
     "CannotOpen",
     "CannotSave",
     "Damaged",
@@ -102,7 +95,7 @@ __all__ = [
     "StoreFault",
     "Target",
     "UndoRequest",
-    "is_postgres",
+    "backend",
     "iso",
     "open_checked",
     "open_store",

@@ -18,6 +18,7 @@ from bot.store.postgres.leases import LeasesPG
 from bot.store.postgres.notices import NoticesPG
 from bot.store.postgres.postal import PostalPG
 from bot.store.postgres.ratings import RatingsPG
+from bot.store.postgres.tables import PostgresSide, occupied
 from bot.store.postgres.waits import WaitsPG
 from bot.store.shared import Features
 
@@ -36,4 +37,7 @@ class PostgresStore(
     """:class:`bot.store.interface.Store` on one PostgreSQL database."""
 
 
-__all__ = ["PostgresStore"]
+#: what :class:`bot.store.backends.Backend` asks of a backend's package
+Store, Side = PostgresStore, PostgresSide
+
+__all__ = ["PostgresStore", "Side", "Store", "occupied"]

@@ -10,16 +10,23 @@ from bot.store.shared import Features
 from bot.store.sqlite.connection import CHECK_BEFORE_START, Connection
 from bot.store.sqlite.files import sole_process
 from bot.store.sqlite.migrations import Migration, migrations
+from bot.store.sqlite.tables import SQLiteSide, occupied
 
 
 class SQLiteStore(Features, Connection):
     """:class:`bot.store.interface.Store` on one SQLite file."""
 
 
+#: what :class:`bot.store.backends.Backend` asks of a backend's package
+Store, Side = SQLiteStore, SQLiteSide
+
 __all__ = [
     "CHECK_BEFORE_START",
     "Migration",
     "SQLiteStore",
+    "Side",
+    "Store",
     "migrations",
+    "occupied",
     "sole_process",
 ]

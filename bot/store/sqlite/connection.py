@@ -202,10 +202,11 @@ class Connection(Base):
         return await self.write(drive, self.dialect, work)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self, *, snapshot: bool = False) -> AsyncIterator[aiosqlite.Connection]:
         """Raw SQL on the connection, as one transaction, for tools and tests that seed or
         tamper with rows as the sqlite3 shell would. A trip per statement: the
-        application's own writes are units (:meth:`write`)."""
+        application's own writes are units (:meth:`write`). It always sees one state of
+        the file (``snapshot``, as a server's store takes it, asks for nothing more)."""
         async with self._lock:
             await self._commit_group()
             try:
