@@ -1,9 +1,78 @@
-"""Storage: what the application layer needs (:mod:`bot.store.interface`), the rows and
-faults every store shares, the default store on SQLite (:mod:`bot.store.sqlite`), the
-PostgreSQL store (:mod:`bot.store.postgres`), and :func:`open_store`, which picks one.
+"""Storage: everything the bot keeps, behind one interface, on SQLite or PostgreSQL.
 
-The application layer types against :class:`Store` and never sees SQL; both stores
-implement the same protocols and pass the same tests.
+The application layer types against :class:`Store` (:mod:`bot.store.interface`) and
+never sees SQL; every store implements it and passes the same tests
+(``tests/bot/test_store_contract.py``, run on each backend). Rows come back as the
+dataclasses of :mod:`bot.store.rows`; a move is recorded as one
+:class:`~bot.store.rows.MoveRecord`. The play-by-post rules a write applies to a game's
+seats (fresh waits, vacations, reaction windows, heads-ups) are not the store's: they are
+pure functions in :mod:`bot.clocks`, which every store calls.
+
+Layout
+------
+``interface.py``, ``rows.py``, ``faults.py``
+    What the application sees: the protocols, the values, the faults.
+``sql.py``
+    Statements written once: neutral SQL with ``:name`` parameters (:class:`~bot.store.sql.Q`,
+    :class:`~bot.store.sql.Many`), a :class:`~bot.store.sql.Dialect` that renders it for a
+    driver (once per statement's text), and a transaction's body as a generator that
+    yields statements and is sent their results.
+``shared/``
+    Every feature, written once in that form: games, waits (the bump and the seats
+    written back), postal, notices and settings, digests, leagues, leases, daily,
+    ratings. :class:`~bot.store.shared.Features` is all of them; each needs only a
+    connection under it (:class:`~bot.store.shared.base.Base`: a dialect, a clock,
+    ``_read`` and ``_write``).
+``sqlite/``
+    The default backend: one file, one process. Its dialect (booleans as 1 and 0, no row
+    locks), its connection (a whole transaction runs in SQLite's thread in one trip:
+    ``units.drive``), and what only a file has (its lock, faults, migrations, copying
+    side). :class:`SQLiteStore` is ``Features`` over that connection, nothing else.
+``postgres/``
+    The shared backend: many processes, one server. Its dialect (``$1`` marks), its pool
+    (a statement a trip; BEGIN and COMMIT around a body), and only the statements it
+    writes differently: the one-statement CTEs that keep a move at four trips
+    (``waits.py``), work claimed with ``FOR UPDATE SKIP LOCKED`` (``notices.py``,
+    ``postal.py``), the rating lock, a rematch merged under its row's lock, turns taken
+    by the server's clock. Each is a subclass of the shared feature overriding a method.
+``backends.py``
+    The registry: which backend a target names (:func:`backend`, :func:`target`), and
+    what the rest of the bot asks of one (shared or not, its store class, its copying
+    side). Nothing else tells the databases apart.
+``damage.py``, ``copying.py``, ``dumps.py``, ``migrations.py``, ``targets.py``
+    A game row read without trusting it, a whole database copied between backends,
+    PostgreSQL's dumps, the migration files (``migrations/`` and
+    ``migrations/postgres/``), where the data lives.
+
+Adding a query
+--------------
+Write it once, in the feature's module of ``shared/``: a method that builds a
+:class:`~bot.store.sql.Q` (``Q.rows``, ``Q.row`` or ``Q.count``, parameters by name) and
+runs it with ``self._read`` (a read) or ``self._write`` (a write, its own transaction);
+or, for several statements in one transaction, a generator method (the body) that
+yields each statement and is sent what it brought back, run with
+``self._write(self._body(...))`` (SQLite runs it in one trip). Write the SQL both
+databases read: ``TRUE`` and ``FALSE``, never 1 and 0 (a dialect writes those), and
+``awaiting = TRUE`` rather than a bare ``awaiting`` (SQLite's partial indexes say
+``= 1``); ``IS NOT DISTINCT FROM``, ``ON CONFLICT ... DO UPDATE SET c = excluded.c``,
+``RETURNING``, ``CAST(:t AS TIMESTAMPTZ)`` where a parameter's type is not implied, and
+the row locks a server needs (``FOR UPDATE``; SQLite drops them). Add the method to the
+protocol in ``interface.py`` and a test to ``tests/bot/test_store_contract.py``: it runs
+on every backend. Only where a backend truly does better or must differ (a bulk form, a
+lock, fewer trips on the hot path) override the method in that backend's module, as a
+subclass of the shared feature, writing the same rows.
+
+Adding a backend
+----------------
+A package beside ``sqlite/`` and ``postgres/`` with: a :class:`~bot.store.sql.Dialect`
+(its parameter marks and the neutral words it writes otherwise); a ``Connection`` (a
+:class:`~bot.store.shared.base.Base`) that opens and migrates the database (its own
+``migrations/<name>/``), counts ``round_trips`` and drives a body (``_read``,
+``_write``, reporting a broken unique constraint as :class:`~bot.store.sql.Duplicate`
+named as PostgreSQL's schema names it); ``Store`` (``Features`` over that connection, and
+any overrides in front), ``Side`` (its side of :mod:`bot.store.copying`) and
+``occupied``; then an entry in :data:`bot.store.backends.BACKENDS` and its name in the
+tests' ``STORES`` (``tests/conftest.py``), so the contract tests run on it.
 """
 
 from __future__ import annotations
