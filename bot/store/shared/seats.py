@@ -33,8 +33,12 @@ WAIT_COLUMNS = (
 WAIT_TABLES = (
     "seats s JOIN games g ON g.id = s.game_id LEFT JOIN user_settings u ON u.user_id = s.user_id"
 )
-_YES_NO = {"awaiting", "snoozed", "warned", "reacting", "told_next", "digest"}
-_SEAT_FIELDS = [f.name for f in fields(Seat)]
+#: where :data:`SEAT` has a yes or no: SQLite stores it as 0 or 1
+_YES_NO = tuple(
+    i
+    for i, f in enumerate(fields(Seat))
+    if f.name in ("awaiting", "snoozed", "warned", "reacting", "told_next", "digest")
+)
 
 
 def wait(row: Sequence) -> Wait:
@@ -55,9 +59,10 @@ def wait(row: Sequence) -> Wait:
 def seat_of(row: Sequence) -> Seat:
     """A :class:`~bot.clocks.Seat` read as :data:`SEAT` (a yes or no as a bool, whichever
     way the database stores it)."""
-    return Seat(
-        *(bool(v) if name in _YES_NO else v for name, v in zip(_SEAT_FIELDS, row, strict=True))
-    )
+    values = list(row)
+    for i in _YES_NO:
+        values[i] = bool(values[i])
+    return Seat(*values)
 
 
 @dataclass(frozen=True)
