@@ -20,9 +20,9 @@ Layout
 ``shared/``
     Every feature, written once in that form: games, waits (the bump and the seats
     written back), postal, notices and settings, digests, leagues, leases, daily,
-    ratings. :class:`~bot.store.shared.Features` is all of them; each needs only a
-    connection under it (:class:`~bot.store.shared.base.Base`: a dialect, a clock,
-    ``_read`` and ``_write``).
+    ratings, the terminal's people. :class:`~bot.store.shared.Features` is all of them;
+    each needs only a connection under it (:class:`~bot.store.shared.base.Base`: a
+    dialect, a clock, ``_read`` and ``_write``).
 ``sqlite/``
     The default backend: one file, one process. Its dialect (booleans as 1 and 0, no row
     locks), its connection (a whole transaction runs in SQLite's thread in one trip:
@@ -33,8 +33,9 @@ Layout
     (a statement a trip; BEGIN and COMMIT around a body), and only the statements it
     writes differently: the one-statement CTEs that keep a move at four trips
     (``waits.py``), work claimed with ``FOR UPDATE SKIP LOCKED`` (``notices.py``,
-    ``postal.py``), the rating lock, a rematch merged under its row's lock, turns taken
-    by the server's clock. Each is a subclass of the shared feature overriding a method.
+    ``postal.py``), the rating and terminal-name locks, a rematch merged under its row's
+    lock, turns taken by the server's clock. Each is a subclass of the shared feature
+    overriding a method.
 ``backends.py``
     The registry: which backend a target names (:func:`backend`, :func:`target`), and
     what the rest of the bot asks of one (shared or not, its store class, its copying

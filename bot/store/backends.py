@@ -62,6 +62,13 @@ class Backend:
         instead; ``None`` drops it, for a command a host can run as shown)."""
         return str(where) if self.file else redacted(str(where), mark)
 
+    def database_name(self, where: Target) -> str:
+        """The database's own name, for what is kept beside it: a file's name without its
+        suffix, or a URL's database (``bk`` of ``postgresql://…/bk``; the user's, if none)."""
+        if self.file:
+            return Path(where).stem
+        return _database_of(str(where))[2] or "postgres"
+
     def same(self, one: Target, other: Target) -> bool:
         """Whether two targets of this backend are one database."""
         if self.file:

@@ -3,8 +3,8 @@ processes, on one host or several, share one database. Every feature's statement
 shared ones (:mod:`bot.store.shared`), rendered by
 :data:`~bot.store.postgres.dialect.POSTGRES`; the modules here hold only what PostgreSQL
 does differently: its connection pool, the row locks that let processes claim work side
-by side (``SKIP LOCKED``), the rating lock, and the one-statement CTEs that keep a move
-at four trips to the server.
+by side (``SKIP LOCKED``), the rating and terminal-name locks, and the one-statement CTEs
+that keep a move at four trips to the server.
 
 Importing this package imports asyncpg: only a ``postgresql://`` target does
 (:func:`bot.store.open_store`)."""
@@ -19,6 +19,7 @@ from bot.store.postgres.notices import NoticesPG
 from bot.store.postgres.postal import PostalPG
 from bot.store.postgres.ratings import RatingsPG
 from bot.store.postgres.tables import PostgresSide, occupied
+from bot.store.postgres.terminal import TerminalPG
 from bot.store.postgres.waits import WaitsPG
 from bot.store.shared import Features
 
@@ -30,6 +31,7 @@ class PostgresStore(
     DigestsPG,
     LeasesPG,
     RatingsPG,
+    TerminalPG,
     WaitsPG,
     Features,
     Connection,
