@@ -38,9 +38,7 @@ from bot.store import (
 from bot.store.damage import OPTIONS_DAMAGED
 from bot.thinking import Thinkers
 from engine.core import Game, Result, Step
-from renders import has_renderer, render
-from renders.accent import seat_colour
-from renders.text import describe
+from renders import looks
 
 log = logging.getLogger(__name__)
 
@@ -352,12 +350,13 @@ class ServiceBase:
         public posts), and the board in words for its alt text. A board lost with its
         drawing worker leaves the move standing, and ``text`` then says so, so nobody
         waits for a picture that is not coming."""
-        if not self.images or not has_renderer(game.row.game_key):
+        drawn = looks(game.row.game_key)
+        if not self.images or drawn is None:
             return text, None, None
         view = game.rules.view(state, seat)
-        alt = describe(game.row.game_key, view, game.names)
+        alt = drawn.describe(view, game.names)
         if self._drawers is None:
-            image = await asyncio.to_thread(render, game.row.game_key, view, game.names)
+            image = await asyncio.to_thread(drawn.draw, view, game.names)
             return text, image, alt
         try:
             return text, await self._drawers.draw(game.row.game_key, view, game.names), alt
@@ -446,7 +445,10 @@ class ServiceBase:
         seats = [s for s, place in enumerate(places) if place == 1] or list(step.awaited)
         if len(seats) != 1:
             return None
-        rgb = seat_colour(game.row.game_key, game.rules.view(step.state, None), seats[0])
+        drawn = looks(game.row.game_key)
+        if drawn is None:
+            return None
+        rgb = drawn.accent(game.rules.view(step.state, None), seats[0])
         return None if rgb is None else rgb[0] << 16 | rgb[1] << 8 | rgb[2]
 
     async def _summary(self, game: Loaded) -> str:

@@ -18,7 +18,7 @@ from bot.service.replies import (
     waited_for,
 )
 from bot.store import Awaiting, parse_time
-from renders.text import describe
+from renders import looks
 
 #: the most games one answer offers to play: Discord shows 25 buttons under a message
 OFFERED = 25
@@ -79,7 +79,9 @@ class Looking(ServiceBase):
 
     def _in_words(self, game: Loaded, state: Any, text: str) -> str:
         """``text``, then the public board in words (a game with no words says so)."""
-        words = describe(game.row.game_key, game.rules.view(state, None), game.names)
+        drawn = looks(game.row.game_key)
+        view = game.rules.view(state, None)
+        words = None if drawn is None else drawn.describe(view, game.names)
         return f"{text}\n{words or 'This game has no description in words yet.'}"
 
     async def status_card(self, game_id: int) -> StatusCard:

@@ -13,7 +13,7 @@ from bot.service.replies import Caller, Offer, Reply, Table
 from bot.service.states import STATES
 from bot.store import MoveRecord, StaleGame, iso
 from engine.core import IllegalMove, Step, describe, not_your_turn
-from renders.text import describe_own
+from renders import looks
 
 #: how many characters of moves /game legal lists: one message, with room for its words
 LEGAL_LISTED = 1800
@@ -194,7 +194,9 @@ class Play(ServiceBase):
                 text=text, private=True, image=image, alt=alt, game_id=game.row.id, offers=offers
             )
         reply = await self._private(game, game.state, game.row.version, seat, [])
-        words = describe_own(game.row.game_key, game.rules.view(game.state, seat), game.names)
+        drawn = looks(game.row.game_key)
+        own = None if drawn is None else drawn.describe_own
+        words = None if own is None else own(game.rules.view(game.state, seat), game.names)
         text = reply.text if words is None else f"{reply.text}\n{words}"
         return replace(reply, text=text, offers=offers)
 

@@ -41,7 +41,7 @@ from bot.store import Store, Target, backend, open_store
 from bot.tools import bench_loops
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.selfplay import play_random
-from renders import has_renderer, render
+from renders import looks, render
 
 T = TypeVar("T")
 
@@ -243,7 +243,7 @@ async def run(
                 legal_times, _ = _timed(lambda p, r=rules: r.legal(p[0], p[1]), positions)
                 metric(emit, f"{key}.legal_p50_ms", percentile(legal_times, 0.50) * 1000, "ms")
                 metric(emit, f"{key}.legal_p99_ms", percentile(legal_times, 0.99) * 1000, "ms")
-            if not has_renderer(key):
+            if looks(key) is None:
                 continue
             render_times, sizes = _timed(
                 lambda p, k=key, r=rules: len(render(k, r.view(p[0], None), _names(p[2]))),

@@ -50,11 +50,11 @@ def _next_plane(
     if not queue:
         return replace(state, run=None)
     plane, rest = queue[0], queue[1:]
-    dice, state = roll(state, 2)
+    (a, b), state = roll(state, 2)
     if plane.is_ace:
         events.append(Event("bomb", f"The ace {plane} always hits; the dice say where."))
-        return _offer_or_settle(state, Run(rest, reroll, plane, "aim", dice), events)
-    return _offer_or_settle(state, Run(rest, reroll, plane, "hit", dice), events)
+        return _offer_or_settle(state, Run(rest, reroll, plane, "aim", (a, b)), events)
+    return _offer_or_settle(state, Run(rest, reroll, plane, "hit", (a, b)), events)
 
 
 def _offer_or_settle(state: State, run: Run, events: list[Event]) -> State:

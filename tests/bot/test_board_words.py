@@ -6,15 +6,16 @@ on Discord, ``/board text=on`` in the terminal, and the standings picture's alt 
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 
 import engine
+import renders
 from bot.console import Console
 from bot.delivery import ALT_LIMIT, ALT_MORE, clip, parts_of
 from bot.organiser import Organiser
 from bot.service import Caller, Reply, Service
-from renders.text import describe
 from tests.bot.discord_harness import Harness
 from tests.bot.discord_limits import ALT_TEXT
 from tests.bot.test_discord_commands import ADA, BOB, open_game
@@ -79,7 +80,7 @@ async def test_every_board_the_service_draws_carries_its_view_in_words(store):
     service = Service(store, images=True, seed=lambda: 12345)
     started = await start_skybridge(service)
     game = await service._live(TABLE)
-    public = describe("skybridge", SKYBRIDGE.view(game.state, None), game.names)
+    public = renders.LOOKS["skybridge"].describe(SKYBRIDGE.view(game.state, None), game.names)
     assert started.image is not None and started.alt == public
     mover = {ADA.user_id: ADA, BOB.user_id: BOB}[game.awaited_users()[0]]
     move = (await service.legal_moves(TABLE, mover))[0]
@@ -90,7 +91,7 @@ async def test_every_board_the_service_draws_carries_its_view_in_words(store):
 async def test_board_text_gives_the_whole_words_and_without_it_none(service):
     await start_skybridge(service)
     game = await service._live(TABLE)
-    words = describe("skybridge", SKYBRIDGE.view(game.state, None), game.names)
+    words = renders.LOOKS["skybridge"].describe(SKYBRIDGE.view(game.state, None), game.names)
     plain = await service.board(TABLE)
     assert words not in plain.text and "Scores:" not in plain.text
     spoken = await service.board(TABLE, words=True)
@@ -160,7 +161,8 @@ async def test_the_fake_refuses_alt_text_over_discords_limit_and_the_bot_never_s
     h, monkeypatch
 ):
     long = "\n".join(f"Line {i}: " + "word " * 40 for i in range(30))
-    monkeypatch.setattr("bot.service.base.describe", lambda key, view, names: long)
+    wordy = replace(renders.LOOKS["skybridge"], describe=lambda view, names: long)
+    monkeypatch.setitem(renders.LOOKS, "skybridge", wordy)
     board = await open_game(h)
     alt = board.payload["attachments"][0]["description"]
     assert len(alt) <= ALT_TEXT and alt.endswith(ALT_MORE)

@@ -20,6 +20,7 @@ import engine
 import renders
 from bot.service import Refused
 from engine.core import TURN, Event, Game, GameInfo, IllegalMove, Result, Rng, Rule, seat_ref
+from renders.looks import Looks
 from tests.conftest import ADA, BOB, CY, TABLE
 
 
@@ -130,7 +131,8 @@ def draw(view: SecretView, names) -> bytes:
 @pytest.fixture
 def secrets_game(monkeypatch, service):
     monkeypatch.setitem(engine.GAMES, "secrets", Secrets())
-    monkeypatch.setitem(renders.RENDERERS, "secrets", draw)
+    looks = Looks(draw, lambda view, names: "Secrets board.", lambda view, seat: None, lambda: None)
+    monkeypatch.setitem(renders.LOOKS, "secrets", looks)
     service.images = True
     return service
 
@@ -186,7 +188,7 @@ async def test_hand_shows_the_public_board_where_nothing_is_hidden_and_refuses_n
 
 
 async def test_a_game_without_a_renderer_yet_is_played_without_images(secrets_game, monkeypatch):
-    monkeypatch.delitem(renders.RENDERERS, "secrets")
+    monkeypatch.delitem(renders.LOOKS, "secrets")
     service = secrets_game
     await service.create(TABLE, ADA, "secrets")
     await service.join(TABLE, BOB)
