@@ -28,7 +28,7 @@ from bot.store import (
     Store,
     StoreFault,
     Target,
-    is_postgres,
+    backend,
     open_store,
     target,
 )
@@ -166,7 +166,7 @@ async def _run_bot(settings: Settings) -> None:
     however many shards that process runs. PostgreSQL is shared by design: any number of
     processes, each with its own shards, share one database (docs/deploy.md)."""
     with ExitStack() as stack:
-        if not is_postgres(settings.db_path):
+        if not backend(settings.db_path).shared:
             hold(stack, settings.db_path)
         await _serve(settings.db_path, settings.token, settings.shards)
 
@@ -180,7 +180,7 @@ async def _serve(db_path: Target, token: str, shards: Shards) -> None:
     log.info("drawing boards in %d worker processes", processes)
     store = await checked_store(db_path)
     holder = process_holder()
-    shared = is_postgres(db_path)  # SQLite's file lock already keeps a second process off
+    shared = backend(db_path).shared  # else the file's lock already keeps a second process off
     try:
         if shared:
             try:
@@ -297,7 +297,7 @@ def _bench_refusal(args: argparse.Namespace) -> str | None:
     """What is wrong with a bench's options, if anything: each says what would do."""
     if args.db is not None and args.timers:
         return "--timers builds its own SQLite file; it takes no --db."
-    if args.db is not None and args.load and not is_postgres(args.db):
+    if args.db is not None and args.load and not backend(args.db).shared:
         return (
             "--load builds its own SQLite file; --db with --load takes a PostgreSQL URL (an "
             "empty scratch database), to share the games out between --bot-processes."

@@ -1,22 +1,25 @@
-"""Play-by-post timing: a game's clocks, a seat's wait, and when something is due for it;
-a player's quiet hours, and when their daily digest comes.
+"""Play-by-post rules: a game's clocks, a seat's wait, and when something is due for it;
+who a move starts waiting and how (:func:`awaited`), who is told they are next
+(:func:`tell_next`), what a vacation and an extension do to a deadline; a player's quiet
+hours, and when their daily digest comes.
 
-One rule, used twice: the scheduler asks :func:`due` what to do for a wait now, and the
-store keeps :func:`next_due` of every wait in an index, written in the same transaction
-as whatever moved it, so each minute's tick reads only the waits that are due. Both read
-the same functions, so the index can never say "later" where the tick would say "now".
-Pure: no I/O, no clock of its own, nothing of ours imported, so any store can use it.
+Written once, used by every store: each reads a game's seats, applies these rules and
+writes back what they return, in the transaction of the move, so no store has a rule of
+its own to drift from another's. One rule is used twice: the scheduler asks :func:`due`
+what to do for a wait now, and the store keeps :func:`next_due` of every wait in an index,
+written in the same transaction as whatever moved it, so each minute's tick reads only
+the waits that are due. Both read the same functions, so the index can never say "later"
+where the tick would say "now". Pure: no I/O, no clock of its own, nothing of ours
+imported, so any store can use it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, time, timedelta
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, time, timedelta
+from typing import Protocol
 from zoneinfo import ZoneInfo
-
-if TYPE_CHECKING:  # the store's rows name no clock: only the type, to avoid a circle
-    from bot.store.rows import Settings
 
 #: the hours each clock may take (the ranges ``bot.inputs`` checks typed values against)
 MOVE_HOURS = (1 / 60, 60 * 24.0)
@@ -65,6 +68,117 @@ class Wait:
     #: the player's own reminder cadence (``/settings``), which overrides the game's
     own_remind_hours: float | None = None
     digest: bool = False  # the player takes a daily digest instead of reminders
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat as a write finds it in the store, then as the rules leave it: its wait
+    and what decides it, with what a move writes beside it (place, score)."""
+
+    seat: int
+    user_id: int
+    name: str
+    awaiting: bool
+    place: int | None
+    score: int | None
+    turn_since: str | None
+    deadline: str | None
+    reminders: int
+    snoozed: bool
+    warned: bool
+    reacting: bool
+    paused_hours: float  # the part of the deadline that is the player's vacation
+    extended_hours: float  # what extensions gave this turn
+    told_next: bool  # told it is next, since its own last turn began
+    vacation_until: str | None
+    ai: str | None  # an AI seat's level
+    own_remind_hours: float | None  # the player's own reminder cadence
+    digest: bool  # the player takes a daily digest instead of reminders
+
+
+def awaited(
+    seats: Iterable[Seat],
+    clocks: Clocks,
+    now: datetime,
+    waiting: Iterable[int],
+    mover: int | None = None,
+    reacting: bool = False,
+) -> list[Seat]:
+    """Who the game waits for after a move made at ``now``, and their turn timers: the
+    seats as they are to be.
+
+    A seat that starts waiting gets a fresh wait (since now, deadline from the game's
+    time per move, or per answer in a reaction window; no reminders sent); a seat that
+    keeps waiting keeps its deadline, but acting (``mover``) restarts its reminder clock.
+    A player on vacation gets the whole time from their return, and the seat remembers
+    that part as vacation, so coming back early takes back only that. A turn of a seat's
+    own (not a reaction window) lets it be told it is next once more; a seat no longer
+    awaited loses its wait.
+    """
+    waiting = set(waiting)
+    hours = clocks.reaction_hours if reacting else clocks.move_hours
+    after = []
+    for seat in seats:
+        if seat.seat not in waiting:
+            seat = replace(
+                seat, awaiting=False, turn_since=None, deadline=None, reacting=False,
+                paused_hours=0.0, extended_hours=0.0,
+            )  # fmt: skip
+        elif not seat.awaiting:
+            start = counts_from(now, seat.vacation_until)
+            seat = replace(
+                seat,
+                awaiting=True,
+                turn_since=iso(now),
+                deadline=None if hours is None else iso(start + timedelta(hours=hours)),
+                paused_hours=0.0 if hours is None else (start - now) / HOUR,
+                reminders=0,
+                snoozed=False,
+                warned=False,
+                reacting=reacting,
+                extended_hours=0.0,
+                told_next=seat.told_next and reacting,
+            )
+        elif seat.seat == mover:
+            seat = replace(seat, turn_since=iso(now), reminders=0)
+        after.append(seat)
+    return after
+
+
+def tell_next(
+    seats: Sequence[Seat], heads_ups: Iterable[tuple[int, str, str, str]]
+) -> tuple[list[Seat], list[tuple[int, str, str, str]]]:
+    """A heads-up at most once a turn: of the "you're next" notices asked for (user, via,
+    text, due at), those to queue, and the seats as they are to be. Each goes to a
+    seated player not awaited who has not been told since their own last turn began, who
+    now has been. ``seats`` are as the move leaves them (:func:`awaited`)."""
+    after, queued = list(seats), []
+    for user_id, via, text, due_at in heads_ups:
+        for i, seat in enumerate(after):
+            if seat.user_id == user_id and not seat.awaiting and not seat.told_next:
+                after[i] = replace(seat, told_next=True)
+                queued.append((user_id, via, text, due_at))
+    return after, queued
+
+
+def vacation_shift(hours: float, paused_hours: float) -> float:
+    """How far a vacation of ``hours`` moves a running deadline that holds
+    ``paused_hours`` of vacation already: all of it, but coming back early (negative
+    ``hours``) takes back at most that part, so a turn that began after the return was
+    never pushed and is not shortened."""
+    return max(hours, -paused_hours)
+
+
+def extension_fits(given: float, hours: float, most: float) -> bool:
+    """Whether ``hours`` more fit a turn already extended by ``given`` hours, within
+    ``most`` a turn (``/game extend`` is capped; a new wait starts again from none)."""
+    return given + hours <= most
+
+
+def iso(moment: datetime) -> str:
+    """A moment as it is stored: one fixed format, so stored times compare correctly as
+    text (the store's rows and these rules speak it alike)."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def warn_before(move_hours: float) -> timedelta:
@@ -211,7 +325,17 @@ def quiet_until(quiet: tuple[int, int] | None, zone: str, now: datetime) -> date
     return ends
 
 
-def digest_after(settings: Settings, after: datetime) -> datetime | None:
+class DigestSettings(Protocol):
+    """What of a player's settings decides their digest (:class:`bot.store.rows.Settings`)."""
+
+    digest_hour: int | None
+    timezone: str
+
+    @property
+    def quiet(self) -> tuple[int, int] | None: ...
+
+
+def digest_after(settings: DigestSettings, after: datetime) -> datetime | None:
     """A player's first daily digest after ``after``, as their settings have it (None:
     they take none)."""
     if settings.digest_hour is None:

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.store.targets import Target, is_postgres, target
+from bot.store.backends import backend, target
+from bot.store.targets import Target
 
 DEFAULT_DB = "bridgekeeper.db"
 #: more shards than any bot needs (Discord asks for one per 1,000 servers or so): a typo
@@ -84,7 +85,7 @@ def load_settings(env: Mapping[str, str] = os.environ, dotenv: Path = Path(".env
     shards = read_shards(
         merged.get("BRIDGEKEEPER_SHARDS", ""), merged.get("BRIDGEKEEPER_SHARD_COUNT", "")
     )
-    if shards.partial and not is_postgres(db_path):
+    if shards.partial and not backend(db_path).shared:
         raise BadSetting(
             f"BRIDGEKEEPER_SHARDS={merged['BRIDGEKEEPER_SHARDS']} leaves the other shards of "
             f"{shards.count} to other processes, and they cannot share the SQLite file "

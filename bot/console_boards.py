@@ -22,7 +22,8 @@ import re
 from pathlib import Path
 
 from bot.service import Reply
-from bot.store.targets import Target, database_name
+from bot.store.backends import backend
+from bot.store.targets import Target
 
 #: where pictures go when ``--images`` does not say
 BOARDS = Path("boards")
@@ -30,7 +31,7 @@ BOARDS = Path("boards")
 
 def folder_for(database: Target) -> Path:
     """The default folder for a database's pictures: ``boards/bridgekeeper/``, say."""
-    return BOARDS / slug(database_name(database), "database")
+    return BOARDS / slug(backend(database).database_name(database), "database")
 
 
 def slug(text: str, empty: str) -> str:

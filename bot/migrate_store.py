@@ -28,7 +28,6 @@ from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AsyncExitStack, ExitStack, asynccontextmanager
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import engine
 from bot.backups import copy_checked, hold, remove_with_journals
@@ -41,9 +40,8 @@ from bot.store import (
     Store,
     StoreFault,
     Target,
-    is_postgres,
+    backend,
     open_store,
-    redacted,
     sole_process,
 )
 from bot.store.copying import Copied, CopyFault, GameLog, Side, copy, game_logs
@@ -64,9 +62,9 @@ async def migrate_store(source: Target, target: Target) -> int:
         if _same(source, target):
             raise CopyFault(f"FROM and TO are the same database ({_named(source)}): give two.")
         with ExitStack() as locks, tempfile.TemporaryDirectory(prefix="bk-migrate-") as tmp:
-            if not is_postgres(source):
+            if not backend(source).shared:  # no bot may take moves the copy would miss
                 _hold_source(locks, source)
-            if not is_postgres(target):
+            if not backend(target).shared:
                 hold(locks, target)
             await _refuse_occupied(target)
             reader, upgraded = await _open_source(source, Path(tmp))
@@ -109,23 +107,12 @@ def _summary(
 
 
 def _named(where: Target, mark: str | None = "***") -> str:
-    return redacted(where, mark) if is_postgres(where) else str(where)
+    return backend(where).named(where, mark)
 
 
 def _same(source: Target, target: Target) -> bool:
-    if is_postgres(source) != is_postgres(target):
-        return False
-    if not is_postgres(source):
-        return Path(source).resolve() == Path(target).resolve()
-    return _database_of(source) == _database_of(target)
-
-
-def _database_of(url: str) -> tuple[str, int, str]:
-    """Where a URL's database is: the same server and name are one database, whoever
-    connects (libpq's defaults: port 5432, a database named after the user)."""
-    parts = urlsplit(url)
-    name = parts.path.strip("/") or parts.username or ""
-    return (parts.hostname or "localhost").lower(), parts.port or 5432, name
+    kind = backend(source)
+    return kind is backend(target) and kind.same(source, target)
 
 
 def _hold_source(locks: ExitStack, source: Path) -> None:
@@ -144,7 +131,7 @@ def _hold_source(locks: ExitStack, source: Path) -> None:
 
 async def _open_source(source: Target, tmp: Path) -> tuple[Store, int | None]:
     """FROM's store, for reading only, and the schema it had if older than this version's."""
-    if is_postgres(source):
+    if not backend(source).file:  # a server's database: read in one snapshot, never copied
         return await _open_postgres_source(source), None
     staged = tmp / "from.db"
     copy_checked(
@@ -158,9 +145,7 @@ async def _open_source(source: Target, tmp: Path) -> tuple[Store, int | None]:
 
 
 async def _open_postgres_source(url: str) -> Store:
-    from bot.store.postgres import PostgresStore
-
-    store = await PostgresStore.open(url, read_only=True)
+    store = await backend(url).store().open(url, read_only=True)
     try:
         version, known = await store.schema_version(), max(m.number for m in migrations("postgres"))
         _check_version(url, version, known)
@@ -192,12 +177,7 @@ def _check_version(source: Target, version: int, known: int) -> None:
 
 
 async def _refuse_occupied(target: Target) -> None:
-    if is_postgres(target):
-        from bot.store.postgres.tables import occupied
-
-        found = await occupied(target)
-    else:
-        found = sqlite_tables.occupied(target)
+    found = await backend(target).occupied(target)
     if found:
         held = ", ".join(
             f"{count:,} {'row' if count == 1 else 'rows'} in {name}"
@@ -213,7 +193,7 @@ async def _refuse_occupied(target: Target) -> None:
 async def _copy_into(
     reader: Store, source: Target, target: Target
 ) -> tuple[list[Copied], int, int]:
-    made = not is_postgres(target) and not Path(target).exists()
+    made = backend(target).file and not Path(target).exists()
     try:
         store = await open_store(target)  # TO's schema, by its own migrations
         try:
@@ -241,14 +221,8 @@ def _progress(doing: str) -> None:
 @asynccontextmanager
 async def _side(store: Store, where: Target, snapshot: bool = False) -> AsyncIterator[Side]:
     """``store`` inside one transaction, as a side of the copy (messages name ``where``)."""
-    if is_postgres(where):
-        from bot.store.postgres.tables import PostgresSide
-
-        async with store.transaction(snapshot=snapshot) as conn:
-            yield PostgresSide(conn, where)
-    else:
-        async with store.transaction() as db:
-            yield sqlite_tables.SQLiteSide(db, where)
+    async with store.transaction(snapshot=snapshot) as conn:
+        yield backend(where).side(conn, where)
 
 
 # -- the replay check ---------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import Caller, Service, Table
-from bot.store import SQLiteStore, Store, is_postgres, utcnow
+from bot.store import SQLiteStore, Store, backend, utcnow
 from bot.store import open_store as open_target
 from tests.postgres_cluster import ENV, Cluster
 
@@ -212,7 +212,7 @@ async def open_store(database, tmp_path):
     opened: list[Store] = []
 
     async def open_(name: str = "bridgekeeper", *, clock=utcnow) -> Store:
-        where = database if is_postgres(database) else tmp_path / f"{name}.db"
+        where = tmp_path / f"{name}.db" if backend(database).file else database
         store = await open_target(where, clock=clock)
         opened.append(store)
         return store

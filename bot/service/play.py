@@ -13,7 +13,7 @@ from bot.service.games import Games, Loaded, rebuild, seated, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Offer, Reply, Table
 from bot.service.states import STATES
-from bot.store import StaleGame, iso
+from bot.store import MoveRecord, StaleGame, iso
 from engine.core import IllegalMove, Step, describe, not_your_turn
 from renders import looks
 
@@ -122,19 +122,21 @@ class Play:
             seq = await self.store.record(
                 game.row.id,
                 game.row.version,
-                seat=seat,
-                user_id=caller.user_id,
-                action=notation,
-                state=STATES.stored(game.row.game_key, state),
-                awaiting=tuple(step.awaited),
-                results=results,
-                kind=kind,
-                reacting=step.reaction_open,
-                attempt=solo_attempt(game, state) if step.over else None,
-                rate=rate,
-                notices=told.dms,
-                heads_ups=next_up,
-                announce=board,
+                MoveRecord(
+                    seat=seat,
+                    user_id=caller.user_id,
+                    action=notation,
+                    state=STATES.stored(game.row.game_key, state),
+                    awaiting=tuple(step.awaited),
+                    results=results,
+                    kind=kind,
+                    reacting=step.reaction_open,
+                    attempt=solo_attempt(game, state) if step.over else None,
+                    rate=rate,
+                    notices=told.dms,
+                    heads_ups=next_up,
+                    announce=board,
+                ),
             )
         except StaleGame:
             raise Refused(

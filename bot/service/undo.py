@@ -10,7 +10,7 @@ from bot.service.context import Context
 from bot.service.games import Games, Loaded, effective_moves, rebuild, seated
 from bot.service.replies import Caller, Reply, Table
 from bot.service.states import STATES
-from bot.store import MoveRow, SeatRow, StaleGame, UndoRequest
+from bot.store import MoveRecord, MoveRow, SeatRow, StaleGame, UndoRequest
 
 
 def _asked(game: Loaded, standing: Sequence[MoveRow], request: UndoRequest) -> list[SeatRow]:
@@ -103,14 +103,16 @@ class Undo:
             await self.store.record(
                 game.row.id,
                 game.row.version,
-                seat=seat,
-                user_id=user_id,
-                kind="undo",
-                action=str(count),
-                state=STATES.stored(game.row.game_key, state),
-                awaiting=tuple(back.awaited),
-                reacting=back.reaction_open,
-                notices=told.dms,
+                MoveRecord(
+                    seat=seat,
+                    user_id=user_id,
+                    kind="undo",
+                    action=str(count),
+                    state=STATES.stored(game.row.game_key, state),
+                    awaiting=tuple(back.awaited),
+                    reacting=back.reaction_open,
+                    notices=told.dms,
+                ),
             )
         except StaleGame:
             raise Refused("A move was played at that moment; nothing was taken back.") from None

@@ -28,6 +28,7 @@ from bot.store.rows import (
     LeagueRow,
     Match,
     Member,
+    MoveRecord,
     MoveRow,
     Notice,
     Opening,
@@ -37,8 +38,6 @@ from bot.store.rows import (
     UndoRequest,
 )
 
-#: how the ratings feature rates one game: (ratings before, places) -> ratings after
-Rate = Callable[[Sequence[Rating], Sequence[int]], list[Rating]]
 #: a rating's key: (server, game, user)
 RatingKey = tuple[int, str, int]
 #: one rated game's seats, in seat order: (user, name, place)
@@ -122,36 +121,10 @@ class Games(Protocol):
         """Start the game, awaiting ``awaiting``; ``heads_ups`` and ``notices`` as
         :meth:`record` takes them."""
 
-    async def record(
-        self,
-        game_id: int,
-        version: int,
-        *,
-        seat: int,
-        user_id: int,
-        action: str,
-        state: str,
-        awaiting: Iterable[int],
-        kind: str = "move",
-        results: list[tuple[int, int]] | None = None,
-        reacting: bool = False,
-        attempt: Attempt | None = None,
-        rate: Rate | None = None,
-        notices: Sequence[tuple[int, str, str]] = (),
-        heads_ups: Sequence[tuple[int, str, str, str]] = (),
-        announce: tuple[str, str] | None = None,
-    ) -> int:
-        """Append one log entry and store the state it leads to, in one transaction.
-
-        ``results`` (place, score per seat) finishes the game; ``rate`` then moves the
-        players' ratings if the game is rated, and ``attempt`` settles the daily attempt
-        played in it. ``notices`` are "your turn" DMs (user, text, due at) for the waits
-        the move starts; ``heads_ups`` "you're next" notices (user, via, text, due at),
-        each queued only for a seated player not awaited who has not been told since
-        their own last turn began (then they have been). ``announce`` (a note, due at)
-        queues a ``board`` notice standing in for the move's public post, for a move no
-        one is there to be answered: due to be posted then, unless the move's own post
-        claims it first (:meth:`Notices.claim_announcement`). Returns the entry's seq."""
+    async def record(self, game_id: int, version: int, move: MoveRecord) -> int:
+        """Append ``move`` to the log and store the state it leads to, with everything
+        :class:`~bot.store.rows.MoveRecord` holds, in one transaction. Returns the
+        entry's seq."""
 
     async def abandon(
         self,
@@ -263,7 +236,7 @@ class Notices(Protocol):
     async def claim_notices(self, claimer: str) -> list[Notice]:
         """Take the notices due now, under ``claimer`` (a token of this one claim, kept
         as each notice's ``claim``); two deliverers never get the same one. A claim lasts
-        :data:`~bot.store.queries.CLAIM_LEASE`: then the notice may be claimed again."""
+        :data:`~bot.store.shared.notices.CLAIM_LEASE`: then the notice may be claimed again."""
 
     async def claim_announcement(self, game_id: int, seq: int, claimer: str) -> Notice | None:
         """The stand-in ``board`` notice of move ``seq`` (see :meth:`Games.record`), taken
@@ -435,7 +408,7 @@ class TerminalUsers(Protocol):
     async def terminal_user(self, name: str) -> tuple[int, bool]:
         """The user id of the terminal's person called ``name`` (in lower case): the same
         in every session on this database, given out on the name's first use, and never
-        a Discord user's (below :data:`~bot.store.queries.TERMINAL_IDS_BELOW`); and
+        a Discord user's (below :data:`~bot.store.shared.terminal.TERMINAL_IDS_BELOW`); and
         whether it was given out just now."""
 
     async def forget_terminal_user(self, name: str, user_id: int) -> None:

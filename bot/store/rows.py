@@ -7,18 +7,19 @@ never sees a driver's row type.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+
+from bot.clocks import iso as iso  # the stored time format: the play-by-post rules speak it too
+from bot.ratings import Rating
+
+#: how the ratings feature rates one game: (ratings before, places) -> ratings after
+Rate = Callable[[Sequence[Rating], Sequence[int]], list[Rating]]
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-def iso(moment: datetime) -> str:
-    """Timestamps are stored as one fixed format, so they compare correctly as text."""
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def parse_time(text: str) -> datetime:
@@ -68,6 +69,37 @@ class MoveRow:
     kind: str
     action: str
     created_at: str
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One entry of a game's log and everything stored with it, in the move's own
+    transaction (:meth:`~bot.store.interface.Games.record`): a new concern of a move is a
+    field here, not a parameter of every store's ``record``.
+
+    ``results`` (place, score per seat) finishes the game; ``rate`` then moves the
+    players' ratings if the game is rated, and ``attempt`` settles the daily attempt
+    played in it. ``notices`` are "your turn" DMs (user, text, due at) for the waits the
+    move starts; ``heads_ups`` "you're next" notices (user, via, text, due at), each
+    queued only for a seated player not awaited who has not been told since their own
+    last turn began (then they have been). ``announce`` (a note, due at) queues a
+    ``board`` notice standing in for the move's public post, for a move no one is there
+    to be answered: due to be posted then, unless the move's own post claims it first
+    (:meth:`~bot.store.interface.Notices.claim_announcement`)."""
+
+    seat: int
+    user_id: int
+    action: str  # the move's notation; for an undo, how many moves it takes back
+    state: str  # the stored state the move leads to
+    awaiting: tuple[int, ...]  # the seats the game waits for after it
+    kind: str = "move"  # move, undo, skip
+    reacting: bool = False  # those awaited answer in an out-of-turn window
+    results: Sequence[tuple[int, int]] | None = None
+    attempt: Attempt | None = None
+    rate: Rate | None = None
+    notices: Sequence[tuple[int, str, str]] = ()
+    heads_ups: Sequence[tuple[int, str, str, str]] = ()
+    announce: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,8 @@ from bot.inputs import (
     parse_timezone,
 )
 from bot.service import Caller, Refused, Service, Table
-from bot.store import Target, is_postgres, open_store
+from bot.store import Target, open_store
+from bot.store.backends import POSTGRES, backend
 
 ACCEPTED, REFUSED = "accepted", "refused"
 ADA, BOB, MOD = Caller(1, "ada"), Caller(2, "bob"), Caller(3, "Mod", manager=True)
@@ -289,7 +290,7 @@ class Rig:
         self.console = Console(self.service, folder / "images", io.StringIO())
         self._reader: asyncpg.Connection | None = None  # PostgreSQL's: a connection of its own
         self._tables: list[str] = []
-        if is_postgres(self.where):
+        if backend(self.where) is POSTGRES:
             self._reader = self.loop.run_until_complete(asyncpg.connect(self.where))
             tables = self.rows(
                 "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"

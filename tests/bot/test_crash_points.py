@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from bot.service import LEASE
-from bot.store import is_postgres, iso, target
+from bot.store import iso, target
+from bot.store.backends import POSTGRES, backend
 from tests.bot.crash_points import SCENARIOS, T0, Scenario, world
 from tests.conftest import Clock, drop_database, fresh_database
 
@@ -80,7 +81,7 @@ class Copies:
         return self.base_url.rpartition("/")[2]
 
     async def drop(self, where: str) -> None:
-        if is_postgres(target(where)):
+        if backend(target(where)) is POSTGRES:
             await drop_database(self.cluster, where)
 
     async def close(self) -> None:

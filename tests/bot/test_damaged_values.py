@@ -18,7 +18,8 @@ import pytest
 
 from bot.service import Caller, Refused, Service, Table
 from bot.service.daily import share_line
-from bot.store import Store, is_postgres, open_checked, open_store
+from bot.store import Store, open_checked, open_store
+from bot.store.backends import POSTGRES, backend
 from bot.store.sqlite import connection as sqlite_connection
 from tests.bot.discord_harness import OTHER_CHANNEL_ID, Harness
 from tests.bot.test_discord_commands import assert_refused
@@ -84,7 +85,7 @@ async def damage(where, place: tuple[str, str, str], game_id: int, offset: int, 
     row (its checksum) touched."""
     table, column, row = place
     row = row.format(int(game_id))
-    if is_postgres(where):
+    if backend(where) is POSTGRES:
         conn = await asyncpg.connect(where)
         try:
             value = (await conn.fetchval(f"SELECT {column} FROM {table} WHERE {row}")).encode()
@@ -124,7 +125,7 @@ def stock_digit(state: str) -> int:
 async def reopened(where) -> Store:
     """The store as the bot opens it: its integrity check (SQLite's on the file) passes."""
     store = await open_checked(where)
-    if not is_postgres(where):
+    if backend(where) is not POSTGRES:
         assert await store.integrity() == "ok"
     return store
 

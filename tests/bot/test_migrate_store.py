@@ -18,7 +18,8 @@ import engine
 from bot.migrate_store import migrate_store
 from bot.ratings import replay
 from bot.service import Caller, Table
-from bot.store import Store, is_postgres, open_store, sole_process
+from bot.store import Store, open_store, sole_process
+from bot.store.backends import POSTGRES, backend
 from bot.store.migrations import migrations
 from tests.bot.lived_in import (
     FINISHED,
@@ -66,7 +67,7 @@ def _games(path: Path) -> tuple[int, int]:
 
 async def contents(where) -> dict[str, list]:
     """Every row of every table (the migrations' record too), to tell a changed TO."""
-    if not is_postgres(where):
+    if backend(where) is not POSTGRES:
         return dump(where) if where.exists() else {}
     conn = await asyncpg.connect(where)
     try:

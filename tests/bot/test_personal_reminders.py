@@ -16,8 +16,9 @@ from bot.clocks import Clocks
 from bot.marks import plain
 from bot.service import Caller, Refused, Service, Table
 from bot.service.timers import Timers
-from bot.store import Notice, Settings, is_postgres
+from bot.store import Notice, Settings
 from bot.store import open_store as open_target
+from bot.store.backends import POSTGRES, backend
 from tests.conftest import ADA, BOB, CY, DEE, TABLE, Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)  # a Monday, noon UTC; Berlin is UTC+1
@@ -34,7 +35,7 @@ def clock():
 @pytest.fixture
 async def where(database, tmp_path):
     """The database each test runs on, once a SQLite file and once a PostgreSQL one."""
-    return database if is_postgres(database) else tmp_path / "reminders.db"
+    return database if backend(database) is POSTGRES else tmp_path / "reminders.db"
 
 
 @pytest.fixture
@@ -394,7 +395,7 @@ async def test_heads_ups_in_seven_cities_skip_reaction_windows_and_come_once_a_t
 
 async def by_hand(where, sql: str) -> None:
     """``sql`` as an operator would type it into ``sqlite3`` or ``psql``."""
-    if is_postgres(where):
+    if backend(where) is POSTGRES:
         import asyncpg
 
         conn = await asyncpg.connect(str(where))

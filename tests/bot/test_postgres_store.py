@@ -19,10 +19,18 @@ import pytest
 
 from bot import __main__ as cli_main
 from bot.config import Shards, load_settings
-from bot.store import CannotOpen, CannotSave, SchemaTooNew, StaleGame, StoreFault, dumps, open_store
+from bot.store import (
+    CannotOpen,
+    CannotSave,
+    SchemaTooNew,
+    StaleGame,
+    StoreFault,
+    dumps,
+    open_store,
+)
 from bot.store.migrations import migrations
 from bot.tools import load_processes
-from tests.bot.test_store_contract import started_game
+from tests.bot.test_store_contract import moved, started_game
 from tests.conftest import run_bot
 
 
@@ -133,16 +141,23 @@ async def test_a_connection_lost_mid_move_saves_nothing_and_play_resumes(postgre
 
         with pytest.raises(CannotSave, match="can't save anything right now"):
             await store.record(
-                game_id, before.version, seat=0, user_id=1, action="resign", state="{}",
-                awaiting=[], results=[(2, 0), (1, 5)], rate=rate_while_the_server_drops_us,
-            )  # fmt: skip
+                game_id,
+                before.version,
+                moved(
+                    0,
+                    1,
+                    "resign",
+                    [],
+                    results=[(2, 0), (1, 5)],
+                    rate=rate_while_the_server_drops_us,
+                ),
+            )
         assert await store.game(game_id) == before
         assert await store.moves(game_id) == []
         assert [s.place for s in await store.seats(game_id)] == [None, None]
         seq = await store.record(
-            game_id, before.version, seat=0, user_id=1, action="resign", state="{}",
-            awaiting=[], results=[(2, 0), (1, 5)],
-        )  # fmt: skip
+            game_id, before.version, moved(0, 1, "resign", [], results=[(2, 0), (1, 5)])
+        )
         assert seq == 1 and (await store.game(game_id)).status == "finished"
     finally:
         await store.close()
@@ -160,13 +175,9 @@ async def test_a_game_held_too_long_by_another_process_saves_nothing(postgres_ur
         async with other.transaction():
             await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
             with pytest.raises(CannotSave, match="another process is holding the database"):
-                await store.record(
-                    game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[1]
-                )
+                await store.record(game_id, version, moved(0, 1, "x", [1]))
         assert await store.moves(game_id) == []
-        await store.record(
-            game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[1]
-        )
+        await store.record(game_id, version, moved(0, 1, "x", [1]))
     finally:
         await other.close()
         await store.close()
@@ -183,9 +194,7 @@ async def test_of_two_stores_racing_one_move_exactly_one_wins(postgres_url):
         version = (await first.game(game_id)).version
 
         async def move(store, action):
-            return await store.record(
-                game_id, version, seat=0, user_id=1, action=action, state="{}", awaiting=[1]
-            )
+            return await store.record(game_id, version, moved(0, 1, action, [1]))
 
         outcomes = await asyncio.gather(
             *[move(s, a) for s, a in [(first, "a1"), (second, "b1")] * 3], return_exceptions=True
@@ -212,9 +221,7 @@ async def test_a_move_waits_for_a_reminder_claimed_meanwhile_and_keeps_it(postgr
         await other.execute(
             "UPDATE seats SET reminders = 1 WHERE game_id = $1 AND seat = 0", game_id
         )
-        move = asyncio.create_task(
-            store.record(game_id, version, seat=1, user_id=2, action="x", state="{}", awaiting=[0])
-        )
+        move = asyncio.create_task(store.record(game_id, version, moved(1, 2, "x", [0])))
         await asyncio.sleep(0.3)
         assert not move.done(), "the move waits for the seat the claim holds"
         await claim.commit()

@@ -16,7 +16,8 @@ import pytest
 from bot.clocks import Clocks
 from bot.marks import for_discord
 from bot.service import Refused, Service, Table
-from bot.store import Rematch, is_postgres, open_store
+from bot.store import Rematch, open_store
+from bot.store.backends import POSTGRES, backend
 from bot.store.migrations import migrations
 from bot.store.sqlite.units import apply_migration
 from tests.bot.discord_harness import Harness
@@ -167,9 +168,9 @@ async def test_agreements_an_older_version_used_up_are_dropped_and_waiting_ones_
     by the rematch it opened, unrecorded; one still waiting for somebody stays."""
     # a SQLite file is made at the version before; a PostgreSQL database comes migrated
     # from the session's template, so it is taken back to before 0007
-    store = await open_store(database, migrate_to=None if is_postgres(database) else 19)
+    store = await open_store(database, migrate_to=None if backend(database) is POSTGRES else 19)
     try:
-        if is_postgres(database):
+        if backend(database) is POSTGRES:
             await store.execute("ALTER TABLE rematches DROP COLUMN opened")
             await store.execute("DELETE FROM schema_migrations WHERE number = 7")
         else:  # today's service stores each state's checksum (0026): the games below need it

@@ -10,7 +10,7 @@ from datetime import timedelta
 import aiosqlite
 import pytest
 
-from bot.store import SQLiteStore, StaleGame, Store
+from bot.store import MoveRecord, SQLiteStore, StaleGame, Store
 from bot.store.sqlite.migrations import migrations
 from tests.bot.test_store_contract import Clock, new_game, started_game
 
@@ -152,7 +152,9 @@ async def test_upgrade_from_migration_1_keeps_the_data(path):
         ]
         # and the upgraded database takes new moves with the new tables in play
         seq = await store.record(
-            game_id, 2, seat=0, user_id=1, action="red cube c1", state="{}", awaiting=[1]
+            game_id,
+            2,
+            MoveRecord(seat=0, user_id=1, action="red cube c1", state="{}", awaiting=[1]),
         )
         assert seq == 3
     finally:
@@ -169,7 +171,9 @@ async def test_two_connections_racing_one_record_wins(path):
         async def attempt(store: Store, action: str):
             try:
                 return await store.record(
-                    game_id, version, seat=0, user_id=1, action=action, state=action, awaiting=[1]
+                    game_id,
+                    version,
+                    MoveRecord(seat=0, user_id=1, action=action, state=action, awaiting=[1]),
                 )
             except StaleGame as exc:
                 return exc
@@ -203,7 +207,9 @@ async def test_a_failing_statement_rolls_the_transaction_back(store):
     assert await store.moves(game_id) == []
     # the connection is usable afterwards
     await store.record(
-        game_id, before.version, seat=0, user_id=1, action="ok", state="{}", awaiting=[1]
+        game_id,
+        before.version,
+        MoveRecord(seat=0, user_id=1, action="ok", state="{}", awaiting=[1]),
     )
     assert [m.action for m in await store.moves(game_id)] == ["ok"]
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.store import Opening, Rematch, SQLiteStore, StaleGame, Store, UndoRequest
+from bot.store import MoveRecord, Opening, Rematch, SQLiteStore, StaleGame, Store, UndoRequest
 from bot.store.postgres import PostgresStore
 
 #: every store class, by the name ``STORES`` in tests/conftest.py gives it
@@ -43,6 +43,16 @@ async def new_game(store: Store, channel: int = 77, creator: int = 1) -> int:
         seed=123,
         creator_id=creator,
         creator_name=f"user{creator}",
+    )
+
+
+def moved(
+    seat: int, user_id: int, action: str, awaiting: list[int], state: str = "{}", **more
+) -> MoveRecord:
+    """A move by ``seat`` (``user_id``) that leaves ``awaiting`` waiting, with whatever else
+    ``more`` records (:class:`MoveRecord`'s fields)."""
+    return MoveRecord(
+        seat=seat, user_id=user_id, action=action, state=state, awaiting=awaiting, **more
     )
 
 
@@ -114,16 +124,7 @@ async def test_one_live_game_per_channel(store):
 
 async def test_a_finished_game_frees_the_channel(store):
     game_id = await started_game(store, channel=12)
-    await store.record(
-        game_id,
-        2,
-        seat=0,
-        user_id=1,
-        action="resign",
-        state="{}",
-        awaiting=[],
-        results=[(2, 0), (1, 5)],
-    )
+    await store.record(game_id, 2, moved(0, 1, "resign", [], results=[(2, 0), (1, 5)]))
     game = await store.game(game_id)
     assert game.status == "finished"
     assert [(s.place, s.score, s.awaiting) for s in await store.seats(game_id)] == [
@@ -150,19 +151,12 @@ async def test_record_appends_the_move_and_stores_the_state(store):
     game_id = await started_game(store)
     game = await store.game(game_id)
     seq = await store.record(
-        game_id,
-        game.version,
-        seat=0,
-        user_id=1,
-        action="red tall a1",
-        state='{"n":1}',
-        awaiting=[1],
+        game_id, game.version, moved(0, 1, "red tall a1", [1], state='{"n":1}')
     )
     assert seq == 1
     seq = await store.record(
-        game_id, game.version + 1, seat=1, user_id=2, action="blue tall b1", state='{"n":2}',
-        awaiting=[0],
-    )  # fmt: skip
+        game_id, game.version + 1, moved(1, 2, "blue tall b1", [0], state='{"n":2}')
+    )
     assert seq == 2
     after = await store.game(game_id)
     assert (after.state, after.version, after.status) == ('{"n":2}', game.version + 2, "active")
@@ -176,17 +170,16 @@ async def test_record_appends_the_move_and_stores_the_state(store):
 async def test_record_with_a_stale_version_changes_nothing(store):
     game_id = await started_game(store)
     version = (await store.game(game_id)).version
-    await store.record(
-        game_id, version, seat=0, user_id=1, action="red tall a1", state='{"n":1}', awaiting=[1]
-    )
+    await store.record(game_id, version, moved(0, 1, "red tall a1", [1], state='{"n":1}'))
     before_game = await store.game(game_id)
     before_moves = await store.moves(game_id)
     before_seats = await store.seats(game_id)
     with pytest.raises(StaleGame):
         await store.record(
-            game_id, version, seat=0, user_id=1, action="red tall b1", state='{"n":"x"}',
-            awaiting=[0], results=[(1, 9), (2, 0)],
-        )  # fmt: skip
+            game_id,
+            version,
+            moved(0, 1, "red tall b1", [0], state='{"n":"x"}', results=[(1, 9), (2, 0)]),
+        )
     assert await store.game(game_id) == before_game
     assert await store.moves(game_id) == before_moves
     assert await store.seats(game_id) == before_seats
@@ -198,7 +191,7 @@ async def test_record_cancels_a_pending_undo_request(store):
     request = UndoRequest(user_id=1, moves=2, version=version, agreed=frozenset({2}))
     await store.put_undo_request(game_id, request)
     assert await store.undo_request(game_id) == request
-    await store.record(game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[1])
+    await store.record(game_id, version, moved(0, 1, "x", [1]))
     assert await store.undo_request(game_id) is None
 
 
@@ -209,10 +202,10 @@ async def test_awaiting_lists_active_games_for_a_user_oldest_first(open_store):
     lobby = await new_game(store, channel=3, creator=1)  # not started: never listed
     assert lobby
     # in the older game user 1 moves, then user 2: it waits for user 1 again, now newest
-    await store.record(older, 2, seat=0, user_id=1, action="m1", state="{}", awaiting=[1])
+    await store.record(older, 2, moved(0, 1, "m1", [1]))
     assert [w.game_id for w in await store.awaiting(1)] == [newer]
     assert [w.game_id for w in await store.awaiting(2)] == [older]
-    await store.record(older, 3, seat=1, user_id=2, action="m2", state="{}", awaiting=[0])
+    await store.record(older, 3, moved(1, 2, "m2", [0]))
     waiting = await store.awaiting(1)
     assert [w.game_id for w in waiting] == [newer, older]
     assert [w.channel_id for w in waiting] == [2, 1]
@@ -223,16 +216,13 @@ async def test_awaiting_lists_active_games_for_a_user_oldest_first(open_store):
     assert await store.awaiting(2) == []
     assert await store.awaiting(3) == []
     # now the same happens in the newer game: the order turns round
-    await store.record(newer, 2, seat=0, user_id=1, action="m1", state="{}", awaiting=[1])
-    await store.record(newer, 3, seat=1, user_id=3, action="m2", state="{}", awaiting=[0])
+    await store.record(newer, 2, moved(0, 1, "m1", [1]))
+    await store.record(newer, 3, moved(1, 3, "m2", [0]))
     assert [w.game_id for w in await store.awaiting(1)] == [older, newer]
     # finished and abandoned games wait for nobody
     await store.abandon(newer, 4)
     assert [w.game_id for w in await store.awaiting(1)] == [older]
-    await store.record(
-        older, 4, seat=0, user_id=1, action="resign", state="{}", awaiting=[0],
-        results=[(2, 0), (1, 0)],
-    )  # fmt: skip
+    await store.record(older, 4, moved(0, 1, "resign", [0], results=[(2, 0), (1, 0)]))
     assert await store.awaiting(1) == []
 
 
@@ -245,8 +235,8 @@ async def test_awaiting_order_holds_for_updates_within_one_second(open_store):
     store = await open_store(clock=Clock(timedelta(milliseconds=10)))
     older = await started_game(store, channel=1, users=(1, 2))
     newer = await started_game(store, channel=2, users=(1, 3))
-    await store.record(older, 2, seat=0, user_id=1, action="m1", state="{}", awaiting=[1])
-    await store.record(older, 3, seat=1, user_id=2, action="m2", state="{}", awaiting=[0])
+    await store.record(older, 2, moved(0, 1, "m1", [1]))
+    await store.record(older, 3, moved(1, 2, "m2", [0]))
     # ``newer`` has waited for user 1 since before ``older``'s last move
     assert [w.game_id for w in await store.awaiting(1)] == [newer, older]
 
@@ -261,9 +251,10 @@ async def test_record_is_one_transaction_a_late_failure_undoes_the_move_row(stor
     with pytest.raises(RuntimeError, match="ratings feature failed"):
         # the version bump and the move row are written, then rating the game fails
         await store.record(
-            game_id, before.version, seat=0, user_id=1, action="resign", state='{"n":1}',
-            awaiting=[], results=[(2, 0), (1, 5)], rate=broken,
-        )  # fmt: skip
+            game_id,
+            before.version,
+            moved(0, 1, "resign", [], state='{"n":1}', results=[(2, 0), (1, 5)], rate=broken),
+        )
     assert await store.game(game_id) == before
     assert await store.ratings(9, "skybridge") == []
     assert await store.moves(game_id) == []
@@ -276,17 +267,15 @@ async def test_a_moves_turn_dms_are_stored_with_it_and_only_with_it(store):
     game_id = await started_game(store)
     version = (await store.game(game_id)).version
     due = "2000-01-01T00:00:00.000000+00:00"
-    await store.record(game_id, version, seat=0, user_id=1, action="x", state="{}", awaiting=[0])
+    await store.record(game_id, version, moved(0, 1, "x", [0]))
     with pytest.raises(StaleGame):
         await store.record(
-            game_id, version, seat=0, user_id=1, action="y", state="{}", awaiting=[1],
-            notices=[(2, "Your turn (lost).", due)],
-        )  # fmt: skip
+            game_id, version, moved(0, 1, "y", [1], notices=[(2, "Your turn (lost).", due)])
+        )
     assert await store.claim_notices("test") == []
     await store.record(
-        game_id, version + 1, seat=0, user_id=1, action="y", state="{}", awaiting=[1],
-        notices=[(2, "Your turn.", due)],
-    )  # fmt: skip
+        game_id, version + 1, moved(0, 1, "y", [1], notices=[(2, "Your turn.", due)])
+    )
     (notice,) = await store.claim_notices("test")
     assert (notice.user_id, notice.via, notice.kind, notice.text) == (2, "dm", "turn", "Your turn.")
 
@@ -365,9 +354,7 @@ async def test_a_wait_whose_game_moves_on_leaves_its_claim_for_its_next_due_time
     game_id = await started_game(store, channel=83)
     later = datetime(2100, 1, 1, tzinfo=UTC)
     (claimed,) = await store.claim_due_waits(later, later + timedelta(days=30), 10)
-    await store.record(
-        game_id, claimed.version, seat=0, user_id=1, action="x", state="{}", awaiting=[1]
-    )
+    await store.record(game_id, claimed.version, moved(0, 1, "x", [1]))
     (next_wait,) = await store.claim_due_waits(later, later, 10)
     assert (next_wait.seat, next_wait.version) == (1, claimed.version + 1), (
         "a move stores its waits' real due times, whatever claim the old one had"

@@ -12,7 +12,7 @@ import pytest
 
 from bot.store import open_store as open_target
 from bot.store.migrations import migrations
-from bot.store.queries import TERMINAL_IDS_BELOW
+from bot.store.shared.terminal import TERMINAL_IDS_BELOW
 from tests.bot.test_store_contract import started_game
 from tests.conftest import STORES
 

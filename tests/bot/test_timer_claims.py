@@ -19,7 +19,7 @@ from bot.service import LEASE, Caller, Service
 from bot.service.play import ANNOUNCE_AFTER
 from bot.service.timers import BATCH, Posted
 from bot.store import Notice, Store
-from bot.store.queries import CLAIM_LEASE
+from bot.store.shared.notices import CLAIM_LEASE
 from tests.conftest import ADA, BOB, Clock, Table
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)

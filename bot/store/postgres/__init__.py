@@ -1,7 +1,10 @@
 """The PostgreSQL store, for a deployment that outgrows one SQLite file: several bot
-processes, on one host or several, share one database. Each feature's SQL lives in its own
-module, as in :mod:`bot.store.sqlite`; this class is all of them over one pool of
-connections (:class:`~bot.store.postgres.connection.Connection`).
+processes, on one host or several, share one database. Every feature's statements are the
+shared ones (:mod:`bot.store.shared`), rendered by
+:data:`~bot.store.postgres.dialect.POSTGRES`; the modules here hold only what PostgreSQL
+does differently: its connection pool, the row locks that let processes claim work side
+by side (``SKIP LOCKED``), the rating and terminal-name locks, and the one-statement CTEs
+that keep a move at four trips to the server.
 
 Importing this package imports asyncpg: only a ``postgresql://`` target does
 (:func:`bot.store.open_store`)."""
@@ -9,15 +12,16 @@ Importing this package imports asyncpg: only a ``postgresql://`` target does
 from __future__ import annotations
 
 from bot.store.postgres.connection import Connection
-from bot.store.postgres.daily import DailyPG
 from bot.store.postgres.digests import DigestsPG
 from bot.store.postgres.games import GamesPG
-from bot.store.postgres.leagues import LeaguesPG
 from bot.store.postgres.leases import LeasesPG
 from bot.store.postgres.notices import NoticesPG
 from bot.store.postgres.postal import PostalPG
 from bot.store.postgres.ratings import RatingsPG
+from bot.store.postgres.tables import PostgresSide, occupied
 from bot.store.postgres.terminal import TerminalPG
+from bot.store.postgres.waits import WaitsPG
+from bot.store.shared import Features
 
 
 class PostgresStore(
@@ -25,14 +29,17 @@ class PostgresStore(
     PostalPG,
     NoticesPG,
     DigestsPG,
-    LeaguesPG,
     LeasesPG,
-    DailyPG,
     RatingsPG,
     TerminalPG,
+    WaitsPG,
+    Features,
     Connection,
 ):
     """:class:`bot.store.interface.Store` on one PostgreSQL database."""
 
 
-__all__ = ["PostgresStore"]
+#: what :class:`bot.store.backends.Backend` asks of a backend's package
+Store, Side = PostgresStore, PostgresSide
+
+__all__ = ["PostgresStore", "Side", "Store", "occupied"]

@@ -31,7 +31,10 @@ from bot.store.faults import (
     StoreFault,
 )
 from bot.store.migrations import migrations
+from bot.store.postgres.dialect import POSTGRES
 from bot.store.rows import iso, parse_time, utcnow
+from bot.store.shared.base import Base
+from bot.store.sql import COUNT, ROW, Body, Duplicate, Many, Statement, body
 from bot.store.targets import CONNECT_TIMEOUT_S, redacted
 
 T = TypeVar("T")
@@ -125,12 +128,52 @@ class Tx:
         status = await self._conn.execute(sql, *args)
         return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
 
+    async def run(self, statement: Statement) -> Any:
+        """One neutral statement (:mod:`bot.store.sql`), as PostgreSQL renders it: one trip
+        (none for a :class:`~bot.store.sql.Many` of no rows)."""
+        rendered = POSTGRES.render(statement.sql)
+        try:
+            if isinstance(statement, Many):
+                if statement.rows:
+                    self._store.round_trips += 1
+                    await self._conn.executemany(
+                        rendered.text, [rendered.args(row) for row in statement.rows]
+                    )
+                return None
+            args = rendered.args(statement.params)
+            if statement.want == COUNT:
+                return statement.result(await self.execute(rendered.text, *args))
+            rows = await self.fetch(rendered.text, *args)
+        except asyncpg.UniqueViolationError as exc:
+            raise Duplicate(exc.constraint_name or str(exc)) from exc
+        if statement.xid and rows:
+            self.xid = rows[0][-1]
+        if statement.want == ROW:
+            return statement.result(rows[0] if rows else None)
+        return statement.result(rows)
+
+
+async def drive(tx: Tx, work: Statement | Body[T]) -> T:
+    """Run a body (or one statement) to its end on ``tx``, a trip a statement, sending the
+    body what each brought back; its result."""
+    steps, sent = body(work), None
+    try:
+        while True:
+            sent = await tx.run(steps.send(sent))
+    except StopIteration as done:
+        return done.value
+    except BaseException:
+        steps.close()
+        raise
+
 
 Unit = Callable[..., Awaitable[T]]
 
 
-class Connection:
+class Connection(Base):
     """The store's pool of connections: reads, writes, schema, checks and backups."""
+
+    dialect = POSTGRES
 
     def __init__(
         self, pool: asyncpg.Pool, url: str, clock: Callable[[], datetime] = utcnow
@@ -303,6 +346,17 @@ class Connection:
         and single statements (each commits by itself)."""
         async with self._connection() as conn:
             return await unit(Tx(conn, self), *args)
+
+    async def _read(self, work: Statement | Body[T]) -> T:
+        """Neutral statements outside any transaction, a trip each."""
+        return await self.read(drive, work)
+
+    async def _write(self, work: Statement | Body[T]) -> T:
+        """Neutral statements as one transaction (:meth:`write`); a lone statement commits
+        by itself, in its one trip."""
+        if isinstance(work, Statement):
+            return await self._read(work)
+        return await self.write(drive, work)
 
     async def rows(self, sql: str, params: Sequence = ()) -> list[asyncpg.Record]:
         async def unit(tx: Tx) -> list[asyncpg.Record]:

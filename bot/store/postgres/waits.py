@@ -1,259 +1,179 @@
-"""Statements that run inside other transactions: bump a game's version, start and stop
-the seats' waits, and store when each wait is next due.
-
-A move's new waits are worked out here in Python from one snapshot of the game's seats,
-read in the same statement as the version bump, and written back by one statement: a
-move costs the same few trips however many seats the game has.
+"""A move's statements on PostgreSQL, where each is a trip to the server: the version bump
+with the log entry and the seats' read in one statement, and everything the move writes
+back in one more (data-modifying CTEs, the seats as arrays), so a move costs the same four
+trips (BEGIN, these two, COMMIT) however many seats the game has. What they write is what
+:class:`~bot.store.shared.waits.WaitsSQL` writes statement by statement elsewhere.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from collections.abc import Sequence
 
-from bot.clocks import Clocks, Wait, counts_from, next_due
+from bot.clocks import Seat
 from bot.store.faults import StaleGame
-from bot.store.postgres.connection import Tx
-from bot.store.queries import WAIT_COLUMNS, WAIT_TABLES, wait
-from bot.store.rows import iso
+from bot.store.rows import MoveRecord
+from bot.store.shared.daily import settle_attempt
+from bot.store.shared.ratings import RATING_INSERT, RATING_UPSERT
+from bot.store.shared.seats import GAME, SEAT, Game, due_at, seat_of
+from bot.store.shared.waits import Columns, Queued, WaitsSQL
+from bot.store.sql import COUNT, Body, Q
 
-#: a game's columns a wait needs, as the bump leaves them
-_GAME = (
-    "id, guild_id, channel_id, game_key, version, status, move_hours, deadline_policy, "
-    "remind_hours, reminder_limit, reaction_hours, rated"
-)
-#: a seat's columns a wait needs, and those a new wait resets
-_SEAT = (
-    "s.seat, s.user_id, s.name, s.awaiting, s.place, s.score, s.turn_since, s.deadline, "
-    "s.reminders, s.snoozed, s.warned, s.reacting, s.paused_hours, s.extended_hours, "
-    "s.told_next, u.vacation_until, s.ai, u.remind_hours, u.digest_hour IS NOT NULL"
-)
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One seat as the write found it, then as it leaves it."""
-
-    seat: int
-    user_id: int
-    name: str
-    awaiting: bool
-    place: int | None
-    score: int | None
-    turn_since: str | None
-    deadline: str | None
-    reminders: int
-    snoozed: bool
-    warned: bool
-    reacting: bool
-    paused_hours: float
-    extended_hours: float
-    told_next: bool  # told it is next, since its own last turn began
-    vacation_until: str | None
-    ai: str | None  # an AI seat's level
-    own_remind_hours: float | None  # the player's own reminder cadence
-    digest: bool  # the player takes a daily digest instead of reminders
+_GAME_WIDTH = len(GAME.split(", "))
+#: a seat's columns the move writes, and their types as arrays take them
+_WRITTEN = {
+    "seat": "int",
+    "awaiting": "bool",
+    "place": "int",
+    "score": "int",
+    "turn_since": "timestamptz",
+    "deadline": "timestamptz",
+    "reminders": "int",
+    "snoozed": "bool",
+    "warned": "bool",
+    "reacting": "bool",
+    "paused_hours": "float8",
+    "extended_hours": "float8",
+    "told_next": "bool",
+}
 
 
-@dataclass(frozen=True)
-class Game:
-    """A game as the version bump left it, and its seats as they were."""
-
-    id: int
-    guild_id: int | None
-    channel_id: int
-    game_key: str
-    version: int
-    status: str
-    clocks: Clocks
-    rated: bool
-    seats: tuple[Seat, ...]
-    more: object = None  # the column a caller's CTE added (the move's seq, say)
-
-
-class Statement:
-    """A statement's parameters, numbered as they are added (``$1``, ``$2``, ...)."""
-
-    def __init__(self, *values: object) -> None:
-        self.values = list(values)
-
-    def __call__(self, value: object) -> str:
-        self.values.append(value)
-        return f"${len(self.values)}"
-
-
-async def bump(
-    tx: Tx,
-    now: str,
-    game_id: int,
-    version: int,
-    more: Callable[[Statement], str] | None = None,
-    **columns: object,
-) -> Game:
-    """Set columns and bump the version, only if nobody else did first; the game as it
-    is now, with its seats as they were, read in the same statement. ``more`` adds to
-    that statement a CTE that runs only if the bump did (``, name AS (... FROM g ...)``)
-    and one more column for the first row (``(SELECT ... FROM name)``): both returned
-    by one function of the statement's parameters, the column after a ``|``. Raises
-    :class:`StaleGame` when the game has moved on: then nothing was written.
-
-    The seats are locked as they are read (a game always has its creator's seat): a
-    reminder another process claims meanwhile is waited for and read as it left the
-    seat, never written back over by this write's older copy. The transaction's id is
-    read with them (``tx.xid``), so a COMMIT cut off by the server's crash can be
-    settled (:meth:`~bot.store.postgres.connection.Connection.write`)."""
-    sql = Statement(now, game_id, version)
-    sets = "".join(f", {name} = {sql(value)}" for name, value in columns.items())
-    cte, _, column = (more(sql) if more else "|NULL").partition("|")
-    rows = await tx.fetch(
-        f"WITH g AS (UPDATE games SET version = version + 1, updated_at = $1{sets} "
-        f"WHERE id = $2 AND version = $3 RETURNING {_GAME}){cte} "
-        f"SELECT g.*, {column}, {_SEAT}, pg_current_xact_id()::text FROM g "
-        "JOIN seats s ON s.game_id = g.id LEFT JOIN user_settings u ON u.user_id = s.user_id "
-        "ORDER BY s.seat FOR UPDATE OF s",
-        *sql.values,
-    )
-    if not rows:
-        raise StaleGame(f"game {game_id} moved on from version {version}")
-    first = rows[0]
-    tx.xid = first[-1]  # to ask whether it committed, should its COMMIT go unanswered
-    width = len(_GAME.split(", ")) + 1
-    return Game(
-        *first[:6],
-        Clocks(*first[6:11]),
-        first[11],
-        tuple(Seat(*r[width:-1]) for r in rows),
-        first[12],
-    )
-
-
-def awaited(
-    game: Game,
-    now: datetime,
-    seats: Iterable[int],
-    mover: int | None = None,
-    reacting: bool = False,
-) -> list[Seat]:
-    """Who the game waits for now, and their turn timers: the seats as they are to be.
-
-    A seat that starts waiting gets a fresh wait (since now, deadline from the game's
-    time per move, no reminders sent); a seat that keeps waiting keeps its deadline, but
-    acting (``mover``) restarts its reminder clock. A player on vacation gets the whole
-    time per move from their return, and the seat remembers that part as vacation, so
-    coming back early takes back only that. A turn of a seat's own (not a reaction
-    window) lets it be told it is next once more.
-    """
-    waiting = set(seats)
-    hours = game.clocks.reaction_hours if reacting else game.clocks.move_hours
-    after = []
-    for seat in game.seats:
-        if seat.seat not in waiting:
-            seat = replace(
-                seat, awaiting=False, turn_since=None, deadline=None, reacting=False,
-                paused_hours=0.0, extended_hours=0.0,
-            )  # fmt: skip
-        elif not seat.awaiting:
-            start = counts_from(now, seat.vacation_until)
-            seat = replace(
-                seat,
-                awaiting=True,
-                turn_since=iso(now),
-                deadline=None if hours is None else iso(start + timedelta(hours=hours)),
-                paused_hours=0.0 if hours is None else (start - now) / timedelta(hours=1),
-                reminders=0,
-                snoozed=False,
-                warned=False,
-                reacting=reacting,
-                extended_hours=0.0,
-                told_next=seat.told_next and reacting,
+class WaitsPG(WaitsSQL):
+    def _bump(
+        self, now: str, game_id: int, version: int, columns: Columns, entry: MoveRecord | None
+    ) -> Body[Game]:
+        """One statement: the bump, the log entry and the dropped undo request if it did
+        (CTEs that run only then), and the seats as they were, locked as they are read (a
+        game always has its creator's seat): a reminder another process claims meanwhile
+        is waited for and read as it left the seat, never written back over by this
+        write's older copy. The transaction's id is read with them, so a COMMIT cut off by
+        the server's crash can be settled
+        (:meth:`~bot.store.postgres.connection.Connection.write`)."""
+        params: dict[str, object] = dict(columns, now=now, game_id=game_id, version=version)
+        sets = "".join(f", {name} = :{name}" for name in columns)
+        log, seq = "", "NULL"
+        if entry is not None:
+            log = (
+                ", m AS (INSERT INTO moves (game_id, seq, seat, user_id, kind, action, "
+                "created_at) SELECT g.id, COALESCE((SELECT MAX(seq) FROM moves "
+                "WHERE game_id = g.id), 0) + 1, :seat, :user_id, :kind, :action, :now FROM g "
+                "RETURNING seq), d AS (DELETE FROM undo_requests WHERE game_id IN "
+                "(SELECT id FROM g))"
             )
-        elif seat.seat == mover:
-            seat = replace(seat, turn_since=iso(now), reminders=0)
-        after.append(seat)
-    return after
-
-
-def due_at(game: Game, seat: Seat) -> str | None:
-    """When this seat's wait is next due (None: a seat no active game waits for)."""
-    if not seat.awaiting or game.status != "active":
-        return None
-    return _next(
-        Wait(
-            game.id, game.guild_id, game.channel_id, game.game_key, game.version, seat.seat,
-            seat.user_id, seat.name, seat.turn_since, seat.deadline, seat.reminders,
-            seat.snoozed, seat.warned, game.clocks, seat.vacation_until, seat.reacting,
-            seat.ai, seat.own_remind_hours, seat.digest,
+            seq = "(SELECT seq FROM m)"
+            params.update(
+                seat=entry.seat, user_id=entry.user_id, kind=entry.kind, action=entry.action
+            )
+        rows = yield Q(
+            f"WITH g AS (UPDATE games SET version = version + 1, updated_at = :now{sets} "
+            f"WHERE id = :game_id AND version = :version RETURNING {GAME}){log} "
+            f"SELECT g.*, {seq}, {SEAT}, pg_current_xact_id()::text FROM g "
+            "JOIN seats s ON s.game_id = g.id LEFT JOIN user_settings u ON u.user_id = s.user_id "
+            "ORDER BY s.seat FOR UPDATE OF s",
+            params,
+            xid=True,
         )
-    )  # fmt: skip
+        if not rows:
+            raise StaleGame(f"game {game_id} moved on from version {version}")
+        seats = [seat_of(r[_GAME_WIDTH + 1 : -1]) for r in rows]
+        return Game.read(rows[0], seats, rows[0][_GAME_WIDTH])
+
+    def _settle(
+        self, now: str, game: Game, seats: Sequence[Seat], queued: Queued | None = None
+    ) -> Body[None]:
+        """One statement, one trip: every seat's wait and due time, the "your turn" DMs,
+        the heads-ups, the stand-in for the move's public post, the daily attempt the
+        game settles, and the ratings the game moves."""
+        queued = queued or Queued()
+        params: dict[str, object] = dict(now=now, game_id=game.id)
+        parts = [
+            f"s AS ({_write_seats(params, game, seats)})",
+            *_queue(params, game, seats, queued),
+        ]
+        if queued.attempt is not None:
+            attempt = settle_attempt(now, game.id, queued.attempt)
+            parts.append(f"a AS ({attempt.sql})")
+            params.update(attempt.params)
+        if queued.ratings is not None:
+            parts.append(f"r AS ({_ratings(params, game, queued.ratings)})")
+        yield Q(f"WITH {', '.join(parts)} SELECT 1", params, COUNT)
 
 
-def write_seats(sql: Statement, game: Game, seats: Sequence[Seat]) -> str:
-    """A CTE (without its name) that writes every seat's wait, place, score and due time."""
-    columns = {
-        "seat": "int",
-        "awaiting": "bool",
-        "place": "int",
-        "score": "int",
-        "turn_since": "timestamptz",
-        "deadline": "timestamptz",
-        "reminders": "int",
-        "snoozed": "bool",
-        "warned": "bool",
-        "reacting": "bool",
-        "paused_hours": "float8",
-        "extended_hours": "float8",
-        "told_next": "bool",
-    }
-    arrays = [
-        f"{sql([getattr(s, name) for s in seats])}::{kind}[]" for name, kind in columns.items()
-    ]
-    due = f"{sql([due_at(game, s) for s in seats])}::timestamptz[]"
-    sets = ", ".join(f"{name} = v.{name}" for name in [*columns, "due_at"] if name != "seat")
+def _write_seats(params: dict[str, object], game: Game, seats: Sequence[Seat]) -> str:
+    """An UPDATE that writes every seat's wait, place, score and due time, from arrays."""
+    arrays = []
+    for name, kind in _WRITTEN.items():
+        params[f"seat_{name}"] = [getattr(s, name) for s in seats]
+        arrays.append(f":seat_{name}::{kind}[]")
+    params["seat_due_at"] = [due_at(game, s) for s in seats]
+    sets = ", ".join(f"{name} = v.{name}" for name in [*_WRITTEN, "due_at"] if name != "seat")
     return (
-        f"UPDATE seats SET {sets} FROM unnest({', '.join(arrays)}, {due}) "
-        f"AS v({', '.join(columns)}, due_at) WHERE seats.game_id = {sql(game.id)} "
+        f"UPDATE seats SET {sets} FROM unnest({', '.join(arrays)}, :seat_due_at::timestamptz[]) "
+        f"AS v({', '.join(_WRITTEN)}, due_at) WHERE seats.game_id = :game_id "
         "AND seats.seat = v.seat"
     )
 
 
-async def reschedule(tx: Tx, where: str, *params: object) -> None:
-    """Store when each seat matching ``where`` is next due (NULL: a seat no active game
-    waits for), inside the caller's transaction: two trips, however many seats. Every
-    write that changes a wait or a player's vacation calls this."""
-    rows = await tx.fetch(
-        f"SELECT {WAIT_COLUMNS}, s.awaiting AND g.status = 'active' "
-        f"FROM {WAIT_TABLES} WHERE {where} FOR UPDATE OF s",
-        *params,
+def _queue(
+    params: dict[str, object], game: Game, seats: Sequence[Seat], queued: Queued
+) -> list[str]:
+    """The parts that queue what a move sends: the "your turn" DMs for the waits it starts
+    (to players it waits for, since their wait began), the heads-ups, and the stand-in for
+    its public post."""
+    parts = []
+    since = {s.user_id: s.turn_since for s in seats if s.awaiting}
+    turns = [(user, text, due, since[user]) for user, text, due in queued.notices if user in since]
+    if turns:
+        params.update(
+            zip(
+                ("turn_users", "turn_texts", "turn_dues", "turn_since"),
+                _columns(turns),
+                strict=True,
+            )
+        )
+        parts.append(
+            "n AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+            "turn_since) SELECT :game_id, v.u, 'turn', 'dm', v.t, v.d, :now, v.s "
+            "FROM unnest(:turn_users::bigint[], :turn_texts::text[], "
+            ":turn_dues::timestamptz[], :turn_since::timestamptz[]) AS v(u, t, d, s))"
+        )
+    if queued.heads_ups:
+        names = ("next_users", "next_vias", "next_texts", "next_dues")
+        params.update(zip(names, _columns(queued.heads_ups), strict=True))
+        parts.append(
+            "h AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at) "
+            "SELECT :game_id, v.u, 'heads_up', v.v, v.t, v.d, :now "
+            "FROM unnest(:next_users::bigint[], :next_vias::text[], :next_texts::text[], "
+            ":next_dues::timestamptz[]) AS v(u, v, t, d))"
+        )
+    if queued.board is not None:
+        params.update(zip(("board_user", "board_note", "board_due"), queued.board, strict=True))
+        params["board_seq"] = game.seq
+        parts.append(
+            "b AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
+            "seq) VALUES (:game_id, :board_user, 'board', 'channel', :board_note, "
+            ":board_due::timestamptz, :now, :board_seq))"
+        )
+    return parts
+
+
+def _ratings(params: dict[str, object], game: Game, ratings: Sequence) -> str:
+    """The upsert of the players' new ratings (user, name, rating), from arrays."""
+    params.update(
+        rating_guild=game.guild_id or 0,
+        rating_key=game.game_key,
+        rating_users=[u for u, _n, _r in ratings],
+        rating_names=[n for _u, n, _r in ratings],
+        rating_mus=[r.mu for _u, _n, r in ratings],
+        rating_sigmas=[r.sigma for _u, _n, r in ratings],
+        rating_games=[r.games for _u, _n, r in ratings],
     )
-    if not rows:
-        return
-    due = [None if not r[-1] else _next(wait(r)) for r in rows]
-    await tx.execute(
-        "UPDATE seats SET due_at = v.due_at FROM unnest($1::bigint[], $2::int[], "
-        "$3::timestamptz[]) AS v(game_id, seat, due_at) "
-        "WHERE seats.game_id = v.game_id AND seats.seat = v.seat",
-        [r[0] for r in rows],
-        [r[5] for r in rows],
-        due,
+    return (
+        f"{RATING_INSERT} SELECT :rating_guild, :rating_key, v.u, v.n, v.mu, v.sigma, "
+        "v.games, :now FROM unnest(:rating_users::bigint[], :rating_names::text[], "
+        ":rating_mus::float8[], :rating_sigmas::float8[], :rating_games::int[]) "
+        f"AS v(u, n, mu, sigma, games) {RATING_UPSERT}"
     )
 
 
-def _next(w: Wait) -> str | None:
-    moment = next_due(w)
-    return None if moment is None else iso(moment)
-
-
-def tell_next(
-    seats: Sequence[Seat], heads_ups: Iterable[tuple[int, str, str, str]]
-) -> tuple[list[Seat], list[tuple[int, str, str, str]]]:
-    """The "you're next" heads-ups (user, via, text, due at) to queue, and the seats as
-    they are to be: each for a player not awaited who has not been told since their own
-    last turn began, who now has been. The seats were read locked, so this holds."""
-    after, queued = list(seats), []
-    for user_id, via, text, due_at in heads_ups:
-        for i, seat in enumerate(after):
-            if seat.user_id == user_id and not seat.awaiting and not seat.told_next:
-                after[i] = replace(seat, told_next=True)
-                queued.append((user_id, via, text, due_at))
-    return after, queued
+def _columns(rows: Sequence[Sequence]) -> list[list]:
+    return [list(column) for column in zip(*rows, strict=True)]

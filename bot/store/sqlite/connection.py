@@ -24,6 +24,9 @@ import aiosqlite
 
 from bot.store.faults import CannotOpen, CannotSave, Damaged, SchemaTooNew
 from bot.store.rows import iso, utcnow
+from bot.store.shared.base import Base
+from bot.store.sql import Body, Statement
+from bot.store.sqlite.dialect import SQLITE
 from bot.store.sqlite.files import cannot_save, open_fault, primary_code, unreachable
 from bot.store.sqlite.migrations import migrations
 from bot.store.sqlite.units import (
@@ -31,6 +34,7 @@ from bot.store.sqlite.units import (
     Unit,
     apply_migration,
     commit,
+    drive,
     execute,
     fetch_rows,
     in_transaction,
@@ -48,8 +52,10 @@ def _seen(group: asyncio.Future[None]) -> None:
         group.exception()
 
 
-class Connection:
+class Connection(Base):
     """The store's connection to its file: reads, writes, schema, checks and backups."""
+
+    dialect = SQLITE
 
     def __init__(self, db: aiosqlite.Connection, clock: Callable[[], datetime] = utcnow) -> None:
         self._db = db
@@ -187,11 +193,20 @@ class Connection:
         await asyncio.shield(group)
         return result
 
+    async def _read(self, work: Statement | Body[T]) -> T:
+        """Neutral statements that read, in one trip (:meth:`read`)."""
+        return await self.read(drive, self.dialect, work)
+
+    async def _write(self, work: Statement | Body[T]) -> T:
+        """Neutral statements as one transaction, in one trip (:meth:`write`)."""
+        return await self.write(drive, self.dialect, work)
+
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self, *, snapshot: bool = False) -> AsyncIterator[aiosqlite.Connection]:
         """Raw SQL on the connection, as one transaction, for tools and tests that seed or
         tamper with rows as the sqlite3 shell would. A trip per statement: the
-        application's own writes are units (:meth:`write`)."""
+        application's own writes are units (:meth:`write`). It always sees one state of
+        the file (``snapshot``, as a server's store takes it, asks for nothing more)."""
         async with self._lock:
             await self._commit_group()
             try:

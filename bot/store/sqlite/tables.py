@@ -78,7 +78,7 @@ class SQLiteSide:
         """Nothing to do: an INTEGER PRIMARY KEY numbers a new row past the largest."""
 
 
-def occupied(path: Path) -> dict[str, int]:
+async def occupied(path: Path) -> dict[str, int]:
     """The tables of the file at ``path`` that hold rows (its migrations' record aside),
     with their counts; empty where there is no file yet. Only reads."""
     if not path.exists():

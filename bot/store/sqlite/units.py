@@ -1,13 +1,16 @@
 """Units of work: plain functions of a ``sqlite3.Connection`` that the store runs whole
-in the connection's thread (:meth:`bot.store.sqlite.connection.Connection.write`)."""
+in the connection's thread (:meth:`bot.store.sqlite.connection.Connection.write`); among
+them :func:`drive`, which runs a body of neutral statements (:mod:`bot.store.sql`)."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
 from contextlib import suppress
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from bot.store.sql import COUNT, ROW, Body, Dialect, Duplicate, Many, Statement, body
+from bot.store.sqlite.dialect import duplicate
 from bot.store.sqlite.migrations import Migration, statements
 
 T = TypeVar("T")
@@ -21,6 +24,40 @@ def fetch_rows(conn: sqlite3.Connection, sql: str, params: Sequence) -> list[tup
 
 def execute(conn: sqlite3.Connection, sql: str, params: Sequence) -> int:
     return conn.execute(sql, params).rowcount
+
+
+def drive(conn: sqlite3.Connection, dialect: Dialect, work: Statement | Body[T]) -> T:
+    """Run a body (or one statement) to its end, each statement as ``dialect`` renders it,
+    sending the body what each brought back; its result."""
+    steps, sent = body(work), None
+    try:
+        while True:
+            sent = _run(conn, dialect, steps.send(sent))
+    except StopIteration as done:
+        return done.value
+    except BaseException:
+        steps.close()
+        raise
+
+
+def _run(conn: sqlite3.Connection, dialect: Dialect, statement: Statement) -> Any:
+    text = dialect.render(statement.sql).text
+    try:
+        if isinstance(statement, Many):
+            if statement.rows:
+                conn.executemany(text, statement.rows)
+            return None
+        cursor = conn.execute(text, statement.params)
+    except sqlite3.IntegrityError as exc:
+        name = duplicate(exc)
+        if name is None:
+            raise
+        raise Duplicate(name) from exc
+    if statement.want == COUNT:
+        return statement.result(cursor.rowcount)
+    if statement.want == ROW:
+        return statement.result(cursor.fetchone())
+    return statement.result(cursor.fetchall())
 
 
 def in_transaction(
