@@ -140,7 +140,9 @@ class Answers:
         """The public answer after anything that changed the position, told from ``step``
         (whose awaited seats and result the engine worked out once), pinging whom ``told``
         says in its words: whom the caller's change told it is their turn in the channel
-        (the DMs were queued with the change itself, :meth:`turn_notices`)."""
+        (the DMs were queued with the change itself, :meth:`turn_notices`). Whoever
+        watches the game live hears of it first (:class:`~bot.service.changes.Changes`)."""
+        self.context.changes.moved(game.row.id, version)
         over = step.over
         awaited = tuple(game.seats[s].user_id for s in step.awaited)
         people = game.people(step.awaited)
