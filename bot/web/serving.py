@@ -28,10 +28,10 @@ class CannotServe(OSError):
 async def serving(service: Service, where: Web) -> AsyncIterator[Served]:
     """Serve ``service``'s pages at ``where`` until the block ends; raises
     :class:`CannotServe`, naming ``BRIDGEKEEPER_WEB``, when the address is not free."""
-    runner = web.AppRunner(app(service), access_log=None)
+    runner = web.AppRunner(app(service), access_log=None, shutdown_timeout=STOP_WITHIN)
     await runner.setup()
     try:
-        site = web.TCPSite(runner, where.host, where.port, shutdown_timeout=STOP_WITHIN)
+        site = web.TCPSite(runner, where.host, where.port)
         try:
             await site.start()
         except OSError as exc:
