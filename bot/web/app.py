@@ -47,7 +47,11 @@ KEEP_ALIVE = 20.0
 GAME = r"/g/{game:[1-9][0-9]{0,17}}-{token:[a-z2-7]{16}}"
 STATIC = {
     name: (files("bot.web").joinpath("static", name).read_bytes(), kind)
-    for name, kind in (("page.js", "text/javascript"), ("page.css", "text/css"))
+    for name, kind in (
+        ("page.js", "text/javascript"),
+        ("page.css", "text/css"),
+        ("icon.svg", "image/svg+xml"),
+    )
 }
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -61,6 +65,7 @@ def app(service: Service) -> web.Application:
     application.on_shutdown.append(_end_streams)
     application.router.add_get("/", _home)
     application.router.add_get("/static/{name}", _static)
+    application.router.add_get("/favicon.ico", _icon)
     application.router.add_get(GAME, _game_page)
     application.router.add_get(GAME + "/board.png", _latest_board)
     application.router.add_get(GAME + "/board/{ply:[0-9]{1,6}}.png", _past_board)
@@ -117,6 +122,11 @@ async def _static(request: web.Request) -> web.Response:
     return web.Response(
         body=body, content_type=kind, headers={"Cache-Control": "public, max-age=3600"}
     )
+
+
+async def _icon(request: web.Request) -> web.Response:
+    """Browsers ask for it whatever the page says."""
+    raise web.HTTPMovedPermanently("/static/icon.svg")
 
 
 async def _opened(request: web.Request) -> tuple[Service, Loaded, str]:

@@ -16,6 +16,7 @@ HEAD = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>{title}</title>
+<link rel="icon" href="/static/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/page.css">
 <script src="/static/page.js" defer></script>
 </head>
@@ -47,12 +48,12 @@ def game_page(page: GamePage, path: str) -> str:
 <figcaption id="position" aria-live="polite">{e(_position(page, last))}</figcaption>
 </figure>
 <div class="controls" role="group" aria-label="Replay">
-<button type="button" id="first" aria-label="To the start">⏮</button>
+<button type="button" id="first" aria-label="To the start">Start</button>
 <button type="button" id="prev" aria-label="Back one move"
  aria-keyshortcuts="ArrowLeft">◀</button>
 <button type="button" id="next" aria-label="Forward one move"
  aria-keyshortcuts="ArrowRight">▶</button>
-<button type="button" id="last" aria-label="To the position now">⏭</button>
+<button type="button" id="last" aria-label="To the position now">Now</button>
 <button type="button" id="zoom" aria-pressed="false">Zoom</button>
 </div>
 <p class="hint">Keys: ← and → step through the moves, Home and End go to the start and to now.</p>

@@ -5,6 +5,7 @@ live stream, and what any other request gets: a plain 4xx, the same strict heade
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import random
 import re
@@ -17,6 +18,7 @@ from multidict import CIMultiDict
 
 import engine
 from bot.config import BadSetting, Web, read_web
+from bot.console import Console
 from bot.service import Service, Table
 from bot.service.pages import token_of
 from bot.tools.selfplay import play_random
@@ -300,3 +302,18 @@ def test_python_m_bot_web_says_when_pages_are_off(tmp_path):
     done = run_bot("web", cwd=tmp_path, env={"BRIDGEKEEPER_WEB": "nowhere"})
     assert done.returncode == 1 and "BRIDGEKEEPER_WEB=nowhere" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+async def test_the_terminal_prints_a_games_page_address_once_as_it_begins(store, tmp_path):
+    service = Service(store, seed=lambda: 1)
+    out = io.StringIO()
+
+    async def link(game_id: int) -> str:
+        return "http://127.0.0.1:8080" + await service.pages.path(game_id)
+
+    console = Console(service, tmp_path, out, pages=link)
+    for line in ("ada: /new skybridge", "bob: /join", "ada: /start", "ada: /board"):
+        await console.handle(line)
+    printed = re.findall(r"\[watch it live in a browser: (\S+)\]", out.getvalue())
+    assert printed == [await link(1)], out.getvalue()
+    assert out.getvalue().index(printed[0]) > out.getvalue().index("To play")
