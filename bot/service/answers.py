@@ -100,7 +100,7 @@ class Answers:
         if not self.context.images or not has_renderer(game.row.game_key):
             return text, None, None
         view = game.rules.view(state, seat)
-        alt = describe(game.row.game_key, view, game.names)
+        alt = self.words(game, view)
         drawers = self.context.drawers
         if drawers is None:
             image = await asyncio.to_thread(render, game.row.game_key, view, game.names)
@@ -168,14 +168,24 @@ class Answers:
         )
 
     @staticmethod
-    def _accent(game: Loaded, step: Step) -> int | None:
+    def words(game: Loaded, view: Any) -> str | None:
+        """``view`` of ``game``'s board in words: a picture's alt text, whole."""
+        return describe(game.row.game_key, view, game.names)
+
+    @staticmethod
+    def colour(game: Loaded, view: Any, seat: int) -> tuple[int, int, int] | None:
+        """The colour ``seat`` plays in on ``view``'s board, as (red, green, blue)."""
+        return seat_colour(game.row.game_key, view, seat)
+
+    @classmethod
+    def _accent(cls, game: Loaded, step: Step) -> int | None:
         """The colour (``0xRRGGBB``) of the one seat a public board is about: the seat
         to play, or the winner; none when several play at once or share first place."""
         places = step.result.places if step.result is not None else ()
         seats = [s for s, place in enumerate(places) if place == 1] or list(step.awaited)
         if len(seats) != 1:
             return None
-        rgb = seat_colour(game.row.game_key, game.rules.view(step.state, None), seats[0])
+        rgb = cls.colour(game, game.rules.view(step.state, None), seats[0])
         return None if rgb is None else rgb[0] << 16 | rgb[1] << 8 | rgb[2]
 
     async def _summary(self, game: Loaded) -> str:

@@ -26,8 +26,6 @@ from bot.service.answers import Answers, turn_text
 from bot.service.context import Context
 from bot.service.games import Games, Loaded, effective_moves, rebuild
 from bot.store import MoveRow
-from renders.accent import seat_colour
-from renders.text import describe
 
 #: the database secret the tokens are made with
 SECRET = "pages"
@@ -220,7 +218,7 @@ class Pages:
             Player(
                 seat=s.seat,
                 name=s.name,
-                colour=_hex(seat_colour(row.game_key, view, s.seat)) if view is not None else None,
+                colour=_hex(self.answers.colour(game, view, s.seat)) if view is not None else None,
                 score=result.scores[s.seat] if result is not None else None,
                 place=s.place,
                 to_play=s.seat in awaited,
@@ -240,7 +238,7 @@ class Pages:
             turn=self._turn(game),
             since=log[-1].created_at if log else row.updated_at,
             deadline=min(deadlines) if deadlines and row.status == "active" else None,
-            words=describe(row.game_key, view, game.names) if view is not None else None,
+            words=self.answers.words(game, view) if view is not None else None,
             plies=tuple(_ply(n, m, game.names) for n, m in enumerate(standing, 1)),
             board=view is not None and self.context.images,
         )
