@@ -31,8 +31,9 @@ from bot.store import MoveRow
 SECRET = "pages"
 #: bytes of HMAC in a token: 80 bits, 16 characters of base32
 TOKEN_BYTES = 10
-#: boards kept in memory (35-170 KB each): a page's replay steps through one game's
-BOARDS_KEPT = 512
+#: boards kept in memory (20-170 KB each, 10-40 MB in all): enough for the replays of
+#: the games being read at once
+BOARDS_KEPT = 256
 
 
 def token_of(secret: bytes, game_id: int) -> str:

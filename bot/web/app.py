@@ -142,7 +142,7 @@ async def _opened(request: web.Request) -> tuple[Service, Loaded, str]:
 async def _game_page(request: web.Request) -> web.Response:
     service, game, path = await _opened(request)
     page = await service.pages.page(game)
-    return _html(game_page(page, path), cache="no-cache")
+    return _html(game_page(page, path))
 
 
 async def _latest_board(request: web.Request) -> web.Response:
@@ -216,7 +216,8 @@ async def _next(heard: asyncio.Queue[Heard]) -> Heard:
         return -1
 
 
-def _html(text: str, cache: str = "no-cache") -> web.Response:
+def _html(text: str) -> web.Response:
+    """A page: asked again on each visit, as its game moves on."""
     return web.Response(
-        text=text, content_type="text/html", charset="utf-8", headers={"Cache-Control": cache}
+        text=text, content_type="text/html", charset="utf-8", headers={"Cache-Control": "no-cache"}
     )
