@@ -171,7 +171,7 @@ async def _run_bot(settings: Settings) -> None:
     with ExitStack() as stack:
         if not is_postgres(settings.db_path):
             hold(stack, settings.db_path)
-        await _serve(settings.db_path, settings.token, settings.shards, settings.web)
+        await _serve(settings.db_path, settings.token, settings.shards, web=settings.web)
 
 
 async def _serve(db_path: Target, token: str, shards: Shards, web: Web | None = None) -> None:

@@ -75,5 +75,5 @@ async def beside(service: Service, where: Web | None) -> AsyncIterator[Served | 
             try:
                 served = await stack.enter_async_context(serving(service, where))
             except CannotServe as exc:
-                log.error("%s The bot goes on without them.", exc)
+                log.error("%s Going on without them.", exc)
         yield served
