@@ -1,5 +1,5 @@
-"""``python -m bot [console | selfplay | arena | bench | backup | restore | migrate-store]``;
-alone, the bot."""
+"""``python -m bot [console | web | selfplay | arena | bench | backup | restore |
+migrate-store]``; alone, the bot (serving the games' pages too)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from typing import Any
 
 from bot import shard_claims
 from bot.backups import backup, checked_store, hold, rebuild_ratings, restore
-from bot.config import BadSetting, Settings, Shards, load_settings
+from bot.config import BadSetting, Settings, Shards, Web, load_settings
 from bot.drawing import drawers
 from bot.holders import process_holder
 from bot.service import Service, Table, player_count
@@ -33,6 +33,7 @@ from bot.store import (
     target,
 )
 from bot.thinking import AI_PROCESSES, thinkers
+from bot.web.serving import CannotServe, beside, serving
 
 NO_TOKEN = """\
 No Discord token found, so the bot cannot connect to Discord.
@@ -71,6 +72,8 @@ def _parser() -> argparse.ArgumentParser:
         "--manager", action="append", default=[], metavar="NAME",
         help="this user manages the terminal's server: leagues, others' games (repeatable)",
     )  # fmt: skip
+    web = sub.add_parser("web", help="serve the games' pages alone, without Discord")
+    web.add_argument("--db", type=_database, help=_DB_HELP)
     selfplay = sub.add_parser("selfplay", help="play whole games with random legal moves")
     selfplay.add_argument("game")
     selfplay.add_argument("--games", type=int, default=10)
@@ -168,10 +171,10 @@ async def _run_bot(settings: Settings) -> None:
     with ExitStack() as stack:
         if not backend(settings.db_path).shared:
             hold(stack, settings.db_path)
-        await _serve(settings.db_path, settings.token, settings.shards)
+        await _serve(settings.db_path, settings.token, settings.shards, web=settings.web)
 
 
-async def _serve(db_path: Target, token: str, shards: Shards) -> None:
+async def _serve(db_path: Target, token: str, shards: Shards, web: Web | None = None) -> None:
     from bot.callers import jump_link
     from bot.client import Bridgekeeper
 
@@ -198,7 +201,7 @@ async def _serve(db_path: Target, token: str, shards: Shards) -> None:
                 shard_ids=list(shards.ids) if shards.ids is not None else None,
                 shard_count=shards.count,
             )
-            async with client:
+            async with client, beside(service, web):
                 if shared:
                     await _holding(client.start(token), shard_claims.keep(store, shards, holder))
                 else:
@@ -239,20 +242,50 @@ def terminal_service(store: Store, seed: int) -> Service:
     )
 
 
-async def _console(db_path: Target, images: Path, seed: int | None, managers: list[str]) -> int:
+async def _console(
+    db_path: Target, images: Path, seed: int | None, managers: list[str], web: Web | None
+) -> int:
     """Exit status 1 when a piped script had refused lines, so a broken replay is noticed.
-    Every run has a seed (one drawn now, if not given), told so it can be replayed."""
+    Every run has a seed (one drawn now, if not given), told so it can be replayed. A
+    person at the keyboard has the games' pages served too, each game's address printed
+    as it begins; a piped script, over when its lines are, serves none."""
     from bot import console
 
     store = await checked_store(db_path)
     seed = secrets.randbits(31) if seed is None else seed
+    interactive = sys.stdin.isatty()
     try:
         service = terminal_service(store, seed)
         await service.games.check_stored()
-        refused = await console.run(service, images, seed=seed, managers=managers)
+        async with beside(service, web if interactive else None) as served:
+            refused = await console.run(
+                service,
+                images,
+                seed=seed,
+                managers=managers,
+                pages=served.link if served is not None else None,
+            )
     finally:
         await store.close()
-    return 1 if refused and not sys.stdin.isatty() else 0
+    return 1 if refused and not interactive else 0
+
+
+async def _web(db_path: Target, web: Web | None) -> int:
+    """Serve the games' pages alone until stopped (Ctrl-C): no Discord, no timers."""
+    if web is None:
+        print("BRIDGEKEEPER_WEB=off: there are no pages to serve.", file=sys.stderr)
+        return 2
+    store = await checked_store(db_path)
+    try:
+        service = Service(store)
+        async with serving(service, web) as served:
+            print(f"Serving the games' pages at {served.listening}; Ctrl-C stops.", flush=True)
+            await asyncio.Event().wait()
+    except CannotServe as exc:
+        raise SystemExit(str(exc)) from None
+    finally:
+        await store.close()
+    return 0
 
 
 async def _selfplay(args: argparse.Namespace) -> int:
@@ -332,7 +365,12 @@ def main(argv: list[str] | None = None) -> int:
 
         db_path = args.db or settings.db_path
         images = args.images or folder_for(db_path)
-        return asyncio.run(_console(db_path, images, args.seed, args.manager))
+        return asyncio.run(_console(db_path, images, args.seed, args.manager, settings.web))
+    if args.command == "web":
+        try:
+            return asyncio.run(_web(args.db or settings.db_path, settings.web))
+        except KeyboardInterrupt:
+            return 0
     if args.command == "selfplay":
         return asyncio.run(_selfplay(args))
     if args.command == "arena":

@@ -10,11 +10,14 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from bot.store.backends import backend, target
 from bot.store.targets import Target
 
 DEFAULT_DB = "bridgekeeper.db"
+DEFAULT_WEB_HOST = "127.0.0.1"
+DEFAULT_WEB_PORT = 8080
 #: more shards than any bot needs (Discord asks for one per 1,000 servers or so): a typo
 MOST_SHARDS = 65_536
 
@@ -49,10 +52,31 @@ class Shards:
 
 
 @dataclass(frozen=True)
+class Web:
+    """Where the games' pages are served (``BRIDGEKEEPER_WEB``), and the address their
+    links begin with (``BRIDGEKEEPER_PUBLIC_URL``; by default, where they are served)."""
+
+    host: str = DEFAULT_WEB_HOST
+    port: int = DEFAULT_WEB_PORT
+    public_url: str | None = None
+
+    @property
+    def base(self) -> str:
+        """What a page's link begins with: no ``/`` at the end."""
+        if self.public_url:
+            return self.public_url
+        host = "127.0.0.1" if self.host in ("", "0.0.0.0") else self.host
+        host = f"[{host}]" if ":" in host else host
+        return f"http://{host}:{self.port}"
+
+
+@dataclass(frozen=True)
 class Settings:
     token: str | None
     db_path: Target  # a SQLite file, or a postgresql:// URL
     shards: Shards = Shards()
+    #: where the pages are served; None: not at all (``BRIDGEKEEPER_WEB=off``)
+    web: Web | None = Web()
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -93,7 +117,37 @@ def load_settings(env: Mapping[str, str] = os.environ, dotenv: Path = Path(".env
             "BRIDGEKEEPER_SHARDS unset), or move the data to PostgreSQL "
             "(python -m bot migrate-store; docs/deploy.md)."
         )
-    return Settings(token=merged.get("DISCORD_TOKEN") or None, db_path=db_path, shards=shards)
+    web = read_web(merged.get("BRIDGEKEEPER_WEB", ""), merged.get("BRIDGEKEEPER_PUBLIC_URL", ""))
+    return Settings(
+        token=merged.get("DISCORD_TOKEN") or None, db_path=db_path, shards=shards, web=web
+    )
+
+
+def read_web(address: str, public_url: str) -> Web | None:
+    """``BRIDGEKEEPER_WEB``: ``host:port`` (``:port`` for the default host), or ``off``;
+    empty: 127.0.0.1:8080. ``BRIDGEKEEPER_PUBLIC_URL``: an ``http(s)://`` address."""
+    address, public_url = address.strip(), public_url.strip().rstrip("/")
+    if public_url:
+        parts = urlsplit(public_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
+            raise BadSetting(
+                f"BRIDGEKEEPER_PUBLIC_URL={public_url} is not a web address: give the "
+                "address the pages are reached at, like https://games.example.org."
+            )
+    if address.lower() == "off":
+        return None
+    if not address:
+        return Web(public_url=public_url or None)
+    host, colon, port_text = address.rpartition(":")
+    host = host.strip("[]") or DEFAULT_WEB_HOST
+    port = int(port_text) if port_text.isdigit() else 0
+    if not colon or not 1 <= port <= 65_535 or any(c in host for c in "/ @"):
+        raise BadSetting(
+            f"BRIDGEKEEPER_WEB={address} is not an address to serve the games' pages on: "
+            "give host:port (like 127.0.0.1:8080 or 0.0.0.0:8000, :8000 for 127.0.0.1), "
+            "or off for no pages."
+        )
+    return Web(host, port, public_url or None)
 
 
 def read_shards(ids_text: str, count_text: str) -> Shards:

@@ -98,8 +98,12 @@ class Console:
         images: Path,
         out: TextIO = sys.stdout,
         managers: Sequence[str] = (),
+        pages: Callable[[int], Awaitable[str]] | None = None,
     ) -> None:
+        """``pages`` gives a game's page address, where the pages are served."""
         self.service = service
+        self.pages = pages
+        self.shown_pages: set[int] = set()  # games whose address has been printed
         self.images = images
         self.out = out
         self.managers = {name.lower() for name in managers}  # may manage the console's server
@@ -434,6 +438,9 @@ class Console:
         if reply.image is not None:
             path = boards.keep(self.images, picture or boards.board_name(reply), reply.image)
             self.say(f"  [board image: {path}]")
+        game_id = reply.game_id
+        if reply.image and not reply.private and game_id is not None:
+            await self._page_of(game_id)
         names = await self._names(reply)
         if reply.mentions:
             self.say("  → " + ", ".join(f"@{names.get(u, u)}" for u in reply.mentions))
@@ -442,6 +449,12 @@ class Console:
             await self.show(caller, reply.followup, own)
         for user, text in reply.told:
             self.say(f"  (only {names.get(user, user)} sees this) {text}")
+
+    async def _page_of(self, game_id: int) -> None:
+        """Say where game ``game_id``'s page is, the first time its board is shown."""
+        if self.pages is not None and game_id not in self.shown_pages:
+            self.shown_pages.add(game_id)
+            self.say(f"  [watch it live in a browser: {await self.pages(game_id)}]")
 
     async def _names(self, reply: Reply) -> dict[int, str]:
         """Who the reply's user ids are: this session's people, else the game's seats."""
@@ -461,12 +474,14 @@ async def run(
     seed: int | None = None,
     managers: Sequence[str] = (),
     out: TextIO = sys.stdout,
+    pages: Callable[[int], Awaitable[str]] | None = None,
 ) -> int:
     """Play lines from ``source``; returns how many were refused or not understood.
 
     An interactive run says its ``seed`` first: the same seed and the same lines play
-    the same games again (``--seed``)."""
-    console = Console(service, images, out, managers)
+    the same games again (``--seed``). ``pages`` gives a game's page address, printed
+    once, with the game's first public board."""
+    console = Console(service, images, out, managers, pages)
     interactive = source.isatty()
     if interactive:
         console.say("Bridgekeeper terminal. " + HELP)

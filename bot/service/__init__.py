@@ -1,6 +1,6 @@
 """The application layer: what a player can ask of Bridgekeeper, with no Discord in it.
 
-Front ends (the Discord cogs, the terminal) turn their input into calls of a feature,
+Front ends (the Discord cogs, the terminal, the web pages) turn their input into calls of a feature,
 ``service.<feature>.<action>``, and show the :class:`Reply` they get back. A request the
 rules or the lobby do not allow raises :class:`Refused` with a sentence for the asker
 only; a refusal never changes anything. A move is checked by the engine, then logged and
@@ -8,13 +8,14 @@ stored in one transaction.
 
 One object per feature, each over one :class:`~bot.service.context.Context` and the
 features it names in its constructor: ``lobby``, ``play``, ``undo``, ``seats`` (AI
-players), ``postal`` (play by post), ``looking``, ``ratings``, ``rematch``, ``daily``
-(the daily challenge), ``timers`` (what falls due: reminders, deadlines, AI moves) and
-the ``leagues`` package's three (sign-up, rounds, tables). They share
-``games`` (finding and loading a game) and ``answers`` (boards, posts, turn notices);
-``fair_play`` holds who may do what, as plain functions; ``heads_up`` says who hears
-they are next as a turn begins; ``pings`` words every notice about a turn; the values
-front ends trade with it are in ``replies``.
+players), ``postal`` (play by post), ``looking``, ``pages`` (a game's page on the web),
+``ratings``, ``rematch``, ``daily`` (the daily challenge), ``timers`` (what falls due:
+reminders, deadlines, AI moves) and the ``leagues`` package's three (sign-up, rounds,
+tables). They share ``games`` (finding and loading a game) and ``answers`` (boards,
+posts, turn notices); ``fair_play`` holds who may do what, as plain functions;
+``heads_up`` says who hears they are next as a turn begins; ``pings`` words every notice
+about a turn; ``changes`` tells who watches a game live that it moved; the values front
+ends trade with it are in ``replies``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from bot.service.leagues import (
 )
 from bot.service.lobby import POLICIES, Lobby
 from bot.service.looking import Looking
+from bot.service.pages import Pages
 from bot.service.play import Play
 from bot.service.postal import NOTIFY, Postal
 from bot.service.ratings import Ratings
@@ -94,6 +96,7 @@ class Service:
         self.seats = Seats(context, self.games, self.play)
         self.postal = Postal(context, self.games, answers)
         self.looking = Looking(context, self.games, answers)
+        self.pages = Pages(context, self.games, answers)
         self.ratings = Ratings(context)
         self.rematch = Rematch(self.lobby)
         self.daily = Daily(context, self.games, self.lobby)

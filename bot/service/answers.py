@@ -99,7 +99,7 @@ class Answers:
         if not self.context.images or drawn is None:
             return text, None, None
         view = game.rules.view(state, seat)
-        alt = drawn.describe(view, game.names)
+        alt = self.words(game, view)
         drawers = self.context.drawers
         if drawers is None:
             image = await asyncio.to_thread(drawn.draw, view, game.names)
@@ -139,7 +139,9 @@ class Answers:
         """The public answer after anything that changed the position, told from ``step``
         (whose awaited seats and result the engine worked out once), pinging whom ``told``
         says in its words: whom the caller's change told it is their turn in the channel
-        (the DMs were queued with the change itself, :meth:`turn_notices`)."""
+        (the DMs were queued with the change itself, :meth:`turn_notices`). Whoever
+        watches the game live hears of it first (:class:`~bot.service.changes.Changes`)."""
+        self.context.changes.moved(game.row.id, version)
         over = step.over
         awaited = tuple(game.seats[s].user_id for s in step.awaited)
         people = game.people(step.awaited)
@@ -165,17 +167,27 @@ class Answers:
         )
 
     @staticmethod
-    def _accent(game: Loaded, step: Step) -> int | None:
+    def words(game: Loaded, view: Any) -> str | None:
+        """``view`` of ``game``'s board in words: a picture's alt text, whole (None for
+        a game with no looks yet)."""
+        drawn = looks(game.row.game_key)
+        return None if drawn is None else drawn.describe(view, game.names)
+
+    @staticmethod
+    def colour(game: Loaded, view: Any, seat: int) -> tuple[int, int, int] | None:
+        """The colour ``seat`` plays in on ``view``'s board, as (red, green, blue)."""
+        drawn = looks(game.row.game_key)
+        return None if drawn is None else drawn.accent(view, seat)
+
+    @classmethod
+    def _accent(cls, game: Loaded, step: Step) -> int | None:
         """The colour (``0xRRGGBB``) of the one seat a public board is about: the seat
         to play, or the winner; none when several play at once or share first place."""
         places = step.result.places if step.result is not None else ()
         seats = [s for s, place in enumerate(places) if place == 1] or list(step.awaited)
         if len(seats) != 1:
             return None
-        drawn = looks(game.row.game_key)
-        if drawn is None:
-            return None
-        rgb = drawn.accent(game.rules.view(step.state, None), seats[0])
+        rgb = cls.colour(game, game.rules.view(step.state, None), seats[0])
         return None if rgb is None else rgb[0] << 16 | rgb[1] << 8 | rgb[2]
 
     async def _summary(self, game: Loaded) -> str:

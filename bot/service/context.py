@@ -18,6 +18,7 @@ from weakref import WeakValueDictionary
 from bot.clocks import ai_pause
 from bot.drawing import Drawers
 from bot.holders import process_holder
+from bot.service.changes import Changes
 from bot.service.replies import Table, default_link
 from bot.store import Settings, Store
 from bot.thinking import Thinkers
@@ -58,6 +59,8 @@ class Context:
     on_ai_waiting: Callable[[float], None] | None = None
     #: who this process is, in the leases it holds on work shared with other processes
     holder: str = field(default_factory=process_holder)
+    #: who watches games move in this process (a game's live page)
+    changes: Changes = field(default_factory=Changes)
     _locks: WeakValueDictionary[int, asyncio.Lock] = field(
         default_factory=WeakValueDictionary, repr=False
     )

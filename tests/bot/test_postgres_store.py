@@ -18,7 +18,7 @@ import asyncpg
 import pytest
 
 from bot import __main__ as cli_main
-from bot.config import Shards, load_settings
+from bot.config import Shards, Web, load_settings
 from bot.store import (
     CannotOpen,
     CannotSave,
@@ -257,7 +257,7 @@ async def test_bots_share_a_postgres_database_without_the_one_file_lock(tmp_path
     connecting its own shards."""
     served = []
 
-    async def serve(db, token: str, shards: Shards) -> None:
+    async def serve(db, token: str, shards: Shards, web: Web | None = None) -> None:
         served.append((db, shards))
 
     monkeypatch.setattr(cli_main, "_serve", serve)

@@ -1,0 +1,223 @@
+"""The web front end's routes: a game's page, its boards, its exports and its live stream.
+
+Every route is a GET (nothing changes on a GET, and nothing here changes anything), and
+every answer carries the same strict headers (:func:`_headers`): a Content-Security-
+Policy that runs only our own script and style files, ``nosniff``, no referrer (a page's
+address is its key). An address that is not a page is a plain 404, whether no game has
+that id or its token is wrong; a request that breaks is a plain 500, logged, never a
+traceback sent to the reader.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from importlib.resources import files
+
+from aiohttp import web
+
+from bot.service import Service
+from bot.service.changes import Heard
+from bot.service.games import Loaded
+from bot.service.pages import Board, record_json, record_text
+from bot.web.html import game_page, home_page
+
+log = logging.getLogger(__name__)
+
+SERVICE = web.AppKey("service", Service)
+#: what a page may load: its own script, style and pictures, and its live stream
+POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+#: a request's body, at most: pages take none
+BODY_LIMIT = 1024
+#: seconds between the comments that keep an idle live stream open through proxies
+KEEP_ALIVE = 20.0
+#: ``/g/<game id>-<token>``: an id a database can hold, and a token's 16 characters
+GAME = r"/g/{game:[1-9][0-9]{0,17}}-{token:[a-z2-7]{16}}"
+STATIC = {
+    name: (files("bot.web").joinpath("static", name).read_bytes(), kind)
+    for name, kind in (
+        ("page.js", "text/javascript"),
+        ("page.css", "text/css"),
+        ("icon.svg", "image/svg+xml"),
+    )
+}
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def app(service: Service) -> web.Application:
+    """The pages of ``service``'s games, as an aiohttp application."""
+    application = web.Application(middlewares=[_plain_errors], client_max_size=BODY_LIMIT)
+    application[SERVICE] = service
+    application.on_response_prepare.append(_headers)
+    application.on_shutdown.append(_end_streams)
+    application.router.add_get("/", _home)
+    application.router.add_get("/static/{name}", _static)
+    application.router.add_get("/favicon.ico", _icon)
+    application.router.add_get(GAME, _game_page)
+    application.router.add_get(GAME + "/board.png", _latest_board)
+    application.router.add_get(GAME + "/board/{ply:[0-9]{1,6}}.png", _past_board)
+    application.router.add_get(GAME + "/record.txt", _record_text)
+    application.router.add_get(GAME + "/record.json", _record_json)
+    application.router.add_get(GAME + "/events", _events)
+    return application
+
+
+async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(HEADERS)
+
+
+async def _end_streams(application: web.Application) -> None:
+    """The server is stopping: end every live stream, so none holds the stop up."""
+    application[SERVICE].context.changes.close()
+
+
+@web.middleware
+async def _plain_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every error a short plain sentence: aiohttp's own (404, 405, 413) and ours."""
+    try:
+        return await handler(request)
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        reason = NOT_FOUND if exc.status == 404 else f"{exc.status} {exc.reason}\n"
+        return web.Response(status=exc.status, text=reason, headers=_allowed(exc))
+    except (asyncio.CancelledError, ConnectionResetError):
+        raise
+    except Exception:
+        log.exception("the page %s failed", request.path)
+        return web.Response(status=500, text="500 Something went wrong on our side.\n")
+
+
+NOT_FOUND = "404 There is no page here. A game's page is reached by the link the bot gives.\n"
+
+
+def _allowed(exc: web.HTTPException) -> dict[str, str]:
+    """A 405 says which methods the address takes (GET)."""
+    allow = exc.headers.get("Allow")
+    return {"Allow": allow} if allow else {}
+
+
+async def _home(request: web.Request) -> web.Response:
+    return _html(home_page())
+
+
+async def _static(request: web.Request) -> web.Response:
+    found = STATIC.get(request.match_info["name"])
+    if found is None:
+        raise web.HTTPNotFound()
+    body, kind = found
+    return web.Response(
+        body=body, content_type=kind, headers={"Cache-Control": "public, max-age=3600"}
+    )
+
+
+async def _icon(request: web.Request) -> web.Response:
+    """Browsers ask for it whatever the page says."""
+    raise web.HTTPMovedPermanently("/static/icon.svg")
+
+
+async def _opened(request: web.Request) -> tuple[Service, Loaded, str]:
+    """The game the address opens, with its page's path; 404 for any other address."""
+    service = request.app[SERVICE]
+    game_id, token = int(request.match_info["game"]), request.match_info["token"]
+    game = await service.pages.opened(game_id, token)
+    if game is None:
+        raise web.HTTPNotFound()
+    return service, game, f"/g/{game_id}-{token}"
+
+
+async def _game_page(request: web.Request) -> web.Response:
+    service, game, path = await _opened(request)
+    page = await service.pages.page(game)
+    return _html(game_page(page, path))
+
+
+async def _latest_board(request: web.Request) -> web.Response:
+    service, game, _ = await _opened(request)
+    return _board(request, await service.pages.board(game))
+
+
+async def _past_board(request: web.Request) -> web.Response:
+    service, game, _ = await _opened(request)
+    return _board(request, await service.pages.board(game, int(request.match_info["ply"])))
+
+
+def _board(request: web.Request, board: Board | None) -> web.Response:
+    """A board's picture, named by its position (an ETag): a browser that has it is told
+    so in a few bytes, and asks again each time, since a move taken back changes what
+    its address shows."""
+    if board is None:
+        raise web.HTTPNotFound()
+    tag = f'"{board.tag}"'
+    headers = {"ETag": tag, "Cache-Control": "no-cache"}
+    if tag in request.headers.get("If-None-Match", ""):
+        return web.Response(status=304, headers=headers)
+    return web.Response(body=board.png, content_type="image/png", headers=headers)
+
+
+async def _record_text(request: web.Request) -> web.Response:
+    service, game, _ = await _opened(request)
+    page = await service.pages.page(game)
+    return web.Response(
+        text=record_text(page),
+        content_type="text/plain",
+        headers=_download(f"{game.row.game_key}-{game.row.id}.txt"),
+    )
+
+
+async def _record_json(request: web.Request) -> web.Response:
+    service, game, _ = await _opened(request)
+    page = await service.pages.page(game)
+    return web.Response(
+        text=json.dumps(record_json(page), ensure_ascii=False, indent=1),
+        content_type="application/json",
+        headers=_download(f"{game.row.game_key}-{game.row.id}.json"),
+    )
+
+
+def _download(name: str) -> dict[str, str]:
+    return {"Content-Disposition": f'inline; filename="{name}"', "Cache-Control": "no-cache"}
+
+
+async def _events(request: web.Request) -> web.StreamResponse:
+    """The game's live stream (Server-Sent Events): its version now, then each version
+    it moves to, as :class:`~bot.service.changes.Changes` hears of it in this process."""
+    service, game, _ = await _opened(request)
+    stream = web.StreamResponse(
+        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+    )
+    await stream.prepare(request)
+    with service.context.changes.watch(game.row.id) as heard, suppress(ConnectionResetError):
+        await stream.write(f"retry: 1000\ndata: {game.row.version}\n\n".encode())
+        while (version := await _next(heard)) is not None:  # None: the server is stopping
+            event = f"data: {version}\n\n" if version >= 0 else ": still here\n\n"
+            await stream.write(event.encode())
+    return stream
+
+
+async def _next(heard: asyncio.Queue[Heard]) -> Heard:
+    """The next version heard, or -1 when a while has passed without one."""
+    try:
+        return await asyncio.wait_for(heard.get(), KEEP_ALIVE)
+    except TimeoutError:
+        return -1
+
+
+def _html(text: str) -> web.Response:
+    """A page: asked again on each visit, as its game moves on."""
+    return web.Response(
+        text=text, content_type="text/html", charset="utf-8", headers={"Cache-Control": "no-cache"}
+    )
