@@ -6,12 +6,10 @@ stand (RULINGS §5.2).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.bridges_and_boats.actions import Enter
 from engine.bridges_and_boats.state import ATTACKER, ENTER, State, pay, set_at
 from engine.bridges_and_boats.steps import order_refusal, role_refusal
-from engine.core import Event, Rule, offered, seat_ref
+from engine.core import Event, Rule, evolve, offered, seat_ref
 
 
 def refusal(state: State, seat: int, action: Enter) -> str | None:
@@ -31,7 +29,7 @@ def refusal(state: State, seat: int, action: Enter) -> str | None:
 
 
 def effect(state: State, seat: int, action: Enter) -> tuple[State, list[Event]]:
-    entered = replace(
+    entered = evolve(
         pay(state, ATTACKER, 1),
         spaces=set_at(state.spaces, 0, True),
         stage=ENTER,
