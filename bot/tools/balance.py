@@ -35,7 +35,7 @@ def wilson(wins: int, games: int) -> tuple[float, float]:
     rate, z2 = wins / games, Z95**2
     centre = (rate + z2 / (2 * games)) / (1 + z2 / games)
     half = Z95 * math.sqrt(rate * (1 - rate) / games + z2 / (4 * games**2)) / (1 + z2 / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, round(centre - half, 12)), min(1.0, round(centre + half, 12))
 
 
 def other_values(option: Option) -> list[str]:
