@@ -208,3 +208,17 @@ def test_a_faster_bridge_moves_each_soldier_further():
     assert fast.spaces == spaces(3, 4) and fast.crossed == 1, "11 steps off: crossed"
     gap = ruled(position(bridge=bridge("110111"), spaces=spaces(3)), speed=3)
     assert play(gap, "advance 1").spaces == spaces(4), "a missing section still stops him"
+
+
+def test_a_faster_bridge_lets_as_many_soldiers_enter_as_they_move():
+    state = position(bridge=bridge("111111"), coins=(5, 0))
+    once = play(state, "enter")
+    assert once.spaces == spaces(1) and "One soldier enters the bridge a turn" in refusal(
+        once, A, "enter"
+    )
+    fast = ruled(state, speed=2)
+    first, events = events_of(fast, "enter")
+    assert first.spaces == spaces(2) and "as far as space 2" in public(events)
+    twice = play(first, "enter")
+    assert twice.spaces == spaces(1, 2) and twice.coins[A] == 3
+    assert "2 soldiers enter the bridge a turn" in refusal(twice, A, "enter")
