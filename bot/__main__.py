@@ -27,6 +27,7 @@ from bot.holders import process_holder
 from bot.inputs import parse_options
 from bot.service import Refused, Service, Table, player_count
 from bot.store import (
+    Store,
     StoreFault,
     Target,
     is_postgres,
@@ -64,7 +65,9 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("run", help="run the Discord bot (the default)")
     console = sub.add_parser("console", help="play in the terminal, no Discord needed")
     console.add_argument("--db", type=_database, help=_DB_HELP)
-    console.add_argument("--images", type=Path, default=Path("boards"), help="board image folder")
+    console.add_argument(
+        "--images", type=Path, help="board image folder (default: boards/<database name>/)"
+    )
     console.add_argument("--seed", type=int, help="fix new games' seed, to replay a script")
     console.add_argument(
         "--manager", action="append", default=[], metavar="NAME",
@@ -240,6 +243,18 @@ async def _holding(connected: Coroutine[Any, Any, None], keep: Coroutine[Any, An
         await asyncio.gather(keeper, running, return_exceptions=True)
 
 
+def terminal_service(store: Store, seed: int) -> Service:
+    """The service the terminal plays on: every new game dealt by ``seed``, and the AI
+    players' chance a stream of its own drawn from it, so a script replays exactly."""
+    chance = random.Random(f"ai {seed}")
+    return Service(
+        store,
+        link=lambda _table: "the terminal table",
+        seed=lambda: seed,
+        ai_seed=lambda: chance.getrandbits(63),
+    )
+
+
 async def _console(db_path: Target, images: Path, seed: int | None, managers: list[str]) -> int:
     """Exit status 1 when a piped script had refused lines, so a broken replay is noticed.
     Every run has a seed (one drawn now, if not given), told so it can be replayed."""
@@ -248,7 +263,7 @@ async def _console(db_path: Target, images: Path, seed: int | None, managers: li
     store = await checked_store(db_path)
     seed = secrets.randbits(31) if seed is None else seed
     try:
-        service = Service(store, link=lambda _table: "the terminal table", seed=lambda: seed)
+        service = terminal_service(store, seed)
         await service.check_stored_games()
         refused = await console.run(service, images, seed=seed, managers=managers)
     finally:
@@ -343,8 +358,11 @@ def main(argv: list[str] | None = None) -> int:
     except (StoreFault, BadSetting) as exc:
         raise SystemExit(str(exc)) from None
     if args.command == "console":
+        from bot.console_boards import folder_for
+
         db_path = args.db or settings.db_path
-        return asyncio.run(_console(db_path, args.images, args.seed, args.manager))
+        images = args.images or folder_for(db_path)
+        return asyncio.run(_console(db_path, images, args.seed, args.manager))
     if args.command == "selfplay":
         return asyncio.run(_selfplay(args))
     if args.command == "arena":

@@ -37,12 +37,16 @@ async def checked_store(db_path: Target, full: bool = False) -> Store:
 
 
 async def backup(db_path: Target, target: Path) -> int:
+    """Copy the database to ``target``, making its folder if need be (``backups/`` of a
+    fresh clone): a backup is never refused for want of a folder it could have."""
     if target.exists():
         print(f"{target} already exists; choose a new file for the backup.", file=sys.stderr)
         return 1
     store = await checked_store(db_path, full=True)
     try:
         games = await store.count_games()
+        with suppress(OSError):  # a file in the folder's place: the store says so below
+            target.parent.mkdir(parents=True, exist_ok=True)
         await store.backup(target)
     except StoreFault as exc:
         raise SystemExit(str(exc)) from None

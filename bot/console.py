@@ -2,9 +2,11 @@
 
 Every input line is ``<user>: /<command> <args>`` — several people can share one
 keyboard (hot seat), and a file of such lines piped to standard input replays a game.
-Board images are written to a folder and their paths printed. The console offers every
-command a player has on Discord, with the same names and options (``name=value``);
-only what picks Discord channels or roles (``/daily setup``, ``/league role``) is not here.
+Board images are written to a folder and their paths printed (:mod:`bot.console_boards`).
+The console offers every command a player has on Discord, with the same names and options
+(``name=value``); only what picks Discord channels or roles (``/daily setup``,
+``/league role``) is not here. A name is one person on a database, in every session: the
+store keeps each name's user id (:meth:`~bot.store.interface.TerminalUsers.terminal_user`).
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ import asyncio
 import re
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
+from bot import console_boards as boards
 from bot.console_options import (
     ai_of,
     bare_or_named,
@@ -32,6 +37,7 @@ from bot.daily import Daily
 from bot.inputs import (
     EXTEND_BY,
     MOVE_NUMBERS,
+    check_text,
     parse_hours,
     parse_whole,
 )
@@ -42,7 +48,9 @@ from bot.service import Caller, Refused, Reply, Service, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL
 from bot.store import CannotSave
 
-LINE = re.compile(r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z]+)\b\s*(?P<args>.*)")
+LINE = re.compile(
+    r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z](?:[a-z-]*[a-z])?)\b\s*(?P<args>.*)"
+)
 TABLE = Table(channel_id=1, guild_id=1)  # a server of its own: players share the keyboard
 DM = 1_000_000  # a user's direct messages with the bot are channel DM + their user id
 #: AI moves played in a row before a person is awaited, at most (a guard, never reached:
@@ -60,7 +68,7 @@ Options are name=value, as on Discord; quote a value with spaces: name="Spring C
   by itself); /add-ai [level] seats one more, /replace player=bob ai=hard hands a seat on
   ada: /start              start it           ada: /legal      list your legal moves
   ada: /move red tall b2   play a move        ada: /board [move=N]  the board (after move N)
-  ada: /board text=on      the board in words too (for a screen reader; Discord's text:true)
+  ada: /board text=on      the board in words too (for a screen reader, or no pictures)
   /hand (what only you see)  /status  /history  /undo  /resign  /leave  /abandon  /archive
   /rematch                 play the finished game again (once every player asks)
   /snooze  /extend by=1d  /replace player=bob by=cy  /rules <game>  /games
@@ -73,7 +81,16 @@ Options are name=value, as on Discord; quote a value with spaces: name="Spring C
 While your daily or league game runs, your game commands (/move, /board …) go to it.
 Lines starting with # are comments. End with Ctrl-D."""
 
-Action = Callable[[], Awaitable["Reply | list[Posted]"]]
+
+@dataclass(frozen=True)
+class Pictured:
+    """A reply whose picture has a file name of its own (a past board, a person's view)."""
+
+    reply: Reply
+    picture: str
+
+
+Action = Callable[[], Awaitable["Reply | Pictured | list[Posted]"]]
 
 
 class Console:
@@ -90,23 +107,40 @@ class Console:
         self.images = images
         self.out = out
         self.managers = {name.lower() for name in managers}  # may manage the console's server
-        self.users: dict[str, Caller] = {}
+        self.users: dict[str, Caller] = {}  # this session's, by name in lower case
+        self.newcomers: list[str] = []  # names first given an id by the line being read
         self.places: dict[int, Table] = {}  # user id -> where their game commands go
-        self.drawn = 0  # images written, numbering the files in the order they were shown
         self.refused = 0  # lines refused or not understood: a replayed script went wrong
 
-    def caller(self, name: str) -> Caller:
-        key = name.lower()
+    async def caller(self, name: str, what: str = "Your name") -> Caller:
+        """The person called ``name``: the same user in every session on the database (a
+        name no database can keep is refused, naming it as ``what``)."""
+        key = check_text(name, what).lower()
         if key not in self.users:
-            manager = key in self.managers
-            self.users[key] = Caller(user_id=len(self.users) + 1, name=name, manager=manager)
+            user_id, new = await self.service.store.terminal_user(key)
+            if new:
+                self.newcomers.append(key)
+            self.users[key] = Caller(user_id=user_id, name=name, manager=key in self.managers)
         return self.users[key]
 
+    async def refuse(self, text: str) -> None:
+        """Say why a line was refused. A refused line changes nothing: a name it was the
+        first to use (its typer's, or a player it names) is forgotten again."""
+        self.refused += 1
+        self.say(text)
+        for key in self.newcomers:
+            user_id = self.users.pop(key).user_id
+            self.places.pop(user_id, None)
+            with suppress(CannotSave):  # the disk that refused the line keeps the name
+                await self.service.store.forget_terminal_user(key, user_id)
+
     def say(self, text: str) -> None:
-        """Everything the terminal prints; the service's moments in UTC (``bot.marks``)."""
+        """Everything the terminal prints, the service's marks (moments, commands,
+        channels, buttons) written the terminal's way (``bot.marks``)."""
         print(plain(text), file=self.out, flush=True)
 
     async def handle(self, line: str) -> None:
+        self.newcomers = []
         if not line.strip() or line.lstrip().startswith("#"):
             return
         if line.strip() in ("/help", "help"):
@@ -114,29 +148,32 @@ class Console:
             return
         m = LINE.fullmatch(line.rstrip("\n"))
         if not m:
-            self.refused += 1
-            self.say("? Write '<user>: /<command> <args>', e.g. 'ada: /move red tall b2'. /help")
+            await self.refuse(
+                "? Write '<user>: /<command> <args>', e.g. 'ada: /move red tall b2'. /help"
+            )
             return
-        caller, command, args = self.caller(m["user"]), m["command"], m["args"].strip()
-        if command == "game":  # the bot's replies say `/game join`: the same words work here
+        command, args = m["command"], m["args"].strip()
+        if command == "game":  # Discord's `/game join` is the terminal's `/join`: both work
             command, _, args = args.partition(" ")
             args = args.strip()
         if command == "help":
             self.say(HELP)
             return
+        name = m["user"]
         try:
+            caller = await self.caller(name)
             action = await self._action(caller, command, args)
             if action is None:
-                self.refused += 1
-                self.say(f"? Unknown command /{command}. /help lists them.")
+                await self.refuse(f"? Unknown command /{command}. /help lists them.")
                 return
             done = await action()
         except (Refused, CannotSave) as exc:  # a full disk is told like any refusal
-            self.refused += 1
-            self.say(f"  (only {caller.name} sees this) {exc}")
+            await self.refuse(f"  (only {name} sees this) {exc}")
             return
         if isinstance(done, Reply):
-            self.show(caller, done)
+            await self.show(caller, done)
+        elif isinstance(done, Pictured):
+            await self.show(caller, done.reply, done.picture)
         else:
             await self.post(caller, done)
         await self.play_ai(await self.place(caller))
@@ -144,21 +181,52 @@ class Console:
 
     async def play_ai(self, table: Table) -> None:
         """The AI players of the table's game move at once, each as soon as it is awaited,
-        until a person is (on Discord each pauses a few seconds first, on its timer)."""
+        until a person is (on Discord each pauses a few seconds first, on its timer). What
+        only an AI sees (its hand, its sheet) is never shown: nobody at the keyboard is it."""
         for _ in range(AI_MOVES_AT_MOST):
             ai = await self.service.waiting_ai(table)
             if ai is None:
                 return
-            self.show(ai, await self.service.ai_move(table, ai))
+            await self.show(ai, replace(await self.service.ai_move(table, ai), followup=None))
 
     async def place(self, caller: Caller) -> Table:
         """Where the caller's game commands go: their daily or league game while it runs,
-        else the shared table."""
-        table = self.places.get(caller.user_id, TABLE)
+        else the shared table. A new session finds it again in the database."""
+        if caller.user_id not in self.places:
+            self.places[caller.user_id] = await self._own_table(caller)
+        table = self.places[caller.user_id]
         if table != TABLE and not await self.service.is_live(table):
-            del self.places[caller.user_id]
+            self.places[caller.user_id] = TABLE
             return TABLE
         return table
+
+    async def _own_table(self, caller: Caller) -> Table:
+        """The caller's daily game or league match in play, if any (the newest, if both:
+        as a session sends their commands to the game that began last), else the shared
+        table."""
+        store = self.service.store
+        found: list[tuple[int, Table]] = []
+        daily = self._daily_table(caller)
+        row = await store.live_game(daily.channel_id)
+        if row is not None:
+            found.append((row.id, daily))
+        for league in await store.leagues(TABLE.guild_id):
+            if league.status != "running":
+                continue
+            for match in await store.matches(league.id):
+                if (
+                    caller.user_id in match.players
+                    and match.game_id is not None
+                    and match.channel_id is not None
+                    and match.game_status in ("lobby", "active")
+                ):
+                    found.append((match.game_id, Table(match.channel_id, league.guild_id)))
+        return max(found, key=lambda pair: pair[0])[1] if found else TABLE
+
+    @staticmethod
+    def _daily_table(caller: Caller) -> Table:
+        """Where a person plays the daily challenge: their DM with the bot, as on Discord."""
+        return Table(channel_id=DM + caller.user_id)
 
     async def _action(self, caller: Caller, command: str, args: str) -> Action | None:
         if command == "daily":
@@ -185,15 +253,18 @@ class Console:
             level = bare_or_named("level", args) or DEFAULT_LEVEL
             return await s.add_ai(table, caller, level)
 
+        async def hand() -> Pictured:
+            reply = await s.hand(table, caller)
+            return Pictured(reply, boards.own_name(reply.game_id, caller.name))
+
         async def solo() -> Reply:
             return await s.solo(table, caller, *game_and_options(args, "seven-bridges"))
 
-        async def board() -> Reply:
+        async def board() -> Reply | Pictured:
             given = named("board", args, ("move", "text"), ("move",))
-            move, words = given.get("move"), switch("text", given.get("text", "off"))
-            return await s.board(
-                table, parse_whole(move, "move", MOVE_NUMBERS) if move else None, words
-            )
+            move = parse_whole(given["move"], "move", MOVE_NUMBERS) if "move" in given else None
+            reply = await s.board(table, move, switch("text", given.get("text", "off")))
+            return reply if move is None else Pictured(reply, boards.past_name(reply.game_id, move))
 
         async def extend() -> Reply:
             by = named("extend", args, ("by",), ("by",)).get("by")
@@ -208,10 +279,11 @@ class Console:
                     "Name the player and who takes over: `/replace player=bob by=cy`, or an "
                     "AI player: `/replace player=bob ai=hard`."
                 )
-            old = self.caller(given["player"])
+            old = await self.caller(given["player"], "The player's name")
             if "ai" in given:
                 return await s.hand_to_ai(table, caller, old.user_id, given["ai"])
-            return await s.replace_player(table, caller, old.user_id, self.caller(given["by"]))
+            new = await self.caller(given["by"], "The new player's name")
+            return await s.replace_player(table, caller, old.user_id, new)
 
         return {
             "new": new,
@@ -221,8 +293,8 @@ class Console:
             "leave": lambda: s.leave(table, caller),
             "start": lambda: s.start(table, caller),
             "move": lambda: s.move(table, caller, bare_or_named("notation", args)),
-            "legal": lambda: s.legal(table, caller),
-            "hand": lambda: s.hand(table, caller),
+            "legal": lambda: s.legal(table, caller, characters=None),  # no message limit here
+            "hand": hand,
             "board": board,
             "snooze": lambda: s.snooze(table, caller),
             "extend": extend,
@@ -245,7 +317,9 @@ class Console:
 
         async def rating() -> Reply:
             given = named("rating", args, ("player", "game"), ("player",))
-            who = self.caller(given["player"]) if "player" in given else caller
+            who = caller
+            if "player" in given:
+                who = await self.caller(given["player"], "The player's name")
             return await s.rating(TABLE.guild_id, who, given.get("game"))
 
         async def vacation() -> Reply:
@@ -269,7 +343,15 @@ class Console:
         sub = args.strip().lower()
 
         async def play() -> Reply:
-            table = Table(channel_id=DM + caller.user_id)
+            table = self._daily_table(caller)
+            if await self.service.is_live(table):  # begun in an earlier session, say
+                self.places[caller.user_id] = table
+                status = await self.service.status(table)
+                return replace(
+                    status,
+                    text="Your daily challenge is still going; your game commands go to it.\n"
+                    + status.text,
+                )
             reply = await self.daily.play(table, caller, TABLE.guild_id)
             self.places[caller.user_id] = table
             return reply
@@ -296,7 +378,8 @@ class Console:
     def _league(self, caller: Caller, args: str) -> Action:
         o, guild = self.organiser, TABLE.guild_id
         sub, _, rest = args.strip().partition(" ")
-        name = " ".join(tokens(rest)) if rest.strip() else ""
+        # the league's name, bare (`/league join Spring Cup`) or as Discord names it
+        name = bare_or_named("name", " ".join(tokens(rest))) if rest.strip() else ""
 
         async def create() -> Reply:
             given = league_options(rest)
@@ -334,7 +417,7 @@ class Console:
         for item in posted:
             if item.table != TABLE:
                 self.say(f"  [at table {item.table.channel_id}]")
-            self.show(caller, item.reply)
+            await self.show(caller, item.reply)
             if item.table != TABLE and item.reply.playable and item.reply.game_id is not None:
                 players = await self.service.players(item.reply.game_id)
                 for player in players:
@@ -342,21 +425,32 @@ class Console:
                 names = ", ".join(p.name for p in players)
                 self.say(f"  ({names}: your game commands now go to this table)")
 
-    def show(self, caller: Caller, reply: Reply) -> None:
+    async def show(self, caller: Caller, reply: Reply, picture: str | None = None) -> None:
+        """Print ``reply`` as the people at the keyboard may see it: what is for the
+        caller's eyes, or another person's, marked as theirs. Its picture is kept as
+        ``picture`` (by default its game's board as it stands: :mod:`bot.console_boards`)."""
         prefix = f"  (only {caller.name} sees this) " if reply.private else ""
         self.say(prefix + reply.text)
         if reply.image is not None:
-            self.images.mkdir(parents=True, exist_ok=True)
-            self.drawn += 1
-            private = f"-{caller.name.lower()}-only" if reply.private else ""
-            path = self.images / f"game{reply.game_id}-{self.drawn:03d}{private}.png"
-            path.write_bytes(reply.image)
+            path = boards.keep(self.images, picture or boards.board_name(reply), reply.image)
             self.say(f"  [board image: {path}]")
+        names = await self._names(reply)
         if reply.mentions:
-            names = {c.user_id: c.name for c in self.users.values()}
             self.say("  → " + ", ".join(f"@{names.get(u, u)}" for u in reply.mentions))
         if reply.followup is not None:
-            self.show(caller, reply.followup)
+            own = boards.own_name(reply.followup.game_id, caller.name)
+            await self.show(caller, reply.followup, own)
+        for user, text in reply.told:
+            self.say(f"  (only {names.get(user, user)} sees this) {text}")
+
+    async def _names(self, reply: Reply) -> dict[int, str]:
+        """Who the reply's user ids are: this session's people, else the game's seats."""
+        names = {c.user_id: c.name for c in self.users.values()}
+        wanted = {*reply.mentions, *(user for user, _ in reply.told)}
+        if wanted - names.keys() and reply.game_id is not None:
+            seated = {p.user_id: p.name for p in await self.service.players(reply.game_id)}
+            names = seated | names
+        return names
 
 
 async def run(

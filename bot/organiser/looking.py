@@ -15,7 +15,7 @@ from bot.leagues.standings import (
     explain,
     standings,
 )
-from bot.marks import when
+from bot.marks import channel, when
 from bot.organiser.base import (
     TIEBREAK_LABELS,
     OrganiserBase,
@@ -100,7 +100,7 @@ class Looking(OrganiserBase):
                 "finished": "finished",
             }[lg.status]
             game = engine.get(lg.game_key).info.name
-            lines.append(f"{lg.name} — {game}, {lg.format}, {where}, in <#{lg.channel_id}>")
+            lines.append(f"{lg.name} — {game}, {lg.format}, {where}, in {channel(lg.channel_id)}")
         return Reply(text="\n".join(lines), private=True)
 
     async def schedule(self, guild_id: int | None, name: str) -> Reply:

@@ -24,7 +24,7 @@ from bot.leagues.formats import (
     Format,
 )
 from bot.leagues.results import Scoring
-from bot.marks import when
+from bot.marks import role, when
 from bot.organiser.base import LEAGUE_NAME, OrganiserBase, league_format
 from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Table
@@ -128,7 +128,7 @@ class SignUp(OrganiserBase):
         if guild_id is None or not caller.manager:
             raise Refused("Only a server manager can choose the league organiser role.")
         await self.store.set_organiser_role(guild_id, role_id)
-        who = f"<@&{role_id}> and server managers" if role_id else "server managers only"
+        who = f"{role(role_id)} and server managers" if role_id else "server managers only"
         return Reply(text=f"Leagues can now be organised by {who}.", private=True)
 
     @staticmethod

@@ -210,19 +210,25 @@ class ServiceBase:
         images: bool = True,
         link: Callable[[Table], str] = default_link,
         seed: Callable[[], int] = lambda: secrets.randbits(63),
+        ai_seed: Callable[[], int] = lambda: secrets.randbits(63),
         drawers: Drawers | None = None,
         thinkers: Thinkers | None = None,
         on_ai_waiting: Callable[[float], None] | None = None,
     ) -> None:
-        """``drawers`` draw boards in worker processes, so every core draws; without them
-        boards are drawn in a thread, sharing the event loop's core (Pillow holds the GIL
-        for much of a board). ``thinkers`` do the same for AI players' decisions.
-        ``on_ai_waiting`` hears, in seconds, when an AI seat's pause ends after a change
-        left a game waiting for it: the front end's timer loop runs then, not a minute on."""
+        """``seed`` deals each new game; ``ai_seed`` is an AI player's own chance, one draw
+        a decision, never the game's (a terminal script fixes both to replay, and an AI
+        drawing the same chance at every decision would repeat itself for ever where a
+        step costs nothing). ``drawers`` draw boards in worker processes, so every core
+        draws; without them boards are drawn in a thread, sharing the event loop's core
+        (Pillow holds the GIL for much of a board). ``thinkers`` do the same for AI
+        players' decisions. ``on_ai_waiting`` hears, in seconds, when an AI seat's pause
+        ends after a change left a game waiting for it: the front end's timer loop runs
+        then, not a minute on."""
         self.store = store
         self.images = images
         self._link = link
         self._seed = seed
+        self._ai_seed = ai_seed
         self._drawers = drawers
         self._thinkers = thinkers
         self.on_ai_waiting = on_ai_waiting
@@ -364,9 +370,7 @@ class ServiceBase:
         self, game: Loaded, state: Any, version: int, seat: int, events: list
     ) -> Reply:
         """What only ``seat`` may see now: its own view and the events meant for it."""
-        lines = [e.describe(game.names) for e in events if e.seat == seat]
-        hand = _hand_line(game.rules.view(state, seat))
-        text = "\n".join(["Only you can see this.", *lines, *([hand] if hand else [])])
+        text = self._private_text(game, state, seat, events)
         text, image, alt = await self._board(game, state, text, seat)
         return Reply(
             text=text,
@@ -377,6 +381,13 @@ class ServiceBase:
             version=version,
             alt_whole=OWN_WORDS,
         )
+
+    @staticmethod
+    def _private_text(game: Loaded, state: Any, seat: int, events: list) -> str:
+        """:meth:`_private`'s words, without its picture."""
+        lines = [e.describe(game.names) for e in events if e.seat == seat]
+        hand = _hand_line(game.rules.view(state, seat))
+        return "\n".join(["Only you can see this.", *lines, *([hand] if hand else [])])
 
     def _result_text(self, game: Loaded, result: Result) -> str:
         order = sorted(range(len(game.seats)), key=lambda s: (result.places[s], s))

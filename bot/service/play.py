@@ -138,7 +138,12 @@ class Play(ServiceBase):
         if not rules.info.sends_own_view:
             return reply
         private = await self._private(game, state, reply.version, seat, events)
-        return replace(reply, followup=private)
+        told = tuple(
+            (s.user_id, self._private_text(game, state, s.seat, events))
+            for s in game.seats
+            if s.seat != seat and s.ai is None and any(e.seat == s.seat for e in events)
+        )
+        return replace(reply, followup=private, told=told)
 
     async def announcement(self, game_id: int, seq: int, note: str) -> Reply:
         """Move ``seq``'s public post, rebuilt from the log: what the stand-in of a timer's
@@ -203,12 +208,16 @@ class Play(ServiceBase):
             raise Refused(describe(not_your_turn(tuple(game.position.awaited)), game.names))
         return [game.rules.format(a) for a in game.rules.legal(game.state, seat)]
 
-    async def legal(self, table: Table, caller: Caller) -> Reply:
+    async def legal(
+        self, table: Table, caller: Caller, characters: int | None = LEGAL_LISTED
+    ) -> Reply:
+        """The caller's legal moves, up to ``characters`` of them (one Discord message's
+        worth: the Play button walks through any number); None lists every one."""
         moves = await self.legal_moves(table, caller)
         listed: list[str] = []
         used = 0  # characters so far, with each move's backquotes and comma
-        for m in moves:  # one message's worth: the Play button walks through any number
-            if used + len(m) > LEGAL_LISTED:
+        for m in moves:
+            if characters is not None and used + len(m) > characters:
                 break
             listed.append(m)
             used += len(m) + 4

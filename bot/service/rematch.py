@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.inputs import Refused
+from bot.marks import press
 from bot.service.lobby import Lobby
 from bot.service.replies import Caller, Reply, Table
 from bot.store import GameRow, SeatRow, StaleGame
@@ -27,8 +28,9 @@ BUSY = "This channel has a game going already: the rematch cannot open here."
 
 
 def _waiting_for(waiting: Sequence[SeatRow]) -> str:
-    """``Bob clicks`` / ``Bob, Cy click``: who the rematch still waits for, and the verb."""
-    return f"{', '.join(s.name for s in waiting)} click{'s' if len(waiting) == 1 else ''}"
+    """``Bob clicks **Rematch**`` / ``Bob, Cy click **Rematch**``: who the rematch still
+    waits for, and what they do (marked: the terminal types it)."""
+    return f"{', '.join(s.name for s in waiting)} {press('Rematch', one=len(waiting) == 1)}"
 
 
 class Rematch(Lobby):
@@ -68,11 +70,9 @@ class Rematch(Lobby):
         everyone still to agree, once, as a plain message (so a phone's notification
         carries its words); a later one tells the channel without pinging again."""
         if first:
-            text = f"{caller.name} wants a rematch. It starts when {_waiting_for(waiting)} "
-            text += "**Rematch** too."
+            text = f"{caller.name} wants a rematch. It starts when {_waiting_for(waiting)} too."
         else:
-            text = f"{caller.name} wants a rematch too. It starts when {_waiting_for(waiting)} "
-            text += "**Rematch**."
+            text = f"{caller.name} wants a rematch too. It starts when {_waiting_for(waiting)}."
         mentions = tuple(s.user_id for s in waiting) if first else ()
         return Reply(text=text, mentions=mentions, game_id=row.id, rematch=True)
 

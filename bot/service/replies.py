@@ -68,6 +68,9 @@ class Reply:
     playable: bool = False  # the game waits for a move: offer the play button
     #: for the asker only, after a public reply: their own view of a game with secrets
     followup: Reply | None = None
+    #: for other people, each alone, by user id: what the change showed only them (the
+    #: cards they drew when a round began on someone else's move), in words
+    told: tuple[tuple[int, str], ...] = ()
     #: games whose pinned status message no longer says where they stand
     changed: tuple[int, ...] = ()
     #: the game ``game_id`` is over: offer to play it again

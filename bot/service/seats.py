@@ -117,7 +117,8 @@ class Seats(Play, PlayByPost):
         view = game.rules.view(game.state, seat)
         legal = game.rules.legal(game.state, seat)
         # the AI's own chance, never drawn from the game's seed (which deals the deck)
-        action = await think(self._thinkers, game.row.game_key, view, legal, level, self._seed())
+        chance = self._ai_seed()
+        action = await think(self._thinkers, game.row.game_key, view, legal, level, chance)
         expect = (game.row.id, game.row.version)
         return await self.move(table, caller, game.rules.format(action), expect, announce=announce)
 

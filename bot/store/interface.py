@@ -429,8 +429,32 @@ class Ratings(Protocol):
         rated; returns how many games that was and whether nothing changed."""
 
 
+class TerminalUsers(Protocol):
+    """The terminal's people: several share one keyboard, each known by the name they type."""
+
+    async def terminal_user(self, name: str) -> tuple[int, bool]:
+        """The user id of the terminal's person called ``name`` (in lower case): the same
+        in every session on this database, given out on the name's first use, and never
+        a Discord user's (below :data:`~bot.store.queries.TERMINAL_IDS_BELOW`); and
+        whether it was given out just now."""
+
+    async def forget_terminal_user(self, name: str, user_id: int) -> None:
+        """Take back the id just given to ``name`` for a line that was then refused, so
+        that a refused line leaves nothing behind; kept if anything is stored under it."""
+
+
 class Store(
-    Games, Postal, Digests, Notices, SettingsStore, Leagues, Leases, Daily, Ratings, Protocol
+    Games,
+    Postal,
+    Digests,
+    Notices,
+    SettingsStore,
+    Leagues,
+    Leases,
+    Daily,
+    Ratings,
+    TerminalUsers,
+    Protocol,
 ):
     """Everything the application layer stores, and the store's own upkeep."""
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from bot.clocks import Clocks, Wait, digest_after
+from bot.store.faults import StoreFault
 from bot.store.rows import LeagueRow, Match, Settings, iso
 
 # -- waits --------------------------------------------------------------------------
@@ -127,3 +128,33 @@ NOTICE_COLUMNS = (
     "o.id, o.game_id, g.guild_id, g.channel_id, o.user_id, o.via, o.kind, o.text, "
     "o.turn_since, o.attempts, o.seq, o.claimed_by"
 )
+
+
+# -- the terminal's people ------------------------------------------------------------
+
+#: every terminal user's id is below this (migration 0023 says the same): 2^22, the least
+#: id a Discord user can have (a snowflake holds the milliseconds since 2015 above its 22
+#: low bits), so on a database Discord also uses, the two never meet
+TERMINAL_IDS_BELOW = 1 << 22
+#: where a user's id is kept besides their name: a seat (so their games, ratings and
+#: daily attempts), their settings, a league
+_KEPT = ("seats", "user_settings", "league_members")
+#: the highest id a terminal user has had: kept by name, or (before migration 0023 kept
+#: names) anywhere else, so a new name never takes an old one's games
+LAST_TERMINAL_ID = (
+    "SELECT COALESCE(MAX(user_id), 0) FROM (SELECT user_id FROM terminal_users"
+    + "".join(f" UNION ALL SELECT user_id FROM {table}" for table in _KEPT)
+    + f") AS used WHERE user_id BETWEEN 1 AND {TERMINAL_IDS_BELOW - 1}"
+)
+#: forget name ``{name}``'s id ``{id}`` (each dialect's parameters), if nothing is kept
+#: under it: a name given out for a line that was then refused
+FORGET_TERMINAL_USER = "DELETE FROM terminal_users WHERE name = {name} AND user_id = {id}" + (
+    "".join(f" AND NOT EXISTS (SELECT 1 FROM {table} WHERE user_id = {{id}})" for table in _KEPT)
+)
+
+
+def next_terminal_id(last: int) -> int:
+    """The id after ``last``; refused rather than leave the terminal's range."""
+    if last + 1 >= TERMINAL_IDS_BELOW:
+        raise StoreFault("The terminal has given out every user id it may: no new name fits.")
+    return last + 1

@@ -51,3 +51,12 @@ def redacted(url: str, mark: str | None = "***") -> str:
     user = parts.username or ""
     secret = "" if mark is None else f":{mark}"
     return urlunsplit(parts._replace(netloc=f"{user}{secret}@{host}"))
+
+
+def database_name(where: Target) -> str:
+    """The database's own name, for what is kept beside it: a file's name without its
+    suffix, or a URL's database (``bk`` of ``postgresql://…/bk``; the user's, if none)."""
+    if not is_postgres(where):
+        return Path(where).stem
+    parts = urlsplit(str(where))
+    return parts.path.strip("/") or parts.username or "postgres"

@@ -3,7 +3,7 @@ all five games played to the end (rated, one with a rematch asked for) and all f
 the middle of play, one on a clock with a take-back in its log, one with a take-back
 request waiting; a lobby with an AI seat; settings and a vacation; notices queued and not
 yet delivered; a daily challenge played and announced; a league season half way through,
-its organiser role set.
+its organiser role set; someone who typed at the terminal.
 
 It fills every table of the schema (:func:`tables_left_empty` says which it does not): a
 copy of it exercises every column of every table, and a table a future migration adds
@@ -11,6 +11,7 @@ fails the tests that use it until something here fills it too."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import random
 import sqlite3
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import engine
 from bot.clocks import Clocks
+from bot.console import Console
 from bot.daily import Daily
 from bot.organiser import Organiser
 from bot.scheduler import Posted, Scheduler
@@ -68,6 +70,8 @@ async def _fill(service: Service, clock: Clock) -> None:
     await service.rematch(FINISHED[0], robots(2)[0])
 
     await service.settings(ADA, notify="dm", timezone="Europe/Paris", quiet_start=23, quiet_end=7)
+    terminal = Console(service, Path("boards"), io.StringIO())  # no board is drawn here
+    await terminal.handle("dee: /settings timezone=Europe/Berlin")
     await service.create(ON_THE_CLOCK, ADA, "skybridge", clocks=Clocks(move_hours=48))
     await service.join(ON_THE_CLOCK, BOB)
     await service.start(ON_THE_CLOCK, ADA)

@@ -10,6 +10,7 @@ import pytest
 
 import bot.thinking
 import engine
+from bot.__main__ import terminal_service
 from bot.clocks import AI_PAUSE
 from bot.ratings import replay
 from bot.scheduler import Scheduler
@@ -207,3 +208,30 @@ async def test_a_worker_process_decides_as_the_bot_itself_would():
     with bot.thinking.thinkers(1) as pool:
         there = await bot.thinking.think(pool, "bridges-and-boats", view, legal, "normal", 5)
     assert there == here and here in legal
+
+
+async def test_an_ai_under_a_fixed_game_seed_still_draws_fresh_chance_at_every_decision(
+    tmp_path,
+):
+    """The terminal fixes every new game's seed, so a script replays. An AI that drew its
+    own chance from that seed decided alike at every position: in Seven Cities, where a
+    railway makes a step free, an easy AI walked back and forth on it for ever (seed 2).
+    Its chance comes from a stream of its own, one draw a decision (still replayable)."""
+    store = await SQLiteStore.open(tmp_path / "seed.db")
+    try:
+        service = terminal_service(store, seed=2)
+        await service.create(TABLE, ADA, "seven-cities", ai=1, ai_level="easy")
+        await service.start(TABLE, ADA)
+        rng = random.Random(5)
+        for _ in range(3000):
+            if not await service.is_live(TABLE):
+                return
+            ai = await service.waiting_ai(TABLE)
+            if ai is None:
+                moves = [m for m in await service.legal_moves(TABLE, ADA) if m != "resign"]
+                await service.move(TABLE, ADA, rng.choice(moves))
+            else:
+                await service.ai_move(TABLE, ai)
+        raise AssertionError("the game did not end in 3,000 moves")
+    finally:
+        await store.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import os
 import pty
+import random
 import re
 import subprocess
 import sys
@@ -167,7 +168,7 @@ async def test_reminder_settings_are_the_same_options_as_on_discord(console):
     assert "reminders: `fortnightly` is not a choice" in said
     assert "digest_hour is the hour of your daily digest" in said
     assert lines[-1] == 'Reminders: every 3 days (in every game); "you\'re next" heads-up: off.'
-    stored = await console.service.store.settings(console.caller("ada").user_id)
+    stored = await console.service.store.settings((await console.caller("ada")).user_id)
     assert (stored.remind_hours, stored.digest_hour, stored.heads_up) == (72, None, False)
 
 
@@ -201,7 +202,7 @@ async def test_the_daily_challenge_is_played_in_the_terminal_beside_the_shared_t
     assert "/daily has no 'fly'; choose play, leaderboard or stats" in said
     opened = await play(console, out, "bob: /new skybridge", "cy: /join")
     assert "bob opened a game of **Skybridge**" in opened and "cy joined" in opened
-    ada = console.caller("ada")
+    ada = await console.caller("ada")
     table = await console.place(ada)
     assert table.channel_id == DM + ada.user_id
     refused = console.refused
@@ -319,7 +320,7 @@ async def test_a_person_plays_an_ai_alone_in_the_terminal(console):
     console, out = console
     opened = await play(console, out, "ada: /new skybridge ai=1 ai_level=easy", "ada: /start")
     assert "AI players: AI Telford (easy)" in opened
-    ada = console.caller("ada")
+    ada = await console.caller("ada")
     said = ""
     for _ in range(3):
         move = (await console.service.legal_moves(TABLE, ada))[0]
@@ -328,3 +329,45 @@ async def test_a_person_plays_an_ai_alone_in_the_terminal(console):
     assert said.rstrip().endswith("To play: ada.\n  → @ada"), "the turn is the person's"
     refused = await play(console, out, "ada: /replace player=ada ai=easy")
     assert "only AI players, with nobody to watch" in refused
+
+
+async def test_against_an_ai_each_person_sees_their_own_secrets_and_nobody_the_ais(tmp_path):
+    """Each person's own draws are printed, marked as theirs, even when they came on the
+    AI's move; nothing only the AI may see is printed or written as a picture."""
+    store = await SQLiteStore.open(tmp_path / "console.db", clock=lambda: NOON)
+    out = io.StringIO()
+    console = Console(Service(store, images=True, seed=lambda: 4242), tmp_path / "boards", out)
+    try:
+        await play(console, out, "ada: /new seven-cities ai=1 ai_level=easy", "ada: /start")
+        ada, rng = await console.caller("ada"), random.Random(3)
+        for _ in range(40):  # a few rounds: one begins on the AI's move
+            move = rng.choice(await console.service.legal_moves(TABLE, ada))
+            await play(console, out, f"ada: /move {move}")
+        assert console.refused == 0
+        game = await store.live_game(TABLE.channel_id)
+        log = await store.moves(game.id)
+        seats = await store.seats(game.id)
+    finally:
+        await store.close()
+    said = out.getvalue()
+    (person,) = [s for s in seats if s.ai is None]
+    (ai,) = [s for s in seats if s.ai is not None]
+    names = [s.name for s in seats]
+    rules = engine.get("seven-cities")
+    state = rules.new(2, game.options, game.seed)
+    told_on_ais_move = []
+    for entry in log:
+        step = rules.play(state, entry.seat, entry.action)
+        for event in step.events:
+            line = event.describe(names)
+            if event.seat == ai.seat:
+                assert line not in said, f"the AI's secret was printed: {line}"
+            if event.seat == person.seat and entry.seat == ai.seat:
+                told_on_ais_move.append(line)
+        state = step.state
+    assert told_on_ais_move, "a round began on the AI's move: ada drew then"
+    for line in told_on_ais_move:
+        assert f"(only ada sees this) Only you can see this.\n{line}" in said
+    assert f"(only {ai.name} sees this)" not in said
+    kept = sorted(path.name for path in (tmp_path / "boards").iterdir())
+    assert kept == [f"game{game.id}-ada.png", f"game{game.id}.png"], "no picture of the AI's"

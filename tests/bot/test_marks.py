@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.marks import for_discord, plain, when
+import pytest
+
+from bot.marks import channel, for_discord, plain, press, role, when
 
 MOMENT = datetime(2026, 12, 1, 17, 0, 30, tzinfo=UTC)
 UNIX = int(MOMENT.timestamp())
@@ -33,4 +35,30 @@ def test_what_is_no_known_command_stays_as_written():
     text = "`/game …` groups, `/league join name:Cup` unsynced, `/tmp/x`, `start=ii-2-3`"
     assert for_discord(text, MENTIONS.get) == text
     assert for_discord("`/game board`") == "`/game board`"  # no ids yet: plain text
-    assert plain("`/game board`") == "`/game board`"
+
+
+def test_the_terminal_writes_each_command_as_it_is_typed_there():
+    """Discord's ``name:value`` options and ``/game`` group are not the terminal's."""
+    text = (
+        "See `/game board move:N`; `/vacation days:0` comes back early; join with "
+        "`/league join name:Spring Cup`; hand it on (`/game replace player:<themselves> "
+        "by:<someone>`), e.g. `/settings reminders:digest digest_hour:8`; `by:3d` is too "
+        "much; `/game board`, `/daily play`, `/game …`, `/tmp/x`, `start=ii-2-3`, `12:00`."
+    )
+    assert plain(text) == (
+        "See `/board move=N`; `/vacation days=0` comes back early; join with "
+        '`/league join name="Spring Cup"`; hand it on (`/replace player=<themselves> '
+        "by=<someone>`), e.g. `/settings reminders=digest digest_hour=8`; `by=3d` is too "
+        "much; `/board`, `/daily play`, `/game …`, `/tmp/x`, `start=ii-2-3`, `12:00`."
+    )
+
+
+def test_channels_roles_and_buttons_are_marked_for_each_front_end():
+    bob = press("Rematch", one=True)
+    text = f"In {channel(1234)}, by {role(77)}: {press('Rematch')}, as Bob {bob}."
+    assert (
+        for_discord(text) == "In <#1234>, by <@&77>: click **Rematch**, as Bob clicks **Rematch**."
+    )
+    assert plain(text) == "In table 1234, by role 77: type `/rematch`, as Bob types `/rematch`."
+    with pytest.raises(ValueError):
+        press("Nothing")

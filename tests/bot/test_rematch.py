@@ -14,6 +14,7 @@ import json
 import pytest
 
 from bot.clocks import Clocks
+from bot.marks import for_discord
 from bot.service import Refused, Service, Table
 from bot.store import Rematch, is_postgres, open_store
 from bot.store.migrations import migrations
@@ -52,7 +53,8 @@ async def test_the_final_board_says_how_long_it_took_and_offers_a_rematch(servic
 async def test_a_rematch_starts_when_every_player_agrees_the_loser_first(service):
     await finished(service, (ADA, BOB, CY), resigners=(CY, BOB))
     asked = await service.rematch(TABLE, ADA)
-    assert asked.text == "Ada wants a rematch. It starts when Bob, Cy click **Rematch** too."
+    said = "Ada wants a rematch. It starts when Bob, Cy click **Rematch** too."
+    assert for_discord(asked.text) == said
     assert asked.mentions == (BOB.user_id, CY.user_id), "the others are pinged, once"
     assert not await service.is_live(TABLE), "nothing opens until all agree"
     with pytest.raises(Refused, match=r"^You have already asked; waiting for Bob, Cy\.$"):
@@ -60,7 +62,8 @@ async def test_a_rematch_starts_when_every_player_agrees_the_loser_first(service
     with pytest.raises(Refused, match="Only the game's players"):
         await service.rematch(TABLE, type(ADA)(1099, "Zed"))
     also = await service.rematch(TABLE, BOB)
-    assert also.text == "Bob wants a rematch too. It starts when Cy clicks **Rematch**."
+    said = "Bob wants a rematch too. It starts when Cy clicks **Rematch**."
+    assert for_discord(also.text) == said
     assert also.mentions == (), "Cy was pinged already"
     started = await service.rematch(TABLE, CY)
     assert started.text.startswith("**Rematch!** **Skybridge** begins.") and started.playable
@@ -101,7 +104,8 @@ async def test_the_rematch_button_on_discord(tmp_path):
 async def test_the_ask_names_who_is_left_and_pings_them_once(either):
     await finished(either)
     asked = await either.rematch(TABLE, BOB)
-    assert asked.text == "Bob wants a rematch. It starts when Ada clicks **Rematch** too."
+    said = "Bob wants a rematch. It starts when Ada clicks **Rematch** too."
+    assert for_discord(asked.text) == said
     assert asked.mentions == (ADA.user_id,) and asked.rematch and not asked.private
     for _ in range(2):
         with pytest.raises(Refused, match=r"^You have already asked; waiting for Ada\.$"):

@@ -180,12 +180,17 @@ async def test_a_damaged_file_is_the_one_fault_that_advises_a_restore(tmp_path):
         await SQLiteStore.open(path)
 
 
-def test_a_backup_into_a_missing_folder_says_so(tmp_path):
+def test_a_backup_goes_into_a_new_folder_and_a_file_in_its_place_is_named(tmp_path):
     asyncio.run(_migrated(tmp_path / "bk.db"))
-    done = run_bot("backup", "nowhere/copy.db", "--db", "bk.db", cwd=tmp_path)
+    made = run_bot("backup", "backups/2026/copy.db", "--db", "bk.db", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert "backed up bk.db to backups/2026/copy.db: 0 games, integrity ok" in made.stdout
+    (tmp_path / "taken").write_text("not a folder")
+    done = run_bot("backup", "taken/copy.db", "--db", "bk.db", cwd=tmp_path)
     assert done.returncode != 0 and "Traceback" not in done.stderr
-    assert "Cannot write the backup nowhere/copy.db: its folder nowhere does not exist" in (
-        done.stderr
+    assert (
+        "Cannot write the backup taken/copy.db: taken is a file, not a folder: choose another "
+        "file for the backup." in done.stderr
     )
 
 

@@ -17,6 +17,7 @@ from bot.store.postgres.leases import LeasesPG
 from bot.store.postgres.notices import NoticesPG
 from bot.store.postgres.postal import PostalPG
 from bot.store.postgres.ratings import RatingsPG
+from bot.store.postgres.terminal import TerminalPG
 
 
 class PostgresStore(
@@ -28,6 +29,7 @@ class PostgresStore(
     LeasesPG,
     DailyPG,
     RatingsPG,
+    TerminalPG,
     Connection,
 ):
     """:class:`bot.store.interface.Store` on one PostgreSQL database."""

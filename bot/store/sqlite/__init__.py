@@ -16,6 +16,7 @@ from bot.store.sqlite.migrations import Migration, migrations
 from bot.store.sqlite.notices import NoticesSQL
 from bot.store.sqlite.postal import PostalSQL
 from bot.store.sqlite.ratings import RatingsSQL
+from bot.store.sqlite.terminal import TerminalSQL
 
 
 class SQLiteStore(
@@ -27,6 +28,7 @@ class SQLiteStore(
     LeasesSQL,
     DailySQL,
     RatingsSQL,
+    TerminalSQL,
     Connection,
 ):
     """:class:`bot.store.interface.Store` on one SQLite file."""

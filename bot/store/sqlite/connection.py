@@ -355,7 +355,7 @@ class Connection:
         so the copy is always one committed state of the store. Raises :class:`CannotOpen`
         when ``target`` cannot be written (a missing folder, say), before copying anything.
         """
-        why = unreachable(Path(target))
+        why = unreachable(Path(target), "or choose another file for the backup")
         if why is not None:
             raise CannotOpen(f"Cannot write the backup {target}: {why}.")
         async with self._lock, aiosqlite.connect(str(target)) as copy:

@@ -47,19 +47,20 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 _ELSEWHERE = "or point BRIDGEKEEPER_DB (or --db) at another file"
 
 
-def unreachable(path: Path) -> str | None:
-    """Why the file or its folder cannot be used, from what the file system says."""
+def unreachable(path: Path, elsewhere: str = _ELSEWHERE) -> str | None:
+    """Why the file or its folder cannot be used, from what the file system says;
+    ``elsewhere`` is the other way out (another database file, by default)."""
     parent = path.parent
     if not parent.exists():
-        return f"its folder {parent} does not exist: create it (mkdir -p {parent}) {_ELSEWHERE}"
+        return f"its folder {parent} does not exist: create it (mkdir -p {parent}) {elsewhere}"
     if not parent.is_dir():
-        return f"{parent} is a file, not a folder: {_ELSEWHERE.removeprefix('or ')}"
+        return f"{parent} is a file, not a folder: {elsewhere.removeprefix('or ')}"
     if path.is_dir():
-        return f"it is a folder, not a database file: {_ELSEWHERE.removeprefix('or ')}"
+        return f"it is a folder, not a database file: {elsewhere.removeprefix('or ')}"
     if not os.access(path if path.exists() else parent, os.R_OK | os.W_OK):
         return (
             "it cannot be written here (no permission, or a read-only mount): fix the "
-            f"permissions or the mount, {_ELSEWHERE}"
+            f"permissions or the mount, {elsewhere}"
         )
     return None
 
