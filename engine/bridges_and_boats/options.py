@@ -47,7 +47,10 @@ BUYING = Choice(
 INTERCHANGEABLE = Switch(
     "interchangeable",
     "planes and cannons interchangeable",
-    note="(in step 3 the defender may turn a plane into a cannon or a cannon into a plane) [P]",
+    note=(
+        "(in step 3 the defender may turn a plane into a cannon or a cannon into a plane, "
+        "one a turn) [P]"
+    ),
 )
 SECRET_PILOTS = Switch(
     "secret_pilots",

@@ -3,8 +3,9 @@ cannon a plane.
 
 The rulebook says planes and cannons "are not interchangeable"; its optional rules offer
 the opposite for a defence that has it too hard. We read it as a change of use in step 3,
-like building, at no cost [P]: a plane turned into a cannon lies face down, a cannon
-turned into a plane turns face up (face down with secret pilots).
+like building, at no cost, one change of use a turn [P]: a plane turned into a cannon
+lies face down, a cannon turned into a plane turns face up (face down with secret
+pilots). Free and unlimited, a turn could swap the two back and forth for ever.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def refusal(state: State, seat: int, action: Convert) -> str | None:
         )
     if reason := role_refusal(seat, DEFENDER) or order_refusal(state, BUILD):
         return reason
+    if "convert" in state.done:
+        return "Planes and cannons make one change of use a turn, and you made it already."
     if action.kind == "plane":
         if not 1 <= action.piece <= len(state.cannons):  # type: ignore[operator]
             return f"You have no cannon c{action.piece}: you have {len(state.cannons)}."
@@ -53,7 +56,9 @@ def effect(state: State, seat: int, action: Convert) -> tuple[State, list[Event]
         planes = tuple(p for p in state.planes if p != domino)
         cannons = state.cannons + (domino,)
         text = f"{who} turned plane {name(action.piece)} into cannon c{len(cannons)}, face down."
-    converted = evolve(state, planes=planes, cannons=cannons, stage=BUILD)
+    converted = evolve(
+        state, planes=planes, cannons=cannons, stage=BUILD, done=state.done | {"convert"}
+    )
     return converted, [Event("convert", text)]
 
 

@@ -151,6 +151,16 @@ def test_interchangeable_planes_and_cannons_change_their_use_in_step_three():
     assert "Step order" in refusal(play(state, "fly 3-5"), D, "plane c1")
 
 
+def test_interchangeable_changes_one_use_a_turn_so_a_turn_always_ends():
+    """Changes of use are free: were they unlimited, a turn could swap a plane and a
+    cannon back and forth for ever (the computer players did, and never ended it)."""
+    state = ruled(airfield("3-5", cannons=(dom("2-4"),)), interchangeable=True)
+    turned = play(state, "plane c1")
+    assert not any(move.startswith(("plane c", "cannon ")) for move in legal(turned))
+    assert "one change of use a turn" in refusal(turned, D, "cannon 3-5")
+    assert "cannon 2-4" in legal(play(turned, "end", "end")), "again the next turn"
+
+
 def test_secret_pilots_fly_by_their_place_and_show_only_the_dice():
     state = ruled(airfield("3-5", "0-0", coins=(0, 5), rng=rolling(2, 6, 3, 4)), secret_pilots=True)
     assert {"fly p1", "fly p2"} <= set(legal(state)) and "fly 3-5" not in legal(state)
