@@ -4,8 +4,8 @@ attacker and defender).
 
 Built on the arena (``bot.tools.arena``): each row is one arena match of ``--level``
 against itself with the row's options, seats alternated, and prints as soon as it is
-played, as a row of a Markdown table: how often the first seat won with its 95 % interval
-(Wilson's), how often the second won, draws, and the mean number of turns. The rows are
+played, as a row of a Markdown table: how often each seat won with its 95 % interval (Wilson's;
+draws count against both), draws, and the mean number of turns. The rows are
 the game as written, then each option on its own at each value other than its default
 (a number one step either side), unless ``--row "name=value …"`` names the rows
 (``--row rulebook`` is the game as written, ``--row singles`` those single options).
@@ -79,19 +79,28 @@ def run(
     first = game.seat_label(game.new(2, rows[0] if rows else {}, 0), 0) or "seat 1"
     second = game.seat_label(game.new(2, rows[0] if rows else {}, 0), 1) or "seat 2"
     emit(f"{game.info.name}: `{level}` against itself, {games} games a row, seed {seed}")
-    emit(f"| options | {first} won | 95 % interval | {second} won | drawn | mean turns |")
-    emit("|---|---|---|---|---|---|")
+    emit(
+        f"| options | {first} won | 95 % interval | {second} won | 95 % interval | drawn "
+        "| mean turns |"
+    )
+    emit("|---|---|---|---|---|---|---|")
     lines = []
     for row in rows:
         line = arena.run(
             key, level, level, games, seed, emit=lambda _: None, jobs=jobs, options=row
         )
         won, lost = line["seat_wins"]
-        low, high = wilson(won, games)
         named = " ".join(f"{k}={v}" for k, v in line["options"].items()) or RULEBOOK
         emit(
-            f"| {named} | {100 * won / games:.1f} % | {100 * low:.1f}–{100 * high:.1f} % | "
-            f"{100 * lost / games:.1f} % | {games - won - lost} | {line['turns']:.1f} |"
+            f"| {named} | {_rate(won, games)} | {_rate(lost, games)} | "
+            f"{games - won - lost} | {line['turns']:.1f} |"
         )
         lines.append(line)
     return lines
+
+
+def _rate(wins: int, games: int) -> str:
+    """A seat's share of the games and its 95 % interval, as two cells of the table (draws
+    count against both seats, so each needs its own)."""
+    low, high = wilson(wins, games)
+    return f"{100 * wins / max(1, games):.1f} % | {100 * low:.1f}–{100 * high:.1f} %"

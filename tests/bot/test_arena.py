@@ -110,10 +110,12 @@ def test_the_balance_bench_prints_a_row_for_each_option_with_its_interval(capsys
     assert main(["balance", "bridges-and-boats", "--level", "easy", "--games", "3",
                  "--row", "rulebook", "--row", "variant=balanced bridge_speed=3"]) == 0  # fmt: skip
     out = capsys.readouterr().out.splitlines()
-    assert out[1].startswith("| options | attacker won | 95 % interval | defender won |")
+    assert out[1].startswith(
+        "| options | attacker won | 95 % interval | defender won | 95 % interval |"
+    )
     rows = [line.split(" | ") for line in out[3:]]
     assert [row[0] for row in rows] == ["| rulebook", "| variant=balanced bridge_speed=3"]
-    assert all(row[2].endswith("%") and "–" in row[2] for row in rows)
+    assert all(row[i].endswith("%") and "–" in row[i] for row in rows for i in (2, 4))
     assert len(balance.rows_of(engine.get("bridges-and-boats"), [])) == 16
 
 
