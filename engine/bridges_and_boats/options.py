@@ -76,8 +76,11 @@ BRIDGE_SPEED = Whole(
 
 #: the balanced variant: docs/ai.md's table measures it and the rulebook's game
 BALANCED: tuple[tuple[str, str], ...] = (
-    ("attacker_income", "4"),
+    ("dominoes", "double-9"),
+    ("attacker_income", "7"),
     ("defender_income", "2"),
+    ("buying", "look"),
+    ("match_bombing", "on"),
     ("bridge_speed", "2"),
 )
 VARIANT = Choice(
@@ -85,12 +88,14 @@ VARIANT = Choice(
     "the rulebook's game or the balanced one",
     choices=(
         ("rulebook", "the game as written"),
-        ("balanced", "either side can win: " + ", ".join(f"{k} {v}" for k, v in BALANCED)),
+        ("balanced", "either side can win: the attacker earns more, the game is longer"),
     ),
     default="rulebook",
     note=(
-        "(balanced sets " + ", ".join(f"{k} {v}" for k, v in BALANCED) + "; any of them "
-        "given as well wins over it)"
+        "(as written, a defender who keeps its coins cannot lose; balanced sets "
+        + ", ".join(f"{k} {v}" for k, v in BALANCED)
+        + ": between our hard AI players the attacker won 60 % and the defender 36 % "
+        "(docs/ai.md); any of them given as well wins over it)"
     ),
     presets=(("balanced", BALANCED),),
 )

@@ -50,12 +50,26 @@ def test_a_game_with_no_options_is_the_rulebooks_and_stores_no_rules():
 def test_the_balanced_variant_sets_its_options_and_any_given_as_well_wins():
     """What ``variant balanced`` means is stored with the game as the word only, so it is a
     promise: changing it would change every balanced game already played."""
-    assert BALANCED == (("attacker_income", "4"), ("defender_income", "2"), ("bridge_speed", "2"))
+    assert BALANCED == (
+        ("dominoes", "double-9"),
+        ("attacker_income", "7"),
+        ("defender_income", "2"),
+        ("buying", "look"),
+        ("match_bombing", "on"),
+        ("bridge_speed", "2"),
+    )
     assert g.new(2, {"variant": "balanced"}, 1).rules == Rules(
-        attacker_income=4, defender_income=2, speed=2
+        dominoes=9,
+        attacker_income=7,
+        defender_income=2,
+        buying="look",
+        match_bombing=True,
+        speed=2,
     )
     given = g.new(2, {"variant": "balanced", "bridge_speed": "1"}, 1).rules
-    assert (given.attacker_income, given.speed) == (4, 1)
+    assert (given.attacker_income, given.speed) == (7, 1)
+    with pytest.raises(BadOptions, match="secret_pilots and match_bombing"):
+        g.new(2, {"variant": "balanced", "secret_pilots": "on"}, 1)
     assert g.written_options({"variant": "Balanced"}) == {"variant": "balanced"}
 
 
