@@ -208,7 +208,7 @@ async def _serve(db_path: Target, token: str, shards: Shards) -> None:
             workers = stack.enter_context(drawers(processes)) if processes else None
             pool = stack.enter_context(thinkers(AI_PROCESSES))
             service = Service(store, link=jump_link, drawers=workers, thinkers=pool)
-            await service.check_stored_games()
+            await service.games.check_stored()
             client = Bridgekeeper(
                 service,
                 shard_ids=list(shards.ids) if shards.ids is not None else None,
@@ -264,7 +264,7 @@ async def _console(db_path: Target, images: Path, seed: int | None, managers: li
     seed = secrets.randbits(31) if seed is None else seed
     try:
         service = terminal_service(store, seed)
-        await service.check_stored_games()
+        await service.games.check_stored()
         refused = await console.run(service, images, seed=seed, managers=managers)
     finally:
         await store.close()

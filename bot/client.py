@@ -12,11 +12,9 @@ from discord.ext import commands
 from bot import permissions
 from bot.callers import jump_link
 from bot.cogs import COGS
-from bot.daily import Daily
 from bot.delivery import answers_done, channel_of, deliver, parts_of, post, refuse
 from bot.gateway_turns import IdentifyTurns
 from bot.marks import for_discord
-from bot.organiser import Organiser
 from bot.service import Refused, Reply, Service, Table, seen_away
 from bot.store import LeagueRow
 from bot.tree import Tree
@@ -42,9 +40,8 @@ class Bridgekeeper(commands.AutoShardedBot):
             **options,
         )
         self.service = service
-        self.organiser = Organiser(service, self.open_thread)
-        self.daily = Daily(service)
-        self.turns = IdentifyTurns(service.store, service.holder, self._session_limit)
+        service.league_rounds.open_table = self.open_thread  # a match plays in a thread
+        self.turns = IdentifyTurns(service.store, service.context.holder, self._session_limit)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Each shard connects in its turn among every process sharing the database
@@ -153,7 +150,7 @@ class Bridgekeeper(commands.AutoShardedBot):
         the game stands, so nobody has to scroll. Anything that changes that (a move, an
         extension, a vacation, a replaced player, an abandoned game) calls this.
         """
-        card = await self.service.status_card(game_id)
+        card = await self.service.looking.status_card(game_id)
         text, message_id = for_discord(card.text, self.tree.mention), card.message_id
         channel = await self.channel_of(card.channel_id)
         none = discord.AllowedMentions.none()
@@ -170,7 +167,7 @@ class Bridgekeeper(commands.AutoShardedBot):
         except discord.HTTPException as exc:  # the channel is gone (a vacation touches many)
             log.warning("could not post the status of game %d: %s", game_id, exc)
             return
-        await self.service.status_posted(game_id, message.id)
+        await self.service.looking.status_posted(game_id, message.id)
         try:
             await message.pin(reason="Bridgekeeper game status")
         except discord.Forbidden:

@@ -33,7 +33,6 @@ from bot.console_options import (
     tokens,
     vacation_days,
 )
-from bot.daily import Daily
 from bot.inputs import (
     EXTEND_BY,
     MOVE_NUMBERS,
@@ -42,10 +41,9 @@ from bot.inputs import (
     parse_whole,
 )
 from bot.marks import plain
-from bot.organiser import Organiser
-from bot.scheduler import Posted
 from bot.service import Caller, Refused, Reply, Service, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL
+from bot.service.timers import Posted
 from bot.store import CannotSave
 
 LINE = re.compile(
@@ -102,8 +100,6 @@ class Console:
         managers: Sequence[str] = (),
     ) -> None:
         self.service = service
-        self.daily = Daily(service)
-        self.organiser = Organiser(service)
         self.images = images
         self.out = out
         self.managers = {name.lower() for name in managers}  # may manage the console's server
@@ -177,17 +173,19 @@ class Console:
         else:
             await self.post(caller, done)
         await self.play_ai(await self.place(caller))
-        await self.post(caller, await self.organiser.tick())  # rounds move on, as each minute
+        await self.post(
+            caller, await self.service.league_rounds.tick()
+        )  # rounds move on, as each minute
 
     async def play_ai(self, table: Table) -> None:
         """The AI players of the table's game move at once, each as soon as it is awaited,
         until a person is (on Discord each pauses a few seconds first, on its timer). What
         only an AI sees (its hand, its sheet) is never shown: nobody at the keyboard is it."""
         for _ in range(AI_MOVES_AT_MOST):
-            ai = await self.service.waiting_ai(table)
+            ai = await self.service.seats.waiting_ai(table)
             if ai is None:
                 return
-            await self.show(ai, replace(await self.service.ai_move(table, ai), followup=None))
+            await self.show(ai, replace(await self.service.seats.ai_move(table, ai), followup=None))
 
     async def place(self, caller: Caller) -> Table:
         """Where the caller's game commands go: their daily or league game while it runs,
@@ -195,7 +193,7 @@ class Console:
         if caller.user_id not in self.places:
             self.places[caller.user_id] = await self._own_table(caller)
         table = self.places[caller.user_id]
-        if table != TABLE and not await self.service.is_live(table):
+        if table != TABLE and not await self.service.looking.is_live(table):
             self.places[caller.user_id] = TABLE
             return TABLE
         return table
@@ -244,33 +242,33 @@ class Console:
             game, options = game_and_options(args)
             clocks, rated = clocks_of(options)
             ai, level = ai_of(options)
-            return await s.create(
+            return await s.lobby.create(
                 table, caller, game, options or None, clocks=clocks, rated=rated, ai=ai,
                 ai_level=level,
             )  # fmt: skip
 
         async def add_ai() -> Reply:
             level = bare_or_named("level", args) or DEFAULT_LEVEL
-            return await s.add_ai(table, caller, level)
+            return await s.seats.add_ai(table, caller, level)
 
         async def hand() -> Pictured:
-            reply = await s.hand(table, caller)
+            reply = await s.play.hand(table, caller)
             return Pictured(reply, boards.own_name(reply.game_id, caller.name))
 
         async def solo() -> Reply:
-            return await s.solo(table, caller, *game_and_options(args, "seven-bridges"))
+            return await s.lobby.solo(table, caller, *game_and_options(args, "seven-bridges"))
 
         async def board() -> Reply | Pictured:
             given = named("board", args, ("move", "text"), ("move",))
             move = parse_whole(given["move"], "move", MOVE_NUMBERS) if "move" in given else None
-            reply = await s.board(table, move, switch("text", given.get("text", "off")))
+            reply = await s.looking.board(table, move, switch("text", given.get("text", "off")))
             return reply if move is None else Pictured(reply, boards.past_name(reply.game_id, move))
 
         async def extend() -> Reply:
             by = named("extend", args, ("by",), ("by",)).get("by")
             if by is None:
                 raise Refused("Say how much longer, e.g. `/extend by=1d`.")
-            return await s.extend(table, caller, parse_hours(by, EXTEND_BY))
+            return await s.postal.extend(table, caller, parse_hours(by, EXTEND_BY))
 
         async def replace() -> Reply:
             given = named("replace", args, ("player", "by", "ai"), ("player", "by"))
@@ -281,31 +279,31 @@ class Console:
                 )
             old = await self.caller(given["player"], "The player's name")
             if "ai" in given:
-                return await s.hand_to_ai(table, caller, old.user_id, given["ai"])
+                return await s.seats.hand_to_ai(table, caller, old.user_id, given["ai"])
             new = await self.caller(given["by"], "The new player's name")
-            return await s.replace_player(table, caller, old.user_id, new)
+            return await s.postal.replace_player(table, caller, old.user_id, new)
 
         return {
             "new": new,
             "add-ai": add_ai,
             "solo": solo,
-            "join": lambda: s.join(table, caller),
-            "leave": lambda: s.leave(table, caller),
-            "start": lambda: s.start(table, caller),
-            "move": lambda: s.move(table, caller, bare_or_named("notation", args)),
-            "legal": lambda: s.legal(table, caller, characters=None),  # no message limit here
+            "join": lambda: s.lobby.join(table, caller),
+            "leave": lambda: s.lobby.leave(table, caller),
+            "start": lambda: s.lobby.start(table, caller),
+            "move": lambda: s.play.move(table, caller, bare_or_named("notation", args)),
+            "legal": lambda: s.play.legal(table, caller, characters=None),  # no message limit here
             "hand": hand,
             "board": board,
-            "snooze": lambda: s.snooze(table, caller),
+            "snooze": lambda: s.postal.snooze(table, caller),
             "extend": extend,
             "replace": replace,
-            "status": lambda: s.status(table),
-            "history": lambda: s.history(table),
-            "undo": lambda: s.undo(table, caller),
-            "rematch": lambda: s.rematch(table, caller),
-            "resign": lambda: s.resign(table, caller),
-            "abandon": lambda: s.abandon(table, caller),
-            "archive": lambda: s.archive(table, caller),
+            "status": lambda: s.looking.status(table),
+            "history": lambda: s.looking.history(table),
+            "undo": lambda: s.undo.ask(table, caller),
+            "rematch": lambda: s.rematch.agree(table, caller),
+            "resign": lambda: s.play.resign(table, caller),
+            "abandon": lambda: s.lobby.abandon(table, caller),
+            "archive": lambda: s.postal.archive(table, caller),
         }
 
     def _personal(self, caller: Caller, command: str, args: str) -> dict[str, Action]:
@@ -320,23 +318,25 @@ class Console:
             who = caller
             if "player" in given:
                 who = await self.caller(given["player"], "The player's name")
-            return await s.rating(TABLE.guild_id, who, given.get("game"))
+            return await s.ratings.rating(TABLE.guild_id, who, given.get("game"))
 
         async def vacation() -> Reply:
             days = named("vacation", args, ("days",), ("days",)).get("days", "0")
-            return await s.vacation(caller, vacation_days(days))
+            return await s.postal.vacation(caller, vacation_days(days))
 
         games = "\n".join(
-            f"  {g.key}: {g.name} ({player_count(g)}) — {g.summary}" for g in s.games()
+            f"  {g.key}: {g.name} ({player_count(g)}) — {g.summary}" for g in s.lobby.offered()
         )
         return {
-            "turns": lambda: s.my_turns(caller),
+            "turns": lambda: s.looking.my_turns(caller),
             "vacation": vacation,
-            "settings": lambda: s.settings(caller, **settings_changes(args)),
+            "settings": lambda: s.postal.settings(caller, **settings_changes(args)),
             "rating": rating,
-            "leaderboard": lambda: s.leaderboard(TABLE.guild_id, bare_or_named("game", args)),
+            "leaderboard": lambda: s.ratings.leaderboard(
+                TABLE.guild_id, bare_or_named("game", args)
+            ),
             "games": lambda: text("Games:\n" + games),
-            "rules": lambda: text(s.rules_text(bare_or_named("game", args))),
+            "rules": lambda: text(s.lobby.rules_text(bare_or_named("game", args))),
         }
 
     def _daily(self, caller: Caller, args: str) -> Action:
@@ -344,15 +344,15 @@ class Console:
 
         async def play() -> Reply:
             table = self._daily_table(caller)
-            if await self.service.is_live(table):  # begun in an earlier session, say
+            if await self.service.looking.is_live(table):  # begun in an earlier session, say
                 self.places[caller.user_id] = table
-                status = await self.service.status(table)
+                status = await self.service.looking.status(table)
                 return replace(
                     status,
                     text="Your daily challenge is still going; your game commands go to it.\n"
                     + status.text,
                 )
-            reply = await self.daily.play(table, caller, TABLE.guild_id)
+            reply = await self.service.daily.play(table, caller, TABLE.guild_id)
             self.places[caller.user_id] = table
             return reply
 
@@ -370,13 +370,13 @@ class Console:
 
         return {
             "play": play,
-            "leaderboard": self.daily.leaderboard,
-            "stats": lambda: self.daily.stats(caller),
+            "leaderboard": self.service.daily.leaderboard,
+            "stats": lambda: self.service.daily.stats(caller),
             "setup": setup,
         }.get(sub, unknown)
 
     def _league(self, caller: Caller, args: str) -> Action:
-        o, guild = self.organiser, TABLE.guild_id
+        s, guild = self.service, TABLE.guild_id
         sub, _, rest = args.strip().partition(" ")
         # the league's name, bare (`/league join Spring Cup`) or as Discord names it
         name = bare_or_named("name", " ".join(tokens(rest))) if rest.strip() else ""
@@ -384,10 +384,10 @@ class Console:
         async def create() -> Reply:
             given = league_options(rest)
             name, game, format = given.pop("name"), given.pop("game"), given.pop("format")
-            return await o.create(TABLE, caller, name, game, format, **given)
+            return await s.leagues.create(TABLE, caller, name, game, format, **given)
 
         async def leave() -> list[Posted]:
-            reply, notices = await o.leave(guild, caller, name)
+            reply, notices = await s.leagues.leave(guild, caller, name)
             return [Posted(TABLE, reply), *notices]
 
         async def role() -> Reply:
@@ -401,13 +401,13 @@ class Console:
 
         return {
             "create": create,
-            "list": lambda: o.list_leagues(guild),
-            "join": lambda: o.join(guild, caller, name),
+            "list": lambda: s.league_tables.list_leagues(guild),
+            "join": lambda: s.leagues.join(guild, caller, name),
             "leave": leave,
-            "start": lambda: o.start(guild, caller, name),
-            "standings": lambda: o.standings(guild, name),
-            "schedule": lambda: o.schedule(guild, name),
-            "results": lambda: o.results(guild, name),
+            "start": lambda: s.league_rounds.start(guild, caller, name),
+            "standings": lambda: s.league_tables.standings(guild, name),
+            "schedule": lambda: s.league_tables.schedule(guild, name),
+            "results": lambda: s.league_tables.results(guild, name),
             "role": role,
         }.get(sub.lower(), unknown)
 
@@ -419,7 +419,7 @@ class Console:
                 self.say(f"  [at table {item.table.channel_id}]")
             await self.show(caller, item.reply)
             if item.table != TABLE and item.reply.playable and item.reply.game_id is not None:
-                players = await self.service.players(item.reply.game_id)
+                players = await self.service.looking.players(item.reply.game_id)
                 for player in players:
                     self.places[player.user_id] = item.table
                 names = ", ".join(p.name for p in players)
@@ -448,7 +448,7 @@ class Console:
         names = {c.user_id: c.name for c in self.users.values()}
         wanted = {*reply.mentions, *(user for user, _ in reply.told)}
         if wanted - names.keys() and reply.game_id is not None:
-            seated = {p.user_id: p.name for p in await self.service.players(reply.game_id)}
+            seated = {p.user_id: p.name for p in await self.service.looking.players(reply.game_id)}
             names = seated | names
         return names
 

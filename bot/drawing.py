@@ -34,17 +34,16 @@ class DrawingFailed(RuntimeError):
 
 
 def warm() -> None:
-    """In each worker, once: import the renderers, load their fonts and draw what every
-    Skybridge board shares (its palette, the blank boards), so no move waits for it."""
-    from renders import skybridge
+    """In each worker, once: import the renderers, load their fonts and let every game
+    draw what its boards share (palettes, blank boards), so no move waits for it."""
+    from renders import LOOKS
     from renders.common import font
 
     for size in range(10, 40):
         font(size, True)
         font(size, False)
-    skybridge.palette()
-    for players in (2, 3, 4):
-        skybridge._backdrop(players)
+    for each in LOOKS.values():
+        each.warm()
 
 
 def _serve(pipe: Connection) -> None:

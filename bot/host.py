@@ -14,16 +14,12 @@ from typing import Protocol
 
 import discord
 
-from bot.daily import Daily
-from bot.organiser import Organiser
 from bot.service import Reply, Service, Table
 from bot.tree import Tree
 
 
 class Host(Protocol):
     service: Service
-    organiser: Organiser
-    daily: Daily
 
     @property
     def tree(self) -> Tree:

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 import engine
 from bot.backups import copy_checked, hold, remove_with_journals
-from bot.service.base import replayed
+from bot.service.games import replayed
 from bot.store import (
     CannotOpen,
     Damaged,

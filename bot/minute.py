@@ -13,31 +13,31 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.daily import Daily
-from bot.organiser import Organiser
-from bot.scheduler import Post, Posted, Scheduler
+from bot.service.daily import Daily
+from bot.service.leagues import LeagueRounds
+from bot.service.timers import Post, Posted, Timers
 from bot.store import Notice
 
 log = logging.getLogger(__name__)
 
 
 class MinutePass:
-    def __init__(self, scheduler: Scheduler, organiser: Organiser, daily: Daily) -> None:
-        self.scheduler = scheduler
-        self.organiser = organiser
+    def __init__(self, timers: Timers, rounds: LeagueRounds, daily: Daily) -> None:
+        self.timers = timers
+        self.rounds = rounds
         self.daily = daily
 
     async def let_go(self) -> None:
         """Give up the leases held (the daily posts', stalled leagues'): the process stops."""
         await self.daily.let_go()
-        await self.organiser.let_go()
+        await self.rounds.let_go()
 
     async def run(self, post: Post, send: Callable[[Notice], Awaitable[None]]) -> int:
         """Timers (deadline and AI moves, reminders), league rounds, the daily settling
         and rollover, then the notices due; returns how many posts and notices went out.
 
         The timers' moves are posted one by one as they are stored (``post`` goes to the
-        scheduler, with a stand-in for each post in case this process dies first), and so
+        timers, with a stand-in for each post in case this process dies first), and so
         are the leagues' rounds and the daily posts (each marked made once posted, so one
         this process dies before posting is posted by the next pass); the other posts
         once each source is done."""
@@ -50,8 +50,8 @@ class MinutePass:
             return done
 
         sources: tuple[tuple[str, Callable[[], Awaitable[list[Posted]]]], ...] = (
-            ("timers", lambda: self.scheduler.tick(post_one)),
-            ("leagues", lambda: self.organiser.tick(post_one)),
+            ("timers", lambda: self.timers.tick(post_one)),
+            ("leagues", lambda: self.rounds.tick(post_one)),
             ("daily settling", lambda: self.daily.settle(post_one)),
             ("daily rollover", lambda: self.daily.rollover(post_one)),
         )
@@ -63,7 +63,7 @@ class MinutePass:
                 continue
             for item in items:
                 await post_one(item)
-        notices = await self.scheduler.deliveries()
+        notices = await self.timers.deliveries()
         return posted + await self.send_claimed(notices, send)
 
     async def send_claimed(
@@ -74,7 +74,7 @@ class MinutePass:
         has taken them over and sends them, so this one leaves them. How many went."""
         sent = 0
         for notice in notices:
-            if await self.scheduler.still_ours(notice):
+            if await self.timers.still_ours(notice):
                 await send(notice)
                 sent += 1
             else:

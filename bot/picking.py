@@ -42,7 +42,7 @@ class _GameButton:
     async def table(self, interaction: discord.Interaction, bot: Host) -> Table:
         """The game's own channel, wherever the button is clicked (a Play button under
         ``/turns`` is clicked far from it), its hints as the clicker's place allows."""
-        table = await bot.service.table_of_game(self.game_id)
+        table = await bot.service.looking.table_of_game(self.game_id)
         return replace(table, server_commands=table_of(interaction).server_commands)
 
     async def legal(
@@ -52,7 +52,7 @@ class _GameButton:
         position is gone."""
         expect = (self.game_id, self.version)
         table = table or await self.table(interaction, bot)
-        return await bot.service.legal_moves(table, caller_of(interaction), expect)
+        return await bot.service.play.legal_moves(table, caller_of(interaction), expect)
 
     #: whether a click opens a new (private) message rather than changing its own
     opens_message = False
@@ -79,7 +79,7 @@ class _GameButton:
             content, choices = picker_message(self.game_id, self.version, moves, path, 0)
             await edit_original(interaction, content, choices)
             return
-        reply = await bot.service.move(
+        reply = await bot.service.play.move(
             table, caller_of(interaction), step.move, (self.game_id, self.version)
         )
         await edit_original(interaction, f"You played `{step.move}`.")

@@ -73,7 +73,9 @@ class SnoozeButton(
             turn_since = str(self.turn)
         try:
             await acknowledge(interaction)
-            reply = await bot.service.snooze_turn(self.game_id, caller_of(interaction), turn_since)
+            reply = await bot.service.postal.snooze_turn(
+                self.game_id, caller_of(interaction), turn_since
+            )
             await bot.answer(interaction, reply)
         except Exception as exc:  # answered and logged in one place
             await answer_error(interaction, exc, "button SnoozeButton")
@@ -100,7 +102,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bk:aga
         bot: Host = interaction.client  # type: ignore[assignment]
         try:
             await acknowledge(interaction, new_message=True)
-            reply = await bot.service.rematch(
+            reply = await bot.service.rematch.agree(
                 table_of(interaction), caller_of(interaction), self.game_id
             )
             await bot.answer(interaction, reply)

@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import ModuleType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from engine.options import QUOTED, BadOptions, Choice, Option
 
@@ -143,8 +143,42 @@ class Rng:
         return tuple(out), rng
 
 
-S = TypeVar("S")
+class Seats(Protocol):
+    """How many seats a game has and which of them resigned: what every state holds, and
+    any view that shows it, for :func:`too_few_left`."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def resigned(self) -> frozenset[int]: ...
+
+
+class GameState(Seats, Protocol):
+    """What the core reads of every game's state, whatever else it holds: a frozen
+    dataclass (the core records a resignation with ``dataclasses.replace``) with its
+    :class:`Seats` and its generator."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def rng(self) -> Rng: ...
+
+
+S = TypeVar("S", bound=GameState)
 A = TypeVar("A")
+F = TypeVar("F", bound=Callable[..., Any])
+V = TypeVar("V")  # any frozen dataclass: a state or a part of one
+
+
+def kit_answers(method: F) -> F:
+    """Mark a :class:`Game` method that a game's :class:`Kit` answers. It is abstract at run
+    time, so ABCMeta still refuses a game that neither names a kit nor writes the method,
+    but concrete to a type checker, which cannot see the kit's functions
+    ``Game.__init_subclass__`` puts in place (with ``abstractmethod`` every game would be
+    abstract to it). Its body is never run: the kit's function or the game's own replaces it."""
+    setattr(method, "__isabstractmethod__", True)  # noqa: B010 (mypy: no such field)
+    return method
 
 
 @dataclass(frozen=True)
@@ -200,7 +234,7 @@ class Resign:
 RESIGN = "resign"
 
 
-def evolve(value: S, **changes: Any) -> S:
+def evolve(value: V, **changes: Any) -> V:
     """``dataclasses.replace`` for a frozen dataclass that checks nothing as it is made (no
     ``__post_init__``): the same new value, made by copying its fields at once rather than
     calling its constructor with every one. The computer players make hundreds of
@@ -211,7 +245,7 @@ def evolve(value: S, **changes: Any) -> S:
     return new
 
 
-def too_few_left(state: Any) -> bool:
+def too_few_left(state: Seats) -> bool:
     """Whether resignations leave too few to play on: fewer than two players still in,
     or none in a game played alone (against the game's own opponent)."""
     return state.players - len(state.resigned) < min(2, state.players)
@@ -231,7 +265,7 @@ class Step(Generic[S, A]):
     once the game is over. ``action`` is ``None`` for a skipped turn.
     """
 
-    action: A | None
+    action: A | Resign | None
     state: S
     events: tuple[Event, ...]
     awaited: Mapping[int, Stage]
@@ -360,47 +394,55 @@ class Game(ABC, Generic[S, A]):
         game as a value of its kind, defaults filled in (:meth:`new` read them through
         their specs); raises :class:`BadOptions` for values it cannot play together."""
 
-    @abstractmethod
+    @kit_answers
     def awaited(self, state: S) -> Mapping[int, Stage]:
         """The seats whose input is awaited now, each with its stage (empty once over)."""
+        raise NotImplementedError
 
-    @abstractmethod
+    @kit_answers
     def parse_move(self, text: str) -> A:
         """Read one of the game's own actions from its notation; raises
         :class:`IllegalMove` if unreadable."""
+        raise NotImplementedError
 
-    @abstractmethod
+    @kit_answers
     def format_move(self, action: A) -> str:
         """The one canonical notation of one of the game's own actions."""
+        raise NotImplementedError
 
-    @abstractmethod
+    @kit_answers
     def view(self, state: S, seat: int | None) -> Any:
         """What ``seat`` (or a spectator, ``None``) may see of ``state``."""
+        raise NotImplementedError
 
-    @abstractmethod
+    @kit_answers
     def sample(self, view: Any, rng: Rng) -> S:
         """One state ``view`` could have come from: the same view for its seat and the
         same legal actions, what the view hides dealt at random by ``rng`` from what
         could be there, and ``rng`` the state's generator, so the dice to come are
         unknown too. The computer players search such states; they never see the real
         one."""
+        raise NotImplementedError
 
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
 
-    @abstractmethod
+    @kit_answers
     def result(self, state: S) -> Result:
         """Scores and places; for an unfinished game, the standing so far."""
+        raise NotImplementedError
 
-    @abstractmethod
-    def state_to_dict(self, state: S) -> dict[str, Any]: ...
+    @kit_answers
+    def state_to_dict(self, state: S) -> dict[str, Any]:
+        raise NotImplementedError
 
-    @abstractmethod
-    def state_from_dict(self, data: Mapping[str, Any]) -> S: ...
+    @kit_answers
+    def state_from_dict(self, data: Mapping[str, Any]) -> S:
+        raise NotImplementedError
 
     def seated(self, state: S, seat: int) -> bool:
         """Whether ``seat`` still plays in this game (a resigned seat does not)."""
-        return 0 <= seat < state.players and seat not in state.resigned  # type: ignore[attr-defined]
+        return 0 <= seat < state.players and seat not in state.resigned
 
     def after(self, before: S, state: S, seat: int, action: A, events: list[Event]) -> S:
         """What follows every action, whatever its kind (the last move noted, the turn
@@ -517,11 +559,11 @@ class Game(ABC, Generic[S, A]):
             for action in rule.targets(state, seat)
         ]
 
-    def refusal(self, state: S, seat: int, action: A) -> str | None:
+    def refusal(self, state: S, seat: int, action: A | Resign) -> str | None:
         """Why ``seat`` may not play ``action`` now, in one sentence, or ``None``."""
         if self.is_over(state):
             return "The game is over."
-        if seat in state.resigned:  # type: ignore[attr-defined]
+        if seat in state.resigned:
             return "You have already resigned."
         if not self.seated(state, seat):
             return "You are not playing in this game."
@@ -538,11 +580,11 @@ class Game(ABC, Generic[S, A]):
             return stage.prompt or f"You can't {self.format(action)} now."
         return rule.refusal(state, seat, action)
 
-    def is_legal(self, state: S, seat: int, action: A) -> bool:
+    def is_legal(self, state: S, seat: int, action: A | Resign) -> bool:
         """Whether ``seat`` may play ``action`` now, without listing every legal action."""
         return self.refusal(state, seat, action) is None
 
-    def apply(self, state: S, seat: int, action: A) -> Step[S, A]:
+    def apply(self, state: S, seat: int, action: A | Resign) -> Step[S, A]:
         """Everything ``seat`` playing ``action`` leads to; raises :class:`IllegalMove`."""
         reason = self.refusal(state, seat, action)
         if reason is not None:
@@ -556,7 +598,7 @@ class Game(ABC, Generic[S, A]):
         recorded in ``resigned`` and plays no more, everyone is told, and the game's
         :meth:`resigned` says what follows."""
         events = [Event("resign", f"{seat_ref(seat)} resigned.")]
-        left = replace(state, resigned=state.resigned | {seat})  # type: ignore[attr-defined]
+        left = replace(state, resigned=state.resigned | {seat})
         return self.step(Resign(), self.resigned(left, seat, events), events)
 
     def apply_listed(self, state: S, seat: int, action: A) -> Step[S, A]:
@@ -581,7 +623,7 @@ class Game(ABC, Generic[S, A]):
         after, events = self.skipped(state, seat)
         return self.step(None, after, events)
 
-    def step(self, action: A | None, state: S, events: Iterable[Event]) -> Step[S, A]:
+    def step(self, action: A | Resign | None, state: S, events: Iterable[Event]) -> Step[S, A]:
         """The :class:`Step` that reaching ``state`` by ``action`` amounts to."""
         result = self.result(state) if self.is_over(state) else None
         return Step(action, state, tuple(events), self.awaited(state), result)
@@ -607,7 +649,7 @@ class Game(ABC, Generic[S, A]):
         die rolled (the generator moved on; every state keeps it as ``rng``) or a card or
         domino drawn (told to one seat alone). Its player has seen the outcome, so such a
         move is not theirs alone to take back."""
-        moved_on = before.rng != after.rng  # type: ignore[attr-defined]
+        moved_on = before.rng != after.rng
         return moved_on or any(event.seat is not None for event in events)
 
     def seat_label(self, state: S, seat: int) -> str:

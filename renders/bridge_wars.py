@@ -25,7 +25,8 @@ from engine.bridge_wars.blocks import COLOURS, NAMES, STARTER
 from engine.bridge_wars.board import BRASS, COLUMNS, HOLES, SIZE, col_row, name
 from engine.bridge_wars.state import Placed
 from engine.bridge_wars.view import View
-from renders.common import fit_text, font, text_width, to_png
+from renders.common import fit_text, font, text_width
+from renders.ground import Ground
 from renders.palette import (
     BACKGROUND,
     CARD,
@@ -86,7 +87,8 @@ def _shade(rgb: RGB, factor: float) -> RGB:
 def _through(glass: tuple[int, int, int, int], below: RGB) -> RGB:
     """What a see-through colour over ``below`` shows."""
     share = glass[3] / 255
-    return tuple(round(b + (g - b) * share) for g, b in zip(glass[:3], below, strict=False))
+    red, green, blue = (round(b + (g - b) * share) for g, b in zip(glass[:3], below, strict=False))
+    return red, green, blue
 
 
 #: every colour a board names, for its fixed palette: the blocks' lit and shaded faces,
@@ -183,7 +185,7 @@ _ROOM = 240  # ground under the map: four cards and their legend end above it
 
 
 @lru_cache(maxsize=8)
-def _backdrop(height: int, rods: tuple[bool, ...]) -> Image.Image:
+def _backdrop(height: int, rods: tuple[bool, ...]) -> Ground:
     """What every board of a game shares, drawn once per process: the wooden board with
     its holes, the rods' feet and the coordinates; the map's empty cells, its frame, the
     brass ring and its coordinates, and plain ground below for the longest legend: a
@@ -205,7 +207,7 @@ def _backdrop(height: int, rods: tuple[bool, ...]) -> Image.Image:
     for row in range(SIZE):
         y = plan.map[3] - (row + 0.5) * CELL
         pen.text((plan.map[0] - GUTTER / 2, y), str(row + 1), 15, INK)
-    return pen.finish()
+    return Ground(pen.finish(), fixed_palette(NAMED))
 
 
 def _draw_board(pen: Pen, rods: tuple[bool, ...], plan: Layout) -> None:
@@ -272,10 +274,11 @@ def _rod_glyph(levels: int, tip: bool, brass: bool) -> Image.Image:
 def _neighbours(hole: int) -> tuple[int, int, int, int]:
     """The holes beside ``hole`` towards -y, +x, +y and -x, or -1 off the board."""
     col, row = col_row(hole)
-    return tuple(
+    up, right, down, left = (
         (row + dy) * SIZE + col + dx if 0 <= col + dx < SIZE and 0 <= row + dy < SIZE else -1
         for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
     )
+    return up, right, down, left
 
 
 #: per hole, its neighbours, and its front corner's place on screen from the origin:
@@ -607,16 +610,23 @@ def _draw_legend(pen: Pen, view: View, plan: Layout) -> None:
 def render(view: View, names: Sequence[str]) -> bytes:
     """The picture for ``view`` as PNG bytes; ``names[seat]`` labels each player."""
     plan = layout(view)
-    backdrop = _backdrop(view.height, view.rods)
-    if plan.height <= backdrop.height:
-        pen = Pen(backdrop.crop((0, 0, plan.width, plan.height)))
-    else:  # a legend longer than any game has made so far
-        pen = Pen.blank(plan.width, plan.height)
-        pen.paste(backdrop, (0, 0))
+    # taller only for a legend longer than any game has made so far
+    pen = Pen.on(_backdrop(view.height, view.rods).taller(plan.height))
     _draw_caption(pen, view, names, plan)
     _draw_iso(pen, view, plan)
     _draw_map(pen, view, plan)
     for seat, box in enumerate(plan.cards):
         _draw_card(pen, view, seat, names[seat], box)
     _draw_legend(pen, view, plan)
-    return to_png(pen.finish(), fixed_palette(NAMED))
+    return pen.png(plan.height)
+
+
+def accent(view: View, seat: int) -> RGB | None:
+    """The colour a seat chose; none before it has chosen one."""
+    colour = view.colours[seat]
+    return PLAYER_COLOURS[colour].fill if colour >= 0 else None
+
+
+def warm() -> None:
+    """The palette, before the first board (the blank board depends on the options)."""
+    fixed_palette(NAMED)

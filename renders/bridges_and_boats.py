@@ -27,7 +27,8 @@ from engine.bridges_and_boats.board import SECTION_OF_SUM, SECTIONS
 from engine.bridges_and_boats.dominoes import Domino
 from engine.bridges_and_boats.state import ATTACKER, DEFENDER, Roll
 from engine.bridges_and_boats.view import BoatView, View
-from renders.common import fit_text, font, text_width, to_png
+from renders.common import fit_text, font, text_width
+from renders.ground import blank
 from renders.palette import (
     CARD,
     CARD_LINE,
@@ -393,7 +394,7 @@ def _last_token(view: View) -> str:
 
 def _status(view: View, names: Sequence[str]) -> str:
     if view.over:
-        assert view.places is not None
+        assert view.places is not None and view.reason is not None
         why = {"pool": "the pool is empty", "cap": "turn limit", "resign": "resigned"}
         if view.places[0] == view.places[1]:
             return f"Game over ({why[view.reason]}): a tie"
@@ -672,7 +673,7 @@ def _draw_last(pen: Pen, view: View, plan: Layout) -> None:
 def render(view: View, names: Sequence[str]) -> bytes:
     """The table for ``view`` as PNG bytes; ``names[seat]`` labels each side."""
     plan = layout(view)
-    pen = Pen.blank(plan.width, plan.height)
+    pen = Pen.on(blank(plan.width, plan.height, NAMED))
     _draw_caption(pen, view, names)
     _draw_river(pen, view, names, plan)
     _draw_bridge(pen, view, plan)
@@ -685,4 +686,15 @@ def render(view: View, names: Sequence[str]) -> bytes:
     _draw_defender(pen, view, plan)
     _draw_footer(pen, view, plan)
     _draw_last(pen, view, plan)
-    return to_png(pen.finish(), fixed_palette(NAMED))
+    return pen.png(plan.height)
+
+
+def accent(view: View, seat: int) -> RGB:
+    """The side's colour: the attacker's soldiers, the defender's coins."""
+    return SIDES[seat].fill
+
+
+def warm() -> None:
+    """The palette, before the first board (the plain ground waits for one: a worker
+    holds it only for the games it draws)."""
+    fixed_palette(NAMED)

@@ -61,31 +61,37 @@ def to_png(image: Image.Image, palette: Image.Image) -> bytes:
     86 ms; octree-paletted it is 21 KB in 19 ms, of which the octree is about half.
     Every renderer passes its own fixed ``palette`` (a "P" image, see
     :func:`renders.palette.fixed_palette`) instead of working one out per picture:
-    mapping onto it takes a quarter of the time. See :func:`_png` for the encoding.
+    mapping onto it takes a quarter of the time. Boards are drawn on a
+    :class:`renders.ground.Ground`, which maps only what a board drew; this maps a whole
+    picture (a league's table).
     """
-    return _png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+    mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    width, height = image.size
+    rows = Image.new("P", (width + 1, height))  # each row led by its filter byte, 0
+    rows.paste(mapped, (1, 0))
+    colours = mapped.getpalette("RGB")
+    assert colours is not None, "a quantized picture has a palette"
+    return png(width, height, bytes(colours), rows.tobytes())
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def _png(image: Image.Image) -> bytes:
-    """A paletted image as the plainest PNG: one IDAT, no row filters, deflated by ISA-L.
+def png(width: int, height: int, colours: bytes, rows: bytes | bytearray | memoryview) -> bytes:
+    """A paletted picture as the plainest PNG: one IDAT, no row filters, deflated by
+    ISA-L. ``rows`` are the picture's rows of palette indices, each led by its filter
+    byte (0: none), and ``colours`` the palette, three bytes a colour.
 
     A move's reply waits for this, and with zlib it was a third of a board's CPU.
     Pillow's own writer takes 2.3-2.4 ms for a 900x1131 Skybridge board; zlib at level
     1 (``memLevel`` 6), all rows at once, 1.5 ms and 30.5 KiB; ISA-L's deflate at its
     level 1, a standard zlib stream any viewer reads, 0.35 ms and 26.5 KiB (its level
     0 is no faster and larger, its level 3 four times slower; docs/bench.md). Filters
-    do not help paletted pictures, so every row starts with filter 0: padding the
-    picture with a column of zeros on the left gives exactly those rows.
+    do not help paletted pictures, so every row starts with filter 0.
     """
-    width, height = image.size
-    rows = Image.new("P", (width + 1, height))
-    rows.paste(image, (1, 0))
-    pixels = isal_zlib.compress(rows.tobytes(), 1)
+    pixels = isal_zlib.compress(rows, 1)
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit paletted
-    chunks = ((b"IHDR", header), (b"PLTE", bytes(image.getpalette("RGB"))), (b"IDAT", pixels))
+    chunks = ((b"IHDR", header), (b"PLTE", colours), (b"IDAT", pixels))
     out = [PNG_SIGNATURE]
     for kind, body in (*chunks, (b"IEND", b"")):
         crc = zlib.crc32(body, zlib.crc32(kind))

@@ -133,8 +133,10 @@ def fixed_palette(named: tuple[RGB, ...]) -> Image.Image:
             sheet.paste(ramp, (x, 0))
             x += ramp.width
         octree = sheet.quantize(256 - len(colours), method=Image.Quantize.FASTOCTREE)
-        flat = octree.getpalette()[: 3 * (256 - len(colours))]
-        shades = [tuple(flat[k : k + 3]) for k in range(0, len(flat), 3)]
+        flat = octree.getpalette()
+        assert flat is not None, "a quantized picture has a palette"
+        flat = flat[: 3 * (256 - len(colours))]
+        shades = [(flat[k], flat[k + 1], flat[k + 2]) for k in range(0, len(flat), 3)]
     fixed = Image.new("P", (1, 1))
     fixed.putpalette([c for rgb in colours + shades for c in rgb])
     return fixed

@@ -9,8 +9,10 @@ of each pixel it covers as alpha, and pasted through that alpha wherever it goes
 edges blend with whatever is below, as supersampling the whole picture would give, at
 the cost of a paste. Square-cornered fills are worked out exactly and painted straight
 on (:meth:`Pen._plain`), and a big rounded box is its four corners stamped plus straight
-strips, so no shape costs its area twice over. A shape of one colour is kept as its
-coverage alone and pasted with its colour. What a board repeats by the dozen as a group
+strips, so no shape costs its area twice over. Stamps and words are kept premultiplied
+("RGBa": each colour already scaled by how much of the pixel it covers), which Pillow
+pastes three to five times faster than a colour through a mask or an RGBA stamp (its
+blend is one multiply a byte). What a board repeats by the dozen as a group
 (a block's faces, edges and letter) is one stamp made by :func:`glyph`. FreeType already
 anti-aliases text, so text is rasterised once per word and size, and drawn after the
 shapes (:meth:`Pen.text`) or at once, in depth order with them (:meth:`Pen.text_now`).
@@ -27,11 +29,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import overload
 
 from PIL import Image, ImageDraw
 from PIL.Image import core
 
 from renders.common import font
+from renders.ground import Ground
 from renders.palette import BACKGROUND, RGB
 
 Box = tuple[float, float, float, float]
@@ -55,20 +59,37 @@ def box_centre(box: Box) -> Point:
 
 class Pen:
     """Draws in output pixels on ``image`` (RGB): shapes at once, as stamps; text at the
-    end (:meth:`finish`) unless it must be hidden by what is drawn later."""
+    end (:meth:`finish`) unless it must be hidden by what is drawn later. Every box it
+    pastes is noted in :attr:`touched`, so a board drawn on a :class:`Ground`'s canvas
+    (:meth:`on`) maps only those onto its palette (:meth:`png`)."""
 
-    def __init__(self, image: Image.Image) -> None:
+    def __init__(self, image: Image.Image, ground: Ground | None = None) -> None:
         self.image = image
         image.load()
         # pastes go straight to Pillow's core: a board makes hundreds, and the checks
         # Image.paste makes on each cost twice the paste itself
         self._core = image.im
         self.texts: list[tuple[Point, str, int, RGB, str, bool]] = []
+        self.ground = ground
+        self.touched: list[tuple[int, int, int, int]] = []
 
     @classmethod
     def blank(cls, width: int, height: int) -> Pen:
-        """A pen on a new picture of the boards' ground."""
+        """A pen on a new picture of the boards' ground (to draw a :class:`Ground`, or a
+        picture that is not a board)."""
         return cls(Image.new("RGB", (width, height), BACKGROUND))
+
+    @classmethod
+    def on(cls, ground: Ground) -> Pen:
+        """A pen on a canvas of ``ground``, to draw one board and :meth:`png` it."""
+        return cls(ground.canvas(), ground)
+
+    def png(self, height: int | None = None) -> bytes:
+        """The board as PNG bytes, its top ``height`` rows (all by default), text drawn;
+        the canvas goes back to the ground, and this pen draws no more."""
+        assert self.ground is not None, "a pen on a ground (Pen.on) makes the PNG"
+        self.finish()
+        return self.ground.png(self.image, self.touched, height)
 
     # -- boxes ---------------------------------------------------------------------------
 
@@ -88,6 +109,7 @@ class Pen:
         if not radius and not width:
             self._plain(box, fill)
         elif not radius:
+            assert edge is not None, "a width is drawn only with an edge (above)"
             self._framed(box, fill, edge, width)
         elif (box[2] - box[0] + 3) * (box[3] - box[1] + 3) <= SMALL_SHAPE or not self._cornered(
             box, fill, edge, width, radius
@@ -178,6 +200,8 @@ class Pen:
                 elif share:
                     alpha = _constant_mask(x1 - x0, y1 - y0, round(255 * share / SCALE**2))
                     self._core.paste(colour, (x0, y0, x1, y1), alpha)
+        if xs and ys:
+            self.touched.append((xs[0][0], ys[0][0], xs[-1][1], ys[-1][1]))
 
     # -- other shapes --------------------------------------------------------------------
 
@@ -247,18 +271,20 @@ class Pen:
         # a big shape (a board, a panel) is drawn once per board at most: not kept
         draw = _shape if size[0] * size[1] <= SMALL_SHAPE else _shape.__wrapped__
         stroke, corner = round(width * SCALE), round(radius * SCALE)
-        colour, shape = draw(kind, at, size, fill, edge, stroke, corner, angles)
-        self._core.paste(colour or shape, (ox, oy, canvas[2], canvas[3]), shape)
+        shape = draw(kind, at, size, fill, edge, stroke, corner, angles)
+        self._core.paste(shape, canvas, shape)
+        self.touched.append(canvas)
 
     def paste(self, stamp: Image.Image, at: tuple[int, int]) -> None:
         """A prepared stamp (see :func:`glyph`) through its alpha, or a picture without one
         (a blank board drawn once), its corner at ``at``."""
         x, y = at
         box = (x, y, x + stamp.width, y + stamp.height)
-        if stamp.mode == "RGBA":
+        if stamp.mode == "RGBa":
             self._core.paste(stamp.im, box, stamp.im)
         else:
             self._core.paste(stamp.im, box)
+        self.touched.append(box)
 
     # -- text ----------------------------------------------------------------------------
 
@@ -272,9 +298,11 @@ class Pen:
         self, xy: Point, text: str, size: int, fill: RGB, anchor: str = "mm", bold: bool = True
     ) -> None:
         """Text drawn at once, so that shapes drawn later (nearer ones) can hide it."""
-        mask, (dx, dy) = _lettering(text, size, bold, anchor)
+        inked, (dx, dy) = _inked(text, size, bold, anchor, fill)
         x, y = round(xy[0]) + dx, round(xy[1]) + dy
-        self._core.paste(fill, (x, y, x + mask.size[0], y + mask.size[1]), mask)
+        box = (x, y, x + inked.size[0], y + inked.size[1])
+        self._core.paste(inked, box, inked)
+        self.touched.append(box)
 
     def finish(self) -> Image.Image:
         """The picture, with the text drawn over the shapes."""
@@ -298,6 +326,23 @@ def _lettering(
     mask = Image.new("L", (math.ceil(right) - dx + 2, math.ceil(bottom) - dy + 2), 0)
     ImageDraw.Draw(mask).text((-dx, -dy), text, font=face, fill=255, anchor=anchor)
     return mask.im, (dx, dy)
+
+
+@lru_cache(maxsize=4096)
+def _inked(
+    text: str, size: int, bold: bool, anchor: str, fill: RGB
+) -> tuple[core.ImagingCore, tuple[int, int]]:
+    """``text`` in ``fill`` as a stamp (see :func:`_tinted`): a board's words are the
+    same few in the same few colours, so each is tinted once per process."""
+    mask, at = _lettering(text, size, bold, anchor)
+    return _tinted(fill, mask), at
+
+
+def _tinted(colour: RGB, cover: core.ImagingCore) -> core.ImagingCore:
+    """``colour`` over ``cover``'s share of each pixel, as a premultiplied "RGBa" stamp."""
+    stamp = Image.new("RGBA", cover.size, colour)
+    stamp.im.putband(cover, 3)
+    return stamp.convert("RGBa").im
 
 
 def _coverage(first: int, last: int) -> list[tuple[int, int, int]]:
@@ -338,11 +383,12 @@ def _shape(
     width: int,
     radius: int,
     angles: tuple[float, float],
-) -> tuple[RGB | None, core.ImagingCore]:
-    """One shape on a ``size`` canvas (``points`` at :data:`SCALE`), reduced: a colour
-    and how much of each pixel it covers (an "L" mask), or for a shape of two colours
-    (a fill and an edge) its colours with that coverage as alpha (RGBA, see
-    :func:`_supersampled`). A see-through ``fill`` covers only its opacity's share."""
+) -> core.ImagingCore:
+    """One shape on a ``size`` canvas (``points`` at :data:`SCALE`), reduced, as a
+    premultiplied stamp: a shape of one colour drawn as coverage alone and tinted
+    (:func:`_tinted`), one of two colours (a fill and an edge) on a premultiplied
+    canvas (:func:`_supersampled`). A see-through ``fill`` covers only its opacity's
+    share."""
     big = (size[0] * SCALE, size[1] * SCALE)
     solid = None if fill is None else fill[:3]
     if solid is None or edge is None or solid == edge:
@@ -350,21 +396,27 @@ def _shape(
         _sketch(
             ImageDraw.Draw(cover), kind, points, _opacity(fill), edge and 255, width, radius, angles
         )
-        return solid or edge, cover.reduce(SCALE).im
+        tint = solid or edge
+        assert tint is not None, "a shape has a fill or an edge"
+        return _tinted(tint, cover.reduce(SCALE).im)
     canvas, draw = _supersampled(big)
     _sketch(draw, kind, points, _premultiplied(fill), _premultiplied(edge), width, radius, angles)
-    return None, canvas.reduce(SCALE).convert("RGBA").im
+    return canvas.reduce(SCALE).im
 
 
 def _supersampled(big: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A canvas for shapes of several colours: "RGBa" holds colours premultiplied by
     their coverage, transparent black around them, so reducing it averages exactly what
-    an anti-aliased stamp needs, and converting it to RGBA undoes the premultiplying.
-    One canvas and one reduction, not a colour canvas and a coverage canvas merged."""
+    an anti-aliased stamp needs, and the result is pasted as it is. One canvas and one
+    reduction, not a colour canvas and a coverage canvas merged."""
     canvas = Image.new("RGBa", big)
     return canvas, ImageDraw.Draw(canvas)
 
 
+@overload
+def _opacity(colour: Colour) -> int: ...
+@overload
+def _opacity(colour: None) -> None: ...
 def _opacity(colour: Colour | None) -> int | None:
     """How much of a pixel ``colour`` covers where it is drawn: all, unless see-through."""
     if colour is None:
@@ -377,7 +429,8 @@ def _premultiplied(colour: Colour | None) -> tuple[int, int, int, int] | None:
     if colour is None:
         return None
     opacity = _opacity(colour)
-    return (*(c * opacity // 255 for c in colour[:3]), opacity)
+    red, green, blue = colour[:3]
+    return (red * opacity // 255, green * opacity // 255, blue * opacity // 255, opacity)
 
 
 def _sketch(
@@ -417,7 +470,7 @@ def glyph(
     texts: Sequence[tuple[Point, str, int, RGB] | tuple[Point, str, int, RGB, str]] = (),
 ) -> Image.Image:
     """Several shapes, in order (each hiding those before it, see-through ones too), then
-    bold text (centred, unless an anchor follows its colour), as one RGBA stamp for
+    bold text (centred, unless an anchor follows its colour), as one "RGBa" stamp for
     :meth:`Pen.paste`: what a board repeats by the dozen (a block's three faces, its
     edges and its letter) costs one paste instead of a dozen. Renderers keep the glyphs
     they make (``lru_cache``), keyed by what tells them apart."""
@@ -425,9 +478,10 @@ def glyph(
     for kind, points, fill, edge, width in sketches:
         at = [(x * SCALE, y * SCALE) for x, y in points]
         _sketch(draw, kind, at, _premultiplied(fill), _premultiplied(edge), round(width * SCALE))
-    stamp = canvas.reduce(SCALE).convert("RGBA")
+    stamp = canvas.reduce(SCALE)
     for (x, y), text, size_, fill, *anchor in texts:
         letters, (dx, dy) = _lettering(text, size_, True, anchor[0] if anchor else "mm")
-        at = (round(x) + dx, round(y) + dy)
-        stamp.im.paste(fill, (*at, at[0] + letters.size[0], at[1] + letters.size[1]), letters)
+        corner = (round(x) + dx, round(y) + dy)
+        box = (*corner, corner[0] + letters.size[0], corner[1] + letters.size[1])
+        stamp.im.paste((*fill, 255), box, letters)
     return stamp

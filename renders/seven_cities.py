@@ -41,7 +41,8 @@ from engine.seven_cities.board import (
 )
 from engine.seven_cities.cards import BY_SLUG, clock_text
 from engine.seven_cities.view import View
-from renders.common import fit_text, font, text_width, to_png
+from renders.common import fit_text, font, text_width
+from renders.ground import blank
 from renders.palette import (
     BACKGROUND,
     CARD,
@@ -193,7 +194,7 @@ def _hand_lines(view: View) -> int:
     return max(1, math.ceil(len(view.hand or ()) / 2))
 
 
-def centre(plan: Layout, tile: Tile) -> Point:
+def centre(plan: Layout, tile: Tile) -> tuple[int, int]:
     """A hex's centre, on a whole pixel: every hex of a terrain is then the same picture,
     and so is each of its edges, drawn once (half a pixel either way does not show)."""
     ox, oy = plan.origin[tile[0]]
@@ -456,12 +457,12 @@ def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> Non
             pen.text((hx, hy + HAND_LINE * 1.5), "no cards", TEXT, MUTED, anchor="lm")
         for i, slug in enumerate(view.hand):
             card = BY_SLUG[slug]
-            row, col = divmod(i, 2)
+            line, col = divmod(i, 2)
             text = (
                 f"{card.points} Action Points" if card.plain else f"{card.name} · {card.points} AP"
             )
             pen.text(
-                (hx + col * width, hy + HAND_LINE * (1.5 + row)),
+                (hx + col * width, hy + HAND_LINE * (1.5 + line)),
                 fit_text(text, font(TEXT), width - 12),
                 TEXT,
                 INK,
@@ -498,7 +499,7 @@ def _draw_legend(pen: Pen, view: View, plan: Layout) -> None:
 
 def render(view: View, names: Sequence[str]) -> bytes:
     plan = layout(view)
-    pen = Pen.blank(plan.width, plan.height)
+    pen = Pen.on(blank(plan.width, plan.height, NAMED))
     _draw_caption(pen, view, names, plan)
     _draw_anchors(pen, view, plan)
     _draw_tiles(pen, view, plan)
@@ -507,4 +508,15 @@ def render(view: View, names: Sequence[str]) -> bytes:
     _draw_players(pen, view, plan)
     _draw_marks(pen, view, plan)
     _draw_panel(pen, view, names, plan)
-    return to_png(pen.finish(), fixed_palette(NAMED))
+    return pen.png(plan.height)
+
+
+def accent(view: View, seat: int) -> RGB:
+    """The seat's colour, as its cities and tokens are drawn."""
+    return swatch(seat).fill
+
+
+def warm() -> None:
+    """The palette, before the first board (the plain ground waits for one: a worker
+    holds it only for the games it draws)."""
+    fixed_palette(NAMED)

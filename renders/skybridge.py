@@ -20,11 +20,12 @@ from functools import lru_cache
 
 from PIL import Image
 
-import engine
 from engine.skybridge.board import KINDS, SQUARES, STORIES
-from engine.skybridge.state import initial_stock, scoring_colours
+from engine.skybridge.state import initial_stock, new, scoring_colours
 from engine.skybridge.view import View
-from renders.common import fit_text, font, text_width, to_png
+from engine.skybridge.view import view as view_of
+from renders.common import fit_text, font, text_width
+from renders.ground import Ground
 from renders.palette import (
     BACKGROUND,
     CARD,
@@ -190,7 +191,7 @@ def _ordinal(place: int) -> str:
 
 def caption(view: View, names: Sequence[str]) -> tuple[str, str]:
     """The line above the board: the last move, and whose turn it is or who won."""
-    last = "New game" if view.last is None else f"Last: {engine.get('skybridge').format(view.last)}"
+    last = "New game" if view.last is None else f"Last: {view.last_move}"
     if not view.over:
         return last, f"{names[view.turn]} to play"
     assert view.places is not None
@@ -233,20 +234,24 @@ def _cell_line(pen: Pen, line: Box) -> None:
     pen.rect((x0 - half, y0 - half, x1, y1), CELL_LINE)
 
 
-def _draw_frame(pen: Pen, plan: Layout) -> None:
-    """The lines between rows, row numbers on the wood, each square's name in its
-    corner: rows grow with their towers, so these move from board to board (the lines
-    between columns never do, and are drawn with the wood)."""
+def _draw_rows(pen: Pen, plan: Layout) -> None:
+    """The lines between rows and the row numbers on the wood: rows grow with their
+    towers, so these move from board to board, once a tower outgrows its third of the
+    board (the lines between columns never do, and are drawn with the wood)."""
     x0, x1 = plan.cells[6][0], plan.cells[8][2]
     for row in range(3):
         cell = plan.cells[row * 3]
         _cell_line(pen, (x0, cell[1], x1, cell[1]))
     _cell_line(pen, (x0, plan.cells[0][3], x1, plan.cells[0][3]))
-    for sq, cell in enumerate(plan.cells):
-        pen.text((cell[0] + 14, cell[1] + 12), SQUARES[sq], 17, MUTED, "lt", bold=False)
     for row in range(3):
         cell = plan.cells[row * 3]
         pen.text((x0 - GUTTER / 2, (cell[1] + cell[3]) / 2), str(row + 1), 24, WOOD_TEXT)
+
+
+def _draw_names(pen: Pen, plan: Layout) -> None:
+    """Each square's name in its corner, over whatever a bridge's bracket put there."""
+    for sq, cell in enumerate(plan.cells):
+        pen.text((cell[0] + 14, cell[1] + 12), SQUARES[sq], 17, MUTED, "lt", bold=False)
 
 
 def _draw_plates(pen: Pen, view: View, plan: Layout) -> None:
@@ -480,30 +485,42 @@ def _draw_neutral_note(pen: Pen, view: View, plan: Layout) -> None:
 
 
 @lru_cache(maxsize=8)
-def _backdrop(players: int) -> Image.Image:
+def _backdrop(players: int, even: bool) -> Ground:
     """What every board for ``players`` shares: the wood, the cells' ground, the column
-    letters, each player's blank card and the neutral note. Drawn once per process."""
+    letters, each player's blank card and the neutral note; with ``even`` rows (each a
+    third of the board, as they are until a tower outgrows one: most of a game) the rows'
+    lines and numbers too. Drawn once per process."""
     view = _blank_view(players)
-    plan = layout(view)
+    plan = layout(view)  # no tower yet: even rows
     pen = Pen(Image.new("RGB", (plan.width, plan.height), BACKGROUND))
     _draw_board(pen, plan)
+    if even:
+        _draw_rows(pen, plan)
     for box in plan.cards:
         pen.rect(box, CARD, CARD_LINE, 2, radius=12)
     _draw_neutral_note(pen, view, plan)
-    return pen.finish()
+    return Ground(pen.finish(), palette())
 
 
 def _blank_view(players: int) -> View:
-    rules = engine.get("skybridge")
-    return rules.view(rules.new(players, None, 0), None)
+    return view_of(new(players, 0), None)
 
 
-def draw(view: View, names: Sequence[str]) -> Image.Image:
-    """The board for ``view`` as an RGB image; ``names[seat]`` labels each player."""
+@lru_cache(maxsize=1)
+def _even_cells() -> tuple[Box, ...]:
+    """Where the cells are while every row is a third of the board."""
+    return layout(_blank_view(2)).cells
+
+
+def render(view: View, names: Sequence[str]) -> bytes:
+    """The board for ``view`` as PNG bytes; ``names[seat]`` labels each player."""
     plan = layout(view)
-    pen = Pen(_backdrop(view.players).copy())
+    even = plan.cells == _even_cells()
+    pen = Pen.on(_backdrop(view.players, even))
     _draw_caption(pen, view, names, plan)
-    _draw_frame(pen, plan)
+    if not even:
+        _draw_rows(pen, plan)
+    _draw_names(pen, plan)
     _draw_last(pen, view, plan)
     _draw_bridges(pen, view, plan)
     for sq in range(9):
@@ -511,7 +528,7 @@ def draw(view: View, names: Sequence[str]) -> Image.Image:
     _draw_plates(pen, view, plan)
     for seat, box in enumerate(plan.cards):
         _draw_card(pen, view, seat, names[seat], box)
-    return pen.finish()
+    return pen.png()
 
 
 #: every colour a board names, for its fixed palette
@@ -530,6 +547,12 @@ def palette() -> Image.Image:
     return fixed_palette(NAMED)
 
 
-def render(view: View, names: Sequence[str]) -> bytes:
-    """The board for ``view`` as PNG bytes; ``names[seat]`` labels each player."""
-    return to_png(draw(view, names), palette())
+def accent(view: View, seat: int) -> RGB:
+    """A seat's first colour: a seat of a two-player game plays two, its first names it."""
+    return PLAYER_COLOURS[view.seat_colours[seat][0]].fill
+
+
+def warm() -> None:
+    """The palette and every player count's blank board, before the first board."""
+    for players in (2, 3, 4):
+        _backdrop(players, even=True)

@@ -17,8 +17,8 @@ from discord.ext import commands
 from bot.delivery import acknowledge, answer_error, refuse
 from bot.host import Host
 from bot.permissions import Need, check
-from bot.scheduler import Posted
 from bot.service import Refused, Reply, Table
+from bot.service.timers import Posted
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

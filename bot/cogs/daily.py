@@ -36,18 +36,20 @@ class DailyCog(
         await in_dm(
             interaction,
             self.bot,
-            lambda table: self.bot.daily.play(table, caller_of(interaction), guild_id),
+            lambda table: self.bot.service.daily.play(table, caller_of(interaction), guild_id),
             "Here is today's challenge, which you asked me for:",
             "Today's challenge is waiting in your DMs. Good luck!",
         )
 
     @app_commands.command(name="leaderboard", description="Today by margin, and all time")
     async def leaderboard(self, interaction: discord.Interaction) -> None:
-        await self.bot.answer(interaction, await self.bot.daily.leaderboard())
+        await self.bot.answer(interaction, await self.bot.service.daily.leaderboard())
 
     @app_commands.command(name="stats", description="Your daily record (only you see it)")
     async def stats(self, interaction: discord.Interaction) -> None:
-        await self.bot.answer(interaction, await self.bot.daily.stats(caller_of(interaction)))
+        await self.bot.answer(
+            interaction, await self.bot.service.daily.stats(caller_of(interaction))
+        )
 
     @app_commands.command(name="setup", description="Post challenges and results in this channel")
     async def setup(self, interaction: discord.Interaction) -> None:
@@ -58,5 +60,5 @@ class DailyCog(
                 "in my profile), then runs `/daily setup` in the channel."
             )
         note = permission_note(interaction, permissions.DAILY, "post the daily challenge")
-        reply = await self.bot.daily.setup(table_of(interaction), caller_of(interaction))
+        reply = await self.bot.service.daily.setup(table_of(interaction), caller_of(interaction))
         await self.bot.answer(interaction, noted(reply, note))

@@ -75,7 +75,7 @@ class Games(
         note = permission_note(interaction, permissions.GAME, "host a game")
         policy = at_deadline.value if at_deadline else None
         clocks = clocks_of(time_per_move, policy, remind_every, reaction_window)
-        reply = await self.service.create(
+        reply = await self.service.lobby.create(
             table_of(interaction),
             caller_of(interaction),
             game.value,
@@ -93,7 +93,7 @@ class Games(
     async def add_ai(
         self, interaction: discord.Interaction, level: app_commands.Choice[str] | None = None
     ) -> None:
-        reply = await self.service.add_ai(
+        reply = await self.service.seats.add_ai(
             table_of(interaction), caller_of(interaction), level.value if level else DEFAULT_LEVEL
         )
         await self.bot.answer(interaction, reply)
@@ -101,19 +101,22 @@ class Games(
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(
-            interaction, await self.service.join(table_of(interaction), caller_of(interaction))
+            interaction,
+            await self.service.lobby.join(table_of(interaction), caller_of(interaction)),
         )
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(
-            interaction, await self.service.leave(table_of(interaction), caller_of(interaction))
+            interaction,
+            await self.service.lobby.leave(table_of(interaction), caller_of(interaction)),
         )
 
     @app_commands.command(name="start", description="Start the game with the players who joined")
     async def start(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(
-            interaction, await self.service.start(table_of(interaction), caller_of(interaction))
+            interaction,
+            await self.service.lobby.start(table_of(interaction), caller_of(interaction)),
         )
 
     @app_commands.command(name="board", description="See the board, now or after a past move")
@@ -124,12 +127,12 @@ class Games(
     async def board(
         self, interaction: discord.Interaction, move: int | None = None, text: bool = False
     ) -> None:
-        reply = await self.service.board(table_of(interaction), move, words=text)
+        reply = await self.service.looking.board(table_of(interaction), move, words=text)
         await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="snooze", description="No more reminders for this turn")
     async def snooze(self, interaction: discord.Interaction) -> None:
-        reply = await self.service.snooze(table_of(interaction), caller_of(interaction))
+        reply = await self.service.postal.snooze(table_of(interaction), caller_of(interaction))
         await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="extend", description="Give the waiting player more time")
@@ -141,7 +144,7 @@ class Games(
         interaction: discord.Interaction,
         by: app_commands.Transform[float, Duration(EXTEND_BY)],
     ) -> None:
-        reply = await self.service.extend(table_of(interaction), caller_of(interaction), by)
+        reply = await self.service.postal.extend(table_of(interaction), caller_of(interaction), by)
         await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="replace", description="Hand a player's seat to someone else")
@@ -162,24 +165,27 @@ class Games(
         if (by is None) == (ai is None):
             raise Refused("Say who takes the seat over: a person (`by`) or an AI player (`ai`).")
         if ai is not None:
-            reply = await self.service.hand_to_ai(table, caller, player.id, ai.value)
+            reply = await self.service.seats.hand_to_ai(table, caller, player.id, ai.value)
         else:
             new = Caller(user_id=by.id, name=by.display_name)
-            reply = await self.service.replace_player(table, caller, player.id, new)
+            reply = await self.service.postal.replace_player(table, caller, player.id, new)
         await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="status", description="Players, scores and whose turn it is")
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.bot.answer(interaction, await self.service.status(table_of(interaction)))
+        await self.bot.answer(interaction, await self.service.looking.status(table_of(interaction)))
 
     @app_commands.command(name="history", description="Every move so far")
     async def history(self, interaction: discord.Interaction) -> None:
-        await self.bot.answer(interaction, await self.service.history(table_of(interaction)))
+        await self.bot.answer(
+            interaction, await self.service.looking.history(table_of(interaction))
+        )
 
     @app_commands.command(name="legal", description="List your legal moves (only you see them)")
     async def legal(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(
-            interaction, await self.service.legal(table_of(interaction), caller_of(interaction))
+            interaction,
+            await self.service.play.legal(table_of(interaction), caller_of(interaction)),
         )
 
     @app_commands.command(
@@ -187,20 +193,21 @@ class Games(
     )
     async def undo(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(
-            interaction, await self.service.undo(table_of(interaction), caller_of(interaction))
+            interaction, await self.service.undo.ask(table_of(interaction), caller_of(interaction))
         )
 
     @app_commands.command(name="resign", description="Resign from this channel's game")
     async def resign(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(
-            interaction, await self.service.resign(table_of(interaction), caller_of(interaction))
+            interaction,
+            await self.service.play.resign(table_of(interaction), caller_of(interaction)),
         )
 
     @app_commands.command(
         name="abandon", description="Call the game off (its creator early on, or a server manager)"
     )
     async def abandon(self, interaction: discord.Interaction) -> None:
-        reply = await self.service.abandon(table_of(interaction), caller_of(interaction))
+        reply = await self.service.lobby.abandon(table_of(interaction), caller_of(interaction))
         await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="archive", description="Archive this thread once its game is over")
@@ -215,7 +222,8 @@ class Games(
                 f"{permissions.describe([permissions.MANAGE_THREADS])}. {permissions.HOW}"
             )
         await self.bot.answer(
-            interaction, await self.service.archive(table_of(interaction), caller_of(interaction))
+            interaction,
+            await self.service.postal.archive(table_of(interaction), caller_of(interaction)),
         )
         await thread.edit(archived=True)
 
@@ -225,4 +233,4 @@ class Games(
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.describe(game="Which game's rules")
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        await refuse(interaction, self.service.rules_text(game.value))
+        await refuse(interaction, self.service.lobby.rules_text(game.value))

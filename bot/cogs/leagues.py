@@ -13,8 +13,8 @@ from bot.cogs.options import GAME_CHOICES, Duration
 from bot.host import Host
 from bot.inputs import LEAGUE_MOVE_TIME, ROUND_TIME
 from bot.leagues.formats import FORMATS
-from bot.scheduler import Posted
 from bot.service import Reply
+from bot.service.timers import Posted
 
 
 @app_commands.guild_only()
@@ -28,7 +28,7 @@ class Leagues(
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
-        self.organiser = bot.organiser
+        self.service = bot.service
 
     @app_commands.command(name="create", description="Open a league in this channel (managers)")
     @app_commands.describe(
@@ -61,7 +61,7 @@ class Leagues(
         bye: app_commands.Range[int, 0, 100] | None = None,
     ) -> None:
         note = permission_note(interaction, permissions.LEAGUE, "run a league")
-        reply = await self.organiser.create(
+        reply = await self.service.leagues.create(
             table_of(interaction),
             caller_of(interaction),
             name,
@@ -82,7 +82,7 @@ class Leagues(
     async def role(
         self, interaction: discord.Interaction, role: discord.Role | None = None
     ) -> None:
-        reply = await self.organiser.set_role(
+        reply = await self.service.leagues.set_role(
             interaction.guild_id, caller_of(interaction), role.id if role else None
         )
         await self.bot.answer(interaction, reply)
@@ -91,18 +91,22 @@ class Leagues(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer this server's league names as the user types one."""
-        names = await in_time(self.organiser.league_names(interaction.guild_id, current))
+        names = await in_time(
+            self.service.league_tables.league_names(interaction.guild_id, current)
+        )
         return [app_commands.Choice(name=n, value=n) for n in names or []]
 
     @app_commands.command(name="list", description="This server's leagues (only you see it)")
     async def list_leagues(self, interaction: discord.Interaction) -> None:
-        await self.bot.answer(interaction, await self.organiser.list_leagues(interaction.guild_id))
+        await self.bot.answer(
+            interaction, await self.service.league_tables.list_leagues(interaction.guild_id)
+        )
 
     @app_commands.command(name="join", description="Sign up for a league")
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def join(self, interaction: discord.Interaction, name: str) -> None:
-        reply = await self.organiser.join(interaction.guild_id, caller_of(interaction), name)
+        reply = await self.service.leagues.join(interaction.guild_id, caller_of(interaction), name)
         await self.bot.answer(interaction, reply)
 
     @app_commands.command(
@@ -111,7 +115,7 @@ class Leagues(
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def leave(self, interaction: discord.Interaction, name: str) -> None:
-        reply, notices = await self.organiser.leave(
+        reply, notices = await self.service.leagues.leave(
             interaction.guild_id, caller_of(interaction), name
         )
         await self.bot.answer(interaction, reply)
@@ -131,7 +135,9 @@ class Leagues(
             made.append(item)
             return await post_or_retry(self.bot, item)
 
-        left = await self.organiser.start(interaction.guild_id, caller_of(interaction), name, post)
+        left = await self.service.league_rounds.start(
+            interaction.guild_id, caller_of(interaction), name, post
+        )
         for item in left:
             await self.bot.post(item.table, item.reply)
         announced = (made + left)[0].table.channel_id
@@ -144,7 +150,7 @@ class Leagues(
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def standings(self, interaction: discord.Interaction, name: str) -> None:
         await self.bot.answer(
-            interaction, await self.organiser.standings(interaction.guild_id, name)
+            interaction, await self.service.league_tables.standings(interaction.guild_id, name)
         )
 
     @app_commands.command(name="schedule", description="Who plays whom (only you see it)")
@@ -152,11 +158,13 @@ class Leagues(
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def schedule(self, interaction: discord.Interaction, name: str) -> None:
         await self.bot.answer(
-            interaction, await self.organiser.schedule(interaction.guild_id, name)
+            interaction, await self.service.league_tables.schedule(interaction.guild_id, name)
         )
 
     @app_commands.command(name="results", description="Every match so far (only you see it)")
     @app_commands.autocomplete(name=league_name)
     @app_commands.describe(name="The league's name (suggested as you type)")
     async def results(self, interaction: discord.Interaction, name: str) -> None:
-        await self.bot.answer(interaction, await self.organiser.results(interaction.guild_id, name))
+        await self.bot.answer(
+            interaction, await self.service.league_tables.results(interaction.guild_id, name)
+        )

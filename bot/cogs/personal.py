@@ -61,7 +61,7 @@ class Personal(AnsweringCog):
         self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 60]
     ) -> None:
         await self.bot.answer(
-            interaction, await self.service.vacation(caller_of(interaction), days)
+            interaction, await self.service.postal.vacation(caller_of(interaction), days)
         )
 
     @personal
@@ -97,7 +97,7 @@ class Personal(AnsweringCog):
         digest_hour: app_commands.Range[int, 0, 23] | None = None,
         heads_up: app_commands.Choice[str] | None = None,
     ) -> None:
-        reply = await self.service.settings(
+        reply = await self.service.postal.settings(
             caller_of(interaction),
             quiet_off=quiet is not None,
             notify=notify.value if notify else None,

@@ -56,14 +56,16 @@ class Play(AnsweringCog):
             await in_dm(
                 interaction,
                 self.bot,
-                lambda table: self.service.solo(table, caller_of(interaction), key, options),
+                lambda table: self.service.lobby.solo(table, caller_of(interaction), key, options),
                 "Here is the game you asked me for, to play in our DM:",
                 "Your game is waiting in our DM: play it there, or from anywhere with the "
                 "**Play** button `/turns` gives you.",
             )
             return
         note = permission_note(interaction, permissions.GAME, "host a game")
-        reply = await self.service.solo(table_of(interaction), caller_of(interaction), key, options)
+        reply = await self.service.lobby.solo(
+            table_of(interaction), caller_of(interaction), key, options
+        )
         await self.bot.answer(interaction, noted(reply, note))
 
     @at_the_table
@@ -74,7 +76,9 @@ class Play(AnsweringCog):
             raise Refused(
                 f"That move is {len(notation)} characters long; no move is over {MAX_NOTATION}."
             )
-        reply = await self.service.move(table_of(interaction), caller_of(interaction), notation)
+        reply = await self.service.play.move(
+            table_of(interaction), caller_of(interaction), notation
+        )
         await self.bot.answer(interaction, reply)
 
     @move.autocomplete("notation")
@@ -84,7 +88,7 @@ class Play(AnsweringCog):
         """Only legal moves, those containing what was typed first; none rather than
         late, since Discord drops suggestions that miss its 3 seconds."""
         moves = await in_time(
-            self.service.legal_moves(table_of(interaction), caller_of(interaction))
+            self.service.play.legal_moves(table_of(interaction), caller_of(interaction))
         )
         if moves is None:
             return []
@@ -94,10 +98,12 @@ class Play(AnsweringCog):
     @app_commands.command(name="hand", description="Your own view of this game: hand, or sheet")
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(
-            interaction, await self.service.hand(table_of(interaction), caller_of(interaction))
+            interaction, await self.service.play.hand(table_of(interaction), caller_of(interaction))
         )
 
     @personal
     @app_commands.command(name="turns", description="Every game, anywhere, waiting for your move")
     async def turns(self, interaction: discord.Interaction) -> None:
-        await self.bot.answer(interaction, await self.service.my_turns(caller_of(interaction)))
+        await self.bot.answer(
+            interaction, await self.service.looking.my_turns(caller_of(interaction))
+        )

@@ -1,7 +1,7 @@
 """The play-by-post loop: every minute, run what is due and deliver queued notices.
 
 All timers live in the database, so starting this loop after a restart re-arms them
-all; the scheduler and the store make sure nothing due fires twice. Each post and each
+all; the timers and the store make sure nothing due fires twice. Each post and each
 notice is tried on its own: one deleted channel or closed DM never holds up the rest.
 A notice is claimed in the database before it is sent (two processes never both send
 it); one Discord refuses is tried again a few times, a DM then becomes a mention.
@@ -21,7 +21,6 @@ from bot.cogs.base import post_or_retry
 from bot.delivery import parts_of, post
 from bot.host import Host
 from bot.minute import MinutePass
-from bot.scheduler import Scheduler
 from bot.service import Reply, Table
 from bot.store import Notice
 from bot.views import SnoozeButton
@@ -34,11 +33,12 @@ PAST_DUE = 0.05
 class Postal(commands.Cog):
     def __init__(self, bot: Host) -> None:
         self.bot = bot
-        self.scheduler = Scheduler(bot.service)
-        self.minute = MinutePass(self.scheduler, bot.organiser, bot.daily)
+        self.timers = bot.service.timers
+        service = bot.service
+        self.minute = MinutePass(service.timers, service.league_rounds, service.daily)
         self._passing = asyncio.Lock()  # one pass at a time: the minute's, an AI's
         self._soon: set[asyncio.Task[None]] = set()  # passes due before the next minute
-        bot.service.on_ai_waiting = self.pass_in
+        bot.service.context.on_ai_waiting = self.pass_in
 
     async def cog_load(self) -> None:
         self.loop.start()
@@ -87,12 +87,12 @@ class Postal(commands.Cog):
 
     async def _send(self, notice: Notice) -> None:
         """Deliver one notice; one that fails, for whatever reason, is put back to be tried
-        again a few times (:meth:`bot.scheduler.Scheduler.undelivered`), so it never holds
+        again a few times (:meth:`bot.service.timers.Timers.undelivered`), so it never holds
         up the notices after it nor comes back for ever."""
         try:
             await self._deliver(notice)
         except Exception as exc:
-            outcome = await self.scheduler.undelivered(notice)
+            outcome = await self.timers.undelivered(notice)
             if isinstance(exc, discord.HTTPException):  # closed DMs, deleted channels
                 log.warning(
                     "notice %d to user %d not delivered (%s next): %s",
@@ -101,14 +101,14 @@ class Postal(commands.Cog):
             else:
                 log.exception("notice %d could not be delivered (%s next)", notice.id, outcome)
             return
-        await self.scheduler.sent(notice)
+        await self.timers.sent(notice)
 
     async def _deliver(self, notice: Notice) -> None:
         """A DM names its game and links to it (a digest, of several games, has a link on
         each line); a mention goes to the game's channel. A ``board`` notice is a timer's
         move whose process died before posting it: its board, rebuilt, in the channel."""
         if notice.kind == "board":
-            item = await self.scheduler.board(notice)
+            item = await self.timers.board(notice)
             await self.bot.post(item.table, item.reply)
             return
         mention = self.bot.tree.mention

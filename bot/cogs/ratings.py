@@ -30,7 +30,9 @@ class Ratings(AnsweringCog):
         game: app_commands.Choice[str] | None = None,
     ) -> None:
         who = Caller(player.id, player.display_name) if player else caller_of(interaction)
-        reply = await self.service.rating(interaction.guild_id, who, game.value if game else None)
+        reply = await self.service.ratings.rating(
+            interaction.guild_id, who, game.value if game else None
+        )
         await self.bot.answer(interaction, reply)
 
     @app_commands.command(name="leaderboard", description="This server's best players of a game")
@@ -41,5 +43,5 @@ class Ratings(AnsweringCog):
         self, interaction: discord.Interaction, game: app_commands.Choice[str]
     ) -> None:
         await self.bot.answer(
-            interaction, await self.service.leaderboard(interaction.guild_id, game.value)
+            interaction, await self.service.ratings.leaderboard(interaction.guild_id, game.value)
         )

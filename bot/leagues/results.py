@@ -22,7 +22,7 @@ class Scoring:
     ``places`` runs from first place down, e.g. ``(2, 0)`` for win/loss (a draw is
     then 1 each) or ``(6, 4, 2, 0)`` for four-player tables. ``bye`` None counts a
     bye as a win, as leagues stored before the bye option did; ``/league create`` now
-    always sets it, by default to an average place's points (see ``Organiser.create``).
+    always sets it, by default to an average place's points (see ``Leagues.create``).
     """
 
     places: tuple[int, ...] = (2, 0)

@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
 from bot.notify import routes
-from bot.service.base import Loaded, Told
+from bot.service.answers import Told
+from bot.service.games import Loaded
 from bot.service.pings import game_label, you_are_next
 from bot.store import Settings, iso
 from engine.core import Step

@@ -9,14 +9,16 @@ from zoneinfo import ZoneInfo
 import engine
 from bot.clocks import Clocks
 from bot.inputs import (
-    SHOWN,
     Refused,
     check_clocks,
     check_text,
     format_hours,
     shown,
 )
-from bot.service.base import BEGINS, Loaded, ServiceBase, Told, solo_attempt
+from bot.service.answers import BEGINS, Answers, Told
+from bot.service.context import Context
+from bot.service.fair_play import at_stake, manager_of, referee
+from bot.service.games import Games, Loaded, rules_of, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL, ai_identity, check_level
@@ -42,25 +44,27 @@ def _solo_names() -> str:
     return ", ".join(g.info.name for g in engine.GAMES.values() if g.info.min_players == 1)
 
 
-class Lobby(ServiceBase):
+class Lobby:
     """Opening a game: the games, their rules, new games, seats, starting and calling off."""
 
-    def games(self) -> list[engine.GameInfo]:
+    def __init__(self, context: Context, games: Games, answers: Answers) -> None:
+        self.context = context
+        self.store = context.store
+        self.games = games
+        self.answers = answers
+
+    @staticmethod
+    def offered() -> list[engine.GameInfo]:
+        """Every game the bot plays, in the engine's order."""
         return [g.info for g in engine.GAMES.values()]
 
     def rules_text(self, game_key: str) -> str:
-        info = self._rules_of(game_key).info
+        info = rules_of(game_key).info
         if not info.options:
             return info.help
         listed = "\n".join(f"• `{o.name}`: {o.describe()}" for o in info.options)
         where = "`/game new` and `/solo`" if info.min_players == 1 else "`/game new`"
         return f"{info.help}\n**Options** (in {where}):\n{listed}"
-
-    def _rules_of(self, game_key: str) -> Game:
-        if game_key not in engine.GAMES:
-            known = ", ".join(sorted(engine.GAMES))
-            raise Refused(f"There is no game called '{game_key[:SHOWN]}'. Games: {known}.")
-        return engine.GAMES[game_key]
 
     async def create(
         self,
@@ -77,7 +81,7 @@ class Lobby(ServiceBase):
         """Open a game in the lobby, the caller in seat 0 and ``ai`` AI players at
         ``ai_level`` beside them (a game with AI players is never rated), in one
         transaction."""
-        rules = self._rules_of(game_key)
+        rules = rules_of(game_key)
         options, clocks = await self._checked(table, caller, rules, options, clocks, ai, ai_level)
         seats = [SeatRow(0, caller.user_id, caller.name, False, None, None)]
         for _ in range(ai):
@@ -89,7 +93,7 @@ class Lobby(ServiceBase):
                 channel_id=table.channel_id,
                 game_key=game_key,
                 options=options,
-                seed=self._seed() if seed is None else seed,
+                seed=self.context.seed() if seed is None else seed,
                 creator_id=caller.user_id,
                 creator_name=caller.name,
                 clocks=clocks,
@@ -162,7 +166,7 @@ class Lobby(ServiceBase):
             if rules.info.option("clock") and "clock" not in options:
                 # a game that starts by the time of day (Seven Cities' clock cards) reads
                 # the opener's own clock: their time zone from /settings, else UTC
-                zone = ZoneInfo((await self._settings_of(caller.user_id)).timezone)
+                zone = ZoneInfo((await self.context.settings_of(caller.user_id)).timezone)
                 options["clock"] = self.store.clock().astimezone(zone).strftime("%H:%M")
             rules.new(rules.info.min_players, options, 0)
         except BadOptions as exc:
@@ -198,7 +202,7 @@ class Lobby(ServiceBase):
         """Open and start a game for one at ``table`` (a DM, a channel, a thread): against
         the game's own opponent, unrated, in one transaction; with ``entry`` (day, server)
         it is the caller's attempt at that day's daily challenge, recorded with it."""
-        rules = self._rules_of(game_key)
+        rules = rules_of(game_key)
         if rules.info.min_players > 1:
             raise Refused(
                 f"{rules.info.name} needs {player_count(rules.info)}; "
@@ -237,13 +241,13 @@ class Lobby(ServiceBase):
         gives each player's AI level (None for a person; none given: all are people);
         ``rematch`` (the finished game, the user whose agreement completes it) makes it
         that game's rematch, noted with it (StaleGame if it has one already)."""
-        rules = self._rules_of(game_key)
+        rules = rules_of(game_key)
         levels = list(levels) or [None] * len(players)
         ai = sum(level is not None for level in levels)
         options, clocks = await self._checked(
             table, players[0], rules, options, clocks, ai, DEFAULT_LEVEL
         )
-        seed = self._seed() if seed is None else seed
+        seed = self.context.seed() if seed is None else seed
         try:
             state = rules.new(len(players), options, seed)
         except BadOptions as exc:
@@ -259,9 +263,11 @@ class Lobby(ServiceBase):
         )  # fmt: skip
         game = Loaded(row, seats, rules, state)  # as it is to be stored, to tell who plays
         step = rules.step(None, state, ())
-        told = await self._turn_notices(game, game.people(step.awaited), step, BEGINS, clocks)
+        told = await self.answers.turn_notices(
+            game, game.people(step.awaited), step, BEGINS, clocks
+        )
         next_up = await heads_ups(
-            game, step, (), None, self._settings_of, self.store.clock(), None, told
+            game, step, (), None, self.context.settings_of, self.store.clock(), None, told
         )
         stored = STATES.stored(game_key, state)
         return await self.store.create_game(
@@ -284,15 +290,15 @@ class Lobby(ServiceBase):
         """A game's post as it begins, rebuilt from the store: its seats, then the board as
         it stands. ``mention`` pings whoever is to play and asked to be pinged (as
         :meth:`open_game` left them told); without, it pings nobody (a repeated post)."""
-        game = await self.load_game(game_id)
+        game = await self.games.load(game_id)
         told = Told()
         if mention:
             awaited = game.people(game.position.awaited)
-            told = await self._turn_notices(game, awaited, game.position, BEGINS)
+            told = await self.answers.turn_notices(game, awaited, game.position, BEGINS)
         return await self._begins(game, game.position, game.row.version, told)
 
     async def join(self, table: Table, caller: Caller) -> Reply:
-        game = await self._live(table)
+        game = await self.games.live(table)
         if game.row.status != "lobby":
             raise Refused("This game has already started; wait for the next one.")
         if game.seat_of(caller.user_id) is not None:
@@ -308,7 +314,7 @@ class Lobby(ServiceBase):
         return Reply(text=f"{caller.name} joined. Players: {', '.join(names)}.")
 
     async def leave(self, table: Table, caller: Caller) -> Reply:
-        game = await self._live(table)
+        game = await self.games.live(table)
         if game.row.status != "lobby":
             raise Refused("The game has started: use `/game resign` to leave it.")
         if game.seat_of(caller.user_id) is None:
@@ -325,10 +331,10 @@ class Lobby(ServiceBase):
         return Reply(text=f"{caller.name} left. Players: {', '.join(names)}.")
 
     async def start(self, table: Table, caller: Caller) -> Reply:
-        game = await self._live(table)
+        game = await self.games.live(table)
         if game.row.status != "lobby":
             raise Refused("The game has already started.")
-        self._manager_of(game, caller, "start it")
+        manager_of(game, caller, "start it")
         info = game.rules.info
         if len(game.seats) < info.min_players:
             raise Refused(
@@ -341,9 +347,11 @@ class Lobby(ServiceBase):
             raise Refused(str(exc)) from None
         started = Loaded(game.row, game.seats, game.rules, state)
         opening = game.rules.step(None, state, ())
-        told = await self._turn_notices(started, started.people(opening.awaited), opening, BEGINS)
+        told = await self.answers.turn_notices(
+            started, started.people(opening.awaited), opening, BEGINS
+        )
         next_up = await heads_ups(
-            started, opening, (), None, self._settings_of, self.store.clock(), None, told
+            started, opening, (), None, self.context.settings_of, self.store.clock(), None, told
         )
         try:
             await self.store.start(
@@ -366,10 +374,12 @@ class Lobby(ServiceBase):
             for s, (n, label) in enumerate(zip(game.names, labels, strict=True))
         )
         begins = f"**{game.rules.info.name}** begins. Seats: {order}."
-        return await self._position_reply(game, step, version, [begins], told=told)
+        return await self.answers.position(game, step, version, [begins], told=told)
 
     async def abandon(self, table: Table, caller: Caller) -> Reply:
-        game = await self._live(table, damaged=True)  # calling off is what a damaged game is for
+        game = await self.games.live(
+            table, damaged=True
+        )  # calling off is what a damaged game is for
         league_game = await self.store.league_match_of(game.row.id) is not None
         if league_game and (game.seat_of(caller.user_id) is not None or not caller.manager):
             # abandoning settles the match as a forfeit by every seat: not a player's call
@@ -378,15 +388,15 @@ class Lobby(ServiceBase):
                 "`/game resign`: a loss for you alone. A match nobody finishes is settled "
                 "at the round's deadline as a forfeit by whoever holds it up."
             )
-        if not self._referee(game, caller) and await self._at_stake(game):
+        if not referee(game, caller) and await at_stake(self.store, game):
             # calling it off would erase a result: a player losing it must not have that way out
             raise Refused(
                 "This rated game is under way (every player has moved), so calling it off "
                 "would erase its result. To stop, use `/game resign` (a loss for you alone), "
                 "or ask a server manager who is not playing in it to call it off."
             )
-        self._manager_of(game, caller, "abandon it")
-        async with self._turn(table):
+        manager_of(game, caller, "abandon it")
+        async with self.context.lock(table):
             if game.state is not None:
                 attempt = solo_attempt(game, game.state, abandoned=True)
             elif game.damage is not None and len(game.seats) == 1:  # its state held the totals

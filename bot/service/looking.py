@@ -7,7 +7,9 @@ from typing import Any
 import engine
 from bot.inputs import Refused
 from bot.marks import when
-from bot.service.base import STALE, Loaded, ServiceBase, rebuild
+from bot.service.answers import Answers, turn_text
+from bot.service.context import Context
+from bot.service.games import STALE, Games, Loaded, rebuild
 from bot.service.replies import (
     Caller,
     Offer,
@@ -18,14 +20,20 @@ from bot.service.replies import (
     waited_for,
 )
 from bot.store import Awaiting, parse_time
-from renders.text import describe
+from renders import looks
 
 #: the most games one answer offers to play: Discord shows 25 buttons under a message
 OFFERED = 25
 
 
-class Looking(ServiceBase):
+class Looking:
     """Looking at a game: its board (now or after any move), status, history, and your turns."""
+
+    def __init__(self, context: Context, games: Games, answers: Answers) -> None:
+        self.context = context
+        self.store = context.store
+        self.games = games
+        self.answers = answers
 
     async def is_live(self, table: Table) -> bool:
         """Whether a game is open or being played at ``table``."""
@@ -46,12 +54,12 @@ class Looking(ServiceBase):
         """The public board now, or as it stood after entry ``move`` of the history;
         with ``words``, the whole board in words too (for a screen reader, or a terminal
         that shows no picture), where the picture's alt text stops at Discord's limit."""
-        game = await self._latest(table)
+        game = await self.games.latest(table)
         if game.state is None:
             raise Refused("The game has not started yet, so there is no board.")
         if move is None:
-            text = f"**{game.rules.info.name}** — " + self._turn_text(game, game.position)
-            text, image, alt = await self._board(game, game.state, text)
+            text = f"**{game.rules.info.name}** — " + turn_text(game, game.position)
+            text, image, alt = await self.answers.board(game, game.state, text)
             return Reply(
                 text=self._in_words(game, game.state, text) if words else text,
                 image=image,
@@ -65,10 +73,10 @@ class Looking(ServiceBase):
             raise Refused(f"Pick a move from 0 (the start) to {len(log)}; see `/game history`.")
         state = rebuild(game, log[:move])
         when = "at the start" if move == 0 else f"after move {move} (`{log[move - 1].action}`)"
-        text = f"**{game.rules.info.name}** {when} — " + self._turn_text(
+        text = f"**{game.rules.info.name}** {when} — " + turn_text(
             game, game.rules.step(None, state, ())
         )
-        text, image, alt = await self._board(game, state, text)
+        text, image, alt = await self.answers.board(game, state, text)
         return Reply(
             text=self._in_words(game, state, text) if words else text,
             image=image,
@@ -79,13 +87,15 @@ class Looking(ServiceBase):
 
     def _in_words(self, game: Loaded, state: Any, text: str) -> str:
         """``text``, then the public board in words (a game with no words says so)."""
-        words = describe(game.row.game_key, game.rules.view(state, None), game.names)
+        drawn = looks(game.row.game_key)
+        view = game.rules.view(state, None)
+        words = None if drawn is None else drawn.describe(view, game.names)
         return f"{text}\n{words or 'This game has no description in words yet.'}"
 
     async def status_card(self, game_id: int) -> StatusCard:
         """The short summary a channel keeps pinned (players, scores, turn, deadline), and
         where it is pinned: one query, as it is refreshed after every move."""
-        game = await self.load_game(game_id, damaged=True)
+        game = await self.games.load(game_id, damaged=True)
         row = game.row
         return StatusCard(row.channel_id, row.status_message_id, self._status_text(game))
 
@@ -109,7 +119,7 @@ class Looking(ServiceBase):
         )
         lines = [
             f"**{info.name}** ({row.status}) — {players}",
-            self._turn_text(game, game.position),
+            turn_text(game, game.position),
         ]
         deadlines = [seat.deadline for seat in game.seats if seat.awaiting and seat.deadline]
         if deadlines and row.status == "active":
@@ -117,7 +127,7 @@ class Looking(ServiceBase):
         return "\n".join(lines)
 
     async def status(self, table: Table) -> Reply:
-        game = await self._latest(table)
+        game = await self.games.latest(table)
         info = game.rules.info
         if game.state is None:
             players = ", ".join(game.names)
@@ -131,12 +141,12 @@ class Looking(ServiceBase):
         )
         status = "" if game.row.status in ("active", "finished") else f" ({game.row.status})"
         return Reply(
-            text=f"**{info.name}**{status}\n{seats}\n{self._turn_text(game, game.position)}",
+            text=f"**{info.name}**{status}\n{seats}\n{turn_text(game, game.position)}",
             private=True,
         )
 
     async def history(self, table: Table) -> Reply:
-        game = await self._latest(table)
+        game = await self.games.latest(table)
         log = await self.store.moves(game.row.id)
         if not log:
             return Reply(text="No moves yet.", private=True)
@@ -181,7 +191,7 @@ class Looking(ServiceBase):
             due = f", due {when(parse_time(w.deadline))}" if w.deadline else ""
             line = (
                 f"**{engine.get(w.game_key).info.name}** in "
-                f"{self._link(Table(w.channel_id, w.guild_id))} — waiting since "
+                f"{self.context.link(Table(w.channel_id, w.guild_id))} — waiting since "
                 f"{when(since, 'f')} ({waited_for(now - since)}){due}"
             )
             lines.append((w, line))

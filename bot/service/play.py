@@ -7,13 +7,15 @@ from datetime import timedelta
 
 from bot.inputs import Refused
 from bot.ratings import rate
-from bot.service.base import Loaded, ServiceBase, Told, rebuild, solo_attempt
+from bot.service.answers import Answers, Told, private_text, turn_text
+from bot.service.context import Context
+from bot.service.games import Games, Loaded, rebuild, seated, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Offer, Reply, Table
 from bot.service.states import STATES
 from bot.store import StaleGame, iso
 from engine.core import IllegalMove, Step, describe, not_your_turn
-from renders.text import describe_own
+from renders import looks
 
 #: how many characters of moves /game legal lists: one message, with room for its words
 LEGAL_LISTED = 1800
@@ -22,8 +24,14 @@ LEGAL_LISTED = 1800
 ANNOUNCE_AFTER = timedelta(minutes=5)
 
 
-class Play(ServiceBase):
+class Play:
     """Playing: a move, a resignation or a skipped turn, each stored in one transaction."""
+
+    def __init__(self, context: Context, games: Games, answers: Answers) -> None:
+        self.context = context
+        self.store = context.store
+        self.games = games
+        self.answers = answers
 
     async def move(
         self,
@@ -40,9 +48,9 @@ class Play(ServiceBase):
         public post begins with, queued with the move as a stand-in for that post
         (:meth:`announcement`), so the post is never lost, whatever becomes of the
         process that made the move."""
-        async with self._turn(table):
-            game = await self._active(table, expect)
-            seat = self._seated(game, caller)
+        async with self.context.lock(table):
+            game = await self.games.active(table, expect)
+            seat = seated(game, caller)
             try:
                 step = game.rules.play(game.state, seat, text)
             except IllegalMove as exc:
@@ -58,9 +66,9 @@ class Play(ServiceBase):
         *,
         announce: str | None = None,
     ) -> Reply:
-        async with self._turn(table):
-            game = await self._active(table, expect)
-            seat = self._seated(game, caller)
+        async with self.context.lock(table):
+            game = await self.games.active(table, expect)
+            seat = seated(game, caller)
             try:
                 step = game.rules.play(game.state, seat, "resign")
             except IllegalMove as exc:
@@ -71,9 +79,9 @@ class Play(ServiceBase):
         self, table: Table, caller: Caller, expect: tuple[int, int], *, announce: str | None = None
     ) -> Reply:
         """Pass a seat's turn because its time ran out (the ``skip`` deadline policy)."""
-        async with self._turn(table):
-            game = await self._active(table, expect)
-            seat = self._seated(game, caller)
+        async with self.context.lock(table):
+            game = await self.games.active(table, expect)
+            seat = seated(game, caller)
             try:
                 step = game.rules.skip(game.state, seat)
             except IllegalMove as exc:
@@ -103,9 +111,9 @@ class Play(ServiceBase):
         newly = [u for u in game.people(step.awaited) if u not in already]
         lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
         happened = next(iter(lines), None)
-        told = await self._turn_notices(game, newly, step, happened)
+        told = await self.answers.turn_notices(game, newly, step, happened)
         next_up = await heads_ups(
-            game, step, already, seat, self._settings_of, self.store.clock(), happened, told
+            game, step, already, seat, self.context.settings_of, self.store.clock(), happened, told
         )
         board = None
         if announce is not None:
@@ -133,13 +141,13 @@ class Play(ServiceBase):
                 "Another move was played at that same moment, so yours was not. "
                 "Look at the new board and try again."
             ) from None
-        reply = await self._position_reply(game, step, game.row.version + 1, lines, told=told)
+        reply = await self.answers.position(game, step, game.row.version + 1, lines, told=told)
         reply = replace(reply, seq=seq)
         if not rules.info.sends_own_view:
             return reply
-        private = await self._private(game, state, reply.version, seat, events)
+        private = await self.answers.private(game, state, reply.version, seat, events)
         told = tuple(
-            (s.user_id, self._private_text(game, state, s.seat, events))
+            (s.user_id, private_text(game, state, s.seat, events))
             for s in game.seats
             if s.seat != seat and s.ai is None and any(e.seat == s.seat for e in events)
         )
@@ -150,7 +158,7 @@ class Play(ServiceBase):
         move posts when the process that made the move died before posting it. It is the
         post the move would have had, but for what has moved on since: a game that has
         moved on pings nobody and offers no buttons (its newest board does that)."""
-        game = await self.load_game(game_id)
+        game = await self.games.load(game_id)
         log = await self.store.moves(game_id)
         before = rebuild(game, log[: seq - 1])
         entry = log[seq - 1]
@@ -165,8 +173,8 @@ class Play(ServiceBase):
             waiting = game.people(game.rules.step(None, before, ()).awaited)
             newly = [u for u in game.people(step.awaited) if u not in waiting]
             # the DMs went with the move; the seats loaded now hold the deadlines it set
-            told = await self._turn_notices(game, newly, step, next(iter(lines), None))
-        reply = await self._position_reply(game, step, game.row.version, lines, told=told)
+            told = await self.answers.turn_notices(game, newly, step, next(iter(lines), None))
+        reply = await self.answers.position(game, step, game.row.version, lines, told=told)
         if not latest:
             reply = replace(reply, version=None, playable=False, rematch=False)
         return replace(reply, text=f"{note}\n{reply.text}" if note else reply.text, seq=seq)
@@ -176,23 +184,25 @@ class Play(ServiceBase):
         player's own sheet item by item); where nothing is hidden, the board everyone
         sees. With its **Play** button while the game waits for the caller: wherever
         they ask, they can play it from here."""
-        game = await self._active(table)
-        seat = self._seated(game, caller)
+        game = await self.games.active(table)
+        seat = seated(game, caller)
         offers: tuple[Offer, ...] = ()
         if caller.user_id in game.people(game.position.awaited):
             offers = (Offer(game.row.id, game.row.version),)
         info = game.rules.info
         if not info.sends_own_view:
             text = (
-                f"**{info.name}** — {self._turn_text(game, game.position)}\n"
+                f"**{info.name}** — {turn_text(game, game.position)}\n"
                 f"Nothing is hidden in {info.name}: this is the board everyone sees."
             )
-            text, image, alt = await self._board(game, game.state, text)
+            text, image, alt = await self.answers.board(game, game.state, text)
             return Reply(
                 text=text, private=True, image=image, alt=alt, game_id=game.row.id, offers=offers
             )
-        reply = await self._private(game, game.state, game.row.version, seat, [])
-        words = describe_own(game.row.game_key, game.rules.view(game.state, seat), game.names)
+        reply = await self.answers.private(game, game.state, game.row.version, seat, [])
+        drawn = looks(game.row.game_key)
+        own = None if drawn is None else drawn.describe_own
+        words = None if own is None else own(game.rules.view(game.state, seat), game.names)
         text = reply.text if words is None else f"{reply.text}\n{words}"
         return replace(reply, text=text, offers=offers)
 
@@ -200,8 +210,8 @@ class Play(ServiceBase):
         self, table: Table, caller: Caller, expect: tuple[int, int] | None = None
     ) -> list[str]:
         """The caller's legal moves in notation; refuses if it is not their turn."""
-        game = await self._active(table, expect)
-        seat = self._seated(game, caller)
+        game = await self.games.active(table, expect)
+        seat = seated(game, caller)
         if game.position.over:
             raise Refused("The game is over.")
         if seat not in game.position.awaited:

@@ -21,7 +21,10 @@ from bot.inputs import (
     shown,
 )
 from bot.marks import when
-from bot.service.base import Loaded, ServiceBase, Told, effective_moves
+from bot.service.answers import Answers, Told
+from bot.service.context import Context
+from bot.service.fair_play import manager_of, may_replace
+from bot.service.games import Games, Loaded, seated
 from bot.service.replies import Caller, Reply, Table
 from bot.store import Settings, StaleGame, iso, parse_time
 from renders.text.common import plural
@@ -74,32 +77,20 @@ def _days(days: float) -> str:
     return f"{days:g} day" if days == 1 else f"{days:g} days"
 
 
-class PlayByPost(ServiceBase):
-    """Play by post: snoozes, extra time, handing a seat on, vacations, personal settings and"""
+class Postal:
+    """Play by post: snoozes, extra time, handing a seat on, vacations, personal settings
+    and archiving."""
 
-    def _manager_of(self, game: Loaded, caller: Caller, what: str) -> None:
-        if caller.user_id != game.row.creator_id and not caller.manager:
-            raise Refused(f"Only the player who opened the game (or a server manager) can {what}.")
-
-    @staticmethod
-    def _referee(game: Loaded, caller: Caller) -> bool:
-        """A server manager with no seat in the game: the only one who may change a rated
-        game's seats or outcome against its players' will, as nothing is at stake for them."""
-        return caller.manager and game.seat_of(caller.user_id) is None
-
-    async def _at_stake(self, game: Loaded) -> bool:
-        """Whether a rated result is taking shape: a rated game in which every player has
-        made a move of their own. Before that somebody never engaged, and calling the game
-        off or handing a seat on takes nothing from anyone."""
-        if game.row.status == "lobby" or not await self.store.is_rated(game.row.id):
-            return False
-        log = effective_moves(await self.store.moves(game.row.id))
-        return {m.seat for m in log if m.kind == "move"} == set(range(len(game.seats)))
+    def __init__(self, context: Context, games: Games, answers: Answers) -> None:
+        self.context = context
+        self.store = context.store
+        self.games = games
+        self.answers = answers
 
     async def snooze(self, table: Table, caller: Caller) -> Reply:
         """No more reminders for the caller's current turn in this channel's game."""
-        game = await self._active(table)
-        seat = self._seated(game, caller)
+        game = await self.games.active(table)
+        seat = seated(game, caller)
         if seat not in game.position.awaited:
             raise Refused("It is not your turn, so there is nothing to snooze.")
         await self.store.snooze(game.row.id, caller.user_id)
@@ -131,8 +122,8 @@ class PlayByPost(ServiceBase):
         """Give the waiting players more time: never by themselves (a creator or manager
         would otherwise stretch their own clock), and at most :data:`EXTEND_CAP_HOURS`,
         or the time per move if longer, for one turn."""
-        game = await self._active(table)
-        self._manager_of(game, caller, "extend a deadline")
+        game = await self.games.active(table)
+        manager_of(game, caller, "extend a deadline")
         if caller.user_id in game.awaited_users():
             raise Refused(
                 "Nobody can extend their own clock, and this turn is yours: a server manager "
@@ -166,8 +157,8 @@ class PlayByPost(ServiceBase):
         self, table: Table, caller: Caller, old_user: int, new: Caller
     ) -> Reply:
         """Hand a seat to another user; the seat, its pieces and its turn stay."""
-        game = await self._live(table)
-        await self._may_replace(game, caller, old_user)
+        game = await self.games.live(table)
+        await may_replace(self.store, game, caller, old_user)
         seat = game.seat_of(old_user)
         if seat is None:
             raise Refused("That user is not playing in this game.")
@@ -182,7 +173,7 @@ class PlayByPost(ServiceBase):
             seats[seat] = replace(seats[seat], user_id=new.user_id, name=new.name)
             taken = Loaded(game.row, seats, game.rules, game.state)
             # the newcomer's "your turn" DM goes with the change, in its transaction
-            told = await self._turn_notices(taken, [new.user_id], game.position, taking)
+            told = await self.answers.turn_notices(taken, [new.user_id], game.position, taking)
         try:
             await self.store.replace_player(
                 game.row.id, game.row.version, seat, new.user_id, new.name, notices=told.dms
@@ -197,37 +188,6 @@ class PlayByPost(ServiceBase):
             changed=(game.row.id,),
         )
 
-    async def _may_replace(self, game: Loaded, caller: Caller, old_user: int) -> None:
-        """Who may hand ``old_user``'s seat on. In the lobby, its owner (creator or
-        manager). Once the game has started a seat is its player's: they may hand it on
-        themselves, or a server manager with no seat may; a creator can no longer swap an
-        opponent for a second account of their own. In a league match, or once a rated
-        result is taking shape, a player's own hand-over could pass a result to someone
-        else, so only that manager."""
-        if game.state is None:
-            self._manager_of(game, caller, "replace a player")
-            return
-        if self._referee(game, caller):
-            return
-        if await self.store.league_match_of(game.row.id) is not None:
-            # the league's pairings and standings name its members: nobody sends a stand-in
-            raise Refused(
-                "This is a league match: its seats are the league's pairing, so only a server "
-                "manager who is not playing in it can hand one on. To leave, use `/game resign`."
-            )
-        if caller.user_id != old_user:
-            raise Refused(
-                "The game has started, so a seat is its player's: only they can hand it on "
-                "(`/game replace player:<themselves> by:<someone>`), or a server manager "
-                "who is not playing in this game."
-            )
-        if await self._at_stake(game):
-            raise Refused(
-                "This rated game is under way (every player has moved), so your seat and "
-                "its result stay yours: to stop, use `/game resign`, or ask a server "
-                "manager who is not playing in it to hand your seat on."
-            )
-
     async def vacation(self, caller: Caller, days: float) -> Reply:
         """Pause the caller's clocks for ``days`` from their bank; 0 ends a vacation early."""
         settings = await self.store.settings(caller.user_id)
@@ -237,7 +197,7 @@ class PlayByPost(ServiceBase):
             if until is None or until <= now:
                 raise Refused("You are not on vacation.")
             left = (until - now).total_seconds() / 86400
-            await self._put_settings(
+            await self.context.put_settings(
                 caller.user_id,
                 replace(settings, vacation_until=None, vacation_days=settings.vacation_days + left),
             )
@@ -254,7 +214,7 @@ class PlayByPost(ServiceBase):
             )
         start = max(now, until) if until else now
         ends = start + timedelta(days=days)
-        await self._put_settings(
+        await self.context.put_settings(
             caller.user_id,
             replace(
                 settings,
@@ -299,7 +259,7 @@ class PlayByPost(ServiceBase):
         given.update(_cadence(given.pop("reminders", None), hour, current))
         updated = replace(current, **given)
         if given:
-            await self._put_settings(caller.user_id, updated)
+            await self.context.put_settings(caller.user_id, updated)
         quiet = (
             f"quiet {updated.quiet_start}:00–{updated.quiet_end}:00 (DMs wait)"
             if updated.quiet
@@ -331,10 +291,10 @@ class PlayByPost(ServiceBase):
 
     async def archive(self, table: Table, caller: Caller) -> Reply:
         """Close a finished game's place; its log, boards and results are kept."""
-        game = await self._latest(table)
+        game = await self.games.latest(table)
         if game.row.status in ("lobby", "active"):
             raise Refused("Finish or abandon the game before archiving it.")
-        self._manager_of(game, caller, "archive it")
+        manager_of(game, caller, "archive it")
         return Reply(
             text=(
                 f"{caller.name} archived this {game.rules.info.name} game. Its history and "

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import engine
 from bot.inputs import Refused
-from bot.service.base import ServiceBase
+from bot.service.context import Context
+from bot.service.games import rules_of
 from bot.service.replies import Caller, Reply
 
 
-class Ratings(ServiceBase):
+class Ratings:
     """Ratings and leaderboards, per server and game."""
+
+    def __init__(self, context: Context) -> None:
+        self.store = context.store
 
     async def rating(self, guild_id: int | None, player: Caller, game_key: str | None) -> Reply:
         """A player's rating in this server, for one game or every game they have played."""
-        keys = [self._rules_of(game_key).info.key] if game_key else sorted(engine.GAMES)
+        keys = [rules_of(game_key).info.key] if game_key else sorted(engine.GAMES)
         lines = []
         for key in keys:
             board = await self.store.ratings(guild_id, key)
@@ -29,7 +33,7 @@ class Ratings(ServiceBase):
         return Reply(text=f"**{player.name}**\n" + "\n".join(lines) + note, private=True)
 
     async def leaderboard(self, guild_id: int | None, game_key: str) -> Reply:
-        info = self._rules_of(game_key).info
+        info = rules_of(game_key).info
         board = await self.store.ratings(guild_id, game_key)
         if not board:
             raise Refused(f"No rated {info.name} games have been played here yet.")

@@ -33,8 +33,14 @@ def _waiting_for(waiting: Sequence[SeatRow]) -> str:
     return f"{', '.join(s.name for s in waiting)} {press('Rematch', one=len(waiting) == 1)}"
 
 
-class Rematch(Lobby):
-    async def rematch(self, table: Table, caller: Caller, game_id: int | None = None) -> Reply:
+class Rematch:
+    """Rematches: agreed once by every person seated, opened through the lobby."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.store = lobby.store
+        self.lobby = lobby
+
+    async def agree(self, table: Table, caller: Caller, game_id: int | None = None) -> Reply:
         """The caller agrees to play ``game_id`` (a button's), or the table's last game,
         again; the rematch opens, started, once everyone seated has."""
         row = await (
@@ -93,7 +99,7 @@ class Rematch(Lobby):
         opener = next(s for s in order if s.ai is None)
         order = [opener, *(s for s in order if s is not opener)]
         try:
-            new_id = await self.open_game(
+            new_id = await self.lobby.open_game(
                 Table(row.channel_id, row.guild_id),
                 [Caller(s.user_id, s.name) for s in order],
                 row.game_key,
@@ -107,5 +113,5 @@ class Rematch(Lobby):
             if (await self.store.rematch(row.id)).opened is not None:
                 raise Refused(await self._opened_already(row.id)) from None
             raise Refused(BUSY) from None
-        started = await self.opening(new_id, mention=True)
+        started = await self.lobby.opening(new_id, mention=True)
         return replace(started, text=f"**Rematch!** {started.text}")

@@ -2,7 +2,7 @@
 
 An AI seat is a seat like any other (its user id negative, its level stored with it):
 it is awaited, timed and told of nothing. Its moves come from the play-by-post timers
-(:class:`bot.scheduler.Scheduler`, a few seconds after its turn begins, so a restart
+(:class:`bot.service.timers.Timers`, a few seconds after its turn begins, so a restart
 loses none) and go through :meth:`Play.move`, the path a person's move takes: the same
 checks, the same transaction, the same announcement. What it decides from is its own
 seat's view and legal moves (:mod:`bot.thinking`), never the state.
@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.inputs import Refused, shown
+from bot.service.context import Context
+from bot.service.fair_play import manager_of, may_replace
+from bot.service.games import Games, seated
 from bot.service.play import Play
-from bot.service.postal import PlayByPost
 from bot.service.replies import Caller, Reply, Table
 from bot.store import SeatRow, StaleGame
 from bot.thinking import think
@@ -39,16 +41,22 @@ def ai_identity(seats: Sequence[SeatRow], level: str) -> tuple[int, str]:
     return user_id, f"AI {AI_NAMES[index % len(AI_NAMES)]} ({level})"
 
 
-class Seats(Play, PlayByPost):
+class Seats:
     """Adding AI players to a lobby, handing a seat to one, and their moves."""
+
+    def __init__(self, context: Context, games: Games, play: Play) -> None:
+        self.context = context
+        self.store = context.store
+        self.games = games
+        self.play = play
 
     async def add_ai(self, table: Table, caller: Caller, level: str = DEFAULT_LEVEL) -> Reply:
         """Seat an AI player at ``level`` in the lobby; whoever may start the game may."""
         check_level(level)
-        game = await self._live(table)
+        game = await self.games.live(table)
         if game.row.status != "lobby":
             raise Refused("The game has started: an AI can take over a seat with `/game replace`.")
-        self._manager_of(game, caller, "add an AI player")
+        manager_of(game, caller, "add an AI player")
         info = game.rules.info
         if len(game.seats) >= info.max_players:
             raise Refused(f"The game is full ({info.max_players} players).")
@@ -69,8 +77,8 @@ class Seats(Play, PlayByPost):
         """Hand a person's seat to an AI player (a player who left, a league table one
         short), under the rules of :meth:`replace_player`; the game stays unrated."""
         check_level(level)
-        game = await self._live(table)
-        await self._may_replace(game, caller, old_user)
+        game = await self.games.live(table)
+        await may_replace(self.store, game, caller, old_user)
         seat = game.seat_of(old_user)
         if seat is None:
             raise Refused("That user is not playing in this game.")
@@ -88,7 +96,7 @@ class Seats(Play, PlayByPost):
             raise Refused("The game changed at that moment; please try again.") from None
         by = "" if caller.user_id == old_user else f" {caller.name} made the change."
         if game.state is not None and seat in game.position.awaited:
-            self._ai_awaited(game.row.id, game.row.version)
+            self.context.ai_awaited(game.row.id, game.row.version)
         return Reply(
             text=f"{name} takes over seat {seat + 1} from {game.names[seat]}.{by}",
             changed=(game.row.id,),
@@ -105,10 +113,10 @@ class Seats(Play, PlayByPost):
         """The AI seat ``caller`` plays its move, decided from its own view only.
 
         It thinks outside the channel's lock (nobody waits on it), then plays through
-        :meth:`move` with the version it read: if anyone moved meanwhile, it is refused
+        :meth:`Play.move` with the version it read: if anyone moved meanwhile, it is refused
         like a stale button, and its timer brings it back to the new position."""
-        game = await self._active(table, expect)
-        seat = self._seated(game, caller)
+        game = await self.games.active(table, expect)
+        seat = seated(game, caller)
         level = game.seats[seat].ai
         if level is None:
             raise Refused(f"{caller.name} is not an AI player.")
@@ -117,16 +125,18 @@ class Seats(Play, PlayByPost):
         view = game.rules.view(game.state, seat)
         legal = game.rules.legal(game.state, seat)
         # the AI's own chance, never drawn from the game's seed (which deals the deck)
-        chance = self._ai_seed()
-        action = await think(self._thinkers, game.row.game_key, view, legal, level, chance)
+        chance = self.context.ai_seed()
+        action = await think(self.context.thinkers, game.row.game_key, view, legal, level, chance)
         expect = (game.row.id, game.row.version)
-        return await self.move(table, caller, game.rules.format(action), expect, announce=announce)
+        return await self.play.move(
+            table, caller, game.rules.format(action), expect, announce=announce
+        )
 
     async def waiting_ai(self, table: Table) -> Caller | None:
         """The AI seat this table's game waits for now, if any (the terminal plays it at
         once; on Discord its timer does, after its pause)."""
         try:
-            game = await self._live(table)
+            game = await self.games.live(table)
         except Refused:  # no game here
             return None
         if game.state is None:

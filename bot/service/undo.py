@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.inputs import Refused
-from bot.service.base import Loaded, ServiceBase, effective_moves, rebuild
+from bot.service.answers import Answers
+from bot.service.context import Context
+from bot.service.games import Games, Loaded, effective_moves, rebuild, seated
 from bot.service.replies import Caller, Reply, Table
 from bot.service.states import STATES
 from bot.store import MoveRow, SeatRow, StaleGame, UndoRequest
@@ -19,18 +21,24 @@ def _asked(game: Loaded, standing: Sequence[MoveRow], request: UndoRequest) -> l
     return [s for s in game.seats if s.user_id != request.user_id and s.seat not in gone]
 
 
-class Undo(ServiceBase):
+class Undo:
     """Taking moves back: at once when nobody else has moved, else with everyone's agreement."""
 
-    async def undo(self, table: Table, caller: Caller) -> Reply:
+    def __init__(self, context: Context, games: Games, answers: Answers) -> None:
+        self.context = context
+        self.store = context.store
+        self.games = games
+        self.answers = answers
+
+    async def ask(self, table: Table, caller: Caller) -> Reply:
         """Take back the caller's last move (and any after it, if all others agree).
 
         The mover may take a move back alone until the next player acts; after that a
         request waits for every other player, who agree by asking to undo too.
         """
-        async with self._turn(table):
-            game = await self._active(table)
-            seat = self._seated(game, caller)
+        async with self.context.lock(table):
+            game = await self.games.active(table)
+            seat = seated(game, caller)
             standing = effective_moves(await self.store.moves(game.row.id))
             request = await self.store.undo_request(game.row.id)
             if request is not None and request.version == game.row.version:
@@ -90,7 +98,7 @@ class Undo(ServiceBase):
         taken = ", ".join(f"`{m.action}`" for m in standing[len(kept) :])
         # everyone awaited again is told, the DMs queued with the take-back itself
         happened = f"{game.names[seat]} took back {taken}"
-        told = await self._turn_notices(game, game.people(back.awaited), back, happened)
+        told = await self.answers.turn_notices(game, game.people(back.awaited), back, happened)
         try:
             await self.store.record(
                 game.row.id,
@@ -106,6 +114,6 @@ class Undo(ServiceBase):
             )
         except StaleGame:
             raise Refused("A move was played at that moment; nothing was taken back.") from None
-        return await self._position_reply(
+        return await self.answers.position(
             game, back, game.row.version + 1, [f"Taken back: {taken}."], told=told
         )

@@ -41,7 +41,7 @@ from bot.store import Store, Target, is_postgres, open_store
 from bot.tools import bench_loops
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.selfplay import play_random
-from renders import has_renderer, render
+from renders import looks, render
 
 T = TypeVar("T")
 
@@ -194,7 +194,7 @@ async def run(
             service = Service(store, images=False)
             clicks: list[int] = []  # round trips to the database per move, load included
             records: list[int] = []  # ... and per move transaction
-            service.move = _counted(store, service.move, clicks)
+            service.play.move = _counted(store, service.play.move, clicks)
             store.record = _counted(store, store.record, records)
             times: list[float] = []
             rng = random.Random(1)
@@ -227,7 +227,7 @@ async def run(
                 legal_times, _ = _timed(lambda p, r=rules: r.legal(p[0], p[1]), positions)
                 metric(emit, f"{key}.legal_p50_ms", percentile(legal_times, 0.50) * 1000, "ms")
                 metric(emit, f"{key}.legal_p99_ms", percentile(legal_times, 0.99) * 1000, "ms")
-            if not has_renderer(key):
+            if looks(key) is None:
                 continue
             render_times, sizes = _timed(
                 lambda p, k=key, r=rules: len(render(k, r.view(p[0], None), _names(p[2]))),

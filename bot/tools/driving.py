@@ -102,10 +102,10 @@ async def open_game(service: Service, table: Table, n: int, ai: tuple[float, str
     share, level = ai
     ais = min(count - 1, int(count * share + random.Random(n).random()))
     seats = robots(count - ais)
-    await service.create(table, seats[0], "skybridge", seed=n, ai=ais, ai_level=level)
+    await service.lobby.create(table, seats[0], "skybridge", seed=n, ai=ais, ai_level=level)
     for caller in seats[1:]:
-        await service.join(table, caller)
-    await service.start(table, seats[0])
+        await service.lobby.join(table, caller)
+    await service.lobby.start(table, seats[0])
 
 
 async def advance(service: Service, table: Table, moves: int, rng: random.Random) -> None:
@@ -117,8 +117,8 @@ async def advance(service: Service, table: Table, moves: int, rng: random.Random
         seats = await service.store.seats(row.id)
         seat = rng.choice([s for s in seats if s.awaiting])
         caller = Caller(seat.user_id, seat.name)  # an AI seat too: a random move, untimed
-        reply = await service.move(
-            table, caller, rng.choice(await service.legal_moves(table, caller))
+        reply = await service.play.move(
+            table, caller, rng.choice(await service.play.legal_moves(table, caller))
         )
         if not reply.playable:
             return
@@ -210,10 +210,10 @@ async def play(
             caller = by_id[rng.choice(awaiting)]
             requested = time.perf_counter()
             if caller.user_id < 0:  # an AI seat: it thinks in a worker, then moves
-                reply = await service.ai_move(table, caller, expect)
+                reply = await service.seats.ai_move(table, caller, expect)
             else:  # the picker's last click: legal moves checked against the button, the move
-                moves = await service.legal_moves(table, caller, expect)
-                reply = await service.move(table, caller, rng.choice(moves), expect)
+                moves = await service.play.legal_moves(table, caller, expect)
+                reply = await service.play.move(table, caller, rng.choice(moves), expect)
             replied = time.perf_counter()
             if run.window[0] <= requested < run.window[1]:
                 latencies = run.ai_latencies if caller.user_id < 0 else run.latencies
@@ -221,7 +221,7 @@ async def play(
             if run.window[0] <= replied < run.window[1]:
                 run.done_in_window += 1
             # after answering, the bot refreshes the channel's pinned status card
-            await service.status_card(expect[0])
+            await service.looking.status_card(expect[0])
 
     async def meter() -> None:
         await asyncio.sleep(max(0.0, run.window[0] - time.perf_counter()))

@@ -30,15 +30,15 @@ async def _play_samples(store: Store) -> None:
     clocks = Clocks(move_hours=72.0)
     for n in range(SAMPLES):
         table, seats = Table(100 + n, 1), robots(2 + n % 3)
-        await service.create(table, seats[0], "skybridge", seed=1000 + n, clocks=clocks)
+        await service.lobby.create(table, seats[0], "skybridge", seed=1000 + n, clocks=clocks)
         for caller in seats[1:]:
-            await service.join(table, caller)
-        reply = await service.start(table, seats[0])
+            await service.lobby.join(table, caller)
+        reply = await service.lobby.start(table, seats[0])
         by_id = {c.user_id: c for c in seats}
         for _ in range(8 + n):
             caller = by_id[rng.choice(reply.awaiting)]
-            moves = await service.legal_moves(table, caller)
-            reply = await service.move(table, caller, rng.choice(moves))
+            moves = await service.play.legal_moves(table, caller)
+            reply = await service.play.move(table, caller, rng.choice(moves))
 
 
 async def _rows(store: Store, sql: str, params: tuple = ()) -> tuple[list[str], list[tuple]]:

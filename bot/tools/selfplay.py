@@ -36,19 +36,19 @@ async def play_random(
     """
     seats = robots(players)
     by_id = {c.user_id: c for c in seats}
-    await service.create(table, seats[0], game_key, seed=seed)
+    await service.lobby.create(table, seats[0], game_key, seed=seed)
     for caller in seats[1:]:
-        await service.join(table, caller)
-    reply = await service.start(table, seats[0])
+        await service.lobby.join(table, caller)
+    reply = await service.lobby.start(table, seats[0])
     moves = 0
     limit = 10_000
     while reply.playable:
         if moves >= limit:
             raise RuntimeError(f"{game_key} did not finish in {limit} moves")
         caller = by_id[rng.choice(reply.awaiting)]
-        options = await service.legal_moves(table, caller)
+        options = await service.play.legal_moves(table, caller)
         started = time.perf_counter()
-        reply = await service.move(table, caller, rng.choice(options))
+        reply = await service.play.move(table, caller, rng.choice(options))
         if on_move:
             on_move(time.perf_counter() - started, reply)
         moves += 1

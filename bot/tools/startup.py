@@ -46,7 +46,7 @@ async def startup(path: str, t0: float) -> dict[str, float]:
     phases["open_check_s"] = time.perf_counter() - t0 - sum(phases.values())
     try:
         service = Service(store, link=jump_link)
-        await service.check_stored_games()
+        await service.games.check_stored()
         phases["values_check_s"] = time.perf_counter() - t0 - sum(phases.values())
         async with Bridgekeeper(service) as client:
             await client.install()  # the bot's own set-up, less the command sync

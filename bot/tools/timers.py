@@ -9,7 +9,7 @@ figures are what every minute costs afterwards, when nothing or little is due, w
 what a bot with years of finished games pays all day:
 
 - ``timers.tick_ms`` (p50, and ``timers.tick_max_ms``): the play-by-post pass alone
-  (:meth:`bot.scheduler.Scheduler.tick`: reminders, warnings, deadlines, reaction windows,
+  (:meth:`bot.service.timers.Timers.tick`: reminders, warnings, deadlines, reaction windows,
   daily digests);
 - ``timers.minute_ms``: the whole once-a-minute pass the bot runs (that tick, league
   rounds, the daily challenge's settling and rollover, due notices);
@@ -35,11 +35,9 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from bot.clocks import next_digest
-from bot.daily import Daily
 from bot.minute import MinutePass
-from bot.organiser import Organiser
-from bot.scheduler import Posted, Scheduler
 from bot.service import Service
+from bot.service.timers import Posted
 from bot.store import SQLiteStore, Store, iso
 from bot.tools import seeding
 from bot.tools.figures import Emit, metric, percentile
@@ -121,18 +119,19 @@ async def _players(store: Store, count: int) -> None:
 
 async def _passes(emit: Emit, store: Store, ticks: int) -> None:
     service = Service(store, images=False)
-    scheduler = Scheduler(service)
-    organiser, daily = Organiser(service), Daily(service)
+    timers = service.timers
 
     async def tick() -> int:
-        return len(await scheduler.tick())
+        return len(await timers.tick())
 
     async def posted(_item: Posted) -> bool:
         """Posts go nowhere: no Discord here."""
         return True
 
     async def minute() -> int:  # notices delivered, as the bot's loop would
-        return await MinutePass(scheduler, organiser, daily).run(posted, scheduler.sent)
+        return await MinutePass(timers, service.league_rounds, service.daily).run(
+            posted, timers.sent
+        )
 
     first, cpu, due = await _timed(minute)
     metric(emit, "timers.first_tick_ms", first * 1000, "ms")

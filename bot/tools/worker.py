@@ -28,11 +28,9 @@ import sys
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.daily import Daily
 from bot.minute import MinutePass
-from bot.organiser import Organiser
-from bot.scheduler import Posted, Scheduler
 from bot.service import Caller, Refused, Service, Table
+from bot.service.timers import Posted
 from bot.store import Notice, Store, open_store, parse_time, utcnow
 
 
@@ -49,10 +47,8 @@ class SetClock:
 class Worker:
     def __init__(self, store: Store, clock: SetClock, lease: timedelta) -> None:
         self.clock = clock
-        self.service = Service(store, images=False, seed=lambda: 12345)
-        self.minute = MinutePass(
-            Scheduler(self.service, lease=lease), Organiser(self.service), Daily(self.service)
-        )
+        self.service = service = Service(store, images=False, seed=lambda: 12345, timer_lease=lease)
+        self.minute = MinutePass(service.timers, service.league_rounds, service.daily)
 
     async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         op = request["op"]
@@ -64,7 +60,7 @@ class Worker:
             caller = Caller(request["user"], request.get("name", "player"))
             expect = tuple(request["expect"]) if request.get("expect") else None
             try:
-                reply = await self.service.move(table, caller, request["text"], expect)
+                reply = await self.service.play.move(table, caller, request["text"], expect)
             except Refused as exc:
                 return {"refused": str(exc)}
             return {"ok": True, "version": reply.version}
@@ -87,7 +83,7 @@ class Worker:
 
     async def _send(self, notice: Notice) -> None:
         if notice.kind == "board":  # posted as the bot would: the move's board, rebuilt
-            await self._post(await self.minute.scheduler.board(notice))
+            await self._post(await self.minute.timers.board(notice))
         write(
             {
                 "event": "notice",
@@ -97,7 +93,7 @@ class Worker:
                 "via": notice.via,
             }
         )
-        await self.minute.scheduler.sent(notice)
+        await self.minute.timers.sent(notice)
 
 
 def write(line: dict[str, Any]) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.bridge_wars import actions
+from engine.bridge_wars.blocks import STARTER
 from engine.bridge_wars.board import HOLES
 from engine.bridge_wars.scoring import result, scores
 from engine.bridge_wars.state import Placed, State, in_setup, rods
@@ -37,6 +39,7 @@ class View:
     turn: int
     setup: bool
     last: Placed | None
+    last_move: str  # the last block's move in the game's notation, "" before the first
     final: tuple[int, ...] | None  # seats still owed their last turn, once the end is near
     ending: str  # a sentence on why the game ends or ended, or ""
     resigned: frozenset[int]
@@ -62,12 +65,21 @@ def view(state: State, seat: int | None) -> View:
         turn=state.turn,
         setup=in_setup(state),
         last=state.placed[-1] if state.placed else None,
+        last_move=_written(state.placed[-1], state.corners) if state.placed else "",
         final=state.final,
         ending=ENDINGS.get(state.ending, ""),
         resigned=state.resigned,
         over=over,
         places=result(state).places if over else None,
     )
+
+
+def _written(block: Placed, corners: tuple[str, ...]) -> str:
+    """How the move that put ``block`` in is written: a starter block is a seat's choice
+    of colour and corner, any other block where it went."""
+    if block.block == STARTER:
+        return actions.format(actions.Choose(block.colour, corners[block.seat]))
+    return actions.format(actions.Place(block.block, block.orient, block.anchor))
 
 
 _ENDING_KEYS = {sentence: key for key, sentence in ENDINGS.items()}

@@ -136,7 +136,7 @@ HOWTO = (
     "Moves: `buy`, `bridge d1`, `boat d1`, `plane d1`, `cannon d1`, `advance 2`, `enter`, "
     "`board b1`, `launch b1`, `fire`, `fly 3-5`, `bomb`, `reroll 4`, `keep`, `end`."
 )
-_BARE = {
+_BARE: dict[str, Action] = {
     "buy": Buy(),
     "enter": Enter(),
     "fire": Fire(),

@@ -57,8 +57,8 @@ def _next_plane(state: State, done: Run, events: list[Event]) -> State:
         return evolve(state, run=None)
     plane, rest = done.queue[0], done.queue[1:]
     aim, aims = (done.aims[0], done.aims[1:]) if done.aims else (-1, ())
-    dice, state = roll(state, 2)
-    run = Run(rest, done.reroll, plane, "hit", dice, aim=aim, aims=aims)
+    (a, b), state = roll(state, 2)
+    run = Run(rest, done.reroll, plane, "hit", (a, b), aim=aim, aims=aims)
     if plane.is_ace:
         if aim >= 0:  # match bombing: he always hits the section he named
             events.append(Event("bomb", f"{pilot(state, plane)} always hits."))

@@ -168,12 +168,20 @@ def find_boat(state: State, number: int) -> Boat | None:
     return next((b for b in state.boats if b.number == number), None)
 
 
+def _stored(text: str) -> Domino:
+    """A domino as :func:`to_dict` wrote it, so always one."""
+    domino = Domino.parse(text)
+    if domino is None:
+        raise ValueError(f"a stored state holds {text!r} where a domino belongs")
+    return domino
+
+
 def _dom(text: str | None) -> Domino | None:
-    return None if text is None else Domino.parse(text)
+    return None if text is None else _stored(text)
 
 
 def _doms(texts: list[str]) -> tuple[Domino, ...]:
-    return tuple(Domino.parse(t) for t in texts)
+    return tuple(_stored(t) for t in texts)
 
 
 def _strs(dominoes: tuple[Domino, ...]) -> list[str]:
@@ -238,7 +246,7 @@ def from_dict(data: Mapping[str, Any]) -> State:
         bombed=frozenset(data["bombed"]),
         spaces=tuple(bool(s) for s in data["spaces"]),
         crossed=data["crossed"],
-        boats=tuple(Boat(n, Domino.parse(d), s, bool(la)) for n, d, s, la in data["boats"]),
+        boats=tuple(Boat(n, _stored(d), s, bool(la)) for n, d, s, la in data["boats"]),
         boats_built=data["boats_built"],
         planes=_doms(data["planes"]),
         cannons=_doms(data["cannons"]),
@@ -252,7 +260,7 @@ def from_dict(data: Mapping[str, Any]) -> State:
         else Run(
             queue=_doms(run["queue"]),
             reroll=run["reroll"],
-            plane=Domino.parse(run["plane"]),
+            plane=_stored(run["plane"]),
             stage=run["stage"],
             dice=tuple(run["dice"]),
             deadly=run["deadly"],

@@ -170,7 +170,7 @@ _HEADING = re.compile(r"([nesw])(\d{1,2})")
 def _die(token: str) -> tuple[int, int]:
     m = _DIE.fullmatch(token)
     value = face_value(m.group(1)) if m else None
-    if value is None:
+    if m is None or value is None:
         raise IllegalMove(
             f"'{token}' is not a die: write its face and type, like `tee3` or `horse2` "
             f"(faces: {', '.join(FACES)}; type 2 or 3 is the die's horse)."
@@ -189,14 +189,13 @@ def _square(token: str) -> int:
 
 
 def _placement(tokens: list[str]) -> Placement:
-    if len(tokens) == 2 and _HEADING.fullmatch(tokens[1]):
+    if len(tokens) == 2 and (h := _HEADING.fullmatch(tokens[1])):
         m = _POINT.fullmatch(tokens[0])
         square = parse_square(m.group(1)) if m else None
-        if square is None:
+        if m is None or square is None:
             raise IllegalMove(f"'{tokens[0]}' is not a point: a square, or a square and an edge.")
         edge = m.group(2)
         start = centre(square) if edge is None else midpoint(square, "nesw".index(edge))
-        h = _HEADING.fullmatch(tokens[1])
         return Line(start, "nesw".index(h.group(1)), int(h.group(2)))
     if len(tokens) == 1:
         return Shape(_square(tokens[0]), (0, 1, 2, 3))
@@ -230,10 +229,10 @@ def parse(text: str) -> Action:
         kind, value = _die(rest[0])
         return Downgrade(kind, value) if head == "downgrade" else Discard(kind, value)
     if head == "bonus" and rest:
-        value = face_value(rest[0])
-        if value is None:
+        face = face_value(rest[0])
+        if face is None:
             raise IllegalMove(f"'{rest[0]}' is not a bonus shape ({', '.join(FACES)}).")
-        return Bonus(value, _placement(rest[1:]))
+        return Bonus(face, _placement(rest[1:]))
     if _DIE.fullmatch(head) and rest:
         kind, value = _die(head)
         return Pick(kind, value, _placement(rest))

@@ -23,6 +23,7 @@ from engine.seven_bridges.lines import (
     POINT_ARMS,
     SPAN,
     VERTICAL,
+    along,
     anchors,
     arm,
     centre,
@@ -35,7 +36,6 @@ from engine.seven_bridges.lines import (
     on_lines,
     points_of,
     segment,
-    step,
 )
 
 WORDS = ("north", "east", "south", "west")
@@ -207,8 +207,9 @@ def line_arms(start: int, heading: int, length: int) -> int:
     out = 0
     p = start
     for _ in range(length):
-        out |= 1 << segment(p, heading)
-        p = step(p, heading)
+        a = segment(p, heading)
+        out |= 1 << a
+        p = along(a, p)
     return out
 
 
@@ -226,7 +227,7 @@ def line_placements(drawn: int, footpaths: bool, reach: int) -> list[tuple[int, 
                 if a < 0 or not allowed >> a & 1:
                     break
                 out.append((p, heading, length))
-                q = step(q, heading)
+                q = along(a, q)
     return out
 
 
@@ -288,7 +289,7 @@ def line_refusal(
                 f"Backtracking: the line from {where} would run over a line you have "
                 f"already drawn; it may cross your lines but never follow them."
             )
-        p = step(p, heading)
+        p = along(a, p)
     return None
 
 

@@ -121,6 +121,12 @@ def segment(p: int, d: int) -> int:
     return SEGMENT.get((p, d), -1)
 
 
+def along(a: int, p: int) -> int:
+    """The other end of arm ``a`` from its end ``p``: :func:`step` along a printed arm,
+    which never leaves the map."""
+    return ARM_MID[a] if ARM_CENTRE[a] == p else ARM_CENTRE[a]
+
+
 def points_of(drawn: int) -> int:
     """The lattice points touched by the arms in ``drawn``, as a bit set."""
     out = 0

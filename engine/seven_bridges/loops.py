@@ -268,7 +268,16 @@ def _search(block: list[Chain], n: int, top: int) -> tuple[int, int, int, int]:
     rest_b = sum(pot_b)
     found = (top, 0, 0, 0)
 
-    def walk(u, across, corners, bridges, seen, more_c, more_b, used):
+    def walk(
+        u: int,
+        across: int,
+        corners: int,
+        bridges: int,
+        seen: int,
+        more_c: int,
+        more_b: int,
+        used: int,
+    ) -> None:
         """Extend a path from s that entered ``u`` from a side on axis ``across``; bound
         each step by what the unvisited junctions and the way back to s can add."""
         nonlocal top, found

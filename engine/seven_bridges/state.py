@@ -126,6 +126,13 @@ def matching(state: State, dice: tuple[int, ...], kind: int, value: int) -> int 
     return next((d for d in dice if (KINDS[d], state.dice[d]) == (kind, value)), None)
 
 
+def matched(state: State, dice: tuple[int, ...], kind: int, value: int) -> int:
+    """:func:`matching` in a rule's effect, whose refusal has already found the die."""
+    die = matching(state, dice, kind, value)
+    assert die is not None, "the rule's refusal let through a die that is not there"
+    return die
+
+
 def not_among(state: State, dice: tuple[int, ...], kind: int, value: int) -> str | None:
     """The refusal for naming a die that is not among a stuck seat's ``dice``, if it is not."""
     if matching(state, dice, kind, value) is not None:
@@ -174,7 +181,7 @@ def new(players: int, options: Mapping[str, Any], seed: int) -> State:
     if options["start"] == ROLL_START:
         start, rng = roll_start(rng)
     else:
-        start = parse_square(options["start"])
+        start = _square(options["start"])
     first = 0
     if players > 1:
         first, rng = rng.below(players)
@@ -220,6 +227,14 @@ def _start_text(text: str) -> str:
             f"square with streets or footpaths."
         )
     return format_square(square)
+
+
+def _square(text: str) -> int:
+    """A starting square as :func:`_start_text` or :func:`to_dict` wrote it, so always one."""
+    square = parse_square(text)
+    if square is None:
+        raise ValueError(f"{text!r} is no square")
+    return square
 
 
 def _start_label(square: int) -> str:
@@ -345,7 +360,7 @@ def from_dict(data: Mapping[str, Any]) -> State:
     return State(
         players=data["players"],
         advanced=data["advanced"],
-        start=parse_square(data["start"]),
+        start=_square(data["start"]),
         first=data["first"],
         seats=tuple(
             Player(

@@ -124,7 +124,7 @@ HOWTO = (
     "Moves: `start f7b`, `ap <card>`, `move f7b`, `time`, `build`, `play <card> …`, "
     "`place 3,-1 r2`, `found p7b`, `recall f7b`, `discard <card>`, `pass`, `end`."
 )
-_BARE = {"time": Time(), "build": Build(), "pass": Pass(), "end": End()}
+_BARE: dict[str, Action] = {"time": Time(), "build": Build(), "pass": Pass(), "end": End()}
 _TILE = re.compile(r"([pf])(1[01]|[1-9])([a-d])")
 _SEAT = re.compile(r"seat([1-6])")
 _ANCHOR = re.compile(r"(-?\d{1,2}),(-?\d{1,2})")

@@ -146,7 +146,8 @@ def board(placements: tuple[Placement, ...]) -> Board:
     for c in order:
         for x, y in combinations(adjacent[c], 2):
             # c joined to both x and y: a line, a bend or a triangle
-            triples.add(tuple(sorted((c, x, y), key=rank.__getitem__)))  # type: ignore[arg-type]
+            first, second, third = sorted((c, x, y), key=rank.__getitem__)
+            triples.add((first, second, third))
     tiles = [(era, q, r) for era in (PAST, FUTURE) for q, r in order]
     name_of = {t: "pf"[t[0]] + label_of[t[1:]] for t in tiles}
     terrain_of = {t: GROUPS[cell_of[t[1:]][0]][t[0]][cell_of[t[1:]][1]] for t in tiles}

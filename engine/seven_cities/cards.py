@@ -7,6 +7,7 @@ counts per mark are our reconstruction, 67 cards in all).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -57,7 +58,7 @@ def deck_for(players: int) -> tuple[str, ...]:
     )
 
 
-def sort_hand(cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
     """A hand in canonical order, so it reveals nothing about when each card came."""
     return tuple(sorted(cards, key=RANK.__getitem__))
 

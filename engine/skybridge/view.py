@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.core import Rng
+from engine.skybridge import actions
 from engine.skybridge.actions import Place
 from engine.skybridge.board import Stack, bridge_spans, roofed
 from engine.skybridge.scoring import result, scores
@@ -30,6 +31,7 @@ class View:
     out: frozenset[int]
     resigned: frozenset[int]
     last: Place | None
+    last_move: str  # the last move in the notation it was played in, "" before the first
     over: bool
     places: tuple[int, ...] | None
 
@@ -50,6 +52,7 @@ def view(state: State, seat: int | None) -> View:
         out=state.out,
         resigned=state.resigned,
         last=state.last,
+        last_move="" if state.last is None else actions.format(state.last),
         over=over,
         places=result(state).places if over else None,
     )

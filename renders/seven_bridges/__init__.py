@@ -17,10 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.seven_bridges.view import View
-from renders.common import to_png
 from renders.palette import RGB, SHARED, fixed_palette
 from renders.seven_bridges import city
-from renders.seven_bridges.pieces import EULER, USED_CELL
+from renders.seven_bridges.pieces import EULER, USED_CELL, swatch
 from renders.seven_bridges.public import render_public
 from renders.seven_bridges.sheet import COUNTED, render_sheet
 
@@ -35,7 +34,19 @@ NAMED: tuple[RGB, ...] = (
 )
 
 
+def accent(view: View, seat: int) -> RGB:
+    """The seat's colour, as its lines and pips are drawn."""
+    return swatch(seat).fill
+
+
+def warm() -> None:
+    """The palette, before the first board (the printed sheets and the card's ground
+    wait for one: a worker holds them only for the games it draws)."""
+    fixed_palette(NAMED)
+
+
 def render(view: View, names: Sequence[str]) -> bytes:
     """The viewer's own sheet, or the public card when ``view.seat`` is None."""
-    image = render_public(view, names) if view.seat is None else render_sheet(view, names)
-    return to_png(image, fixed_palette(NAMED))
+    if view.seat is None:
+        return render_public(view, names, NAMED)
+    return render_sheet(view, names, NAMED)

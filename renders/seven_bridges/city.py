@@ -314,13 +314,13 @@ def _draw_last(pen: Pen, grid: Box, view: View) -> None:
         x0, y0, x1, y1 = square_box(grid, square)
         for k in range(4):
             t = k * CELL / 4 + 2
-            for a, b in (
+            for start, end in (
                 ((x0 + t, y0 + 2), (x0 + t + dash, y0 + 2)),
                 ((x0 + t, y1 - 2), (x0 + t + dash, y1 - 2)),
                 ((x0 + 2, y0 + t), (x0 + 2, y0 + t + dash)),
                 ((x1 - 2, y0 + t), (x1 - 2, y0 + t + dash)),
             ):
-                pen.bar(a, b, 3.5, HIGHLIGHT)
+                pen.bar(start, end, 3.5, HIGHLIGHT)
 
 
 def _draw_lines(pen: Pen, grid: Box, drawn: tuple[int, ...], colour: Swatch) -> None:
@@ -374,15 +374,22 @@ def _draw_frame(pen: Pen, grid: Box, drawn: int, colour: Swatch) -> None:
         pen.text(centre, str(value), 16, colour.ink if on else INK)
     gx0, gy0, gx1, gy1 = grid
     half = GUTTER / 2
-    corners = ((gx0 - half, gy0 - half), (gx1 + half, gy0 - half))
+    corners: tuple[Point, ...] = ((gx0 - half, gy0 - half), (gx1 + half, gy0 - half))
     corners += ((gx0 - half, gy1 + half), (gx1 + half, gy1 + half))
     for name, centre in zip(QUADRANTS, corners, strict=True):
         pen.text(centre, name, 17, QUADRANT_LINE)
 
 
+def own_seat(view: View) -> int:
+    """The seat whose sheet is drawn: only a seat's view has one (``render`` sends a
+    spectator's to the public card)."""
+    assert view.seat is not None, "a sheet is drawn for a seat's view, not a spectator's"
+    return view.seat
+
+
 def draw_player(pen: Pen, grid: Box, view: View, colour: Swatch) -> None:
     """Everything the viewer has done, over the printed map."""
-    player = view.seats[view.seat]
+    player = view.seats[own_seat(view)]
     drawn = sum(1 << a for a in player.drawn)
     _draw_seen(pen, grid, drawn)
     _draw_start(pen, grid, view.start)

@@ -75,29 +75,46 @@ def blank(cell: int) -> Image.Image:
     return pen.finish()
 
 
+#: lines at a small map's edge reach this far past it
+PAD = 4
+
+
 def draw(
     pen: Pen, at: tuple[int, int], cell: int, player: PlayerView, start: int, colour: Swatch
 ) -> None:
-    """One player's small map, squares of ``cell`` pixels, its corner at ``at``."""
-    pen.paste(blank(cell), at)
+    """One player's small map, squares of ``cell`` pixels, its corner at ``at``, on the
+    card's plain ground."""
+    drawn = _drawn(cell, player.drawn, tuple(_loop_arms(player)), start, colour)
+    pen.paste(drawn, (at[0] - PAD, at[1] - PAD))
+
+
+@lru_cache(maxsize=64)
+def _drawn(
+    cell: int, arms: tuple[int, ...], loop: tuple[int, ...], start: int, colour: Swatch
+) -> Image.Image:
+    """A small map with ``arms`` drawn, ``loop`` dotted, on the plain ground :data:`PAD`
+    px round it: a player's lines change only on their own moves, so each map is drawn
+    once and pasted on every card until they move."""
     side = SIZE * cell
-    grid = (at[0], at[1], at[0] + side, at[1] + side)
+    pen = Pen.blank(side + 2 * PAD, side + 2 * PAD)
+    pen.paste(blank(cell), (PAD, PAD))
+    grid = (PAD, PAD, PAD + side, PAD + side)
     line = max(2.5, cell / 7)
     x0, y0, x1, y1 = _square(grid, start)
     pen.rect((x0 + 2, y0 + 2, x1 - 2, y1 - 2), None, INK, 2)
-    ends = [_arm(grid, a) for a in player.drawn]
+    ends = [_arm(grid, a) for a in arms]
     for a, b in ends:
         pen.bar(a, b, line + 2, colour.edge)
     for a, b in ends:
         pen.bar(a, b, line, colour.fill)
-    for arm in _loop_arms(player):
+    for arm in loop:
         (cx, cy), (ex, ey) = _arm(grid, arm)
         pen.circle(((cx + ex) / 2, (cy + ey) / 2), 1.4, colour.ink, None)
-    drawn = sum(1 << a for a in player.drawn)
-    for number in crossed(drawn):
+    for number in crossed(sum(1 << a for a in arms)):
         cx, cy = box_centre(_square(grid, CITY.bridges[number - 1].square))
         pen.circle((cx, cy), cell * 2 / 7, colour.fill, colour.edge, 1.5)
         pen.text((cx, cy), str(number), max(9, round(cell * 0.4)), colour.ink)
+    return pen.finish()
 
 
 def _loop_arms(player: PlayerView) -> list[int]:

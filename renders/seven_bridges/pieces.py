@@ -60,15 +60,17 @@ def ordinal(place: int) -> str:
 def _result(view: View, names: Sequence[str]) -> str:
     if view.solo:
         mine, euler = view.seats[0].card.total, view.euler_total
+        assert euler is not None, "a solo game's view has Euler's score"
         verdict = "you beat Euler" if mine > euler else "Euler wins"
         if mine == euler:
             verdict = "a tie with Euler"
         if view.resigned:
             verdict = "you resigned, Euler wins"
         return f"Game over: {mine} to {euler}, {verdict}"
-    assert view.places is not None
-    order = sorted(range(view.players), key=lambda s: (view.places[s], s))
-    ranks = (f"{ordinal(view.places[s])} {names[s]} {view.seats[s].card.total}" for s in order)
+    places = view.places
+    assert places is not None
+    order = sorted(range(view.players), key=lambda s: (places[s], s))
+    ranks = (f"{ordinal(places[s])} {names[s]} {view.seats[s].card.total}" for s in order)
     return "Game over: " + ", ".join(ranks)
 
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PIL import Image
-
 from engine.seven_bridges.board import CITY, SIZE
 from engine.seven_bridges.legend import crossed, visited
 from engine.seven_bridges.state import PICKS
 from engine.seven_bridges.view import View
 from renders.common import fit_text, font, text_width
-from renders.palette import CARD_LINE, INK, MUTED, WHITE
+from renders.ground import blank
+from renders.palette import CARD_LINE, INK, MUTED, RGB, WHITE
 from renders.pen import Box, Pen, box_centre
 from renders.seven_bridges import minimap
 from renders.seven_bridges.pieces import (
@@ -89,6 +88,7 @@ def progress(view: View, position: int) -> tuple[set[int], set[str], int]:
         drawn = sum(1 << a for a in view.seats[0].drawn)
         bridges = {b.number for b in CITY.bridges} - set(crossed(drawn))
         letters = {lm.letter for lm in CITY.landmarks} - set(visited(drawn))
+        assert view.euler_total is not None, "a solo game's view has Euler's score"
         return bridges, letters, view.euler_total
     drawn = sum(1 << a for a in view.seats[position].drawn)
     return set(crossed(drawn)), set(visited(drawn)), view.seats[position].card.total
@@ -134,9 +134,10 @@ def _draw_row(pen: Pen, view: View, names: Sequence[str], position: int, box: Bo
         pip(pen, centre, lm.letter, lm.letter in letters, colour, square=False)
 
 
-def render_public(view: View, names: Sequence[str]) -> Image.Image:
+def render_public(view: View, names: Sequence[str], named: tuple[RGB, ...]) -> bytes:
+    """The spectators' card as PNG bytes, its colours ``named``."""
     plan = public_layout(view)
-    pen = Pen.blank(plan.width, plan.height)
+    pen = Pen.on(blank(plan.width, plan.height, named))
     draw_caption(pen, view, names, plan.width)
     draw_dice(pen, view, names, plan.dice, plan.width - 2 * MARGIN)
     y = plan.rows[0][1] - 14
@@ -149,4 +150,4 @@ def render_public(view: View, names: Sequence[str]) -> Image.Image:
         minimap.draw(pen, (x, y), plan.cell, view.seats[seat], view.start, swatch(seat))
         label = fit_text(f"{names[seat]}'s map", font(18, True), plan.cell * SIZE)
         pen.text((x, y - MAP_LABEL / 2), label, 18, INK, "lm")
-    return pen.finish()
+    return pen.png(plan.height)

@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image
-
 from engine.seven_bridges.board import CITY, SIZE
 from engine.seven_bridges.bonuses import (
     FOOTPATHS_VALUE,
@@ -33,10 +31,11 @@ from engine.seven_bridges.legend import (
 from engine.seven_bridges.state import PICKS
 from engine.seven_bridges.view import View
 from renders.common import fit_text, font
-from renders.palette import CARD_LINE, INK, MUTED, RGB, WHITE, Swatch
+from renders.ground import Ground
+from renders.palette import CARD_LINE, INK, MUTED, RGB, WHITE, Swatch, fixed_palette
 from renders.pen import Box, Pen, box_centre
 from renders.seven_bridges import city
-from renders.seven_bridges.city import CELL, GUTTER
+from renders.seven_bridges.city import CELL, GUTTER, own_seat
 from renders.seven_bridges.pieces import (
     CAPTION_H,
     DICE_W,
@@ -116,12 +115,12 @@ def sheet_layout(solo: bool) -> SheetLayout:
 
 
 @lru_cache(maxsize=2)
-def _printed(solo: bool) -> Image.Image:
-    """The blank sheet with the printed map drawn; never drawn on, only copied."""
+def _printed(solo: bool, named: tuple[RGB, ...]) -> Ground:
+    """The blank sheet with the printed map drawn, its colours ``named``."""
     plan = sheet_layout(solo)
     pen = Pen.blank(plan.width, plan.height)
     city.draw_printed(pen, plan.grid)
-    return pen.finish()
+    return Ground(pen.finish(), fixed_palette(named))
 
 
 def _draw_legend(pen: Pen, plan: SheetLayout, drawn: int, colour: Swatch) -> None:
@@ -155,7 +154,7 @@ def _draw_bonuses(pen: Pen, view: View, plan: SheetLayout, colour: Swatch) -> No
     """IMMEDIATE USE: the six shapes, greyed with a filled triangle once used. RESERVED
     USE: filled in the player's colour and marked "ready" once reserved, greyed with a
     filled triangle once used."""
-    player = view.seats[view.seat]
+    player = view.seats[own_seat(view)]
     immediate, reserved = bonus_states(player.bonuses)
     head = "IMMEDIATE USE"
     if player.pending:
@@ -210,7 +209,7 @@ def item_details(card: Scorecard) -> list[str]:
 def _draw_score(pen: Pen, view: View, plan: SheetLayout) -> None:
     """The seven legend items, the ones that make the total ticked and tinted; Euler's
     column beside the player's in a solo game."""
-    player = view.seats[view.seat]
+    player = view.seats[own_seat(view)]
     card = player.card
     rows = plan.score_rows
     x0, x1 = rows[0][0], rows[0][2]
@@ -235,6 +234,7 @@ def _draw_score(pen: Pen, view: View, plan: SheetLayout) -> None:
         pen.text((x0 + 148, y), detail, 14, MUTED, "lm", bold=False)
         pen.text((mine, y), str(card.items[i]), 19, INK if counted else MUTED, "rm", counted)
         if view.solo:
+            assert view.euler_items is not None, "a solo game's view has Euler's items"
             euler = str(view.euler_items[i])
             pen.text((plan.score_columns[1], y), euler, 19, EULER.edge, "rm", bold=False)
         pen.bar((x0 + 8, box[3]), (x1 - 8, box[3]), 1, CARD_LINE)
@@ -255,16 +255,16 @@ def _draw_score(pen: Pen, view: View, plan: SheetLayout) -> None:
         pen.text((x0 + 4, rows[-1][3] + 14), text, 14, MUTED, "lm", bold=False)
 
 
-def render_sheet(view: View, names: Sequence[str]) -> Image.Image:
-    """The sheet of ``view.seat``."""
+def render_sheet(view: View, names: Sequence[str], named: tuple[RGB, ...]) -> bytes:
+    """The sheet of ``view.seat`` as PNG bytes, its colours ``named``."""
     plan = sheet_layout(view.solo)
-    colour = swatch(view.seat)
-    pen = Pen(_printed(view.solo).copy())
+    colour = swatch(own_seat(view))
+    pen = Pen.on(_printed(view.solo, named))
     draw_caption(pen, view, names, plan.width)
     city.draw_player(pen, plan.grid, view, colour)
-    drawn = sum(1 << a for a in view.seats[view.seat].drawn)
+    drawn = sum(1 << a for a in view.seats[own_seat(view)].drawn)
     _draw_legend(pen, plan, drawn, colour)
     draw_dice(pen, view, names, plan.dice, DICE_W)
     _draw_bonuses(pen, view, plan, colour)
     _draw_score(pen, view, plan)
-    return pen.finish()
+    return pen.png()

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.bridge_wars import actions
 from engine.bridge_wars.blocks import COLOURS, STARTER
 from engine.bridge_wars.board import BRASS, HOLES, MID, col_row, names
 from engine.bridge_wars.view import View
@@ -39,10 +38,8 @@ def _last(view: View, names_: Sequence[str]) -> str:
     if last is None:
         return "New game: colours and corners are being chosen"
     if last.block == STARTER:
-        move = actions.format(actions.Choose(last.colour, view.corners[last.seat]))
-        return f"Last move: {names_[last.seat]} {move}"
-    move = actions.format(actions.Place(last.block, last.orient, last.anchor))
-    return f"Last move: {names_[last.seat]} {move}, coming to rest at level {last.level}"
+        return f"Last move: {names_[last.seat]} {view.last_move}"
+    return f"Last move: {names_[last.seat]} {view.last_move}, coming to rest at level {last.level}"
 
 
 def _regions(view: View) -> list[str]:

@@ -20,9 +20,10 @@ ERAS = {PAST: "past", FUTURE: "future"}
 
 def _turn(view: View, names: Sequence[str], tile: dict[Tile, str]) -> str:
     if view.over:
-        assert view.places is not None
-        order = sorted(range(view.players), key=lambda s: (view.places[s], s))
-        ranks = ", ".join(f"{ordinal(view.places[s])} {names[s]}" for s in order)
+        places = view.places
+        assert places is not None
+        order = sorted(range(view.players), key=lambda s: (places[s], s))
+        ranks = ", ".join(f"{ordinal(places[s])} {names[s]}" for s in order)
         return f"Game over: {ranks}"
     if view.window is not None:
         w = view.window
@@ -47,7 +48,7 @@ def _card(slug: str) -> str:
 
 def _holdings(view: View, seat: int, names: Sequence[str], tile: dict[Tile, str]) -> str:
     """One player's table: token, cities by era, shields, cards held, tokens left."""
-    cities = {era: [] for era in ERAS}
+    cities: dict[int, list[str]] = {era: [] for era in ERAS}
     for city in view.cities:
         if city.owner == seat:
             metropolis = " (Metropolis)" if city.size > 1 else ""

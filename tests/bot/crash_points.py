@@ -28,10 +28,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.daily import Daily
-from bot.organiser import Organiser
-from bot.scheduler import Posted
 from bot.service import Caller, Refused, Service, Table
+from bot.service.timers import Posted
 from bot.store import Settings, Store, open_store, parse_time, target
 from bot.store.interface import Store as StoreProtocol
 
@@ -93,8 +91,6 @@ class World:
 
     store: Store
     service: Service
-    organiser: Organiser
-    daily: Daily
     posts: list[dict] = field(default_factory=list)
 
     async def post(self, item: Posted) -> bool:
@@ -120,52 +116,52 @@ def noted(item: Posted) -> dict:
 async def world(where: str, clock: Callable[[], datetime], seeds: int = 1) -> World:
     store = await open_store(target(where), clock=clock)
     service = Service(store, images=False, seed=itertools.count(seeds).__next__)
-    return World(store, service, Organiser(service), Daily(service))
+    return World(store, service)
 
 
 # -- the operations, as a player or the minute's pass makes them ------------------------
 
 
 async def league_start(w: World) -> None:
-    await w.post_all(await w.organiser.start(GUILD, MOD, "Cup", w.post))
+    await w.post_all(await w.service.league_rounds.start(GUILD, MOD, "Cup", w.post))
 
 
 async def league_tick(w: World) -> None:
-    await w.post_all(await w.organiser.tick(w.post))
+    await w.post_all(await w.service.league_rounds.tick(w.post))
 
 
 async def league_leave(w: World) -> None:
-    _reply, notices = await w.organiser.leave(GUILD, BOB, "Cup")
+    _reply, notices = await w.service.leagues.leave(GUILD, BOB, "Cup")
     await w.post_all(notices)
 
 
 async def daily_play(w: World) -> None:
-    await w.daily.play(DM, ADA, None)
+    await w.service.daily.play(DM, ADA, None)
 
 
 async def solo(w: World) -> None:
-    await w.service.solo(DM, ADA, "seven-bridges")
+    await w.service.lobby.solo(DM, ADA, "seven-bridges")
 
 
 async def lobby_with_ai(w: World) -> None:
-    await w.service.create(TABLE, ADA, "skybridge", ai=2)
+    await w.service.lobby.create(TABLE, ADA, "skybridge", ai=2)
 
 
 async def start(w: World) -> None:
-    await w.service.start(TABLE, ADA)
+    await w.service.lobby.start(TABLE, ADA)
 
 
 async def replace(w: World) -> None:
     """A manager hands the seat the game waits for to Cy."""
     awaited = next(s for s in await _seats(w) if s.awaiting)
-    await w.service.replace_player(TABLE, MOD, awaited.user_id, CY)
+    await w.service.postal.replace_player(TABLE, MOD, awaited.user_id, CY)
 
 
 async def undo(w: World) -> None:
     """The player who made the last move takes it back."""
     last = (await w.store.moves((await w.store.live_game(TABLE.channel_id)).id))[-1]
     seat = (await _seats(w))[last.seat]
-    await w.service.undo(TABLE, Caller(seat.user_id, seat.name))
+    await w.service.undo.ask(TABLE, Caller(seat.user_id, seat.name))
 
 
 async def _seats(w: World) -> list:
@@ -173,13 +169,13 @@ async def _seats(w: World) -> list:
 
 
 async def abandon(w: World) -> None:
-    await w.service.abandon(TABLE, ADA)
+    await w.service.lobby.abandon(TABLE, ADA)
 
 
 async def rematch(w: World) -> None:
     """Both players click Rematch under the finished game's board (game 1), in turn."""
     for player in (ADA, BOB):
-        await w.service.rematch(TABLE, player, 1)
+        await w.service.rematch.agree(TABLE, player, 1)
 
 
 # -- setting up, completing and checking each operation ----------------------------------
@@ -192,14 +188,14 @@ async def retrying(call: Awaitable[Any]) -> None:
 
 
 async def cup(w: World, format_name: str = "round-robin", players: int = 5, **kw: Any) -> None:
-    await w.organiser.create(HOME, MOD, "Cup", "skybridge", format_name, **kw)
+    await w.service.leagues.create(HOME, MOD, "Cup", "skybridge", format_name, **kw)
     for member in MEMBERS[:players]:
-        await w.organiser.join(GUILD, member, "Cup")
+        await w.service.leagues.join(GUILD, member, "Cup")
 
 
 async def started_cup(w: World, format_name: str = "round-robin", players: int = 5, **kw: Any):
     await cup(w, format_name, players, **kw)
-    await w.organiser.start(GUILD, MOD, "Cup")
+    await w.service.league_rounds.start(GUILD, MOD, "Cup")
 
 
 async def resign_round(w: World, leave_one: bool = False) -> None:
@@ -209,7 +205,7 @@ async def resign_round(w: World, leave_one: bool = False) -> None:
     for match in games[1:] if leave_one else games:
         seats = await w.store.seats(match.game_id)
         first = Caller(seats[0].user_id, seats[0].name)
-        await w.service.resign(Table(match.channel_id, GUILD), first)
+        await w.service.play.resign(Table(match.channel_id, GUILD), first)
 
 
 async def live_games(store: Store) -> list[tuple]:
@@ -400,10 +396,10 @@ class Scenario:
 
 
 async def _game_of_two(w: World, *, start: bool = True) -> None:
-    await w.service.create(TABLE, ADA, "skybridge")
-    await w.service.join(TABLE, BOB)
+    await w.service.lobby.create(TABLE, ADA, "skybridge")
+    await w.service.lobby.join(TABLE, BOB)
     if start:
-        await w.service.start(TABLE, ADA)
+        await w.service.lobby.start(TABLE, ADA)
 
 
 async def _told_by_dm(w: World, *users: Caller) -> None:
@@ -426,18 +422,18 @@ async def _setup_undo(w: World) -> None:
     await _game_of_two(w)
     first = next(s for s in await _seats(w) if s.awaiting)
     mover = Caller(first.user_id, first.name)
-    await w.service.move(TABLE, mover, (await w.service.legal_moves(TABLE, mover))[0])
+    await w.service.play.move(TABLE, mover, (await w.service.play.legal_moves(TABLE, mover))[0])
 
 
 async def _finished(w: World) -> None:
     await _game_of_two(w)
-    await w.service.resign(TABLE, BOB)
+    await w.service.play.resign(TABLE, BOB)
 
 
 async def _clicked_again(w: World) -> None:
     """Having heard nothing, each player clicks Rematch again."""
     for player in (ADA, BOB):
-        await retrying(w.service.rematch(TABLE, player, 1))
+        await retrying(w.service.rematch.agree(TABLE, player, 1))
 
 
 async def _then(*steps: Awaitable[Any]) -> None:

@@ -554,7 +554,7 @@ class Harness:
         self.store = await SQLiteStore.open(self.db_path, clock=self.clock)
         # as bot/__main__.py builds it, with a fixed seed so games are repeatable
         self.service = Service(self.store, link=jump_link, seed=lambda: 12345)
-        self.service.images = self.images
+        self.service.context.images = self.images
         self.bot = Bridgekeeper(
             self.service, shard_ids=[0], shard_count=1, guild_ready_timeout=0.05
         )

@@ -46,7 +46,6 @@ from bot.inputs import (
     Span,
     parse_timezone,
 )
-from bot.organiser import Organiser
 from bot.service import Caller, Refused, Service, Table
 from bot.store import Target, is_postgres, open_store
 
@@ -287,7 +286,6 @@ class Rig:
         self.where = folder / "fuzz.db" if where is None else where
         self.store = self.loop.run_until_complete(open_store(self.where))
         self.service = Service(self.store, images=False, seed=lambda: 12345)
-        self.organiser = Organiser(self.service)
         self.console = Console(self.service, folder / "images", io.StringIO())
         self._reader: asyncpg.Connection | None = None  # PostgreSQL's: a connection of its own
         self._tables: list[str] = []
@@ -353,34 +351,34 @@ class Rig:
         table, s = TABLES[0], self.service
         if kind == "create":
             where, game, options, clocks = args
-            await s.create(where, ADA, game, options, clocks=clocks)
+            await s.lobby.create(where, ADA, game, options, clocks=clocks)
         elif kind == "extend":
-            await s.extend(table, ADA, args[0])
+            await s.postal.extend(table, ADA, args[0])
         elif kind == "vacation":
-            await s.vacation(BOB, args[0])
+            await s.postal.vacation(BOB, args[0])
         elif kind == "settings":
             zone, notify, start, end, reminders, hour = args
-            await s.settings(
+            await s.postal.settings(
                 BOB, timezone=zone, notify=notify, quiet_start=start, quiet_end=end,
                 reminders=reminders, digest_hour=hour,
             )  # fmt: skip
         elif kind == "league":
             name, game, fmt, options = args
-            await self.organiser.create(table, MOD, name, game, fmt, **options)
+            await self.service.leagues.create(table, MOD, name, game, fmt, **options)
         elif kind == "join":
-            await s.join(table, BOB)
+            await s.lobby.join(table, BOB)
         elif kind == "start":
-            await s.start(table, ADA)
+            await s.lobby.start(table, ADA)
         elif kind == "snooze":
-            await s.snooze_turn(args[0], BOB, args[1])
+            await s.postal.snooze_turn(args[0], BOB, args[1])
         elif kind == "named":  # a player of that name opens a game, and calls it off
             player = Caller(4, args[0])
-            await s.create(NAMED, player, "skybridge")
-            await s.abandon(NAMED, player)
+            await s.lobby.create(NAMED, player, "skybridge")
+            await s.lobby.abandon(NAMED, player)
         elif kind == "member":  # a player of that name joins the league the sweep opened
-            await self.organiser.join(table.guild_id, Caller(5, args[0]), "Cup")
+            await self.service.leagues.join(table.guild_id, Caller(5, args[0]), "Cup")
         else:
-            await s.board(table, args[0])
+            await s.looking.board(table, args[0])
 
 
 def fuzz(total: int, where: Target | None = None) -> Counter:

@@ -22,10 +22,8 @@ from pathlib import Path
 import engine
 from bot.clocks import Clocks
 from bot.console import Console
-from bot.daily import Daily
-from bot.organiser import Organiser
-from bot.scheduler import Posted, Scheduler
 from bot.service import Caller, Service, Table
+from bot.service.timers import Posted
 from bot.store import SQLiteStore, Store
 from bot.tools.selfplay import play_random, robots
 from tests.bot.test_daily import dm, play_out
@@ -67,55 +65,58 @@ async def _fill(service: Service, clock: Clock) -> None:
     for table, key in zip(FINISHED, FINISHED_KEYS, strict=True):
         players = max(2, engine.get(key).info.min_players)
         await play_random(service, table, key, players, rng)
-    await service.rematch(FINISHED[0], robots(2)[0])
+    await service.rematch.agree(FINISHED[0], robots(2)[0])
 
-    await service.settings(ADA, notify="dm", timezone="Europe/Paris", quiet_start=23, quiet_end=7)
+    await service.postal.settings(
+        ADA, notify="dm", timezone="Europe/Paris", quiet_start=23, quiet_end=7
+    )
     terminal = Console(service, Path("boards"), io.StringIO())  # no board is drawn here
     await terminal.handle("dee: /settings timezone=Europe/Berlin")
-    await service.create(ON_THE_CLOCK, ADA, "skybridge", clocks=Clocks(move_hours=48))
-    await service.join(ON_THE_CLOCK, BOB)
-    await service.start(ON_THE_CLOCK, ADA)
+    await service.lobby.create(ON_THE_CLOCK, ADA, "skybridge", clocks=Clocks(move_hours=48))
+    await service.lobby.join(ON_THE_CLOCK, BOB)
+    await service.lobby.start(ON_THE_CLOCK, ADA)
     await _play(service, ON_THE_CLOCK, rng, 3)
     mover = await _awaited(service, ON_THE_CLOCK)
-    await service.move(ON_THE_CLOCK, mover, (await service.legal_moves(ON_THE_CLOCK, mover))[0])
-    await service.undo(ON_THE_CLOCK, mover)  # taken back at once: an undo in the log
+    await service.play.move(
+        ON_THE_CLOCK, mover, (await service.play.legal_moves(ON_THE_CLOCK, mover))[0]
+    )
+    await service.undo.ask(ON_THE_CLOCK, mover)  # taken back at once: an undo in the log
     await _play(service, ON_THE_CLOCK, rng, 1)
 
-    await service.create(UNDO_ASKED, BOB, "bridge-wars")
-    await service.join(UNDO_ASKED, CY)
-    await service.start(UNDO_ASKED, BOB)
+    await service.lobby.create(UNDO_ASKED, BOB, "bridge-wars")
+    await service.lobby.join(UNDO_ASKED, CY)
+    await service.lobby.start(UNDO_ASKED, BOB)
     await _play(service, UNDO_ASKED, rng, 4)
     asker = await _awaited(service, UNDO_ASKED)
-    await service.undo(UNDO_ASKED, asker)  # the other has moved since: a request waits
+    await service.undo.ask(UNDO_ASKED, asker)  # the other has moved since: a request waits
 
     for n, key in enumerate(k for k in FINISHED_KEYS if k not in ("skybridge", "bridge-wars")):
         table = Table(channel_id=7110 + n, guild_id=HOME.guild_id)
-        await service.create(table, CY, key)
-        await service.join(table, ADA)
-        await service.start(table, CY)
+        await service.lobby.create(table, CY, key)
+        await service.lobby.join(table, ADA)
+        await service.lobby.start(table, CY)
         await _play(service, table, rng, 6)  # mid-game: hands, dice, windows open
 
-    await service.create(LOBBY, CY, "skybridge")
-    await service.add_ai(LOBBY, CY, "easy")
+    await service.lobby.create(LOBBY, CY, "skybridge")
+    await service.seats.add_ai(LOBBY, CY, "easy")
 
-    daily = Daily(service)
+    daily = service.daily
     await daily.setup(HOME, MOD)
     await daily.play(dm(CY), CY, HOME.guild_id)
     await play_out(service, dm(CY), CY, rng)
     await daily.rollover(_shown)  # as the minute's pass runs it: under the daily lease
 
-    organiser = Organiser(service)
-    await organiser.set_role(HOME.guild_id, MOD, 555)
-    await organiser.create(HOME, MOD, "Cup", "skybridge", "round-robin")
+    await service.leagues.set_role(HOME.guild_id, MOD, 555)
+    await service.leagues.create(HOME, MOD, "Cup", "skybridge", "round-robin")
     for player in PLAYERS[:4]:
-        await organiser.join(HOME.guild_id, player, "Cup")
-    for table in games_in(await organiser.start(HOME.guild_id, MOD, "Cup")):
+        await service.leagues.join(HOME.guild_id, player, "Cup")
+    for table in games_in(await service.league_rounds.start(HOME.guild_id, MOD, "Cup")):
         await finish(service, table, rng)
-    await organiser.tick()  # round 2 opens, its games on the league's clock
+    await service.league_rounds.tick()  # round 2 opens, its games on the league's clock
 
-    await service.vacation(BOB, 1)
+    await service.postal.vacation(BOB, 1)
     clock.at(hours=37)
-    await Scheduler(service).tick()  # reminders and warnings: queued, not delivered
+    await service.timers.tick()  # reminders and warnings: queued, not delivered
 
 
 async def _shown(_item: Posted) -> bool:
@@ -132,7 +133,7 @@ async def _awaited(service: Service, table: Table) -> Caller:
 async def _play(service: Service, table: Table, rng: random.Random, moves: int) -> None:
     for _ in range(moves):
         who = await _awaited(service, table)
-        await service.move(table, who, rng.choice(await service.legal_moves(table, who)))
+        await service.play.move(table, who, rng.choice(await service.play.legal_moves(table, who)))
 
 
 def tables_left_empty(path: Path) -> list[str]:

@@ -90,7 +90,9 @@ async def drill(seconds: float) -> None:
     mover, first = None, ""
     for user in (ADA, BOB):  # whoever is to play, and a move of theirs
         try:
-            first = (await service.legal_moves(Table(CHANNEL_ID), Caller(user, NAMES[user])))[0]
+            first = (await service.play.legal_moves(Table(CHANNEL_ID), Caller(user, NAMES[user])))[
+                0
+            ]
         except Refused:
             continue
         mover = user

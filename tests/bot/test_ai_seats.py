@@ -13,7 +13,6 @@ import engine
 from bot.__main__ import terminal_service
 from bot.clocks import AI_PAUSE
 from bot.ratings import replay
-from bot.scheduler import Scheduler
 from bot.service import Refused, Service, Table
 from bot.store import SQLiteStore
 from tests.conftest import ADA, BOB, CY, TABLE, Clock
@@ -31,12 +30,12 @@ async def world(tmp_path, clock):
     store = await SQLiteStore.open(tmp_path / "ai.db", clock=clock)
     woken: list[float] = []
     service = Service(store, images=False, seed=lambda: 777, on_ai_waiting=woken.append)
-    yield service, Scheduler(service), woken
+    yield service, service.timers, woken
     await store.close()
 
 
 async def person_to_move(service: Service, table: Table = TABLE) -> bool:
-    return await service.waiting_ai(table) is None
+    return await service.seats.waiting_ai(table) is None
 
 
 async def play_out(service, scheduler, clock, person, rng, table: Table = TABLE):
@@ -44,11 +43,11 @@ async def play_out(service, scheduler, clock, person, rng, table: Table = TABLE)
     the replies of the AI's moves, as the channel would see them."""
     posted, seconds = [], 0.0
     for _ in range(2000):
-        if not await service.is_live(table):
+        if not await service.looking.is_live(table):
             return posted
         if await person_to_move(service, table):
-            moves = [m for m in await service.legal_moves(table, person) if m != "resign"]
-            await service.move(table, person, rng.choice(moves))
+            moves = [m for m in await service.play.legal_moves(table, person) if m != "resign"]
+            await service.play.move(table, person, rng.choice(moves))
         else:
             seconds += AI_PAUSE[1] + 1
             clock.at(seconds=seconds)
@@ -58,14 +57,14 @@ async def play_out(service, scheduler, clock, person, rng, table: Table = TABLE)
 
 async def test_a_person_plays_an_ai_to_the_end_and_nobody_is_rated(world, clock):
     service, scheduler, woken = world
-    opened = await service.create(TABLE, ADA, "skybridge", ai=1, ai_level="easy")
+    opened = await service.lobby.create(TABLE, ADA, "skybridge", ai=1, ai_level="easy")
     assert "AI players: AI Telford (easy)" in opened.text and "casual" in opened.text
-    await service.start(TABLE, ADA)
+    await service.lobby.start(TABLE, ADA)
     posted = await play_out(service, scheduler, clock, ADA, random.Random(3))
     assert posted, "the AI's moves were posted to the channel"
     assert all(item.table == TABLE for item in posted)
     assert not any(u < 0 for item in posted for u in item.reply.mentions), "an AI is not pinged"
-    assert not await service.is_live(TABLE)
+    assert not await service.looking.is_live(TABLE)
     players = {s.user_id: s for s in await service.store.seats(1)}
     assert players[-1].ai == "easy" and players[-1].name == "AI Telford (easy)"
     assert all(s.place is not None for s in players.values())
@@ -78,16 +77,16 @@ async def test_the_ai_waits_its_pause_then_moves_once_however_many_timers_tick(
     world, clock, tmp_path
 ):
     service, scheduler, _ = world
-    await service.create(TABLE, ADA, "skybridge", ai=1)
-    await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "skybridge", ai=1)
+    await service.lobby.start(TABLE, ADA)
     if await person_to_move(service):
-        await service.move(TABLE, ADA, (await service.legal_moves(TABLE, ADA))[0])
+        await service.play.move(TABLE, ADA, (await service.play.legal_moves(TABLE, ADA))[0])
     before = len(await service.store.moves(1))
     clock.at(seconds=AI_PAUSE[0] - 1)
     assert await scheduler.tick() == [], "a person would not answer that fast either"
     assert len(await service.store.moves(1)) == before
     clock.at(seconds=AI_PAUSE[1] + 1)
-    other = Scheduler(Service(service.store, images=False))  # a second loop, same database
+    other = Service(service.store, images=False).timers  # a second loop, same database
     first, second = await scheduler.tick(), await other.tick()
     assert len(first) + len(second) == 1, "one of them moved, once"
     log = await service.store.moves(1)
@@ -98,17 +97,17 @@ async def test_the_ai_waits_its_pause_then_moves_once_however_many_timers_tick(
 async def test_an_ai_waiting_when_the_bot_stopped_moves_after_the_restart(tmp_path, clock):
     store = await SQLiteStore.open(tmp_path / "restart.db", clock=clock)
     service = Service(store, images=False, seed=lambda: 5)
-    await service.create(TABLE, ADA, "bridge-wars", ai=1, ai_level="easy")
-    await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "bridge-wars", ai=1, ai_level="easy")
+    await service.lobby.start(TABLE, ADA)
     while await person_to_move(service):
-        await service.move(TABLE, ADA, (await service.legal_moves(TABLE, ADA))[0])
+        await service.play.move(TABLE, ADA, (await service.play.legal_moves(TABLE, ADA))[0])
     moves = len(await store.moves(1))
     await store.close()  # the bot stops before the AI's pause is over
 
     clock.at(minutes=30)
     store = await SQLiteStore.open(tmp_path / "restart.db", clock=clock)
     try:
-        assert len(await Scheduler(Service(store, images=False)).tick()) == 1
+        assert len(await Service(store, images=False).timers.tick()) == 1
         assert len(await store.moves(1)) == moves + 1
     finally:
         await store.close()
@@ -124,8 +123,8 @@ async def test_the_ai_decides_from_its_seats_view_never_the_state(world, clock, 
         return decide(game_key, view, legal, level, seed)
 
     monkeypatch.setattr(bot.thinking, "decide", spying)
-    await service.create(TABLE, ADA, "seven-cities", ai=1, ai_level="normal")
-    await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "seven-cities", ai=1, ai_level="normal")
+    await service.lobby.start(TABLE, ADA)
     await play_out(service, scheduler, clock, ADA, random.Random(8))
     rules = engine.get("seven-cities")
     assert seen and all(key == "seven-cities" and level == "normal" for key, _, level in seen)
@@ -141,9 +140,11 @@ async def test_every_game_plays_to_the_end_against_ai_players(tmp_path, clock, g
     try:
         service = Service(store, images=False, seed=lambda: 99)
         info = engine.get(game_key).info
-        await service.create(TABLE, ADA, game_key, ai=max(1, info.min_players - 1), ai_level="easy")
-        await service.start(TABLE, ADA)
-        await play_out(service, Scheduler(service), clock, ADA, random.Random(1))
+        await service.lobby.create(
+            TABLE, ADA, game_key, ai=max(1, info.min_players - 1), ai_level="easy"
+        )
+        await service.lobby.start(TABLE, ADA)
+        await play_out(service, service.timers, clock, ADA, random.Random(1))
         log = await store.moves(1)
         assert any(m.user_id < 0 for m in log) and any(m.user_id == ADA.user_id for m in log)
     finally:
@@ -152,49 +153,51 @@ async def test_every_game_plays_to_the_end_against_ai_players(tmp_path, clock, g
 
 async def test_adding_ai_players_is_checked_and_said(world):
     service, _, _ = world
-    await service.create(TABLE, ADA, "skybridge")
+    await service.lobby.create(TABLE, ADA, "skybridge")
     with pytest.raises(
         Refused, match="level: `genius` is not an AI level; choose easy, normal, hard"
     ):
-        await service.add_ai(TABLE, ADA, "genius")
+        await service.seats.add_ai(TABLE, ADA, "genius")
     with pytest.raises(Refused, match="Only the player who opened the game"):
-        await service.add_ai(TABLE, BOB)
-    added = await service.add_ai(TABLE, ADA, "hard")
+        await service.seats.add_ai(TABLE, BOB)
+    added = await service.seats.add_ai(TABLE, ADA, "hard")
     assert "AI Telford (hard) joined" in added.text and "never rated" in added.text
-    await service.add_ai(TABLE, ADA)
-    await service.add_ai(TABLE, ADA)
+    await service.seats.add_ai(TABLE, ADA)
+    await service.seats.add_ai(TABLE, ADA)
     with pytest.raises(Refused, match="The game is full"):
-        await service.add_ai(TABLE, ADA)
+        await service.seats.add_ai(TABLE, ADA)
     names = [s.name for s in await service.store.seats(1)]
     assert names == ["Ada", "AI Telford (hard)", "AI Brunel (normal)", "AI Roebling (normal)"]
     with pytest.raises(Refused, match="ai: `4` AI players is out of range"):
-        await service.create(Table(channel_id=2, guild_id=TABLE.guild_id), ADA, "skybridge", ai=4)
+        await service.lobby.create(
+            Table(channel_id=2, guild_id=TABLE.guild_id), ADA, "skybridge", ai=4
+        )
 
 
 async def test_a_seat_handed_to_an_ai_plays_on_and_a_table_of_only_ai_is_refused(world, clock):
     service, scheduler, _ = world
-    await service.create(TABLE, ADA, "skybridge")
-    await service.join(TABLE, BOB)
-    await service.join(TABLE, CY)
-    await service.start(TABLE, ADA)
-    handed = await service.hand_to_ai(TABLE, BOB, BOB.user_id, "easy")
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.join(TABLE, CY)
+    await service.lobby.start(TABLE, ADA)
+    handed = await service.seats.hand_to_ai(TABLE, BOB, BOB.user_id, "easy")
     assert "AI Telford (easy) takes over seat 2 from Bob" in handed.text
-    await service.hand_to_ai(TABLE, CY, CY.user_id, "easy")
+    await service.seats.hand_to_ai(TABLE, CY, CY.user_id, "easy")
     with pytest.raises(Refused, match="only AI players, with nobody to watch"):
-        await service.hand_to_ai(TABLE, ADA, ADA.user_id)
+        await service.seats.hand_to_ai(TABLE, ADA, ADA.user_id)
     await play_out(service, scheduler, clock, ADA, random.Random(4))
-    assert not await service.is_live(TABLE)
+    assert not await service.looking.is_live(TABLE)
 
 
 async def test_a_game_against_an_ai_can_be_played_in_a_dm(world, clock):
     service, scheduler, _ = world
     dm = Table(channel_id=9)
     with pytest.raises(Refused, match="Nobody else can join a game in a DM"):
-        await service.create(dm, ADA, "bridge-wars")
-    await service.create(dm, ADA, "bridge-wars", ai=1, ai_level="easy")
-    await service.start(dm, ADA)
+        await service.lobby.create(dm, ADA, "bridge-wars")
+    await service.lobby.create(dm, ADA, "bridge-wars", ai=1, ai_level="easy")
+    await service.lobby.start(dm, ADA)
     await play_out(service, scheduler, clock, ADA, random.Random(2), dm)
-    assert not await service.is_live(dm)
+    assert not await service.looking.is_live(dm)
 
 
 async def test_a_worker_process_decides_as_the_bot_itself_would():
@@ -220,18 +223,18 @@ async def test_an_ai_under_a_fixed_game_seed_still_draws_fresh_chance_at_every_d
     store = await SQLiteStore.open(tmp_path / "seed.db")
     try:
         service = terminal_service(store, seed=2)
-        await service.create(TABLE, ADA, "seven-cities", ai=1, ai_level="easy")
-        await service.start(TABLE, ADA)
+        await service.lobby.create(TABLE, ADA, "seven-cities", ai=1, ai_level="easy")
+        await service.lobby.start(TABLE, ADA)
         rng = random.Random(5)
         for _ in range(3000):
-            if not await service.is_live(TABLE):
+            if not await service.looking.is_live(TABLE):
                 return
-            ai = await service.waiting_ai(TABLE)
+            ai = await service.seats.waiting_ai(TABLE)
             if ai is None:
-                moves = [m for m in await service.legal_moves(TABLE, ADA) if m != "resign"]
-                await service.move(TABLE, ADA, rng.choice(moves))
+                moves = [m for m in await service.play.legal_moves(TABLE, ADA) if m != "resign"]
+                await service.play.move(TABLE, ADA, rng.choice(moves))
             else:
-                await service.ai_move(TABLE, ai)
+                await service.seats.ai_move(TABLE, ai)
         raise AssertionError("the game did not end in 3,000 moves")
     finally:
         await store.close()

@@ -6,15 +6,15 @@ on Discord, ``/board text=on`` in the terminal, and the standings picture's alt 
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 
 import engine
+import renders
 from bot.console import Console
 from bot.delivery import ALT_LIMIT, ALT_MORE, clip, parts_of
-from bot.organiser import Organiser
 from bot.service import Caller, Reply, Service
-from renders.text import describe
 from tests.bot.discord_harness import Harness
 from tests.bot.discord_limits import ALT_TEXT
 from tests.bot.test_discord_commands import ADA, BOB, open_game
@@ -70,42 +70,42 @@ def test_a_reply_without_a_picture_carries_no_alt_text():
 
 
 async def start_skybridge(service: Service) -> Reply:
-    await service.create(TABLE, ADA, "skybridge")
-    await service.join(TABLE, BOB)
-    return await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await service.lobby.join(TABLE, BOB)
+    return await service.lobby.start(TABLE, ADA)
 
 
 async def test_every_board_the_service_draws_carries_its_view_in_words(store):
     service = Service(store, images=True, seed=lambda: 12345)
     started = await start_skybridge(service)
-    game = await service._live(TABLE)
-    public = describe("skybridge", SKYBRIDGE.view(game.state, None), game.names)
+    game = await service.games.live(TABLE)
+    public = renders.LOOKS["skybridge"].describe(SKYBRIDGE.view(game.state, None), game.names)
     assert started.image is not None and started.alt == public
     mover = {ADA.user_id: ADA, BOB.user_id: BOB}[game.awaited_users()[0]]
-    move = (await service.legal_moves(TABLE, mover))[0]
-    moved = await service.move(TABLE, mover, move)
+    move = (await service.play.legal_moves(TABLE, mover))[0]
+    moved = await service.play.move(TABLE, mover, move)
     assert moved.alt.startswith("Skybridge board.\n") and f"Last move: {move}." in moved.alt
 
 
 async def test_board_text_gives_the_whole_words_and_without_it_none(service):
     await start_skybridge(service)
-    game = await service._live(TABLE)
-    words = describe("skybridge", SKYBRIDGE.view(game.state, None), game.names)
-    plain = await service.board(TABLE)
+    game = await service.games.live(TABLE)
+    words = renders.LOOKS["skybridge"].describe(SKYBRIDGE.view(game.state, None), game.names)
+    plain = await service.looking.board(TABLE)
     assert words not in plain.text and "Scores:" not in plain.text
-    spoken = await service.board(TABLE, words=True)
+    spoken = await service.looking.board(TABLE, words=True)
     assert spoken.private and spoken.text.endswith("\n" + words)
-    at_start = await service.board(TABLE, move=0, words=True)
+    at_start = await service.looking.board(TABLE, move=0, words=True)
     assert "No move yet." in at_start.text
 
 
 async def test_words_of_a_game_with_secrets_are_the_public_ones(store):
     service = Service(store, images=True, seed=lambda: 12345)
-    await service.create(TABLE, ADA, "bridges-and-boats")
-    await service.join(TABLE, BOB)
-    started = await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "bridges-and-boats")
+    await service.lobby.join(TABLE, BOB)
+    started = await service.lobby.start(TABLE, ADA)
     assert "only you" not in started.alt and "Your reserve" not in started.alt
-    spoken = await service.board(TABLE, words=True)
+    spoken = await service.looking.board(TABLE, words=True)
     assert "Face-down reserves:" in spoken.text and "Your reserve" not in spoken.text
 
 
@@ -160,7 +160,8 @@ async def test_the_fake_refuses_alt_text_over_discords_limit_and_the_bot_never_s
     h, monkeypatch
 ):
     long = "\n".join(f"Line {i}: " + "word " * 40 for i in range(30))
-    monkeypatch.setattr("bot.service.base.describe", lambda key, view, names: long)
+    wordy = replace(renders.LOOKS["skybridge"], describe=lambda view, names: long)
+    monkeypatch.setitem(renders.LOOKS, "skybridge", wordy)
     board = await open_game(h)
     alt = board.payload["attachments"][0]["description"]
     assert len(alt) <= ALT_TEXT and alt.endswith(ALT_MORE)
@@ -174,12 +175,11 @@ async def test_the_fake_refuses_alt_text_over_discords_limit_and_the_bot_never_s
 
 async def test_the_standings_picture_reads_its_table_a_row_a_line(store):
     service = Service(store, images=False, seed=lambda: 12345)
-    organiser = Organiser(service)
-    await organiser.create(TABLE, MOD, "Cup", "skybridge", "round-robin")
+    await service.leagues.create(TABLE, MOD, "Cup", "skybridge", "round-robin")
     for player in (ADA, BOB):
-        await organiser.join(TABLE.guild_id, player, "Cup")
-    await organiser.start(TABLE.guild_id, MOD, "Cup")
-    standing = await organiser.standings(TABLE.guild_id, "Cup")
+        await service.leagues.join(TABLE.guild_id, player, "Cup")
+    await service.league_rounds.start(TABLE.guild_id, MOD, "Cup")
+    standing = await service.league_tables.standings(TABLE.guild_id, "Cup")
     assert standing.image is not None
     title, *rows = standing.alt.split("\n")
     assert title.startswith("Cup standings ")
@@ -195,12 +195,11 @@ async def test_cut_standings_words_point_to_the_standings_not_to_a_game(store):
     """A big league's table is cut to Discord's limit like a board's, but the rest is in
     ``/league standings``, not in ``/game board text:true`` (a game's command)."""
     service = Service(store, images=False, seed=lambda: 12345)
-    organiser = Organiser(service)
-    await organiser.create(TABLE, MOD, "Cup", "skybridge", "round-robin")
+    await service.leagues.create(TABLE, MOD, "Cup", "skybridge", "round-robin")
     for n in range(40):
-        await organiser.join(TABLE.guild_id, Caller(2000 + n, f"Player number {n}"), "Cup")
-    await organiser.start(TABLE.guild_id, MOD, "Cup")
-    standing = await organiser.standings(TABLE.guild_id, "Cup")
+        await service.leagues.join(TABLE.guild_id, Caller(2000 + n, f"Player number {n}"), "Cup")
+    await service.league_rounds.start(TABLE.guild_id, MOD, "Cup")
+    standing = await service.league_tables.standings(TABLE.guild_id, "Cup")
     assert len(standing.alt) > ALT_LIMIT
     (*_, part) = parts_of(standing)
     alt = part.kwargs()["file"].description
@@ -212,12 +211,12 @@ async def test_a_cut_own_view_points_to_the_public_words_and_to_hand(store):
     """A player's own sheet (four players' Seven Bridges) reads longer than alt text
     holds: what is cut is in the public words and in ``/hand``, which says their own."""
     service = Service(store, seed=lambda: 12345)
-    await service.create(TABLE, ADA, "seven-bridges", {"start": "ii-2-3"})
+    await service.lobby.create(TABLE, ADA, "seven-bridges", {"start": "ii-2-3"})
     for player in (BOB, CY, DEE):
-        await service.join(TABLE, player)
-    await service.start(TABLE, ADA)
+        await service.lobby.join(TABLE, player)
+    await service.lobby.start(TABLE, ADA)
     for player in (ADA, BOB, CY, DEE):
-        own = await service.hand(TABLE, player)
+        own = await service.play.hand(TABLE, player)
         assert len(own.alt) > ALT_LIMIT
         (*_, part) = parts_of(own)
         alt = part.kwargs()["file"].description

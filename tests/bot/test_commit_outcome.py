@@ -138,7 +138,7 @@ async def world(crashable: Cluster, crashable_url: str):
     await cutter.start()
     store = await open_store(_through(crashable_url, cutter.port))
     service = Service(store, images=False, seed=lambda: 12345)
-    await service.solo(SOLO, ADA, "seven-bridges")
+    await service.lobby.solo(SOLO, ADA, "seven-bridges")
     yield cutter, service
     await store.close()
     await cutter.stop()
@@ -160,15 +160,15 @@ async def stored(service: Service) -> list[str]:
 
 async def test_a_move_committed_as_the_server_crashed_is_answered_as_played(crashable, world):
     cutter, service = world
-    pick = (await service.legal_moves(SOLO, ADA))[0]
+    pick = (await service.play.legal_moves(SOLO, ADA))[0]
     cutter.arm(crash_and(crashable, restart=True))
-    reply = await service.move(SOLO, ADA, pick)  # the answer lost; the server back
+    reply = await service.play.move(SOLO, ADA, pick)  # the answer lost; the server back
     assert cutter.cut.is_set(), "the COMMIT was cut off"
     assert reply.seq == 1 and "Ada rolls" in reply.text, "answered as the move it was"
     assert await stored(service) == [pick]
     # the turn goes on from there: the next step, not the same one again
-    after = await service.legal_moves(SOLO, ADA)
-    played = await service.move(SOLO, ADA, after[0])
+    after = await service.play.legal_moves(SOLO, ADA)
+    played = await service.play.move(SOLO, ADA, after[0])
     assert played.seq == 2 and await stored(service) == [pick, after[0]]
 
 
@@ -176,10 +176,10 @@ async def test_a_move_whose_commit_never_reached_the_server_is_answered_as_not_s
     crashable, world
 ):
     cutter, service = world
-    pick = (await service.legal_moves(SOLO, ADA))[0]
+    pick = (await service.play.legal_moves(SOLO, ADA))[0]
     cutter.arm(crash_and(crashable, restart=True), drop=True)
     with pytest.raises(CannotSave) as refused:
-        await service.move(SOLO, ADA, pick)
+        await service.play.move(SOLO, ADA, pick)
     assert not isinstance(refused.value, CommitUnknown)
     assert "nothing you asked for was done" in str(refused.value)
     assert await stored(service) == []
@@ -190,11 +190,11 @@ async def test_a_move_committed_as_the_server_crashed_for_good_is_told_as_unknow
 ):
     cutter, service = world
     monkeypatch.setattr(connection, "SETTLE_WITHIN", 1.0)
-    pick = (await service.legal_moves(SOLO, ADA))[0]
+    pick = (await service.play.legal_moves(SOLO, ADA))[0]
     cutter.arm(crash_and(crashable, restart=False))
     try:
         with pytest.raises(CommitUnknown) as unknown:
-            await service.move(SOLO, ADA, pick)
+            await service.play.move(SOLO, ADA, pick)
     finally:
         await asyncio.to_thread(crashable.restart)
     message = str(unknown.value)

@@ -207,7 +207,7 @@ async def test_the_daily_challenge_is_played_in_the_terminal_beside_the_shared_t
     assert table.channel_id == DM + ada.user_id
     refused = console.refused
     while await console.service.store.live_game(table.channel_id) is not None:
-        move = (await console.service.legal_moves(table, ada))[0]
+        move = (await console.service.play.legal_moves(table, ada))[0]
         await play(console, out, f"ada: /move {move}")
     assert console.refused == refused, "every move went to ada's daily game"
     after = await play(console, out, "ada: /daily play", "ada: /daily stats", "ada: /status")
@@ -323,7 +323,7 @@ async def test_a_person_plays_an_ai_alone_in_the_terminal(console):
     ada = await console.caller("ada")
     said = ""
     for _ in range(3):
-        move = (await console.service.legal_moves(TABLE, ada))[0]
+        move = (await console.service.play.legal_moves(TABLE, ada))[0]
         said += await play(console, out, f"ada: /move {move}")
     assert said.count("AI Telford (easy) placed") >= 2, "it answered each move by itself"
     assert said.rstrip().endswith("To play: ada.\n  → @ada"), "the turn is the person's"
@@ -341,7 +341,7 @@ async def test_against_an_ai_each_person_sees_their_own_secrets_and_nobody_the_a
         await play(console, out, "ada: /new seven-cities ai=1 ai_level=easy", "ada: /start")
         ada, rng = await console.caller("ada"), random.Random(3)
         for _ in range(40):  # a few rounds: one begins on the AI's move
-            move = rng.choice(await console.service.legal_moves(TABLE, ada))
+            move = rng.choice(await console.service.play.legal_moves(TABLE, ada))
             await play(console, out, f"ada: /move {move}")
         assert console.refused == 0
         game = await store.live_game(TABLE.channel_id)

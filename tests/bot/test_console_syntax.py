@@ -40,7 +40,7 @@ async def finish(console: Console, people: list[str], rng: random.Random) -> Non
         for name in people:
             caller = await console.caller(name)
             try:
-                moves = await console.service.legal_moves(await console.place(caller), caller)
+                moves = await console.service.play.legal_moves(await console.place(caller), caller)
             except Refused:  # not their turn, or no game of theirs
                 continue
             await console.handle(f"{name}: /move {rng.choice(moves)}")
@@ -52,7 +52,7 @@ async def finish(console: Console, people: list[str], rng: random.Random) -> Non
 async def whole_games(console: Console, out: io.StringIO) -> str:
     """Every game played to its end by two people, and again by one against an AI (each
     with moves of its own, so that each ends the same whatever the others do)."""
-    for info in console.service.games():
+    for info in console.service.lobby.offered():
         people = ["ada", "bob", "cy"][: max(2, info.min_players)]
         await console.handle(f"ada: /new {info.key} time_per_move=2d")
         for name in people[1:]:

@@ -9,10 +9,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 import engine
-from bot.daily import WEEK, Daily, challenge_for, share_line, streak
 from bot.marks import for_discord
-from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
+from bot.service.daily import WEEK, challenge_for, share_line, streak
 from bot.store import SQLiteStore
 from engine.seven_bridges.board import CITY, parse_square
 from tests.conftest import ADA, BOB, Clock
@@ -27,7 +26,7 @@ async def daily(tmp_path):
     clock = Clock(MONDAY)
     store = await SQLiteStore.open(tmp_path / "daily.db", clock=clock)
     service = Service(store, images=False)
-    yield service, Daily(service), clock
+    yield service, service.daily, clock
     await store.close()
 
 
@@ -39,9 +38,9 @@ async def play_out(service: Service, table: Table, caller: Caller, rng: random.R
     """Random legal moves to the end; returns the moves, for playing them again."""
     played = []
     while await service.store.live_game(table.channel_id) is not None:
-        move = rng.choice(await service.legal_moves(table, caller))
+        move = rng.choice(await service.play.legal_moves(table, caller))
         played.append(move)
-        await service.move(table, caller, move)
+        await service.play.move(table, caller, move)
     return played
 
 
@@ -52,11 +51,11 @@ async def test_everyone_gets_the_same_dice_for_the_same_choices(daily):
     await daily_.play(dm(BOB), BOB, SERVER.guild_id)
     rng = random.Random(8)
     for _ in range(12):
-        ada_moves = await service.legal_moves(dm(ADA), ADA)
-        assert await service.legal_moves(dm(BOB), BOB) == ada_moves, "same dice, same options"
+        ada_moves = await service.play.legal_moves(dm(ADA), ADA)
+        assert await service.play.legal_moves(dm(BOB), BOB) == ada_moves, "same dice, same options"
         move = rng.choice(ada_moves)
-        await service.move(dm(ADA), ADA, move)
-        await service.move(dm(BOB), BOB, move)
+        await service.play.move(dm(ADA), ADA, move)
+        await service.play.move(dm(BOB), BOB, move)
     ada = await service.store.live_game(dm(ADA).channel_id)
     bob = await service.store.live_game(dm(BOB).channel_id)
     assert ada.state == bob.state
@@ -67,7 +66,7 @@ async def test_one_attempt_a_day_and_an_abandoned_game_is_a_loss(daily):
     await daily_.play(dm(ADA), ADA, None)
     with pytest.raises(Refused, match="still going"):
         await daily_.play(Table(channel_id=5), ADA, None)
-    await service.abandon(dm(ADA), ADA)
+    await service.lobby.abandon(dm(ADA), ADA)
     await daily_.settle()
     with pytest.raises(Refused, match=r"played today's challenge \(lost\)"):
         await daily_.play(Table(channel_id=5), ADA, None)
@@ -148,7 +147,7 @@ async def test_the_rollover_post_is_made_once_per_day_even_by_two_processes(dail
     await daily_.setup(SERVER, Caller(1, "Mod", manager=True))
     other_store = await SQLiteStore.open(tmp_path / "daily.db", clock=clock)
     try:
-        other = Daily(Service(other_store, images=False))
+        other = Service(other_store, images=False).daily
         first, second = await daily_.rollover(), await other.rollover()
         assert len(first) + len(second) == 1
         post = (first or second)[0]
@@ -176,9 +175,9 @@ async def test_boards_in_a_dm_do_not_ping_the_dms_own_player(daily):
     service, daily_, _ = daily
     started = await daily_.play(dm(ADA), ADA, SERVER.guild_id)
     assert started.mentions == () and started.awaiting == (ADA.user_id,)
-    moved = await service.move(dm(ADA), ADA, (await service.legal_moves(dm(ADA), ADA))[0])
+    moved = await service.play.move(dm(ADA), ADA, (await service.play.legal_moves(dm(ADA), ADA))[0])
     assert moved.mentions == () and moved.playable
-    solo = await service.solo(dm(BOB), BOB, "seven-bridges")
+    solo = await service.lobby.solo(dm(BOB), BOB, "seven-bridges")
     assert solo.mentions == ()
     assert await service.store.claim_notices("test") == [], "and no DM about a DM"
 
@@ -203,7 +202,7 @@ async def test_the_move_that_ends_the_daily_game_settles_the_attempt_with_it(dai
 async def test_calling_the_daily_game_off_is_a_loss_at_once(daily):
     service, daily_, _ = daily
     await daily_.play(dm(ADA), ADA, None)
-    await service.abandon(dm(ADA), ADA)
+    await service.lobby.abandon(dm(ADA), ADA)
     with pytest.raises(Refused, match=r"played today's challenge \(lost\)"):
         await daily_.play(Table(channel_id=5), ADA, None)
 
@@ -228,7 +227,7 @@ async def test_an_attempt_whose_game_ended_unsettled_is_settled_by_the_timer(dai
 async def test_a_daily_game_left_open_past_midnight_is_told_when_todays_challenge_closes(daily):
     """Not "your turn for 24 hours": the open game keeps the player from today's challenge."""
     service, daily_, clock = daily
-    scheduler = Scheduler(service)
+    scheduler = service.timers
     await daily_.play(dm(ADA), ADA, None)
     clock.now = MONDAY + timedelta(hours=23)  # Tuesday 08:00 UTC, no reminder due yet
     await scheduler.tick()
@@ -249,8 +248,8 @@ async def test_a_daily_game_left_open_past_midnight_is_told_when_todays_challeng
 
 async def test_an_ordinary_solo_game_keeps_the_ordinary_reminder(daily):
     service, _, clock = daily
-    scheduler = Scheduler(service)
-    await service.solo(dm(BOB), BOB, "seven-bridges")
+    scheduler = service.timers
+    await service.lobby.solo(dm(BOB), BOB, "seven-bridges")
     clock.now = MONDAY + timedelta(days=1)
     await scheduler.tick()
     (notice,) = await scheduler.deliveries()

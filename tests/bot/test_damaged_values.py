@@ -16,8 +16,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.daily import Daily, share_line
 from bot.service import Caller, Refused, Service, Table
+from bot.service.daily import share_line
 from bot.store import Store, is_postgres, open_checked, open_store
 from bot.store.sqlite import connection as sqlite_connection
 from tests.bot.discord_harness import OTHER_CHANNEL_ID, Harness
@@ -43,9 +43,9 @@ async def two_games(where) -> int:
     try:
         service = service_of(store)
         for table, moves, pick in ((TABLE, 2, 0), (OTHER, 1, -1)):
-            await service.create(table, ADA, "skybridge")
-            await service.join(table, BOB)
-            reply = await service.start(table, ADA)
+            await service.lobby.create(table, ADA, "skybridge")
+            await service.lobby.join(table, BOB)
+            reply = await service.lobby.start(table, ADA)
             for _ in range(moves):
                 reply = await play(service, table, reply.awaiting[0], pick)
         return (await store.live_game(TABLE.channel_id)).id
@@ -56,7 +56,9 @@ async def two_games(where) -> int:
 async def play(service: Service, table: Table, user_id: int, pick: int = 0):
     """A legal move by the player ``user_id``; the public reply."""
     caller = ADA if user_id == ADA.user_id else BOB
-    return await service.move(table, caller, (await service.legal_moves(table, caller))[pick])
+    return await service.play.move(
+        table, caller, (await service.play.legal_moves(table, caller))[pick]
+    )
 
 
 async def awaited_in(store: Store, table: Table) -> int:
@@ -143,7 +145,7 @@ async def test_a_state_damaged_into_another_valid_one_is_caught_and_rebuilt_from
         damaged = await store.game(game_id)
         assert damaged.state != before  # a piece count changed, and JSON still parses
         with caplog.at_level(logging.INFO):
-            assert await service.check_stored_games() == 1
+            assert await service.games.check_stored() == 1
         (said,) = logged(caplog, logging.ERROR)
         assert said.startswith(f"Game {game_id} (channel {TABLE.channel_id}) was damaged: its ")
         assert "rebuilt from its move log (2 entries) and stored again" in said
@@ -169,7 +171,7 @@ async def test_a_flipped_byte_in_the_sqlite_file_passes_its_integrity_check_and_
     try:
         service = service_of(store)
         with caplog.at_level(logging.INFO):
-            reply = await service.board(TABLE)  # met by a player, not at start-up
+            reply = await service.looking.board(TABLE)  # met by a player, not at start-up
         assert "To play:" in reply.text
         (said,) = logged(caplog, logging.ERROR)
         assert f"Game {game_id} " in said and "rebuilt from its move log" in said
@@ -190,23 +192,23 @@ async def test_a_game_whose_log_is_damaged_too_is_named_refused_and_can_be_calle
     try:
         service = service_of(store)
         with caplog.at_level(logging.INFO):
-            assert await service.check_stored_games() == 1
+            assert await service.games.check_stored() == 1
             version = (await store.game(game_id)).version
             refusals = []
             for ask in (
-                lambda: service.move(TABLE, ADA, "blue tall b2"),
-                lambda: service.legal(TABLE, ADA),
-                lambda: service.board(TABLE),
-                lambda: service.history(TABLE),
-                lambda: service.undo(TABLE, ADA),
-                lambda: service.resign(TABLE, ADA),
+                lambda: service.play.move(TABLE, ADA, "blue tall b2"),
+                lambda: service.play.legal(TABLE, ADA),
+                lambda: service.looking.board(TABLE),
+                lambda: service.looking.history(TABLE),
+                lambda: service.undo.ask(TABLE, ADA),
+                lambda: service.play.resign(TABLE, ADA),
             ):
                 with pytest.raises(Refused) as refused:
                     await ask()
                 refusals.append(str(refused.value))
             # the rated result is at stake: not for the creator to call off, as always
             with pytest.raises(Refused, match="ask a server manager who is not playing"):
-                await service.abandon(TABLE, ADA)
+                await service.lobby.abandon(TABLE, ADA)
         assert all(r.startswith(DAMAGED.format(game_id)) for r in refusals), refusals
         assert refusals[0].endswith("call it off with `/game abandon`.")
         assert (await store.game(game_id)).version == version  # nothing changed
@@ -219,15 +221,15 @@ async def test_a_game_whose_log_is_damaged_too_is_named_refused_and_can_be_calle
         awaited = await awaited_in(store, OTHER)
         reply = await play(service, OTHER, awaited)
         assert "To play:" in reply.text and reply.awaiting != (awaited,)
-        called_off = await service.abandon(TABLE, MO)
+        called_off = await service.lobby.abandon(TABLE, MO)
         assert called_off.text == "Mo abandoned the game of Skybridge."
         assert (await store.game(game_id)).status == "abandoned"
-        card = await service.status_card(game_id)
+        card = await service.looking.status_card(game_id)
         assert card.text == (
             "**Skybridge** (abandoned) — Ada, Bob. Its stored state is damaged, so it can't "
             "be played on."
         )
-        assert "Ada opened a game" in (await service.create(TABLE, ADA, "skybridge")).text
+        assert "Ada opened a game" in (await service.lobby.create(TABLE, ADA, "skybridge")).text
     finally:
         await store.close()
 
@@ -245,7 +247,7 @@ async def test_a_state_stored_before_checksums_that_is_not_json_is_found_at_star
     try:
         assert await store.damaged_games() == [game_id]
         with caplog.at_level(logging.INFO):
-            assert await service_of(store).check_stored_games() == 1
+            assert await service_of(store).games.check_stored() == 1
         (said,) = logged(caplog, logging.ERROR)
         assert f"Game {game_id} " in said and "does not parse" in said
         assert await store.damaged_games() == []
@@ -256,27 +258,27 @@ async def test_a_state_stored_before_checksums_that_is_not_json_is_found_at_star
 async def test_a_damaged_daily_game_called_off_is_a_loss_without_totals(tmp_path, caplog):
     path = tmp_path / "bridgekeeper.db"
     store = await open_store(path)
-    daily = Daily(service_of(store))
+    service = service_of(store)
     dm = Table(channel_id=900_000 + ADA.user_id)
-    await daily.play(dm, ADA, TABLE.guild_id)
+    await service.daily.play(dm, ADA, TABLE.guild_id)
     game_id = (await store.live_game(dm.channel_id)).id
-    await daily.service.move(dm, ADA, (await daily.service.legal_moves(dm, ADA))[0])
+    await service.play.move(dm, ADA, (await service.play.legal_moves(dm, ADA))[0])
     await store.close()
     await damage(path, STATE, game_id, 1)
     await damage(path, FIRST_MOVE, game_id, 0)
     store = await reopened(path)
     try:
-        daily = Daily(service_of(store))
+        service = service_of(store)
         with caplog.at_level(logging.INFO), pytest.raises(Refused) as refused:
-            await daily.service.board(dm)
+            await service.looking.board(dm)
         assert str(refused.value) == (
             f"Game #{game_id}'s stored state is damaged, so it can't be played on; you can "
             "call it off with `/game abandon`."
         )
-        await daily.service.abandon(dm, ADA)  # the player's own game, in their DM
+        await service.lobby.abandon(dm, ADA)  # the player's own game, in their DM
         (entry,) = await store.entries(user_id=ADA.user_id)
         assert (entry.status, entry.total, entry.euler) == ("lost", None, None)
-        line = share_line(entry, await daily.challenge(entry.day), 1)
+        line = share_line(entry, await service.daily.challenge(entry.day), 1)
         assert line.endswith(": Ada lost to Euler.") and "None" not in line
     finally:
         await store.close()
@@ -290,7 +292,7 @@ async def test_on_discord_the_damage_is_told_privately_and_a_manager_calls_the_g
     await damage(path, STATE, game_id, 1)
     await damage(path, FIRST_MOVE, game_id, 0)
     async with Harness(path) as h:
-        assert await h.service.check_stored_games() == 1  # as `python -m bot` starts
+        assert await h.service.games.check_stored() == 1  # as `python -m bot` starts
         (logged_once,) = h._errors.records  # the operator's, at CRITICAL
         assert (
             logged_once.levelno == logging.CRITICAL
@@ -303,7 +305,7 @@ async def test_on_discord_the_damage_is_told_privately_and_a_manager_calls_the_g
             assert_refused(await h.slash(command, *path_, user=ADA, **options), told)
         assert_refused(await h.slash("game", "abandon", user=ADA), "ask a server manager")
         player = ADA if await awaited_in(h.store, OTHER) == ADA.user_id else BOB
-        notation = (await h.service.legal_moves(OTHER, player))[0]
+        notation = (await h.service.play.legal_moves(OTHER, player))[0]
         moved = await h.slash("move", notation=notation, user=player, channel=OTHER_CHANNEL_ID)
         assert moved.board.images  # the other channel plays on: its new board, for all
         gone = (await h.slash("game", "abandon", user=MO)).one
@@ -337,7 +339,7 @@ async def test_a_lobby_whose_options_are_damaged_is_named_and_its_creator_calls_
     """Options are where the log starts from: nothing rebuilds them."""
     store = await open_store(database)
     service = service_of(store)
-    await service.create(TABLE, ADA, "bridge-wars", {"height": "8"})
+    await service.lobby.create(TABLE, ADA, "bridge-wars", {"height": "8"})
     game_id = (await store.live_game(TABLE.channel_id)).id
     await store.close()
     await damage(database, ("games", "options", "id = {}"), game_id, 0)  # '{' becomes 'z'
@@ -347,10 +349,12 @@ async def test_a_lobby_whose_options_are_damaged_is_named_and_its_creator_calls_
         with caplog.at_level(logging.INFO):
             assert await store.damaged_games() == [game_id]
             with pytest.raises(Refused, match=DAMAGED.format(game_id)):
-                await service.join(TABLE, BOB)
+                await service.lobby.join(TABLE, BOB)
         (said,) = logged(caplog, logging.CRITICAL)
         assert f"Game {game_id} (Bridge Wars, " in said and "options are not JSON" in said
-        assert (await service.abandon(TABLE, ADA)).text == "Ada abandoned the game of Bridge Wars."
+        assert (
+            await service.lobby.abandon(TABLE, ADA)
+        ).text == "Ada abandoned the game of Bridge Wars."
     finally:
         await store.close()
 
@@ -371,7 +375,7 @@ async def test_a_state_rebuilt_in_a_file_that_takes_no_writes_is_shown_and_said_
         await logged_soon(caplog, logging.CRITICAL)  # the integrity check's verdict
         player = ADA if await awaited_in(store, TABLE) == ADA.user_id else BOB
         with caplog.at_level(logging.INFO):
-            reply = await service_of(store).legal(TABLE, player)
+            reply = await service_of(store).play.legal(TABLE, player)
         assert reply.text.startswith("Your ") and "legal moves" in reply.text
         (said,) = logged(caplog, logging.ERROR)
         assert f"Game {game_id} " in said and "it could not be stored again: the database" in said

@@ -33,7 +33,7 @@ async def test_an_ai_player_moves_by_itself_and_pings_the_person(h):
     assert "AI players: AI Telford (easy)" in opened.text and not opened.ephemeral
     await h.slash("game", "start", user=ADA)
     for _ in range(2):
-        move = (await h.service.legal_moves(TABLE, ADA))[0]
+        move = (await h.service.play.legal_moves(TABLE, ADA))[0]
         before = len(h.calls)
         await h.slash("move", notation=move, user=ADA)
         await asyncio.sleep(0.4)  # the AI's pause, then its pass
@@ -43,7 +43,7 @@ async def test_an_ai_player_moves_by_itself_and_pings_the_person(h):
         assert [int(u) for u in ping.payload["allowed_mentions"]["users"]] == [ADA.user_id]
         assert ping.text.startswith(f"<@{ADA.user_id}>, your move in **Skybridge #1** — AI ")
         assert post.payload["allowed_mentions"]["users"] == [], "the card pings nobody"
-    assert await h.service.waiting_ai(TABLE) is None, "the turn is the person's again"
+    assert await h.service.seats.waiting_ai(TABLE) is None, "the turn is the person's again"
 
 
 async def test_add_ai_and_replace_by_an_ai_on_discord(h):

@@ -74,7 +74,7 @@ async def test_a_game_starts_with_a_card_framed_in_the_colour_of_the_seat_to_pla
 async def test_each_move_answers_with_a_card_for_the_next_player(h):
     (first,) = (await started(h)).pinged
     mover, waiting = (ADA, BOB) if first == ADA.user_id else (BOB, ADA)
-    notation = (await h.service.legal_moves(TABLE, mover))[0]
+    notation = (await h.service.play.legal_moves(TABLE, mover))[0]
     answer = await h.slash("move", notation=notation, user=mover)
     moved = answer.board
     assert_card(moved, "Play")
@@ -151,8 +151,8 @@ def with_lines(board, lines: list[str]):
 async def test_a_text_too_long_for_a_card_goes_before_it_and_arrives_whole(h, monkeypatch):
     mover = ADA if (await started(h)).pinged == {ADA.user_id} else BOB
     lines = [f"Line {i:03d}: " + "word " * 20 for i in range(60)]  # about 6,800 characters
-    monkeypatch.setattr(h.service, "_board", with_lines(h.service._board, lines))
-    notation = (await h.service.legal_moves(TABLE, mover))[0]
+    monkeypatch.setattr(h.service.answers, "board", with_lines(h.service.answers.board, lines))
+    notation = (await h.service.play.legal_moves(TABLE, mover))[0]
     *before, ping, card = (await h.slash("move", notation=notation, user=mover)).public
     assert before and all(r.card is None and len(r.text) <= CONTENT for r in before)
     assert all(r.pinged == set() for r in before) and ping.pinged, "the ping, right before"
@@ -167,9 +167,9 @@ async def test_a_text_too_long_for_a_card_goes_before_it_and_arrives_whole(h, mo
 async def test_the_fake_refuses_a_card_with_more_text_than_discord_takes(h, monkeypatch):
     mover = ADA if (await started(h)).pinged == {ADA.user_id} else BOB
     lines = [f"Line {i:03d}: " + "word " * 20 for i in range(60)]
-    monkeypatch.setattr(h.service, "_board", with_lines(h.service._board, lines))
+    monkeypatch.setattr(h.service.answers, "board", with_lines(h.service.answers.board, lines))
     monkeypatch.setattr("bot.delivery.CARD_TEXT_LIMIT", 8000)  # as if nothing cut it
-    notation = (await h.service.legal_moves(TABLE, mover))[0]
+    notation = (await h.service.play.legal_moves(TABLE, mover))[0]
     with pytest.raises(AssertionError, match="text displays hold .* characters"):
         await h.slash("move", notation=notation, user=mover)
 

@@ -702,7 +702,7 @@ async def test_a_crash_gets_a_private_apology_and_fails_the_harness(h, monkeypat
     async def broken(*args, **kwargs):
         raise RuntimeError("database on fire")
 
-    monkeypatch.setattr(h.service, "my_turns", broken)
+    monkeypatch.setattr(h.service.looking, "my_turns", broken)
     with pytest.raises(AssertionError, match="(?s)logged at ERROR.*database on fire"):
         await h.slash("turns", user=ADA)
     (apology,) = list(h.fed.values())[-1].replies
@@ -779,7 +779,7 @@ async def test_a_failing_league_tick_does_not_hold_back_the_minutes_other_posts(
     async def broken() -> list:
         raise RuntimeError("a league that cannot go on")
 
-    monkeypatch.setattr(h.bot.organiser, "tick", broken)
+    monkeypatch.setattr(h.bot.service.league_rounds, "tick", broken)
     before = len(h.calls)
     await h.bot.get_cog("Postal").run_once()
     posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]

@@ -40,7 +40,7 @@ async def started(h: Harness) -> tuple[Reply, Caller, Caller]:
 
 
 async def a_legal_move(h: Harness, mover: Caller) -> str:
-    return (await h.service.legal_moves(Table(CHANNEL_ID, GUILD_ID), mover))[0]
+    return (await h.service.play.legal_moves(Table(CHANNEL_ID, GUILD_ID), mover))[0]
 
 
 async def moves_stored(h: Harness) -> int:
@@ -75,13 +75,13 @@ def pings_of(h: Harness, board: dict) -> set[int]:
 
 async def test_a_board_that_takes_five_seconds_is_posted_and_pings_the_next_player(h, monkeypatch):
     board, mover, waiting = await started(h)
-    draw = h.service._board
+    draw = h.service.answers.board
 
     async def slow_board(*args, **kwargs):
         await asyncio.sleep(5)  # a cold drawing worker on a loaded machine
         return await draw(*args, **kwargs)
 
-    monkeypatch.setattr(h.service, "_board", slow_board)
+    monkeypatch.setattr(h.service.answers, "board", slow_board)
     before = await moves_stored(h)
     pinned_before = len(h.pinned)
     replies = await h.slash("move", notation=await a_legal_move(h, mover), user=mover)
@@ -145,16 +145,16 @@ async def test_the_last_click_of_an_expired_picker_still_announces_the_turn(h):
 
 async def test_move_suggestions_come_empty_rather_than_late(h, monkeypatch):
     board, mover, waiting = await started(h)
-    legal = h.service.legal_moves
+    legal = h.service.play.legal_moves
 
     async def slow_legal(*args, **kwargs):
         await asyncio.sleep(5)
         return await legal(*args, **kwargs)
 
-    monkeypatch.setattr(h.service, "legal_moves", slow_legal)
+    monkeypatch.setattr(h.service.play, "legal_moves", slow_legal)
     suggested = await h.autocomplete("move", "notation", "", user=mover)  # the fake: <= 3 s
     assert suggested.choices == []
-    monkeypatch.setattr(h.service, "legal_moves", legal)
+    monkeypatch.setattr(h.service.play, "legal_moves", legal)
     suggested = await h.autocomplete("move", "notation", "", user=mover)
     assert suggested.choices, "in time, the legal moves are offered"
 
@@ -166,7 +166,7 @@ async def test_a_full_disk_is_told_privately_and_nothing_is_posted(h):
     await fill_the_disk(h.store)
     for _ in range(200):  # the last page's last bytes may still take a move or two
         row = await h.store.latest_game(CHANNEL_ID)
-        game = await h.service._live(Table(CHANNEL_ID, GUILD_ID))
+        game = await h.service.games.live(Table(CHANNEL_ID, GUILD_ID))
         player = ADA if game.awaited_users()[0] == ADA.user_id else BOB
         before = await moves_stored(h)
         replies = await h.slash("move", notation=await a_legal_move(h, player), user=player)
@@ -228,7 +228,7 @@ async def test_a_timer_move_its_process_never_posted_is_posted_from_its_stand_in
     _board, mover, other = await started(h)
     row = await h.store.latest_game(CHANNEL_ID)
     note = f"⏰ {mover.name} ran out of time: the game played a random legal move."
-    await h.service.move(
+    await h.service.play.move(
         Table(CHANNEL_ID, GUILD_ID),
         mover,
         await a_legal_move(h, mover),
@@ -252,7 +252,7 @@ async def test_a_notice_that_fails_for_any_reason_holds_up_no_other_and_is_tried
     again, counted, and the turn notice queued beside it is still delivered."""
     _board, mover, other = await started(h)
     row = await h.store.latest_game(CHANNEL_ID)
-    await h.service.move(
+    await h.service.play.move(
         Table(CHANNEL_ID, GUILD_ID),
         mover,
         await a_legal_move(h, mover),
@@ -268,7 +268,7 @@ async def test_a_notice_that_fails_for_any_reason_holds_up_no_other_and_is_tried
     async def broken(*args):
         raise RuntimeError("a board that cannot be rebuilt")
 
-    h.service.announcement = broken
+    h.service.play.announcement = broken
     await h.bot.get_cog("Postal").run_once()
     (logged,) = h._errors.records
     assert "could not be delivered (retry next)" in logged.getMessage()

@@ -50,7 +50,9 @@ async def test_every_rules_page_arrives_whole_in_messages_that_fit(h, key):
     replies = await h.slash("game", "rules", game=key, user=ADA)
     assert all(r.ephemeral for r in replies.messages), "the rules are for the asker"
     assert fences_balanced(replies)
-    clickable = h.service.rules_text(key)  # the commands it names are ones to click on Discord
+    clickable = h.service.lobby.rules_text(
+        key
+    )  # the commands it names are ones to click on Discord
     for command in ("game new", "solo", "settings"):
         clickable = clickable.replace(f"`/{command}`", h.mention(command))
     assert read_whole(replies) == clickable
@@ -58,22 +60,22 @@ async def test_every_rules_page_arrives_whole_in_messages_that_fit(h, key):
 
 async def play_to_the_end(h: Harness, table: Table, players: list[Caller]) -> None:
     """A whole game played through the service, each move a legal one at random."""
-    h.service.images = False  # no boards needed, only the moves
-    await h.service.create(table, players[0], "skybridge")
+    h.service.context.images = False  # no boards needed, only the moves
+    await h.service.lobby.create(table, players[0], "skybridge")
     for p in players[1:]:
-        await h.service.join(table, p)
-    await h.service.start(table, players[0])
+        await h.service.lobby.join(table, p)
+    await h.service.lobby.start(table, players[0])
     rng = random.Random(7)
     by_id = {p.user_id: p for p in players}
     while True:
         row = await h.store.latest_game(table.channel_id)
         if row.status != "active":
-            h.service.images = True
+            h.service.context.images = True
             return
-        game = await h.service._live(table)
+        game = await h.service.games.live(table)
         mover = by_id[game.awaited_users()[0]]
-        moves = await h.service.legal_moves(table, mover)
-        await h.service.move(table, mover, rng.choice(moves))
+        moves = await h.service.play.legal_moves(table, mover)
+        await h.service.play.move(table, mover, rng.choice(moves))
 
 
 async def test_a_long_history_arrives_complete_and_in_order(h):
@@ -92,9 +94,9 @@ async def test_turns_in_sixty_games_are_all_listed(h):
     opponent = LONG_NAMES[0]
     for i in range(60):
         table = Table(CHANNEL_ID + 100 + i, GUILD_ID)
-        await h.service.create(table, ADA, "skybridge")
-        await h.service.join(table, opponent)
-        await h.service.start(table, ADA)
+        await h.service.lobby.create(table, ADA, "skybridge")
+        await h.service.lobby.join(table, opponent)
+        await h.service.lobby.start(table, ADA)
     waiting = len(await h.store.awaiting(ADA.user_id))
     assert waiting >= 20, "plenty of games wait for Ada"
     replies = await h.slash("turns", user=ADA)

@@ -104,7 +104,7 @@ async def seated(h: Harness, *players: Caller, **options) -> list[Caller]:
 
 
 async def first_move(h: Harness, player: Caller) -> str:
-    return (await h.service.legal_moves(Table(CHANNEL_ID, GUILD_ID), player))[0]
+    return (await h.service.play.legal_moves(Table(CHANNEL_ID, GUILD_ID), player))[0]
 
 
 async def deadline_of(h: Harness, player: Caller) -> tuple[int, int]:

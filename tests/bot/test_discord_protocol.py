@@ -280,7 +280,7 @@ async def test_skybridge_game_over_the_gateway(tmp_path, monkeypatch, database):
         assert re.fullmatch(r"bk:play:\d+:\d+", play_id)
 
         # /move by the player to move, with a move the rules offer
-        legal = await env.service.legal_moves(TABLE, Caller(first, NAMES[first]))
+        legal = await env.service.play.legal_moves(TABLE, Caller(first, NAMES[first]))
         moved = await public_answer(fake, await fake.slash(first, "move", notation=legal[0]))
         assert moved["attachments"][0]["filename"] == "board.png"
         (after,) = mentioned(moved["ping"]["content"])
@@ -350,9 +350,9 @@ async def test_move_by_an_outsider_is_refused_privately_and_the_bot_stays_connec
     async with running_bot(tmp_path, monkeypatch) as env:
         fake, bot, service = env.fake, env.bot, env.service
         ada, bob = Caller(ADA, "Ada"), Caller(BOB, "Bob")
-        await service.create(TABLE, ada, "skybridge")
-        await service.join(TABLE, bob)
-        await service.start(TABLE, ada)
+        await service.lobby.create(TABLE, ada, "skybridge")
+        await service.lobby.join(TABLE, bob)
+        await service.lobby.start(TABLE, ada)
 
         pushed = await reply_to(fake, await fake.slash(CY, "move", notation="red tall b2"))
         refused = await private_answer(fake, pushed)
@@ -419,7 +419,7 @@ async def test_a_bot_told_to_stop_first_posts_the_board_of_a_move_it_stored(tmp_
         await public_answer(fake, await fake.slash(BOB, "game", "join"))
         started = await public_answer(fake, await fake.slash(ADA, "game", "start"))
         (first,) = mentioned(started["ping"]["content"])
-        (notation, *_) = await env.service.legal_moves(TABLE, Caller(first, NAMES[first]))
+        (notation, *_) = await env.service.play.legal_moves(TABLE, Caller(first, NAMES[first]))
         board_sent = fake.hold(lambda r: r.method == "POST" and bool(r.files))
         moved = await fake.slash(first, "move", notation=notation)
         await fake.wait_for(lambda: fake.held, WAIT)
@@ -499,7 +499,7 @@ async def test_an_unexpected_error_in_a_command_is_answered_privately_and_logged
 
     async with running_bot(tmp_path, monkeypatch, allowed_errors=_logged_by_the_bot) as env:
         fake = env.fake
-        monkeypatch.setattr(env.service, "my_turns", kaboom)
+        monkeypatch.setattr(env.service.looking, "my_turns", kaboom)
         pushed = await fake.slash(ADA, "turns")
         try:
             answer = await fake.answer(pushed, fake.ack_deadline + 0.5)

@@ -41,7 +41,7 @@ def unix(moment: datetime | str) -> int:
 
 async def a_move(h: Harness, player: Caller, channel: int = CHANNEL_ID) -> None:
     """``/move`` with the player's first legal move."""
-    move = (await h.service.legal_moves(Table(channel, GUILD_ID), player))[0]
+    move = (await h.service.play.legal_moves(Table(channel, GUILD_ID), player))[0]
     board_of(await h.slash("move", notation=move, user=player, channel=channel))
 
 
@@ -191,7 +191,7 @@ async def test_every_dm_names_its_game_and_links_to_it_and_the_heads_up_comes_on
     ], "once, however many passes"
     assert h.dms(order[2].user_id) == []
 
-    move = (await h.service.legal_moves(Table(CHANNEL_ID, GUILD_ID), order[0]))[0]
+    move = (await h.service.play.legal_moves(Table(CHANNEL_ID, GUILD_ID), order[0]))[0]
     await a_move(h, order[0])
     await tick(h)
     played = f"{order[0].name} placed {move}"

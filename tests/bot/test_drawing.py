@@ -87,22 +87,22 @@ async def test_a_move_whose_board_is_lost_still_stands(tmp_path, caplog) -> None
         with drawers(1) as workers:
             service = Service(store, drawers=workers)
             table, (ada, bea) = Table(7, 1), robots(2)
-            await service.create(table, ada, "skybridge", seed=1)
-            await service.join(table, bea)
-            started = await service.start(table, ada)
+            await service.lobby.create(table, ada, "skybridge", seed=1)
+            await service.lobby.join(table, bea)
+            started = await service.lobby.start(table, ada)
             assert started.image and started.image.startswith(b"\x89PNG")
             first = started.awaiting[0]
             mover = ada if first == ada.user_id else bea
-            move = (await service.legal_moves(table, mover))[0]
+            move = (await service.play.legal_moves(table, mover))[0]
             # the worker dies while it holds the move's board: stopped first, so neither
             # its death nor an answer can come before the board is handed to it
             os.kill(workers.pids[0], signal.SIGSTOP)
-            moving = asyncio.create_task(service.move(table, mover, move))
+            moving = asyncio.create_task(service.play.move(table, mover, move))
             while not any(worker.boards for worker in workers._workers):
                 await asyncio.sleep(0.01)
             os.kill(workers.pids[0], signal.SIGKILL)
             reply = await moving
-            again = await service.board(table)  # what the notice tells them to do
+            again = await service.looking.board(table)  # what the notice tells them to do
         assert reply.image is None
         assert BOARD_LOST in reply.text
         assert again.image and again.image.startswith(b"\x89PNG")

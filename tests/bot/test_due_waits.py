@@ -11,7 +11,6 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.clocks import Clocks
-from bot.scheduler import Scheduler
 from bot.service import Caller, Service
 from bot.store import SQLiteStore
 from tests.conftest import ADA, BOB, CY, TABLE, Clock
@@ -30,21 +29,21 @@ def clock():
 async def world(tmp_path, clock):
     store = await SQLiteStore.open(tmp_path / "due.db", clock=clock)
     service = Service(store, images=False, seed=lambda: 12345)
-    yield service, Scheduler(service)
+    yield service, service.timers
     await store.close()
 
 
 async def start(service: Service, clocks: Clocks) -> tuple[Caller, Caller]:
     """A two-player Skybridge game on ``clocks``: (who moves first, the other)."""
-    await service.create(TABLE, ADA, "skybridge", clocks=clocks)
-    await service.join(TABLE, BOB)
-    reply = await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "skybridge", clocks=clocks)
+    await service.lobby.join(TABLE, BOB)
+    reply = await service.lobby.start(TABLE, ADA)
     first = ADA if reply.mentions == (ADA.user_id,) else BOB
     return first, BOB if first == ADA else ADA
 
 
 async def play(service: Service, caller: Caller) -> None:
-    await service.move(TABLE, caller, (await service.legal_moves(TABLE, caller))[0])
+    await service.play.move(TABLE, caller, (await service.play.legal_moves(TABLE, caller))[0])
 
 
 async def notices(service: Service) -> list[tuple[int, str]]:
@@ -54,13 +53,13 @@ async def notices(service: Service) -> list[tuple[int, str]]:
     return [(user, kind) for user, kind in rows]
 
 
-async def nothing_until(scheduler: Scheduler, clock: Clock, hours: float) -> None:
+async def nothing_until(service: Service, clock: Clock, hours: float) -> None:
     """A tick a minute before ``hours`` (from the start) does nothing; then the clock
     stands at ``hours``."""
-    before = await notices(scheduler.service)
+    before = await notices(service)
     clock.at(hours=hours, minutes=-1)
-    assert await scheduler.tick() == []
-    assert await notices(scheduler.service) == before, f"something came before hour {hours}"
+    assert await service.timers.tick() == []
+    assert await notices(service) == before, f"something came before hour {hours}"
     clock.at(hours=hours)
 
 
@@ -69,10 +68,10 @@ async def test_the_next_player_is_warned_and_played_for_on_their_own_clock(world
     first, other = await start(service, Clocks(move_hours=24, remind_hours=NEVER))
     clock.at(hours=10)
     await play(service, first)
-    await nothing_until(scheduler, clock, 10 + 18)  # warned a quarter of 24 h before
+    await nothing_until(service, clock, 10 + 18)  # warned a quarter of 24 h before
     assert await scheduler.tick() == []
     assert await notices(service) == [(other.user_id, "warning")]
-    await nothing_until(scheduler, clock, 10 + 24)
+    await nothing_until(service, clock, 10 + 24)
     (played,) = await scheduler.tick()
     assert f"{other.name} ran out of time" in played.reply.text
 
@@ -83,8 +82,8 @@ async def test_an_undone_move_gives_its_player_a_fresh_clock(world, clock):
     clock.at(hours=10)
     await play(service, first)
     clock.at(hours=12)
-    await service.undo(TABLE, first)
-    await nothing_until(scheduler, clock, 12 + 18)
+    await service.undo.ask(TABLE, first)
+    await nothing_until(service, clock, 12 + 18)
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "warning")]
 
@@ -93,10 +92,10 @@ async def test_back_early_from_a_vacation_a_paused_reminder_comes_at_once(world,
     service, scheduler = world
     first, _ = await start(service, Clocks(remind_hours=24))
     clock.at(hours=1)
-    await service.vacation(first, 3)  # nothing is due until hour 73...
+    await service.postal.vacation(first, 3)  # nothing is due until hour 73...
     clock.at(hours=30)
     assert await scheduler.tick() == [] and await notices(service) == []
-    await service.vacation(first, 0)  # ...but they are back at hour 30
+    await service.postal.vacation(first, 0)  # ...but they are back at hour 30
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "reminder")]
 
@@ -105,13 +104,13 @@ async def test_back_early_from_a_vacation_the_deadline_and_its_warning_come_soon
     service, scheduler = world
     first, _ = await start(service, Clocks(move_hours=48, remind_hours=NEVER))
     clock.at(hours=1)
-    await service.vacation(first, 3)  # the deadline moves from hour 48 to hour 120...
+    await service.postal.vacation(first, 3)  # the deadline moves from hour 48 to hour 120...
     clock.at(hours=10)
-    await service.vacation(first, 0)  # ...and back by the 63 hours not taken: hour 57
-    await nothing_until(scheduler, clock, 57 - 12)
+    await service.postal.vacation(first, 0)  # ...and back by the 63 hours not taken: hour 57
+    await nothing_until(service, clock, 57 - 12)
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "warning")]
-    await nothing_until(scheduler, clock, 57)
+    await nothing_until(service, clock, 57)
     (played,) = await scheduler.tick()
     assert f"{first.name} ran out of time" in played.reply.text
 
@@ -120,8 +119,8 @@ async def test_a_vacation_holds_reminders_until_it_ends(world, clock):
     service, scheduler = world
     first, _ = await start(service, Clocks(remind_hours=24))
     clock.at(hours=1)
-    await service.vacation(first, 2)
-    await nothing_until(scheduler, clock, 1 + 48)
+    await service.postal.vacation(first, 2)
+    await nothing_until(service, clock, 1 + 48)
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "reminder")]
 
@@ -133,11 +132,11 @@ async def test_an_extension_after_the_warning_warns_again_before_the_new_deadlin
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "warning")]
     clock.at(hours=19)
-    await service.extend(TABLE, MOD, 24)
-    await nothing_until(scheduler, clock, 48 - 6)
+    await service.postal.extend(TABLE, MOD, 24)
+    await nothing_until(service, clock, 48 - 6)
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "warning")] * 2
-    await nothing_until(scheduler, clock, 48)
+    await nothing_until(service, clock, 48)
     (played,) = await scheduler.tick()
     assert f"{first.name} ran out of time" in played.reply.text
 
@@ -145,11 +144,11 @@ async def test_an_extension_after_the_warning_warns_again_before_the_new_deadlin
 async def test_a_snoozed_turn_is_still_warned_and_played_for_on_time(world, clock):
     service, scheduler = world
     first, _ = await start(service, Clocks(move_hours=48, remind_hours=6))
-    await service.snooze(TABLE, first)
-    await nothing_until(scheduler, clock, 48 - 12)
+    await service.postal.snooze(TABLE, first)
+    await nothing_until(service, clock, 48 - 12)
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "warning")], "no reminder: snoozed"
-    await nothing_until(scheduler, clock, 48)
+    await nothing_until(service, clock, 48)
     (played,) = await scheduler.tick()
     assert f"{first.name} ran out of time" in played.reply.text
 
@@ -158,8 +157,8 @@ async def test_a_new_player_in_a_seat_is_reminded_a_whole_interval_after_taking_
     service, scheduler = world
     first, _ = await start(service, Clocks(remind_hours=24))
     clock.at(hours=20)
-    await service.replace_player(TABLE, MOD, first.user_id, CY)
-    await nothing_until(scheduler, clock, 20 + 24)
+    await service.postal.replace_player(TABLE, MOD, first.user_id, CY)
+    await nothing_until(service, clock, 20 + 24)
     await scheduler.tick()
     assert await notices(service) == [(CY.user_id, "reminder")]
 
@@ -167,10 +166,10 @@ async def test_a_new_player_in_a_seat_is_reminded_a_whole_interval_after_taking_
 async def test_a_player_on_vacation_taking_over_a_seat_is_reminded_after_it(world, clock):
     service, scheduler = world
     first, _ = await start(service, Clocks(remind_hours=24))
-    await service.vacation(CY, 2)  # away until hour 48
+    await service.postal.vacation(CY, 2)  # away until hour 48
     clock.at(hours=1)
-    await service.replace_player(TABLE, MOD, first.user_id, CY)
-    await nothing_until(scheduler, clock, 48)
+    await service.postal.replace_player(TABLE, MOD, first.user_id, CY)
+    await nothing_until(service, clock, 48)
     await scheduler.tick()
     assert await notices(service) == [(CY.user_id, "reminder")]
 
@@ -179,10 +178,10 @@ async def test_a_seat_handed_from_a_player_away_to_one_at_home_is_reminded_on_ti
     service, scheduler = world
     first, _ = await start(service, Clocks(remind_hours=24))
     clock.at(hours=1)
-    await service.vacation(first, 3)  # nothing due for this seat until hour 73
+    await service.postal.vacation(first, 3)  # nothing due for this seat until hour 73
     clock.at(hours=30)
-    await service.replace_player(TABLE, MOD, first.user_id, CY)
-    await nothing_until(scheduler, clock, 30 + 24)
+    await service.postal.replace_player(TABLE, MOD, first.user_id, CY)
+    await nothing_until(service, clock, 30 + 24)
     await scheduler.tick()
     assert await notices(service) == [(CY.user_id, "reminder")]
 
@@ -190,7 +189,7 @@ async def test_a_seat_handed_from_a_player_away_to_one_at_home_is_reminded_on_ti
 async def test_a_finished_game_has_nothing_due_however_late(world, clock):
     service, scheduler = world
     first, _ = await start(service, Clocks(move_hours=24, remind_hours=1))
-    await service.resign(TABLE, first)
+    await service.play.resign(TABLE, first)
     clock.at(days=30)
     assert await scheduler.tick() == [] and await notices(service) == []
 
@@ -202,10 +201,10 @@ async def test_a_deadline_an_operator_brings_forward_by_hand_is_kept(world, cloc
         await db.execute(
             "UPDATE seats SET deadline = '2026-11-03T12:00:00.000000+00:00' WHERE awaiting = 1"
         )
-    await nothing_until(scheduler, clock, 24 - 12)  # a quarter of the 48 hours before
+    await nothing_until(service, clock, 24 - 12)  # a quarter of the 48 hours before
     await scheduler.tick()
     assert await notices(service) == [(first.user_id, "warning")]
-    await nothing_until(scheduler, clock, 24)
+    await nothing_until(service, clock, 24)
     (played,) = await scheduler.tick()
     assert f"{first.name} ran out of time" in played.reply.text
 
@@ -233,25 +232,25 @@ async def test_an_upgraded_database_fires_its_running_timers_as_before(tmp_path,
     service = Service(store, images=False, seed=lambda: 12345)
     first, _ = await start(service, Clocks(move_hours=24, remind_hours=5))
     clock.at(hours=5)
-    await Scheduler(service).tick()  # the old version sent the first reminder
+    await service.timers.tick()  # the old version sent the first reminder
     await store.close()
     await _as_before_migration_12(path)
 
     store = await SQLiteStore.open(path, clock=clock)
     try:
         service = Service(store, images=False, seed=lambda: 12345)
-        scheduler = Scheduler(service)
-        await nothing_until(scheduler, clock, 10)
+        scheduler = service.timers
+        await nothing_until(service, clock, 10)
         await scheduler.tick()
         assert await notices(service) == [(first.user_id, "reminder")] * 2
-        await nothing_until(scheduler, clock, 15)
+        await nothing_until(service, clock, 15)
         await scheduler.tick()
-        await nothing_until(scheduler, clock, 18)
+        await nothing_until(service, clock, 18)
         await scheduler.tick()
         assert await notices(service) == [(first.user_id, "reminder")] * 3 + [
             (first.user_id, "warning")
         ]
-        await nothing_until(scheduler, clock, 24)
+        await nothing_until(service, clock, 24)
         (played,) = await scheduler.tick()
         assert f"{first.name} ran out of time" in played.reply.text
     finally:

@@ -14,7 +14,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.clocks import Clocks
-from bot.organiser import Organiser
 from bot.service import Caller, Refused, Service
 from bot.store import SQLiteStore, StaleGame, parse_time
 from tests.conftest import ADA, BOB, CY, DEE, TABLE
@@ -34,15 +33,17 @@ async def service(tmp_path):
 
 
 async def start(service: Service, *, rated: bool = True, hours: float | None = 24) -> None:
-    await service.create(TABLE, ADA, "skybridge", clocks=Clocks(move_hours=hours), rated=rated)
-    await service.join(TABLE, BOB)
-    await service.start(TABLE, ADA)
+    await service.lobby.create(
+        TABLE, ADA, "skybridge", clocks=Clocks(move_hours=hours), rated=rated
+    )
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.start(TABLE, ADA)
 
 
 async def play(service: Service, *players: Caller) -> None:
     """Each player in turn plays their first legal move."""
     for player in players:
-        await service.move(TABLE, player, (await service.legal_moves(TABLE, player))[0])
+        await service.play.move(TABLE, player, (await service.play.legal_moves(TABLE, player))[0])
 
 
 async def everything(service: Service) -> dict[str, list[tuple]]:
@@ -82,13 +83,15 @@ async def test_the_creator_cannot_hand_an_opponents_seat_to_a_second_account(ser
     for creator in (ADA, ADA_MOD):  # not even a creator who manages the server
         await refused(
             service,
-            service.replace_player(TABLE, creator, BOB.user_id, ADA_ALT),
+            service.postal.replace_player(TABLE, creator, BOB.user_id, ADA_ALT),
             "a seat is its player's",
             "server manager who is not playing",
         )
     await play(service, ADA, BOB)
-    await refused(service, service.replace_player(TABLE, ADA, BOB.user_id, ADA_ALT), "its player's")
-    await refused(service, service.resign(TABLE, ADA_ALT), "not playing")
+    await refused(
+        service, service.postal.replace_player(TABLE, ADA, BOB.user_id, ADA_ALT), "its player's"
+    )
+    await refused(service, service.play.resign(TABLE, ADA_ALT), "not playing")
     assert await seated(service) == [ADA.user_id, BOB.user_id]
     assert await service.store.ratings(TABLE.guild_id, "skybridge") == []
 
@@ -96,11 +99,13 @@ async def test_the_creator_cannot_hand_an_opponents_seat_to_a_second_account(ser
 async def test_a_player_may_hand_on_their_own_seat_and_a_manager_any_seat(service):
     await start(service)
     await play(service, ADA)  # Bob has not moved: nothing is at stake yet
-    mine = await service.replace_player(TABLE, BOB, BOB.user_id, CY)
+    mine = await service.postal.replace_player(TABLE, BOB, BOB.user_id, CY)
     assert not mine.private and mine.text == "Cy takes over seat 2 from Bob."
     assert mine.mentions == (CY.user_id,) and mine.changed == (1,)
-    await refused(service, service.replace_player(TABLE, MOD, CY.user_id, ADA), "already has")
-    by_mod = await service.replace_player(TABLE, MOD, CY.user_id, DEE)
+    await refused(
+        service, service.postal.replace_player(TABLE, MOD, CY.user_id, ADA), "already has"
+    )
+    by_mod = await service.postal.replace_player(TABLE, MOD, CY.user_id, DEE)
     assert not by_mod.private
     assert by_mod.text == "Dee takes over seat 2 from Cy. Mod made the change."
     assert await seated(service) == [ADA.user_id, DEE.user_id]
@@ -112,27 +117,29 @@ async def test_once_every_player_moved_a_rated_seat_is_handed_on_only_by_a_manag
     await play(service, ADA, BOB)
     await refused(
         service,
-        service.replace_player(TABLE, BOB, BOB.user_id, CY),
+        service.postal.replace_player(TABLE, BOB, BOB.user_id, CY),
         "rated game is under way",
         "/game resign",
         "server manager who is not playing",
     )
-    await service.replace_player(TABLE, MOD, BOB.user_id, CY)
+    await service.postal.replace_player(TABLE, MOD, BOB.user_id, CY)
     assert await seated(service) == [ADA.user_id, CY.user_id]
 
 
 async def test_in_a_casual_game_a_player_hands_on_their_seat_at_any_time(service):
     await start(service, rated=False)
     await play(service, ADA, BOB)
-    await service.replace_player(TABLE, BOB, BOB.user_id, CY)
+    await service.postal.replace_player(TABLE, BOB, BOB.user_id, CY)
     assert await seated(service) == [ADA.user_id, CY.user_id]
 
 
 async def test_before_the_start_the_creator_still_fills_the_lobby(service):
-    await service.create(TABLE, ADA, "skybridge")
-    await service.join(TABLE, BOB)
-    await refused(service, service.replace_player(TABLE, CY, BOB.user_id, DEE), "Only the player")
-    swapped = await service.replace_player(TABLE, ADA, BOB.user_id, CY)
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await service.lobby.join(TABLE, BOB)
+    await refused(
+        service, service.postal.replace_player(TABLE, CY, BOB.user_id, DEE), "Only the player"
+    )
+    swapped = await service.postal.replace_player(TABLE, ADA, BOB.user_id, CY)
     assert swapped.text == "Cy takes over seat 2 from Bob. Ada made the change."
     assert await seated(service) == [ADA.user_id, CY.user_id]
 
@@ -143,12 +150,14 @@ async def test_before_the_start_the_creator_still_fills_the_lobby(service):
 async def test_nobody_extends_their_own_clock(service):
     await start(service)  # Ada's turn, and her game
     for me in (ADA, ADA_MOD):
-        await refused(service, service.extend(TABLE, me, 24), "Nobody can extend their own clock")
-    given = await service.extend(TABLE, MOD, 24)
+        await refused(
+            service, service.postal.extend(TABLE, me, 24), "Nobody can extend their own clock"
+        )
+    given = await service.postal.extend(TABLE, MOD, 24)
     assert not given.private and given.text.startswith("Mod gave Ada 24 hours more: due ")
     assert await deadline(service, ADA) == T0 + timedelta(hours=48)
     await play(service, ADA)
-    await service.extend(TABLE, ADA, 24)  # Bob's turn: his opponent may give him time
+    await service.postal.extend(TABLE, ADA, 24)  # Bob's turn: his opponent may give him time
     assert await deadline(service, BOB) == T0 + timedelta(hours=48)
 
 
@@ -158,24 +167,24 @@ async def test_one_turn_gets_at_most_seven_days_more_however_often_asked(service
     for _ in range(50):
         await refused(
             service,
-            service.extend(TABLE, MOD, 24 * 60),
+            service.postal.extend(TABLE, MOD, 24 * 60),
             "`by:60 days` is too much",
             "at most 7 days more",
             "this turn has had none yet",
         )
     for _ in range(7):
-        await service.extend(TABLE, MOD, 24)
-    await refused(service, service.extend(TABLE, MOD, 1), "has had 7 days already")
+        await service.postal.extend(TABLE, MOD, 24)
+    await refused(service, service.postal.extend(TABLE, MOD, 1), "has had 7 days already")
     assert await deadline(service, ADA) == T0 + timedelta(days=8)
     await play(service, ADA)  # a new turn starts with no extension
-    await service.extend(TABLE, MOD, 24 * 7)
+    await service.postal.extend(TABLE, MOD, 24 * 7)
     assert await deadline(service, BOB) == T0 + timedelta(days=8)
 
 
 async def test_a_long_time_per_move_allows_as_long_an_extension(service):
     await start(service, hours=24 * 30)
-    await service.extend(TABLE, MOD, 24 * 30)
-    await refused(service, service.extend(TABLE, MOD, 1), "at most 30 days more")
+    await service.postal.extend(TABLE, MOD, 24 * 30)
+    await refused(service, service.postal.extend(TABLE, MOD, 1), "at most 30 days more")
     assert await deadline(service, ADA) == T0 + timedelta(days=60)
 
 
@@ -203,41 +212,40 @@ async def test_the_creator_cannot_abandon_a_rated_game_under_way(service):
     for player in (ADA, ADA_MOD, BOB):
         await refused(
             service,
-            service.abandon(TABLE, player),
+            service.lobby.abandon(TABLE, player),
             "rated game is under way",
             "`/game resign` (a loss for you alone)",
             "server manager who is not playing",
         )
-    gone = await service.abandon(TABLE, MOD)
+    gone = await service.lobby.abandon(TABLE, MOD)
     assert not gone.private and gone.text == "Mod abandoned the game of Skybridge."
     assert await service.store.ratings(TABLE.guild_id, "skybridge") == []
 
     await start(service)
     await play(service, ADA)  # Bob never moved: Ada is not stuck with a game he left
-    await service.abandon(TABLE, ADA)
+    await service.lobby.abandon(TABLE, ADA)
     await start(service, rated=False)
     await play(service, ADA, BOB)
-    await service.abandon(TABLE, ADA)
+    await service.lobby.abandon(TABLE, ADA)
     assert [(await service.store.game(n)).status for n in (1, 2, 3)] == ["abandoned"] * 3
 
 
 async def test_a_league_match_seat_is_handed_on_only_by_a_manager(service):
     """The league's pairings name its members: a player cannot send in a stand-in, and
     the match's first player (its creator) cannot swap the opponent either."""
-    organiser = Organiser(service)
-    await organiser.create(TABLE, MOD, "Cup", "skybridge", "swiss", rounds=1)
+    await service.leagues.create(TABLE, MOD, "Cup", "skybridge", "swiss", rounds=1)
     for player in (ADA, BOB):
-        await organiser.join(TABLE.guild_id, player, "Cup")
-    posted = await organiser.start(TABLE.guild_id, MOD, "Cup")
+        await service.leagues.join(TABLE.guild_id, player, "Cup")
+    posted = await service.league_rounds.start(TABLE.guild_id, MOD, "Cup")
     (match,) = [p.table for p in posted if p.reply.playable]
     row = await service.store.live_game(match.channel_id)
     first, second = [Caller(s.user_id, s.name) for s in await service.store.seats(row.id)]
     for caller, seat in ((first, first), (first, second), (second, second)):
         await refused(
             service,
-            service.replace_player(match, caller, seat.user_id, CY),
+            service.postal.replace_player(match, caller, seat.user_id, CY),
             "league match",
             "server manager who is not playing",
         )
-    await service.replace_player(match, MOD, second.user_id, CY)
+    await service.postal.replace_player(match, MOD, second.user_id, CY)
     assert [s.user_id for s in await service.store.seats(row.id)] == [first.user_id, CY.user_id]

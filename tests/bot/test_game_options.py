@@ -194,11 +194,11 @@ async def test_options_a_game_cannot_play_together_are_refused_before_anything_i
     service asks it before it stores the game, for Discord and the terminal alike."""
     monkeypatch.setitem(engine.GAMES, "walls", Walls())
     with pytest.raises(Refused, match="width × depth must be at most 24 squares"):
-        await service.create(TABLE, ADA, "walls", {"width": 5, "depth": 5})
+        await service.lobby.create(TABLE, ADA, "walls", {"width": 5, "depth": 5})
     with pytest.raises(Refused, match="width is a Walls option; Skybridge has no options"):
-        await service.create(TABLE, ADA, "skybridge", {"width": 5})
+        await service.lobby.create(TABLE, ADA, "skybridge", {"width": 5})
     assert await service.store.count_games() == 0
-    await service.create(TABLE, ADA, "walls", {"width": 4, "depth": "6"})
+    await service.lobby.create(TABLE, ADA, "walls", {"width": 4, "depth": "6"})
     assert (await service.store.live_game(TABLE.channel_id)).options == {"width": "4", "depth": "6"}
 
 

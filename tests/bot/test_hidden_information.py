@@ -20,6 +20,7 @@ import engine
 import renders
 from bot.service import Refused
 from engine.core import TURN, Event, Game, GameInfo, IllegalMove, Result, Rng, Rule, seat_ref
+from renders.looks import Looks
 from tests.conftest import ADA, BOB, CY, TABLE
 
 
@@ -130,23 +131,24 @@ def draw(view: SecretView, names) -> bytes:
 @pytest.fixture
 def secrets_game(monkeypatch, service):
     monkeypatch.setitem(engine.GAMES, "secrets", Secrets())
-    monkeypatch.setitem(renders.RENDERERS, "secrets", draw)
-    service.images = True
+    looks = Looks(draw, lambda view, names: "Secrets board.", lambda view, seat: None, lambda: None)
+    monkeypatch.setitem(renders.LOOKS, "secrets", looks)
+    service.context.images = True
     return service
 
 
 async def test_public_replies_use_the_spectator_view_and_the_mover_gets_their_own(secrets_game):
     service = secrets_game
-    await service.create(TABLE, ADA, "secrets")
-    await service.join(TABLE, BOB)
-    start = await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "secrets")
+    await service.lobby.join(TABLE, BOB)
+    start = await service.lobby.start(TABLE, ADA)
     state = Secrets().new(2, None, 12345)
     ada_secret, bob_secret = state.secrets
     public_png = Image.open(io.BytesIO(start.image))
     spectator = Image.open(io.BytesIO(draw(Secrets().view(state, None), [])))
     assert public_png.tobytes() == spectator.tobytes(), "public image = spectator view"
 
-    moved = await service.move(TABLE, ADA, "2")
+    moved = await service.play.move(TABLE, ADA, "2")
     assert str(ada_secret) not in moved.text and str(bob_secret) not in moved.text
     assert not moved.private
     mine = moved.followup
@@ -158,12 +160,12 @@ async def test_public_replies_use_the_spectator_view_and_the_mover_gets_their_ow
     )
     assert own.tobytes() == expected.tobytes(), "the follow-up is Ada's own view"
 
-    hand = await service.hand(TABLE, BOB)
+    hand = await service.play.hand(TABLE, BOB)
     assert hand.private and str(ada_secret) not in hand.text
     bob_view = Image.open(io.BytesIO(hand.image))
     assert bob_view.tobytes() != own.tobytes()
 
-    history = await service.history(TABLE)
+    history = await service.looking.history(TABLE)
     assert str(ada_secret) not in history.text and str(bob_secret) not in history.text
 
 
@@ -171,38 +173,38 @@ async def test_hand_shows_the_public_board_where_nothing_is_hidden_and_refuses_n
     secrets_game,
 ):
     service = secrets_game
-    await service.create(TABLE, ADA, "skybridge")
-    await service.join(TABLE, BOB)
-    await service.start(TABLE, ADA)
-    shown = await service.hand(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.start(TABLE, ADA)
+    shown = await service.play.hand(TABLE, ADA)
     assert shown.private and "Nothing is hidden in Skybridge" in shown.text
-    assert shown.image == (await service.board(TABLE)).image, "the board everyone sees"
-    await service.abandon(TABLE, ADA)
-    await service.create(TABLE, ADA, "secrets")
-    await service.join(TABLE, BOB)
-    await service.start(TABLE, ADA)
+    assert shown.image == (await service.looking.board(TABLE)).image, "the board everyone sees"
+    await service.lobby.abandon(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "secrets")
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.start(TABLE, ADA)
     with pytest.raises(Refused, match="not playing"):
-        await service.hand(TABLE, CY)
+        await service.play.hand(TABLE, CY)
 
 
 async def test_a_game_without_a_renderer_yet_is_played_without_images(secrets_game, monkeypatch):
-    monkeypatch.delitem(renders.RENDERERS, "secrets")
+    monkeypatch.delitem(renders.LOOKS, "secrets")
     service = secrets_game
-    await service.create(TABLE, ADA, "secrets")
-    await service.join(TABLE, BOB)
-    start = await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "secrets")
+    await service.lobby.join(TABLE, BOB)
+    start = await service.lobby.start(TABLE, ADA)
     assert start.image is None and start.playable
-    moved = await service.move(TABLE, ADA, "1")
+    moved = await service.play.move(TABLE, ADA, "1")
     assert moved.image is None and moved.followup.image is None
 
 
 async def test_a_game_with_personal_sheets_sends_the_mover_theirs(service):
     """Seven Bridges hides nothing, but each player draws on their own sheet: it comes
     to the mover privately after each move and on request."""
-    await service.create(TABLE, ADA, "seven-bridges")
-    await service.join(TABLE, BOB)
-    start = await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "seven-bridges")
+    await service.lobby.join(TABLE, BOB)
+    start = await service.lobby.start(TABLE, ADA)
     mover = ADA if start.awaiting == (ADA.user_id,) else BOB
-    moved = await service.move(TABLE, mover, (await service.legal_moves(TABLE, mover))[0])
+    moved = await service.play.move(TABLE, mover, (await service.play.legal_moves(TABLE, mover))[0])
     assert moved.followup is not None and moved.followup.private
-    assert (await service.hand(TABLE, mover)).private
+    assert (await service.play.hand(TABLE, mover)).private

@@ -27,8 +27,6 @@ from bot.inputs import (
     parse_start,
     parse_timezone,
 )
-from bot.organiser import Organiser
-from bot.scheduler import Scheduler
 from bot.service import Refused, Service
 from bot.store import SQLiteStore, StaleGame
 from tests.conftest import ADA, BOB, TABLE, Clock
@@ -131,7 +129,7 @@ async def test_the_service_refuses_bad_clocks_from_any_front_end(world, clocks, 
     service, path = world
     before = dump(path)
     with pytest.raises(Refused, match=rf"^{named} must be .*; `.*` is not\.$"):
-        await service.create(TABLE, ADA, "skybridge", clocks=clocks)
+        await service.lobby.create(TABLE, ADA, "skybridge", clocks=clocks)
     assert dump(path) == before
 
 
@@ -150,13 +148,13 @@ async def test_only_a_duplicate_channel_reads_as_a_game_already_there(world):
 
 async def test_extend_names_the_value_it_refuses(world):
     service, path = world
-    await service.create(TABLE, ADA, "skybridge", clocks=Clocks(move_hours=24))
-    await service.join(TABLE, BOB)
-    await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "skybridge", clocks=Clocks(move_hours=24))
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.start(TABLE, ADA)
     before = dump(path)
     for hours in (float("nan"), 0, -3, 1e308, 24 * 61):
         with pytest.raises(Refused, match=r"^by must be between 1 hour and 60 days; `"):
-            await service.extend(TABLE, MOD, hours)
+            await service.postal.extend(TABLE, MOD, hours)
     assert dump(path) == before
 
 
@@ -167,7 +165,7 @@ async def test_a_time_zone_is_refused_by_name_and_never_raises_os_errors(world, 
     service, path = world
     before = dump(path)
     with pytest.raises(Refused, match="^timezone: `.*` is not a time zone I know"):
-        await service.settings(ADA, timezone=zone)
+        await service.postal.settings(ADA, timezone=zone)
     assert dump(path) == before
 
 
@@ -178,7 +176,7 @@ def test_a_known_time_zone_is_kept_as_written():
 async def test_vacation_days_that_are_not_numbers_are_refused_by_value(world):
     service, _ = world
     with pytest.raises(Refused, match=r"days must be from 0 \(back early\) to 14; `nan` is not"):
-        await service.vacation(ADA, float("nan"))
+        await service.postal.vacation(ADA, float("nan"))
 
 
 # -- the scheduler and rows stored before values were checked ---------------------------
@@ -188,12 +186,12 @@ async def test_a_stored_zero_reminder_interval_reminds_hourly_instead_of_failing
     world, clock, caplog
 ):
     service, _ = world
-    await service.create(TABLE, ADA, "skybridge")
-    await service.join(TABLE, BOB)
-    await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.start(TABLE, ADA)
     async with service.store.transaction() as db:  # as an older version could store it
         await db.execute("UPDATE games SET remind_hours = 0")
-    scheduler = Scheduler(service)
+    scheduler = service.timers
     clock.now = T0 + timedelta(minutes=30)
     with caplog.at_level(logging.ERROR):
         assert await scheduler.tick() == []
@@ -227,7 +225,7 @@ async def test_league_options_are_range_checked(world, option, value, refusal):
     service, path = world
     before = dump(path)
     with pytest.raises(Refused) as refused:
-        await Organiser(service).create(TABLE, MOD, "Cup", "skybridge", "swiss", **{option: value})
+        await service.leagues.create(TABLE, MOD, "Cup", "skybridge", "swiss", **{option: value})
     assert refusal in str(refused.value)
     assert dump(path) == before
 

@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.organiser import Organiser
 from bot.service import LEASE, Caller, Refused, Service, Table
 from tests.conftest import Clock
 
@@ -31,28 +30,28 @@ async def organisers(open_store, clock):
     made = []
     for _ in range(2):
         store = await open_store(clock=clock)
-        made.append(Organiser(Service(store, images=False, seed=itertools.count(1).__next__)))
+        made.append(Service(store, images=False, seed=itertools.count(1).__next__))
     return made
 
 
-async def signed_up(organiser: Organiser, starts: str | None = None) -> None:
-    await organiser.create(HOME, MOD, "Cup", "skybridge", "round-robin", starts=starts)
+async def signed_up(organiser: Service, starts: str | None = None) -> None:
+    await organiser.leagues.create(HOME, MOD, "Cup", "skybridge", "round-robin", starts=starts)
     for player in PLAYERS:
-        await organiser.join(HOME.guild_id, player, "Cup")
+        await organiser.leagues.join(HOME.guild_id, player, "Cup")
 
 
 async def test_a_league_due_to_start_is_started_once_by_two_ticking_processes(organisers, clock):
     one, two = organisers
     await signed_up(one, starts="1h")
     clock.at(hours=1, minutes=1)
-    first, second = await asyncio.gather(one.tick(), two.tick())
+    first, second = await asyncio.gather(one.league_rounds.tick(), two.league_rounds.tick())
     announced = [p for p in first + second if "round 1 of 3" in p.reply.text]
     assert len(announced) == 1, "one process opened round 1"
     games = [p for p in first + second if p.reply.playable]
     assert len(games) == 2, "two tables of two, opened once"
     matches = await one.store.matches((await one.store.league(77, "Cup")).id)
     assert len(matches) == 2 and all(m.game_id is not None for m in matches)
-    assert await one.tick() == [] and await two.tick() == []
+    assert await one.league_rounds.tick() == [] and await two.league_rounds.tick() == []
 
 
 async def test_a_process_that_died_stepping_a_league_leaves_it_to_the_next(organisers, clock):
@@ -60,12 +59,14 @@ async def test_a_process_that_died_stepping_a_league_leaves_it_to_the_next(organ
     await signed_up(one, starts="1h")
     league = await one.store.league(77, "Cup")
     clock.at(hours=1, minutes=1)
-    assert await one._hold(league.id), "the first process takes the league, then dies"
-    assert await two.tick() == [], "the lease keeps the others off meanwhile"
+    assert await one.league_rounds.book.hold(league.id), (
+        "the first process takes the league, then dies"
+    )
+    assert await two.league_rounds.tick() == [], "the lease keeps the others off meanwhile"
     with pytest.raises(Refused, match="moving on right now"):
-        await two.start(HOME.guild_id, MOD, "Cup")
+        await two.league_rounds.start(HOME.guild_id, MOD, "Cup")
     clock.at(hours=1, minutes=1, seconds=LEASE.total_seconds())
-    posted = await two.tick()
+    posted = await two.league_rounds.tick()
     assert sum("round 1 of 3" in p.reply.text for p in posted) == 1
 
 
@@ -78,7 +79,9 @@ async def test_a_start_by_hand_and_the_minutes_tick_in_one_process_open_the_roun
     await signed_up(one, starts="1h")
     clock.at(hours=1, minutes=1)
     by_hand, ticked = await asyncio.gather(
-        one.start(HOME.guild_id, MOD, "Cup"), one.tick(), return_exceptions=True
+        one.league_rounds.start(HOME.guild_id, MOD, "Cup"),
+        one.league_rounds.tick(),
+        return_exceptions=True,
     )
     posts = [p for p in (by_hand, ticked) if isinstance(p, list)]
     refused = [p for p in (by_hand, ticked) if isinstance(p, Refused)]
@@ -95,7 +98,7 @@ async def test_a_process_frozen_past_its_lease_cannot_commit_its_step(organisers
     one, two = organisers
     await signed_up(one, starts="1h")
     for player in (Caller(200, "Eve"), Caller(201, "Fay")):
-        await one.join(HOME.guild_id, player, "Cup")
+        await one.leagues.join(HOME.guild_id, player, "Cup")
     frozen, woken = asyncio.Event(), asyncio.Event()
 
     async def thread_then_freeze(league, match_id: int, title: str) -> Table:
@@ -104,12 +107,12 @@ async def test_a_process_frozen_past_its_lease_cannot_commit_its_step(organisers
             await woken.wait()
         return Table(channel_id=20_000_000 + match_id, guild_id=league.guild_id)
 
-    one.open_table = thread_then_freeze
+    one.league_rounds.open_table = thread_then_freeze
     clock.at(hours=1, minutes=1)
-    stalled = asyncio.create_task(one.tick())
+    stalled = asyncio.create_task(one.league_rounds.tick())
     await frozen.wait()
     clock.at(hours=1, minutes=2, seconds=LEASE.total_seconds())
-    taken_over = await two.tick()
+    taken_over = await two.league_rounds.tick()
     woken.set()
     late = await stalled
     league = await one.store.league(77, "Cup")
@@ -139,10 +142,10 @@ async def test_a_round_post_discord_refused_is_posted_by_the_next_pass_and_none_
         made.append(item.reply.text.splitlines()[0])
         return True
 
-    assert await one.tick(post) == []
+    assert await one.league_rounds.tick(post) == []
     clock.at(hours=1, minutes=2, seconds=LEASE.total_seconds())
-    assert await two.tick(post) == []
-    assert await one.tick(post) == [] and await two.tick(post) == []
+    assert await two.league_rounds.tick(post) == []
+    assert await one.league_rounds.tick(post) == [] and await two.league_rounds.tick(post) == []
     boards = [line for line in made if "your league match" in line]
     assert sum("round 1 of 3" in line for line in made) == 1, made
     assert len(boards) == 2 and len(set(boards)) == 2, "each board once, the refused one too"

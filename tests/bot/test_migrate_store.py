@@ -17,7 +17,6 @@ import pytest
 import engine
 from bot.migrate_store import migrate_store
 from bot.ratings import replay
-from bot.scheduler import Scheduler
 from bot.service import Caller, Table
 from bot.store import Store, is_postgres, open_store, sole_process
 from bot.store.migrations import migrations
@@ -141,17 +140,19 @@ async def _plays_on(store: Store, clock: Clock) -> list:
     row = await store.live_game(ON_THE_CLOCK.channel_id)
     mover = next(s for s in await store.seats(row.id) if s.awaiting)
     who = Caller(mover.user_id, mover.name)
-    reply = await service.move(ON_THE_CLOCK, who, (await service.legal_moves(ON_THE_CLOCK, who))[0])
+    reply = await service.play.move(
+        ON_THE_CLOCK, who, (await service.play.legal_moves(ON_THE_CLOCK, who))[0]
+    )
     seen.append(reply.text)
     clock.at(hours=37 + 48 + 1)
-    scheduler = Scheduler(service)
+    scheduler = service.timers
     posted = await scheduler.tick()
     assert any("ran out of time" in p.reply.text for p in posted), "a deadline fired"
     seen.append([(p.table, p.reply.text) for p in posted])
     notices = await scheduler.deliveries()
     assert {n.kind for n in notices} >= {"warning", "reminder"}, "queued before the move"
     seen.append(sorted((n.kind, n.via, n.user_id, n.text) for n in notices))
-    opened = await service.create(Table(7999, HOME.guild_id), ADA, "skybridge")
+    opened = await service.lobby.create(Table(7999, HOME.guild_id), ADA, "skybridge")
     seen.append((opened.text, (await store.live_game(7999)).id, await store.count_games()))
     return seen
 
@@ -213,7 +214,7 @@ async def _refused(source, target, match: str, *, really=None) -> str:
 async def test_a_target_holding_anything_is_refused_naming_what_it_holds(source, database):
     store = await open_store(database)
     try:
-        await service_at(store).settings(ADA, notify="off")
+        await service_at(store).postal.settings(ADA, notify="off")
     finally:
         await store.close()
     said = await _refused(source, database, "is not empty: it holds 1 row in user_settings")

@@ -14,8 +14,8 @@ import pytest
 import engine
 from bot.clocks import Clocks
 from bot.marks import plain
-from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
+from bot.service.timers import Timers
 from bot.store import Notice, Settings, is_postgres
 from bot.store import open_store as open_target
 from tests.conftest import ADA, BOB, CY, DEE, TABLE, Clock
@@ -41,24 +41,24 @@ async def where(database, tmp_path):
 async def world(where, clock):
     store = await open_target(where, clock=clock)
     service = Service(store, images=False, seed=lambda: 12345)
-    yield service, Scheduler(service)
+    yield service, service.timers
     await store.close()
 
 
 async def game(service: Service, table: Table, players, clocks: Clocks | None = None):
     """A Skybridge game at ``table`` waiting for ``players[0]``: its first move is played
     by whoever the draw picked, if that is someone else."""
-    await service.create(table, players[0], "skybridge", clocks=clocks)
+    await service.lobby.create(table, players[0], "skybridge", clocks=clocks)
     for p in players[1:]:
-        await service.join(table, p)
-    reply = await service.start(table, players[0])
+        await service.lobby.join(table, p)
+    reply = await service.lobby.start(table, players[0])
     (awaited,) = reply.awaiting
     if awaited != players[0].user_id:
         mover = next(p for p in players if p.user_id == awaited)
-        await service.move(table, mover, (await service.legal_moves(table, mover))[0])
+        await service.play.move(table, mover, (await service.play.legal_moves(table, mover))[0])
 
 
-async def sent(scheduler: Scheduler) -> list[Notice]:
+async def sent(scheduler: Timers) -> list[Notice]:
     """The notices due now, delivered (marked sent)."""
     notices = await scheduler.deliveries()
     for notice in notices:
@@ -66,7 +66,7 @@ async def sent(scheduler: Scheduler) -> list[Notice]:
     return notices
 
 
-async def reminders_at(scheduler: Scheduler, clock: Clock, hours: float) -> list[int]:
+async def reminders_at(scheduler: Timers, clock: Clock, hours: float) -> list[int]:
     """Who is reminded by a tick ``hours`` after the start."""
     clock.at(hours=hours)
     await scheduler.tick()
@@ -78,7 +78,7 @@ async def reminders_at(scheduler: Scheduler, clock: Clock, hours: float) -> list
 
 async def test_reminder_settings_are_checked_stored_and_shown(world):
     service, _ = world
-    shown = await service.settings(ADA)
+    shown = await service.postal.settings(ADA)
     assert "Reminders: each game's own (`remind_every`)" in shown.text
     assert '"you\'re next" heads-up: off.' in shown.text
     for typed, why in (
@@ -89,29 +89,29 @@ async def test_reminder_settings_are_checked_stored_and_shown(world):
         ("nan", "`nan` is not a choice"),
     ):
         with pytest.raises(Refused) as refused:
-            await service.settings(ADA, reminders=typed, heads_up=True)
+            await service.postal.settings(ADA, reminders=typed, heads_up=True)
         assert why in str(refused.value)
     with pytest.raises(Refused, match="digest_hour is the hour of your daily digest"):
-        await service.settings(ADA, digest_hour=8)
+        await service.postal.settings(ADA, digest_hour=8)
     with pytest.raises(Refused, match="ask for the digest with it"):
-        await service.settings(ADA, reminders="12h", digest_hour=8)
+        await service.postal.settings(ADA, reminders="12h", digest_hour=8)
     with pytest.raises(Refused, match="digest_hour must be a whole number from 0 to 23"):
-        await service.settings(ADA, reminders="digest", digest_hour=24)
+        await service.postal.settings(ADA, reminders="digest", digest_hour=24)
     with pytest.raises(Refused, match="heads_up is on or off"):
-        await service.settings(ADA, heads_up="yes")
+        await service.postal.settings(ADA, heads_up="yes")
     assert await service.store.settings(ADA.user_id) == Settings(), "refusals changed nothing"
 
-    shown = await service.settings(ADA, reminders="1d 12h", heads_up=True)
+    shown = await service.postal.settings(ADA, reminders="1d 12h", heads_up=True)
     assert "Reminders: every 36 hours (in every game)" in shown.text
     assert '"you\'re next" heads-up: on.' in shown.text
     assert await service.store.settings(ADA.user_id) == Settings(remind_hours=36, heads_up=True)
 
-    shown = await service.settings(ADA, reminders="DIGEST", timezone="Europe/Berlin")
+    shown = await service.postal.settings(ADA, reminders="DIGEST", timezone="Europe/Berlin")
     assert (
         "Reminders: one digest a day instead, at 8:00 Europe/Berlin, next 2026-11-03 07:00 UTC"
         in plain(shown.text)
     ), "8 o'clock unless asked otherwise, in the player's own time zone"
-    shown = await service.settings(ADA, digest_hour=6, quiet_start=22, quiet_end=7)
+    shown = await service.postal.settings(ADA, digest_hour=6, quiet_start=22, quiet_end=7)
     assert (
         "at 6:00 Europe/Berlin (in your quiet hours: it comes at 7:00, when they end), "
         "next 2026-11-03 06:00 UTC" in plain(shown.text)
@@ -119,8 +119,8 @@ async def test_reminder_settings_are_checked_stored_and_shown(world):
     assert await service.store.settings(ADA.user_id) == Settings(
         timezone="Europe/Berlin", quiet_start=22, quiet_end=7, digest_hour=6, heads_up=True
     )
-    await service.settings(ADA, notify="off")
-    shown = await service.settings(ADA, reminders="game")
+    await service.postal.settings(ADA, notify="off")
+    shown = await service.postal.settings(ADA, reminders="game")
     assert "Reminders: each game's own" in shown.text
     assert "heads-up: on, but your turn notices are off, so it reaches you nowhere" in shown.text
     assert (await service.store.settings(ADA.user_id)).digest_hour is None
@@ -133,24 +133,24 @@ async def test_a_players_own_cadence_overrides_the_games_for_them_alone(world, c
     service, scheduler = world
     await game(service, TABLE, (ADA, BOB), Clocks(remind_hours=24, reminder_limit=3))
     await sent(scheduler)  # the turn notices
-    await service.settings(ADA, reminders="12h")  # during the wait: it moves its reminders
+    await service.postal.settings(ADA, reminders="12h")  # during the wait: it moves its reminders
     assert await reminders_at(scheduler, clock, 11.9) == []
     assert await reminders_at(scheduler, clock, 12) == [ADA.user_id]
     assert await reminders_at(scheduler, clock, 12) == [], "once"
     assert await reminders_at(scheduler, clock, 24) == [ADA.user_id]
     assert await reminders_at(scheduler, clock, 36) == [ADA.user_id]
     assert await reminders_at(scheduler, clock, 48) == [], "the game's limit of 3 still holds"
-    await service.move(TABLE, ADA, (await service.legal_moves(TABLE, ADA))[0])
+    await service.play.move(TABLE, ADA, (await service.play.legal_moves(TABLE, ADA))[0])
     assert await reminders_at(scheduler, clock, 48 + 12) == [], "Bob keeps the game's 24 hours"
     assert await reminders_at(scheduler, clock, 48 + 24) == [BOB.user_id]
 
 
 async def test_back_to_each_games_own_cadence(world, clock):
     service, scheduler = world
-    await service.settings(ADA, reminders="3d")
+    await service.postal.settings(ADA, reminders="3d")
     await game(service, TABLE, (ADA, BOB), Clocks(remind_hours=24))
     assert await reminders_at(scheduler, clock, 24) == []
-    await service.settings(ADA, reminders="game")
+    await service.postal.settings(ADA, reminders="game")
     assert await reminders_at(scheduler, clock, 25) == [ADA.user_id], "the game's day is past"
 
 
@@ -161,7 +161,7 @@ async def test_a_digest_lists_every_game_waiting_at_the_players_hour_instead_of_
     world, clock
 ):
     service, scheduler = world
-    await service.settings(ADA, timezone="Europe/Berlin", reminders="digest", digest_hour=8)
+    await service.postal.settings(ADA, timezone="Europe/Berlin", reminders="digest", digest_hour=8)
     await game(service, TABLE, (ADA, BOB), Clocks(move_hours=48, remind_hours=12))
     await game(service, OTHER, (ADA, CY))  # no time per move
     await game(service, THIRD, (DEE, ADA))  # waits for Dee, not Ada
@@ -194,15 +194,15 @@ async def test_a_digest_lists_every_game_waiting_at_the_players_hour_instead_of_
 
 async def test_no_digest_when_nothing_waits_or_on_vacation(world, clock):
     service, scheduler = world
-    await service.settings(BOB, reminders="digest", digest_hour=7)  # UTC
+    await service.postal.settings(BOB, reminders="digest", digest_hour=7)  # UTC
     await game(service, TABLE, (ADA, BOB))
     await sent(scheduler)
     clock.now = datetime(2026, 11, 3, 7, tzinfo=UTC)
     await scheduler.tick()
     assert await sent(scheduler) == [], "nothing waits for Bob"
-    await service.move(TABLE, ADA, (await service.legal_moves(TABLE, ADA))[0])
+    await service.play.move(TABLE, ADA, (await service.play.legal_moves(TABLE, ADA))[0])
     await sent(scheduler)
-    await service.vacation(BOB, 2)  # until Thursday 07:00
+    await service.postal.vacation(BOB, 2)  # until Thursday 07:00
     clock.now = datetime(2026, 11, 4, 7, tzinfo=UTC)
     await scheduler.tick()
     assert await sent(scheduler) == [], "on vacation: no digest, as no reminder"
@@ -214,7 +214,7 @@ async def test_no_digest_when_nothing_waits_or_on_vacation(world, clock):
 
 async def test_a_digest_hour_in_quiet_hours_comes_when_they_end(world, clock):
     service, scheduler = world
-    await service.settings(
+    await service.postal.settings(
         ADA, timezone="Europe/Berlin", quiet_start=6, quiet_end=9, reminders="digest",
         digest_hour=8, notify="dm",
     )  # fmt: skip
@@ -235,9 +235,9 @@ async def test_a_digest_comes_once_from_two_passes_at_once_and_after_a_restart(w
     second = await open_target(where, clock=clock)  # another process on the same database
     try:
         service = Service(first, images=False, seed=lambda: 12345)
-        await service.settings(ADA, reminders="digest", digest_hour=7)
+        await service.postal.settings(ADA, reminders="digest", digest_hour=7)
         await game(service, TABLE, (ADA, BOB))
-        one, two = Scheduler(service), Scheduler(Service(second, images=False))
+        one, two = service.timers, Service(second, images=False).timers
         await sent(one)
         clock.now = datetime(2026, 11, 3, 7, tzinfo=UTC)
         await asyncio.gather(one.tick(), two.tick())
@@ -247,7 +247,7 @@ async def test_a_digest_comes_once_from_two_passes_at_once_and_after_a_restart(w
         await second.close()
     again = await open_target(where, clock=clock)  # the bot starts again, the same minute
     try:
-        scheduler = Scheduler(Service(again, images=False))
+        scheduler = Service(again, images=False).timers
         await scheduler.tick()
         assert await sent(scheduler) == []
         clock.now = datetime(2026, 11, 6, 9, tzinfo=UTC)  # down for three days: one digest
@@ -265,17 +265,17 @@ async def three_players(service: Service, heads_up: bool = True) -> list[Caller]
     """A Skybridge game of Ada, Bob and Cy, who all asked for heads-ups by DM; the
     players in turn order from the first to play."""
     for p in (ADA, BOB, CY):
-        await service.settings(p, notify="dm", heads_up=heads_up)
-    await service.create(TABLE, ADA, "skybridge")
+        await service.postal.settings(p, notify="dm", heads_up=heads_up)
+    await service.lobby.create(TABLE, ADA, "skybridge")
     for p in (BOB, CY):
-        await service.join(TABLE, p)
-    reply = await service.start(TABLE, ADA)
+        await service.lobby.join(TABLE, p)
+    reply = await service.lobby.start(TABLE, ADA)
     seats = (ADA, BOB, CY)
     first = next(i for i, p in enumerate(seats) if p.user_id in reply.awaiting)
     return [seats[(first + i) % 3] for i in range(3)]
 
 
-async def heads_ups(scheduler: Scheduler) -> list[Notice]:
+async def heads_ups(scheduler: Timers) -> list[Notice]:
     return [n for n in await sent(scheduler) if n.kind == "heads_up"]
 
 
@@ -288,7 +288,7 @@ async def test_the_player_after_the_one_whose_turn_begins_hears_once_that_they_a
     assert told.text == f"⏭️ You're next in **Skybridge #1**: {order[0].name} is playing now."
     for turn in range(6):
         mover, nxt, after = order[turn % 3], order[(turn + 1) % 3], order[(turn + 2) % 3]
-        await service.move(TABLE, mover, (await service.legal_moves(TABLE, mover))[0])
+        await service.play.move(TABLE, mover, (await service.play.legal_moves(TABLE, mover))[0])
         (told,) = await heads_ups(scheduler)
         assert told.user_id == after.user_id, f"{nxt.name} plays: {after.name} is next"
         assert f"{nxt.name} is playing now." in told.text
@@ -297,17 +297,19 @@ async def test_the_player_after_the_one_whose_turn_begins_hears_once_that_they_a
 async def test_no_heads_up_unless_asked_nor_with_two_players(world):
     service, scheduler = world
     order = await three_players(service, heads_up=False)
-    await service.move(TABLE, order[0], (await service.legal_moves(TABLE, order[0]))[0])
+    await service.play.move(TABLE, order[0], (await service.play.legal_moves(TABLE, order[0]))[0])
     assert await heads_ups(scheduler) == []
-    await service.settings(ADA, heads_up=True, notify="both")
-    await service.settings(BOB, heads_up=True)
-    await service.create(OTHER, ADA, "skybridge")
-    await service.join(OTHER, BOB)
-    reply = await service.start(OTHER, ADA)
+    await service.postal.settings(ADA, heads_up=True, notify="both")
+    await service.postal.settings(BOB, heads_up=True)
+    await service.lobby.create(OTHER, ADA, "skybridge")
+    await service.lobby.join(OTHER, BOB)
+    reply = await service.lobby.start(OTHER, ADA)
     for _ in range(4):  # with two, your turn always follows the other's, which you played
         (awaited,) = reply.awaiting
         mover = ADA if awaited == ADA.user_id else BOB
-        reply = await service.move(OTHER, mover, (await service.legal_moves(OTHER, mover))[0])
+        reply = await service.play.move(
+            OTHER, mover, (await service.play.legal_moves(OTHER, mover))[0]
+        )
     assert await heads_ups(scheduler) == []
 
 
@@ -316,19 +318,21 @@ async def test_no_heads_up_for_or_after_an_ai_seat(world):
     before him plays within seconds), and the AI never is."""
     service, scheduler = world
     for p in (ADA, BOB):
-        await service.settings(p, notify="channel", heads_up=True)
-    await service.create(TABLE, ADA, "skybridge", ai=1)
-    await service.join(TABLE, BOB)
+        await service.postal.settings(p, notify="channel", heads_up=True)
+    await service.lobby.create(TABLE, ADA, "skybridge", ai=1)
+    await service.lobby.join(TABLE, BOB)
     assert [s.name for s in await service.store.seats(1)][::2] == ["Ada", "Bob"]
-    reply = await service.start(TABLE, ADA)
+    reply = await service.lobby.start(TABLE, ADA)
     told, bob_began = [], 0
     for _ in range(9):
-        ai = await service.waiting_ai(TABLE)
+        ai = await service.seats.waiting_ai(TABLE)
         if ai is not None:
-            reply = await service.ai_move(TABLE, ai)
+            reply = await service.seats.ai_move(TABLE, ai)
         else:
             mover = ADA if reply.awaiting == (ADA.user_id,) else BOB
-            reply = await service.move(TABLE, mover, (await service.legal_moves(TABLE, mover))[0])
+            reply = await service.play.move(
+                TABLE, mover, (await service.play.legal_moves(TABLE, mover))[0]
+            )
         bob_began += reply.awaiting == (BOB.user_id,)
         told += await heads_ups(scheduler)
     assert bob_began >= 2
@@ -340,10 +344,10 @@ async def test_a_heads_up_held_for_quiet_hours_is_dropped_once_the_turn_has_come
     order = await three_players(service)
     await sent(scheduler)
     later = order[2]  # told when the second begins, in their quiet hours all day long
-    await service.settings(later, quiet_start=0, quiet_end=23)
-    await service.move(TABLE, order[0], (await service.legal_moves(TABLE, order[0]))[0])
+    await service.postal.settings(later, quiet_start=0, quiet_end=23)
+    await service.play.move(TABLE, order[0], (await service.play.legal_moves(TABLE, order[0]))[0])
     assert await heads_ups(scheduler) == [], "held"
-    await service.move(TABLE, order[1], (await service.legal_moves(TABLE, order[1]))[0])
+    await service.play.move(TABLE, order[1], (await service.play.legal_moves(TABLE, order[1]))[0])
     clock.at(hours=24)  # the quiet hours are over, but it is their turn already
     assert [n.kind for n in await sent(scheduler) if n.user_id == later.user_id] == ["turn"]
 
@@ -355,19 +359,19 @@ async def test_heads_ups_in_seven_cities_skip_reaction_windows_and_come_once_a_t
     service, scheduler = world
     players = (ADA, BOB, CY, DEE)
     for p in players:
-        await service.settings(p, notify="dm", heads_up=True)
-    await service.create(TABLE, ADA, "seven-cities")
+        await service.postal.settings(p, notify="dm", heads_up=True)
+    await service.lobby.create(TABLE, ADA, "seven-cities")
     for p in players[1:]:
-        await service.join(TABLE, p)
+        await service.lobby.join(TABLE, p)
     by_id = {p.user_id: p for p in players}
     users = [s.user_id for s in await service.store.seats(1)]
     rules, rng = engine.get("seven-cities"), random.Random(11)
-    reply = await service.start(TABLE, ADA)
+    reply = await service.lobby.start(TABLE, ADA)
     told_since_turn = dict.fromkeys(by_id, False)
     awaited_before: tuple[int, ...] = ()
     windows = told = 0
     for _ in range(400):
-        step = rules.step(None, (await service._latest(TABLE)).state, ())
+        step = rules.step(None, (await service.games.latest(TABLE)).state, ())
         windows += step.reaction_open
         for notice in await heads_ups(scheduler):  # what the last move (or the start) did
             told += 1
@@ -383,8 +387,8 @@ async def test_heads_ups_in_seven_cities_skip_reaction_windows_and_come_once_a_t
             break
         awaited_before = reply.awaiting
         caller = by_id[rng.choice(reply.awaiting)]
-        move = rng.choice(await service.legal_moves(TABLE, caller))
-        reply = await service.move(TABLE, caller, move)
+        move = rng.choice(await service.play.legal_moves(TABLE, caller))
+        reply = await service.play.move(TABLE, caller, move)
     assert windows and told > 5
 
 
@@ -408,7 +412,7 @@ async def by_hand(where, sql: str) -> None:
 
 async def test_a_cadence_changed_by_hand_moves_the_reminders_all_the_same(world, where, clock):
     service, scheduler = world
-    await service.settings(ADA, notify="channel")
+    await service.postal.settings(ADA, notify="channel")
     await game(service, TABLE, (ADA, BOB), Clocks(remind_hours=24))
     await sent(scheduler)
     await by_hand(where, f"UPDATE user_settings SET remind_hours = 2 WHERE user_id = {ADA.user_id}")

@@ -11,7 +11,6 @@ import pytest
 import engine
 from bot.clocks import Clocks
 from bot.marks import for_discord, plain
-from bot.scheduler import Scheduler
 from bot.service import Caller, Refused, Service, Table
 from bot.store import SQLiteStore
 from engine.core import IllegalMove
@@ -30,15 +29,15 @@ def clock():
 async def world(tmp_path, clock):
     store = await SQLiteStore.open(tmp_path / "post.db", clock=clock)
     service = Service(store, images=False, seed=lambda: 12345)
-    yield service, Scheduler(service)
+    yield service, service.timers
     await store.close()
 
 
 async def start(service: Service, clocks: Clocks | None = None, players=(ADA, BOB)):
-    await service.create(TABLE, players[0], "skybridge", clocks=clocks)
+    await service.lobby.create(TABLE, players[0], "skybridge", clocks=clocks)
     for p in players[1:]:
-        await service.join(TABLE, p)
-    reply = await service.start(TABLE, players[0])
+        await service.lobby.join(TABLE, p)
+    reply = await service.lobby.start(TABLE, players[0])
     (awaited,) = reply.mentions
     return next(p for p in players if p.user_id == awaited)
 
@@ -77,7 +76,7 @@ async def test_a_move_starts_a_fresh_wait_for_the_next_player(world, clock):
     first = await start(service, Clocks(remind_hours=24))
     clock.at(hours=20)
     second = BOB if first == ADA else ADA
-    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    await service.play.move(TABLE, first, (await service.play.legal_moves(TABLE, first))[0])
     clock.at(hours=30)
     await scheduler.tick()
     assert await outbox(service) == [], "the second player has waited 10 hours only"
@@ -91,12 +90,12 @@ async def test_snooze_silences_this_turn_only(world, clock):
     first = await start(service, Clocks(remind_hours=24))
     other = BOB if first == ADA else ADA
     with pytest.raises(Refused, match="not your turn"):
-        await service.snooze(TABLE, other)
-    await service.snooze(TABLE, first)
+        await service.postal.snooze(TABLE, other)
+    await service.postal.snooze(TABLE, first)
     clock.at(hours=100)
     await scheduler.tick()
     assert await outbox(service) == []
-    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    await service.play.move(TABLE, first, (await service.play.legal_moves(TABLE, first))[0])
     clock.at(hours=125)
     await scheduler.tick()
     assert [u for u, *_ in await outbox(service)] == [other.user_id]
@@ -105,7 +104,7 @@ async def test_snooze_silences_this_turn_only(world, clock):
 async def test_dms_wait_for_the_end_of_quiet_hours_in_the_users_time_zone(world, clock):
     service, scheduler = world
     first = await start(service, Clocks(remind_hours=10))
-    await service.settings(
+    await service.postal.settings(
         first, notify="both", timezone="Europe/Berlin", quiet_start=22, quiet_end=7
     )
     clock.at(hours=10)  # 22:00 UTC = 23:00 in Berlin (CET): quiet
@@ -123,12 +122,12 @@ async def test_dms_wait_for_the_end_of_quiet_hours_in_the_users_time_zone(world,
 async def test_settings_are_validated_and_shown(world):
     service, _ = world
     with pytest.raises(Refused, match="not a time zone"):
-        await service.settings(ADA, timezone="Mars/Olympus")
+        await service.postal.settings(ADA, timezone="Mars/Olympus")
     with pytest.raises(Refused, match="Notify must be one of"):
-        await service.settings(ADA, notify="pigeon")
+        await service.postal.settings(ADA, notify="pigeon")
     with pytest.raises(Refused, match="0 to 23"):
-        await service.settings(ADA, quiet_start=25)
-    shown = await service.settings(ADA, notify="off")
+        await service.postal.settings(ADA, quiet_start=25)
+    shown = await service.postal.settings(ADA, notify="off")
     assert shown.private and "Turn notices: none" in shown.text
 
 
@@ -169,7 +168,7 @@ async def test_forfeit_at_the_deadline_ends_a_two_player_game(world, clock):
     loser = next(s for s in seats if s.user_id == first.user_id)
     assert loser.place == 2
     with pytest.raises(Refused, match="finished"):
-        await service.move(TABLE, first, "red tall a1")
+        await service.play.move(TABLE, first, "red tall a1")
 
 
 async def test_vacation_pauses_clocks_and_comes_from_a_bank(world, clock):
@@ -177,13 +176,13 @@ async def test_vacation_pauses_clocks_and_comes_from_a_bank(world, clock):
     first = await start(service, Clocks(move_hours=48, remind_hours=24))
     clock.at(hours=10)
     with pytest.raises(Refused, match="14 vacation days left"):
-        await service.vacation(first, 15)
-    reply = await service.vacation(first, 3)
+        await service.postal.vacation(first, 15)
+    reply = await service.postal.vacation(first, 3)
     assert reply.private and "11 days left" in reply.text and "1 running deadline" in reply.text
     clock.at(hours=80)  # on vacation: no reminder, no deadline, though both are overdue
     assert await scheduler.tick() == [] and await outbox(service) == []
     clock.at(hours=10 + 72 - 1)
-    await service.vacation(first, 0)  # back an hour early: the hour returns to the bank
+    await service.postal.vacation(first, 0)  # back an hour early: the hour returns to the bank
     assert (await service.store.settings(first.user_id)).vacation_days == pytest.approx(11 + 1 / 24)
     clock.at(hours=48 + 72 - 1 - 0.01)
     assert await scheduler.tick() == []
@@ -198,21 +197,21 @@ async def test_a_manager_extends_a_deadline_and_replaces_a_player(world, clock):
     other = BOB if first == ADA else ADA
     mod = Caller(1, "Mod", manager=True)
     with pytest.raises(Refused, match="Only the player who opened"):
-        await service.extend(TABLE, BOB, 24)
-    reply = await service.extend(TABLE, mod, 24)
+        await service.postal.extend(TABLE, BOB, 24)
+    reply = await service.postal.extend(TABLE, mod, 24)
     assert "24 hours more" in reply.text
     clock.at(hours=47)
     assert await scheduler.tick() == []
 
     with pytest.raises(Refused, match="already has a seat"):
-        await service.replace_player(TABLE, mod, first.user_id, other)
-    reply = await service.replace_player(TABLE, mod, first.user_id, CY)
+        await service.postal.replace_player(TABLE, mod, first.user_id, other)
+    reply = await service.postal.replace_player(TABLE, mod, first.user_id, CY)
     assert "Cy takes over seat" in reply.text and reply.mentions == (CY.user_id,)
-    turns = await service.my_turns(CY)
+    turns = await service.looking.my_turns(CY)
     assert "Skybridge" in turns.text
-    await service.move(TABLE, CY, (await service.legal_moves(TABLE, CY))[0])
+    await service.play.move(TABLE, CY, (await service.play.legal_moves(TABLE, CY))[0])
     with pytest.raises(Refused, match="not playing"):
-        await service.move(TABLE, first, "red tall a1")
+        await service.play.move(TABLE, first, "red tall a1")
 
 
 async def test_two_schedulers_on_one_database_do_each_thing_once(tmp_path, clock):
@@ -222,7 +221,7 @@ async def test_two_schedulers_on_one_database_do_each_thing_once(tmp_path, clock
     services = [Service(s, images=False, seed=lambda: 12345) for s in stores]
     try:
         await start(services[0], Clocks(move_hours=48, remind_hours=24))
-        schedulers = [Scheduler(s) for s in services]
+        schedulers = [s.timers for s in services]
         clock.at(hours=24)
         await asyncio.gather(*(s.tick() for s in schedulers))
         assert len(await outbox(services[0])) == 1
@@ -242,23 +241,25 @@ async def test_any_past_position_as_a_board(world):
     service, _ = world
     first = await start(service)
     second = BOB if first == ADA else ADA
-    m1 = (await service.legal_moves(TABLE, first))[0]
-    await service.move(TABLE, first, m1)
-    await service.move(TABLE, second, (await service.legal_moves(TABLE, second))[0])
-    start_board = await service.board(TABLE, move=0)
+    m1 = (await service.play.legal_moves(TABLE, first))[0]
+    await service.play.move(TABLE, first, m1)
+    await service.play.move(TABLE, second, (await service.play.legal_moves(TABLE, second))[0])
+    start_board = await service.looking.board(TABLE, move=0)
     assert "at the start" in start_board.text and f"To play: {first.name}." in start_board.text
-    after_one = await service.board(TABLE, move=1)
+    after_one = await service.looking.board(TABLE, move=1)
     assert f"after move 1 (`{m1}`)" in after_one.text
     assert f"To play: {second.name}." in after_one.text
     with pytest.raises(Refused, match="from 0 \\(the start\\) to 2"):
-        await service.board(TABLE, move=3)
+        await service.looking.board(TABLE, move=3)
 
 
 async def test_time_per_move_is_announced_and_policies_are_checked(world):
     service, _ = world
     with pytest.raises(Refused, match="not a deadline policy"):
-        await service.create(TABLE, ADA, "skybridge", clocks=Clocks(move_hours=24, policy="nap"))
-    reply = await service.create(TABLE, ADA, "skybridge", clocks=Clocks(move_hours=72))
+        await service.lobby.create(
+            TABLE, ADA, "skybridge", clocks=Clocks(move_hours=24, policy="nap")
+        )
+    reply = await service.lobby.create(TABLE, ADA, "skybridge", clocks=Clocks(move_hours=72))
     assert "Time per move: 3 days; then the game plays a random legal move" in reply.text
 
 
@@ -286,10 +287,10 @@ async def test_skip_policy_passes_the_turn_and_the_log_still_replays(world, cloc
     assert f"To play: {second.name}." in item.reply.text
     log = await service.store.moves(1)
     assert [(m.kind, m.action, m.user_id) for m in log] == [("skip", "skip", first.user_id)]
-    history = await service.history(TABLE)
+    history = await service.looking.history(TABLE)
     assert f"1. {first.name}'s turn was skipped (out of time)" in history.text
-    await service.move(TABLE, second, (await service.legal_moves(TABLE, second))[0])
-    past = await service.board(TABLE, move=1)
+    await service.play.move(TABLE, second, (await service.play.legal_moves(TABLE, second))[0])
+    past = await service.looking.board(TABLE, move=1)
     assert f"To play: {second.name}." in past.text, "a past board replays the skip"
     row = await service.store.game(1)
     state = SKY.from_json(row.state)
@@ -301,7 +302,7 @@ async def test_skip_is_refused_for_games_that_cannot_lose_a_turn(world):
     service, _ = world
     refusal = "at_deadline: skip is not open to Bridges and Boats, which has no way to skip"
     with pytest.raises(Refused, match=refusal):
-        await service.create(
+        await service.lobby.create(
             TABLE, ADA, "bridges-and-boats", clocks=Clocks(move_hours=24, policy="skip")
         )
     with pytest.raises(IllegalMove):
@@ -318,9 +319,9 @@ async def test_a_turn_that_begins_during_a_vacation_gets_its_full_time_after_it(
     service, scheduler = world
     first = await start(service, Clocks(move_hours=48, remind_hours=1000))
     other = BOB if first == ADA else ADA
-    await service.vacation(other, 3)  # away until hour 72
+    await service.postal.vacation(other, 3)  # away until hour 72
     clock.at(hours=1)
-    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    await service.play.move(TABLE, first, (await service.play.legal_moves(TABLE, first))[0])
     assert await deadline_of(service, other.user_id) == T0 + timedelta(hours=72 + 48)
     clock.at(hours=72)  # back: nothing is due yet, least of all a move
     assert await scheduler.tick() == [] and await outbox(service) == []
@@ -336,11 +337,11 @@ async def test_coming_back_early_takes_back_only_the_vacation_in_a_deadline(worl
     service, scheduler = world
     first = await start(service, Clocks(move_hours=48, remind_hours=1000))
     other = BOB if first == ADA else ADA
-    await service.vacation(other, 3)
+    await service.postal.vacation(other, 3)
     clock.at(hours=1)
-    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    await service.play.move(TABLE, first, (await service.play.legal_moves(TABLE, first))[0])
     clock.at(hours=71)
-    back = await service.vacation(other, 0)
+    back = await service.postal.vacation(other, 0)
     assert back.changed == (1,), "the game's pinned status shows the new deadline"
     assert await deadline_of(service, other.user_id) == T0 + timedelta(hours=71 + 48)
     assert await scheduler.tick() == [], "the whole time per move from the return"
@@ -365,18 +366,18 @@ async def test_a_turn_dm_waits_for_quiet_hours_and_lapses_if_the_player_moves(wo
     service, scheduler = world
     first = await start(service)
     other = BOB if first == ADA else ADA
-    await service.settings(
+    await service.postal.settings(
         other, notify="dm", timezone="Europe/Berlin", quiet_start=22, quiet_end=7
     )
     clock.at(hours=10)  # 23:00 in Berlin
-    reply = await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    reply = await service.play.move(TABLE, first, (await service.play.legal_moves(TABLE, first))[0])
     assert reply.mentions == (), "a DM instead of a mention"
     ((user, kind, via, due_at, _),) = await outbox(service)
     assert (user, kind, via) == (other.user_id, "turn", "dm")
     assert due_at == "2026-11-03T06:00:00.000000+00:00", "07:00 in Berlin"
     assert await scheduler.deliveries() == []
     clock.at(hours=14)
-    await service.move(TABLE, other, (await service.legal_moves(TABLE, other))[0])
+    await service.play.move(TABLE, other, (await service.play.legal_moves(TABLE, other))[0])
     clock.at(hours=18)
     assert await scheduler.deliveries() == [], "the turn is over: no stale 'your turn'"
 
@@ -387,10 +388,10 @@ async def test_two_deliverers_on_one_database_each_get_a_notice_once(tmp_path, c
     services = [Service(s, images=False, seed=lambda: 12345) for s in stores]
     try:
         await start(services[0], Clocks(remind_hours=1), players=(ADA, BOB, CY))
-        await services[0].settings(ADA, notify="both")
-        await services[0].settings(BOB, notify="both")
-        await services[0].settings(CY, notify="both")
-        schedulers = [Scheduler(s) for s in services]
+        await services[0].postal.settings(ADA, notify="both")
+        await services[0].postal.settings(BOB, notify="both")
+        await services[0].postal.settings(CY, notify="both")
+        schedulers = [s.timers for s in services]
         clock.at(hours=1)
         await schedulers[0].tick()
         queued = await outbox(services[0])
@@ -406,16 +407,16 @@ async def test_two_deliverers_on_one_database_each_get_a_notice_once(tmp_path, c
 async def test_turns_lists_the_longest_wait_first_with_when_it_began(world, clock):
     service, _ = world
     other_table = Table(channel_id=5002, guild_id=9001)
-    await service.create(TABLE, ADA, "skybridge")
-    await service.join(TABLE, BOB)
-    await service.start(TABLE, ADA)  # Ada to play here since noon
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.start(TABLE, ADA)  # Ada to play here since noon
     clock.at(hours=2)
-    await service.create(other_table, ADA, "skybridge")
-    await service.join(other_table, CY)
-    await service.start(other_table, ADA)  # and here since 14:00
+    await service.lobby.create(other_table, ADA, "skybridge")
+    await service.lobby.join(other_table, CY)
+    await service.lobby.start(other_table, ADA)  # and here since 14:00
     clock.at(hours=3)  # the first game changes without a move: Bob hands his seat to Dee
-    await service.replace_player(TABLE, BOB, BOB.user_id, DEE)
-    turns = plain((await service.my_turns(ADA)).text).splitlines()
+    await service.postal.replace_player(TABLE, BOB, BOB.user_id, DEE)
+    turns = plain((await service.looking.my_turns(ADA)).text).splitlines()
     assert turns[1:] == [
         "1. **Skybridge** in channel 5001 — waiting since 2026-11-02 12:00 UTC (3 hours)",
         "2. **Skybridge** in channel 5002 — waiting since 2026-11-02 14:00 UTC (1 hour)",
@@ -436,7 +437,7 @@ async def test_forfeit_of_one_of_three_players_lets_the_others_carry_on(world, c
     (awaited,) = item.reply.awaiting
     assert awaited != first.user_id
     player = next(p for p in (ADA, BOB, CY) if p.user_id == awaited)
-    await service.move(TABLE, player, (await service.legal_moves(TABLE, player))[0])
+    await service.play.move(TABLE, player, (await service.play.legal_moves(TABLE, player))[0])
     assert len(await service.store.moves(1)) == 2
 
 
@@ -447,9 +448,9 @@ async def test_extend_by_less_than_an_hour_is_refused_and_changes_nothing(world)
     mod = Caller(1, "Mod", manager=True)
     for hours in (0.5, 0, 24 * 61):
         with pytest.raises(Refused, match="between 1 hour and 60 days"):
-            await service.extend(TABLE, mod, hours)
+            await service.postal.extend(TABLE, mod, hours)
     assert await service.store.seats(1) == before
-    assert (await service.extend(TABLE, mod, 1)).changed == (1,)
+    assert (await service.postal.extend(TABLE, mod, 1)).changed == (1,)
 
 
 async def test_a_notice_claimed_by_a_deliverer_that_died_is_handed_out_again(world, clock):
@@ -522,14 +523,14 @@ async def test_a_snooze_clicked_by_another_player_says_whose_turn_it_is(world, c
     (reminder,) = await scheduler.deliveries()
     game_id, since = reminder.game_id, reminder.turn_since
     with pytest.raises(Refused) as refused:
-        await service.snooze_turn(game_id, other, since)
+        await service.postal.snooze_turn(game_id, other, since)
     assert str(refused.value) == (
         f"This isn't your turn to snooze: only {first.name} is waited for."
     )
-    await service.snooze_turn(game_id, first, since)  # the awaited player may
-    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    await service.postal.snooze_turn(game_id, first, since)  # the awaited player may
+    await service.play.move(TABLE, first, (await service.play.legal_moves(TABLE, first))[0])
     with pytest.raises(Refused, match="That turn is over"):
-        await service.snooze_turn(game_id, first, since)
+        await service.postal.snooze_turn(game_id, first, since)
 
 
 async def test_a_changed_notice_setting_counts_from_the_very_next_turn(world):
@@ -540,16 +541,18 @@ async def test_a_changed_notice_setting_counts_from_the_very_next_turn(world):
     other = BOB if first == ADA else ADA
 
     async def play(caller):
-        return await service.move(TABLE, caller, (await service.legal_moves(TABLE, caller))[0])
+        return await service.play.move(
+            TABLE, caller, (await service.play.legal_moves(TABLE, caller))[0]
+        )
 
     assert (await play(first)).mentions == (other.user_id,)
     await play(other)
-    await service.settings(other, notify="dm")
+    await service.postal.settings(other, notify="dm")
     assert (await play(first)).mentions == (), "a DM now, not a mention"
     assert [(u, k, v) for u, k, v, _due, _sent in await outbox(service)] == [
         (other.user_id, "turn", "dm")
     ]
     await play(other)
-    await service.settings(other, notify="channel")
+    await service.postal.settings(other, notify="channel")
     assert (await play(first)).mentions == (other.user_id,)
     assert len(await outbox(service)) == 1, "no DM any more"

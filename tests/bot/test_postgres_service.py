@@ -16,10 +16,7 @@ import pytest
 
 import engine
 from bot.clocks import Clocks
-from bot.daily import Daily
-from bot.organiser import Organiser
 from bot.ratings import replay
-from bot.scheduler import Scheduler
 from bot.service import Service
 from bot.store import Store, open_store
 from bot.tools.selfplay import play_random
@@ -35,7 +32,7 @@ Scenario = Callable[[Service, Clock], Awaitable[object]]
 def on_both(tmp_path, postgres_url, monkeypatch):
     """Run a scenario on SQLite, then on PostgreSQL, each on a fresh database, a clock
     standing at :data:`T0` and games seeded 1, 2, 3...; returns both outcomes."""
-    monkeypatch.setattr("bot.organiser.signup.secrets.randbits", lambda bits: 2026)
+    monkeypatch.setattr("bot.service.leagues.signup.secrets.randbits", lambda bits: 2026)
 
     async def run(scenario: Scenario) -> tuple[object, object]:
         outcomes = []
@@ -76,15 +73,15 @@ async def test_a_random_game_plays_to_the_end_alike_on_both_stores(on_both, key)
 
 async def test_undo_takes_the_move_back_alike(on_both):
     async def scenario(service: Service, clock: Clock) -> tuple:
-        await service.create(TABLE, ADA, "skybridge")
-        await service.join(TABLE, BOB)
-        started = await service.start(TABLE, ADA)
+        await service.lobby.create(TABLE, ADA, "skybridge")
+        await service.lobby.join(TABLE, BOB)
+        started = await service.lobby.start(TABLE, ADA)
         first = ADA if started.mentions == (ADA.user_id,) else BOB
-        before = await service.legal_moves(TABLE, first)
-        await service.move(TABLE, first, before[3])
-        undone = await service.undo(TABLE, first)
+        before = await service.play.legal_moves(TABLE, first)
+        await service.play.move(TABLE, first, before[3])
+        undone = await service.undo.ask(TABLE, first)
         game = await service.store.live_game(TABLE.channel_id)
-        after = await service.legal_moves(TABLE, first)
+        after = await service.play.legal_moves(TABLE, first)
         return undone.text, await _log(service.store, game.id), after == before
 
     sqlite, postgres = await on_both(scenario)
@@ -95,10 +92,12 @@ async def test_undo_takes_the_move_back_alike(on_both):
 
 async def test_a_deadline_fires_once_through_the_scheduler(on_both):
     async def scenario(service: Service, clock: Clock) -> tuple:
-        scheduler = Scheduler(service)
-        await service.create(TABLE, ADA, "skybridge", clocks=Clocks(move_hours=48, policy="random"))
-        await service.join(TABLE, BOB)
-        await service.start(TABLE, ADA)
+        scheduler = service.timers
+        await service.lobby.create(
+            TABLE, ADA, "skybridge", clocks=Clocks(move_hours=48, policy="random")
+        )
+        await service.lobby.join(TABLE, BOB)
+        await service.lobby.start(TABLE, ADA)
         clock.at(hours=36)
         warned = [n.text for n in await scheduler.deliveries()] + [
             p.reply.text for p in await scheduler.tick()
@@ -123,7 +122,7 @@ async def test_a_daily_attempt_is_settled_and_shared_once(on_both):
     how the attempt is kept, settled and shared."""
 
     async def scenario(service: Service, clock: Clock) -> tuple:
-        daily = Daily(service)
+        daily = service.daily
         await daily.setup(HOME, MOD)
         await daily.play(dm(ADA), ADA, HOME.guild_id)
         await play_out(service, dm(ADA), ADA, random.Random(1))
@@ -146,18 +145,17 @@ async def test_a_daily_attempt_is_settled_and_shared_once(on_both):
 
 async def test_a_league_season_and_a_ratings_rebuild(on_both):
     async def scenario(service: Service, clock: Clock) -> tuple:
-        organiser = Organiser(service)
-        await organiser.create(HOME, MOD, "Cup", "skybridge", "round-robin")
+        await service.leagues.create(HOME, MOD, "Cup", "skybridge", "round-robin")
         for p in PLAYERS[:4]:
-            await organiser.join(HOME.guild_id, p, "Cup")
-        posted = await organiser.start(HOME.guild_id, MOD, "Cup")
+            await service.leagues.join(HOME.guild_id, p, "Cup")
+        posted = await service.league_rounds.start(HOME.guild_id, MOD, "Cup")
         rng = random.Random(5)
         texts = []
         while posted:
             texts += [p.reply.text for p in posted]
             for table in games_in(posted):
                 await finish(service, table, rng)
-            posted = await organiser.tick()
+            posted = await service.league_rounds.tick()
         ratings = await service.store.ratings(HOME.guild_id, "skybridge")
         rebuilt = await service.store.rebuild_ratings(replay)
         return texts, ratings, rebuilt, await service.store.ratings(HOME.guild_id, "skybridge")

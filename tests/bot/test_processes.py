@@ -115,9 +115,9 @@ async def service(postgres_url):
 async def open_games(service: Service, count: int, clocks: Clocks | None = None) -> list[Table]:
     tables = [Table(channel_id=8000 + n, guild_id=GUILD) for n in range(count)]
     for table in tables:
-        await service.create(table, PLAYERS[0], "skybridge", clocks=clocks)
-        await service.join(table, PLAYERS[1])
-        await service.start(table, PLAYERS[0])
+        await service.lobby.create(table, PLAYERS[0], "skybridge", clocks=clocks)
+        await service.lobby.join(table, PLAYERS[1])
+        await service.lobby.start(table, PLAYERS[0])
     return tables
 
 
@@ -138,7 +138,7 @@ async def test_of_moves_racing_from_two_processes_exactly_one_wins(service, proc
             row, seats = await service.store.seated_live_game(table.channel_id)
             (seat,) = [s for s in seats if s.awaiting]
             caller = Caller(seat.user_id, seat.name)
-            moves = await service.legal_moves(table, caller)
+            moves = await service.play.legal_moves(table, caller)
             first, second = await asyncio.gather(
                 *(
                     process.ask(

@@ -40,10 +40,10 @@ async def test_a_finished_game_updates_ratings_and_the_leaderboard(service):
     seats = await service.store.seats(1)
     winner = next(s for s in seats if s.place == 1)
     assert board[0][0] == winner.user_id
-    reply = await service.leaderboard(TABLE.guild_id, "skybridge")
+    reply = await service.ratings.leaderboard(TABLE.guild_id, "skybridge")
     assert reply.text.splitlines()[1].startswith(f"1. {winner.name} — ")
     assert "?" in reply.text, "one game: provisional"
-    mine = await service.rating(TABLE.guild_id, robots(3)[0], None)
+    mine = await service.ratings.rating(TABLE.guild_id, robots(3)[0], None)
     assert mine.private and "Skybridge: **" in mine.text and "of 3" in mine.text
 
 
@@ -53,17 +53,17 @@ async def test_ratings_are_per_server_and_casual_games_leave_them_alone(service)
     assert len(await service.store.ratings(TABLE.guild_id, "skybridge")) == 2
     assert len(await service.store.ratings(8888, "skybridge")) == 2
     before = await service.store.ratings(TABLE.guild_id, "skybridge")
-    await service.create(TABLE, ADA, "skybridge", rated=False)
-    await service.join(TABLE, BOB)
-    reply = await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "skybridge", rated=False)
+    await service.lobby.join(TABLE, BOB)
+    reply = await service.lobby.start(TABLE, ADA)
     while reply.playable:
         who = ADA if reply.awaiting == (ADA.user_id,) else BOB
-        reply = await service.move(TABLE, who, (await service.legal_moves(TABLE, who))[0])
+        reply = await service.play.move(TABLE, who, (await service.play.legal_moves(TABLE, who))[0])
     assert await service.store.ratings(TABLE.guild_id, "skybridge") == before
     with pytest.raises(Refused, match="Ada has no rated games here yet"):
-        await service.rating(TABLE.guild_id, ADA, "skybridge")
+        await service.ratings.rating(TABLE.guild_id, ADA, "skybridge")
     with pytest.raises(Refused, match="No rated Bridge Wars games"):
-        await service.leaderboard(TABLE.guild_id, "bridge-wars")
+        await service.ratings.leaderboard(TABLE.guild_id, "bridge-wars")
 
 
 async def test_rebuild_from_stored_results_gives_exactly_the_stored_numbers(tmp_path):
@@ -106,11 +106,11 @@ async def test_games_finishing_in_the_same_instant_rebuild_in_the_order_they_wer
         service = Service(store, images=False, seed=lambda: 7)
         first, second = Table(601, 1), Table(602, 1)
         for table in (first, second):
-            await service.create(table, ADA, "skybridge")
-            await service.join(table, BOB)
-            await service.start(table, ADA)
-        await service.resign(second, ADA)
-        await service.resign(first, BOB)
+            await service.lobby.create(table, ADA, "skybridge")
+            await service.lobby.join(table, BOB)
+            await service.lobby.start(table, ADA)
+        await service.play.resign(second, ADA)
+        await service.play.resign(first, BOB)
         stored = {u: r for u, _n, r in await store.ratings(1, "skybridge")}
         bob_first = rate(rate([Rating(), Rating()], [2, 1]), [1, 2])
         assert stored == {ADA.user_id: bob_first[0], BOB.user_id: bob_first[1]}

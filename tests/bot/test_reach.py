@@ -96,7 +96,7 @@ async def test_turns_offers_every_waiting_game_a_play_button_that_plays_it_from_
     await h.slash("game", "start", user=BOB)
     if await h.store.awaiting(BOB.user_id):  # Bob moves first: then it is Ada's turn
         table = Table(CHANNEL_ID, GUILD_ID)
-        (first, *_) = await h.service.legal_moves(table, BOB)
+        (first, *_) = await h.service.play.legal_moves(table, BOB)
         await h.slash("move", notation=first, user=BOB)
     solo = await h.store.latest_game(ADAS_DM)
     duel = await h.store.latest_game(CHANNEL_ID)
@@ -219,7 +219,7 @@ async def test_every_hint_names_only_commands_offered_where_it_is_read(h):
             for reply in await h.slash(*command, user=ADA, **where, **values):
                 said.append((place, reply.text))
         for waiting in await h.store.awaiting(ADA.user_id):  # a clean slate for the next place
-            await h.service.abandon(Table(waiting.channel_id, waiting.guild_id), ADA)
+            await h.service.lobby.abandon(Table(waiting.channel_id, waiting.guild_id), ADA)
     named = [(place, a or b) for place, t in said for a, b in COMMAND.findall(t)]
     wrong = [(p, n) for p, n in named if not offered(h, n.split()[0], p)]
     assert not wrong, wrong

@@ -10,7 +10,6 @@ import pytest
 
 import engine
 from bot.clocks import Clocks
-from bot.scheduler import Scheduler
 from bot.service import Service
 from engine.core import TURN, Event, Game, GameInfo, IllegalMove, Result, Rule, Stage, seat_ref
 from tests.conftest import ADA, BOB, CY, TABLE, Clock
@@ -120,18 +119,18 @@ async def world(open_store, monkeypatch):
     monkeypatch.setitem(engine.GAMES, "raids", Raids())
     clock = Clock(T0)
     service = Service(await open_store(clock=clock), images=False, seed=lambda: 1)
-    return service, Scheduler(service), clock
+    return service, service.timers, clock
 
 
 async def test_a_window_pings_the_reacting_seats_and_times_out_into_passes(world):
     service, scheduler, clock = world
-    await service.create(TABLE, ADA, "raids", clocks=Clocks(move_hours=72, reaction_hours=6))
-    await service.join(TABLE, BOB)
-    await service.join(TABLE, CY)
-    await service.start(TABLE, ADA)
-    raid = await service.move(TABLE, ADA, "raid")
+    await service.lobby.create(TABLE, ADA, "raids", clocks=Clocks(move_hours=72, reaction_hours=6))
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.join(TABLE, CY)
+    await service.lobby.start(TABLE, ADA)
+    raid = await service.play.move(TABLE, ADA, "raid")
     assert set(raid.mentions) == {BOB.user_id, CY.user_id}, "both may react, both pinged"
-    blocked = await service.move(TABLE, BOB, "block")
+    blocked = await service.play.move(TABLE, BOB, "block")
     assert blocked.mentions == (), "Cy is still thinking: nobody new to ping"
     clock.now = T0 + timedelta(hours=5)
     await scheduler.tick()
@@ -153,11 +152,11 @@ async def test_two_answers_timing_out_in_the_same_minute_both_pass_in_that_pass(
     the first pass moves the game on under the second's wait (which then waited a
     minute more)."""
     service, scheduler, clock = world
-    await service.create(TABLE, ADA, "raids", clocks=Clocks(move_hours=72, reaction_hours=6))
-    await service.join(TABLE, BOB)
-    await service.join(TABLE, CY)
-    await service.start(TABLE, ADA)
-    await service.move(TABLE, ADA, "raid")
+    await service.lobby.create(TABLE, ADA, "raids", clocks=Clocks(move_hours=72, reaction_hours=6))
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.join(TABLE, CY)
+    await service.lobby.start(TABLE, ADA)
+    await service.play.move(TABLE, ADA, "raid")
     clock.now = T0 + timedelta(hours=5)
     assert await scheduler.tick() == [], "each is warned"
     clock.now = T0 + timedelta(hours=6)

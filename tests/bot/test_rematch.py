@@ -32,14 +32,14 @@ async def either(open_store):
 
 async def finished(service, players=(ADA, BOB), resigners=(BOB,), table=TABLE) -> object:
     """A Skybridge game with a clock, ended by ``resigners`` after one move: its final reply."""
-    await service.create(table, players[0], "skybridge", clocks=Clocks(move_hours=48))
+    await service.lobby.create(table, players[0], "skybridge", clocks=Clocks(move_hours=48))
     for player in players[1:]:
-        await service.join(table, player)
-    awaited = (await service.start(table, players[0])).awaiting
+        await service.lobby.join(table, player)
+    awaited = (await service.lobby.start(table, players[0])).awaiting
     mover = next(p for p in players if p.user_id in awaited)
-    await service.move(table, mover, (await service.legal_moves(table, mover))[0])
+    await service.play.move(table, mover, (await service.play.legal_moves(table, mover))[0])
     for resigner in resigners:
-        final = await service.resign(table, resigner)
+        final = await service.play.resign(table, resigner)
     return final
 
 
@@ -52,27 +52,27 @@ async def test_the_final_board_says_how_long_it_took_and_offers_a_rematch(servic
 
 async def test_a_rematch_starts_when_every_player_agrees_the_loser_first(service):
     await finished(service, (ADA, BOB, CY), resigners=(CY, BOB))
-    asked = await service.rematch(TABLE, ADA)
+    asked = await service.rematch.agree(TABLE, ADA)
     said = "Ada wants a rematch. It starts when Bob, Cy click **Rematch** too."
     assert for_discord(asked.text) == said
     assert asked.mentions == (BOB.user_id, CY.user_id), "the others are pinged, once"
-    assert not await service.is_live(TABLE), "nothing opens until all agree"
+    assert not await service.looking.is_live(TABLE), "nothing opens until all agree"
     with pytest.raises(Refused, match=r"^You have already asked; waiting for Bob, Cy\.$"):
-        await service.rematch(TABLE, ADA)
+        await service.rematch.agree(TABLE, ADA)
     with pytest.raises(Refused, match="Only the game's players"):
-        await service.rematch(TABLE, type(ADA)(1099, "Zed"))
-    also = await service.rematch(TABLE, BOB)
+        await service.rematch.agree(TABLE, type(ADA)(1099, "Zed"))
+    also = await service.rematch.agree(TABLE, BOB)
     said = "Bob wants a rematch too. It starts when Cy clicks **Rematch**."
     assert for_discord(also.text) == said
     assert also.mentions == (), "Cy was pinged already"
-    started = await service.rematch(TABLE, CY)
+    started = await service.rematch.agree(TABLE, CY)
     assert started.text.startswith("**Rematch!** **Skybridge** begins.") and started.playable
     new = await service.store.live_game(TABLE.channel_id)
     seats = [s.name for s in await service.store.seats(new.id)]
     assert seats == ["Bob", "Cy", "Ada"], "the last placed first (Bob and Cy tie), the winner last"
     assert (await service.store.clocks(new.id)).move_hours == 48, "the same clocks"
     with pytest.raises(Refused, match="Only a finished game can be played again"):
-        await service.rematch(TABLE, ADA)
+        await service.rematch.agree(TABLE, ADA)
 
 
 async def test_the_rematch_button_on_discord(tmp_path):
@@ -103,13 +103,13 @@ async def test_the_rematch_button_on_discord(tmp_path):
 
 async def test_the_ask_names_who_is_left_and_pings_them_once(either):
     await finished(either)
-    asked = await either.rematch(TABLE, BOB)
+    asked = await either.rematch.agree(TABLE, BOB)
     said = "Bob wants a rematch. It starts when Ada clicks **Rematch** too."
     assert for_discord(asked.text) == said
     assert asked.mentions == (ADA.user_id,) and asked.rematch and not asked.private
     for _ in range(2):
         with pytest.raises(Refused, match=r"^You have already asked; waiting for Ada\.$"):
-            await either.rematch(TABLE, BOB)
+            await either.rematch.agree(TABLE, BOB)
     assert (await either.store.rematch(1)).agreed == {BOB.user_id}
 
 
@@ -118,45 +118,45 @@ async def test_an_old_rematch_button_never_opens_a_second_game(either):
     button opened a new rated game at once, the other player's clock running."""
     store = either.store
     await finished(either)
-    await either.rematch(TABLE, ADA)
-    started = await either.rematch(TABLE, BOB)
+    await either.rematch.agree(TABLE, ADA)
+    started = await either.rematch.agree(TABLE, BOB)
     assert started.text.startswith("**Rematch!** **Skybridge** begins.")
     new = await store.live_game(TABLE.channel_id)
     assert (await store.rematch(1)).opened == new.id
     with pytest.raises(
         Refused, match=rf"^This game's rematch has already been opened \(#{new.id}\)\.$"
     ):
-        await either.rematch(TABLE, ADA, 1)
-    await either.resign(TABLE, ADA)  # the rematch is played out
+        await either.rematch.agree(TABLE, ADA, 1)
+    await either.play.resign(TABLE, ADA)  # the rematch is played out
     for player in (ADA, BOB):
         with pytest.raises(Refused, match=rf"already been played \(#{new.id}\)\.$"):
-            await either.rematch(TABLE, player, 1)
-    assert not await either.is_live(TABLE) and await store.count_games() == 2
-    asked = await either.rematch(TABLE, BOB, new.id)  # the rematch's own button asks afresh
-    assert asked.text.startswith("Bob wants a rematch.") and not await either.is_live(TABLE)
+            await either.rematch.agree(TABLE, player, 1)
+    assert not await either.looking.is_live(TABLE) and await store.count_games() == 2
+    asked = await either.rematch.agree(TABLE, BOB, new.id)  # the rematch's own button asks afresh
+    assert asked.text.startswith("Bob wants a rematch.") and not await either.looking.is_live(TABLE)
 
 
 async def test_a_click_refused_for_a_busy_channel_notes_nothing(either):
     """Today's defect: the refused click was noted, so a later single click opened it."""
     await finished(either)
-    await either.rematch(TABLE, ADA)
-    await either.create(TABLE, CY, "bridge-wars")  # the channel is busy again
+    await either.rematch.agree(TABLE, ADA)
+    await either.lobby.create(TABLE, CY, "bridge-wars")  # the channel is busy again
     with pytest.raises(Refused, match="has a game going already"):
-        await either.rematch(TABLE, BOB, 1)
+        await either.rematch.agree(TABLE, BOB, 1)
     assert (await either.store.rematch(1)).agreed == {ADA.user_id}, "nothing was noted"
-    await either.abandon(TABLE, CY)
+    await either.lobby.abandon(TABLE, CY)
     with pytest.raises(Refused, match="You have already asked; waiting for Bob"):
-        await either.rematch(TABLE, ADA, 1)
-    assert not await either.is_live(TABLE), "one click does not open it"
-    started = await either.rematch(TABLE, BOB, 1)
+        await either.rematch.agree(TABLE, ADA, 1)
+    assert not await either.looking.is_live(TABLE), "one click does not open it"
+    started = await either.rematch.agree(TABLE, BOB, 1)
     assert started.text.startswith("**Rematch!**") and started.playable
 
 
 async def test_a_rematch_with_an_ai_opens_on_the_one_persons_click(either):
-    await either.create(TABLE, ADA, "skybridge", ai=1)
-    await either.start(TABLE, ADA)
-    await either.resign(TABLE, ADA)
-    started = await either.rematch(TABLE, ADA)
+    await either.lobby.create(TABLE, ADA, "skybridge", ai=1)
+    await either.lobby.start(TABLE, ADA)
+    await either.play.resign(TABLE, ADA)
+    started = await either.rematch.agree(TABLE, ADA)
     assert started.text.startswith("**Rematch!** **Skybridge** begins. Seats: 1. Ada")
     seats = await either.store.seats(2)
     assert [s.ai is None for s in seats] == [True, False], "the person opens it, the AI after"

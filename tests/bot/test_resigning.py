@@ -10,8 +10,6 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.clocks import Clocks
-from bot.daily import Daily
-from bot.scheduler import Scheduler
 from bot.service import Refused, Service
 from bot.store import SQLiteStore
 from tests.bot.discord_harness import DM_CHANNEL_ID, Harness
@@ -36,20 +34,22 @@ async def awaited(service: Service) -> list:
 
 async def test_seven_bridges_with_others_the_one_who_resigns_is_out_and_finishes_last(world):
     service, _ = world
-    await service.create(TABLE, ADA, "seven-bridges", {"start": "ii-2-3"})
+    await service.lobby.create(TABLE, ADA, "seven-bridges", {"start": "ii-2-3"})
     for player in (BOB, CY):
-        await service.join(TABLE, player)
-    await service.start(TABLE, ADA)
-    said = await service.resign(TABLE, BOB)
+        await service.lobby.join(TABLE, player)
+    await service.lobby.start(TABLE, ADA)
+    said = await service.play.resign(TABLE, BOB)
     assert "Bob resigned." in said.text and "Game over" not in said.text
     with pytest.raises(Refused, match="You have already resigned."):
-        await service.resign(TABLE, BOB)
+        await service.play.resign(TABLE, BOB)
     players = {p.user_id: p for p in (ADA, CY)}
-    while await service.is_live(TABLE):
+    while await service.looking.is_live(TABLE):
         (user,) = await awaited(service)
         assert user != BOB.user_id, "nobody waits for a player who resigned"
         mover = players[user]
-        final = await service.move(TABLE, mover, (await service.legal_moves(TABLE, mover))[0])
+        final = await service.play.move(
+            TABLE, mover, (await service.play.legal_moves(TABLE, mover))[0]
+        )
     assert "**Game over.**" in final.text
     assert final.text.split("**Game over.**\n")[1].splitlines()[2].startswith("3rd Bob")
     seats = await service.store.seats(1)
@@ -58,22 +58,22 @@ async def test_seven_bridges_with_others_the_one_who_resigns_is_out_and_finishes
 
 async def test_seven_bridges_alone_resigning_is_a_loss_against_euler(world):
     service, _ = world
-    await service.solo(TABLE, ADA, "seven-bridges", {"start": "ii-2-3"})
-    final = await service.resign(TABLE, ADA)
+    await service.lobby.solo(TABLE, ADA, "seven-bridges", {"start": "ii-2-3"})
+    final = await service.play.resign(TABLE, ADA)
     assert "Ada resigned." in final.text and "**Game over.**\n2nd Ada" in final.text
     assert "you resigned" in final.text and final.rematch
-    assert not await service.is_live(TABLE)
+    assert not await service.looking.is_live(TABLE)
 
 
 async def test_resigning_the_daily_challenge_records_the_attempt_as_a_loss(tmp_path):
     store = await SQLiteStore.open(tmp_path / "daily.db", clock=Clock(T0))
     try:
         service = Service(store, images=False)
-        daily = Daily(service)
+        daily = service.daily
         dm = TABLE.__class__(channel_id=900_000 + ADA.user_id)
         await daily.play(dm, ADA, None)
-        await service.move(dm, ADA, "roll")
-        await service.resign(dm, ADA)
+        await service.play.move(dm, ADA, "roll")
+        await service.play.resign(dm, ADA)
         (entry,) = await store.entries(user_id=ADA.user_id)
         assert entry.status == "lost" and entry.total is not None and entry.euler is not None
         with pytest.raises(Refused, match=r"played today's challenge \(lost\)"):
@@ -85,32 +85,34 @@ async def test_resigning_the_daily_challenge_records_the_attempt_as_a_loss(tmp_p
 async def test_a_forfeit_deadline_resigns_a_seven_bridges_player(world):
     service, clock = world
     clocks = Clocks(move_hours=24, policy="forfeit")
-    opened = await service.create(TABLE, ADA, "seven-bridges", {"start": "ii-2-3"}, clocks=clocks)
+    opened = await service.lobby.create(
+        TABLE, ADA, "seven-bridges", {"start": "ii-2-3"}, clocks=clocks
+    )
     assert "then the game plays their resignation" in opened.text
     for player in (BOB, CY):
-        await service.join(TABLE, player)
-    await service.start(TABLE, ADA)
+        await service.lobby.join(TABLE, player)
+    await service.lobby.start(TABLE, ADA)
     (late,) = await awaited(service)
     name = {p.user_id: p.name for p in (ADA, BOB, CY)}[late]
-    scheduler = Scheduler(service)
+    scheduler = service.timers
     clock.at(hours=18)
     await scheduler.tick()  # the warning
     clock.at(hours=24)
     (item,) = await scheduler.tick()
     assert f"{name} ran out of time: the game played their resignation." in item.reply.text
     assert f"{name} resigned." in item.reply.text
-    assert late not in await awaited(service) and await service.is_live(TABLE)
+    assert late not in await awaited(service) and await service.looking.is_live(TABLE)
 
 
 @pytest.mark.parametrize("game", ["seven-bridges", "bridge-wars", "seven-cities"])
 async def test_at_deadline_skip_is_refused_naming_it_and_the_game(world, game):
     service, _ = world
     with pytest.raises(Refused) as refused:
-        await service.create(TABLE, ADA, game, clocks=Clocks(move_hours=24, policy="skip"))
+        await service.lobby.create(TABLE, ADA, game, clocks=Clocks(move_hours=24, policy="skip"))
     name = {"seven-bridges": "Seven Bridges", "bridge-wars": "Bridge Wars"}.get(game, "Battle")
     assert str(refused.value).startswith(f"at_deadline: skip is not open to {name}")
     assert str(refused.value).endswith("choose random or forfeit.")
-    assert not await service.is_live(TABLE), "nothing was opened"
+    assert not await service.looking.is_live(TABLE), "nothing was opened"
 
 
 async def test_on_discord_seven_bridges_is_resigned_and_skip_refused_privately(tmp_path):

@@ -39,10 +39,10 @@ class Clock:
 
 
 async def open_game(service: Service, callers, table: Table = TABLE) -> Reply:
-    await service.create(table, callers[0], "skybridge")
+    await service.lobby.create(table, callers[0], "skybridge")
     for caller in callers[1:]:
-        await service.join(table, caller)
-    return await service.start(table, callers[0])
+        await service.lobby.join(table, caller)
+    return await service.lobby.start(table, callers[0])
 
 
 async def live(service: Service, table: Table = TABLE):
@@ -82,9 +82,9 @@ async def play_out(service: Service, rnd: random.Random, table: Table = TABLE) -
     reply = None
     while await service.store.live_game(table.channel_id) is not None:
         who = await awaited(service, table)
-        moves = await service.legal_moves(table, who)
+        moves = await service.play.legal_moves(table, who)
         assert moves
-        reply = await service.move(table, who, rnd.choice(moves))
+        reply = await service.play.move(table, who, rnd.choice(moves))
         assert reply.version == (await service.store.latest_game(table.channel_id)).version
     return reply
 
@@ -93,98 +93,98 @@ async def play_out(service: Service, rnd: random.Random, table: Table = TABLE) -
 
 
 async def test_no_game_here(service):
-    await refused(service.join(TABLE, BOB), "no game here")
-    await refused(service.start(TABLE, ADA), "no game here")
-    await refused(service.move(TABLE, ADA, "red tall a1"), "no game here")
-    await refused(service.leave(TABLE, BOB), "no game here")
-    await refused(service.abandon(TABLE, ADA), "no game here")
+    await refused(service.lobby.join(TABLE, BOB), "no game here")
+    await refused(service.lobby.start(TABLE, ADA), "no game here")
+    await refused(service.play.move(TABLE, ADA, "red tall a1"), "no game here")
+    await refused(service.lobby.leave(TABLE, BOB), "no game here")
+    await refused(service.lobby.abandon(TABLE, ADA), "no game here")
 
 
 async def test_unknown_game_key_lists_known_games(service):
-    message = await refused(service.create(TABLE, ADA, "chess"), "chess")
+    message = await refused(service.lobby.create(TABLE, ADA, "chess"), "chess")
     for key in engine.GAMES:
         assert key in message
     assert await service.store.live_game(TABLE.channel_id) is None
 
 
 async def test_bad_options_are_refused(service):
-    await refused(service.create(TABLE, ADA, "skybridge", {"speed": "blitz"}), "options")
+    await refused(service.lobby.create(TABLE, ADA, "skybridge", {"speed": "blitz"}), "options")
     assert await service.store.count_games() == 0
 
 
 async def test_channel_busy(service):
-    reply = await service.create(TABLE, ADA, "skybridge")
+    reply = await service.lobby.create(TABLE, ADA, "skybridge")
     assert "Skybridge" in reply.text and reply.game_id
-    await refused(service.create(TABLE, BOB, "skybridge"), "already has a game")
-    await service.create(OTHER, BOB, "skybridge")  # another channel is free
+    await refused(service.lobby.create(TABLE, BOB, "skybridge"), "already has a game")
+    await service.lobby.create(OTHER, BOB, "skybridge")  # another channel is free
     assert await service.store.count_games() == 2
 
 
 async def test_join_twice_and_full_at_four(service):
-    await service.create(TABLE, ADA, "skybridge")
-    await refused(service.join(TABLE, ADA), "already in")
-    reply = await service.join(TABLE, BOB)
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await refused(service.lobby.join(TABLE, ADA), "already in")
+    reply = await service.lobby.join(TABLE, BOB)
     assert "Ada, Bob" in reply.text
-    await refused(service.join(TABLE, BOB), "already in")
-    await service.join(TABLE, CY)
-    await service.join(TABLE, DEE)
-    await refused(service.join(TABLE, EVE), "full", "4")
+    await refused(service.lobby.join(TABLE, BOB), "already in")
+    await service.lobby.join(TABLE, CY)
+    await service.lobby.join(TABLE, DEE)
+    await refused(service.lobby.join(TABLE, EVE), "full", "4")
     row = await live(service)
     assert [s.user_id for s in await service.store.seats(row.id)] == [c.user_id for c in PLAYERS]
 
 
 async def test_start_rules(service):
-    await service.create(TABLE, ADA, "skybridge")
-    await refused(service.start(TABLE, ADA), "at least 2")
-    await service.join(TABLE, BOB)
-    await refused(service.start(TABLE, BOB), "only the player who opened")
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await refused(service.lobby.start(TABLE, ADA), "at least 2")
+    await service.lobby.join(TABLE, BOB)
+    await refused(service.lobby.start(TABLE, BOB), "only the player who opened")
     assert (await live(service)).status == "lobby"
-    reply = await service.start(TABLE, MOD)  # a server manager may start it
+    reply = await service.lobby.start(TABLE, MOD)  # a server manager may start it
     assert "begins" in reply.text
     assert reply.playable and reply.mentions
     assert (await live(service)).status == "active"
-    await refused(service.start(TABLE, ADA), "already started")
+    await refused(service.lobby.start(TABLE, ADA), "already started")
 
 
 async def test_the_start_says_what_each_seat_plays_as(service):
     """A player learns their colours (or side) from the first board, not from /legal."""
-    await service.create(TABLE, ADA, "skybridge")
-    await service.join(TABLE, BOB)
-    await service.join(TABLE, CY)
-    reply = await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.join(TABLE, CY)
+    reply = await service.lobby.start(TABLE, ADA)
     assert (
         "Seats: 1. Ada (red, with neutral green), 2. Bob (blue, with neutral green), "
         "3. Cy (yellow, with neutral green)." in reply.text
     )
-    await service.create(OTHER, BOB, "bridges-and-boats")
-    await service.join(OTHER, ADA)
-    reply = await service.start(OTHER, BOB)
+    await service.lobby.create(OTHER, BOB, "bridges-and-boats")
+    await service.lobby.join(OTHER, ADA)
+    reply = await service.lobby.start(OTHER, BOB)
     assert "Seats: 1. Bob (attacker), 2. Ada (defender)." in reply.text
 
 
 async def test_leave_rules(service):
-    await service.create(TABLE, ADA, "skybridge")
-    await service.join(TABLE, BOB)
-    await service.join(TABLE, CY)
-    await refused(service.leave(TABLE, ADA), "abandon")
-    await refused(service.leave(TABLE, DEE), "not in this game")
-    reply = await service.leave(TABLE, BOB)
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.join(TABLE, CY)
+    await refused(service.lobby.leave(TABLE, ADA), "abandon")
+    await refused(service.lobby.leave(TABLE, DEE), "not in this game")
+    reply = await service.lobby.leave(TABLE, BOB)
     assert "Ada, Cy" in reply.text
     row = await live(service)
     assert [(s.seat, s.user_id) for s in await service.store.seats(row.id)] == [
         (0, ADA.user_id),
         (1, CY.user_id),
     ]
-    await service.start(TABLE, ADA)
-    await refused(service.join(TABLE, BOB), "already started")
-    await refused(service.leave(TABLE, CY), "resign")
+    await service.lobby.start(TABLE, ADA)
+    await refused(service.lobby.join(TABLE, BOB), "already started")
+    await refused(service.lobby.leave(TABLE, CY), "resign")
 
 
 async def test_moves_before_start_are_refused(service):
-    await service.create(TABLE, ADA, "skybridge")
-    await service.join(TABLE, BOB)
-    await refused(service.move(TABLE, ADA, "red tall a1"), "not started")
-    await refused(service.resign(TABLE, ADA), "not started")
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await service.lobby.join(TABLE, BOB)
+    await refused(service.play.move(TABLE, ADA, "red tall a1"), "not started")
+    await refused(service.play.resign(TABLE, ADA), "not started")
 
 
 # -- whole games -----------------------------------------------------------------------
@@ -219,8 +219,8 @@ async def test_whole_game_to_the_end(service, players):
     assert ranking[:players] == lines
 
     # the channel is free again
-    await refused(service.move(TABLE, callers[0], "red tall a1"), "finished")
-    reply = await service.create(TABLE, callers[-1], "skybridge")
+    await refused(service.play.move(TABLE, callers[0], "red tall a1"), "finished")
+    reply = await service.lobby.create(TABLE, callers[-1], "skybridge")
     assert reply.game_id != game_id
 
 
@@ -233,10 +233,10 @@ async def test_only_the_awaited_player_may_move(service):
     before = await snapshot(service)
     for other in (ADA, BOB, CY):
         if other != who:
-            await refused(service.move(TABLE, other, "red tall a1"), "not your turn", who.name)
-            await refused(service.legal_moves(TABLE, other), "not your turn")
-    await refused(service.move(TABLE, DEE, "red tall a1"), "not playing")
-    await refused(service.legal_moves(TABLE, DEE), "not playing")
+            await refused(service.play.move(TABLE, other, "red tall a1"), "not your turn", who.name)
+            await refused(service.play.legal_moves(TABLE, other), "not your turn")
+    await refused(service.play.move(TABLE, DEE, "red tall a1"), "not playing")
+    await refused(service.play.legal_moves(TABLE, DEE), "not playing")
     assert await snapshot(service) == before
 
 
@@ -244,19 +244,19 @@ async def test_an_illegal_move_is_refused_with_the_engines_reason_and_changes_no
     await open_game(service, (ADA, BOB))
     first = await awaited(service)
     seat_first = 0 if first == ADA else 1
-    await service.move(TABLE, first, f"{SEAT_COLOUR[2][seat_first]} tall a1")
+    await service.play.move(TABLE, first, f"{SEAT_COLOUR[2][seat_first]} tall a1")
     second = await awaited(service)
     colour = SEAT_COLOUR[2][1 - seat_first]
     before = await snapshot(service)
-    await refused(service.move(TABLE, second, f"{colour} tall a1"), "Lowest-tower rule", "a1")
-    await refused(service.move(TABLE, second, f"{colour} bridge a1-b1"), "empty foundation")
-    await refused(service.move(TABLE, second, f"{colour} bridge a1-b2"), "diagonal")
-    await refused(service.move(TABLE, second, "hello there"), "can't read")
+    await refused(service.play.move(TABLE, second, f"{colour} tall a1"), "Lowest-tower rule", "a1")
+    await refused(service.play.move(TABLE, second, f"{colour} bridge a1-b1"), "empty foundation")
+    await refused(service.play.move(TABLE, second, f"{colour} bridge a1-b2"), "diagonal")
+    await refused(service.play.move(TABLE, second, "hello there"), "can't read")
     await refused(
-        service.move(TABLE, second, f"{SEAT_COLOUR[2][seat_first]} tall b1"), "don't play"
+        service.play.move(TABLE, second, f"{SEAT_COLOUR[2][seat_first]} tall b1"), "don't play"
     )
     assert await snapshot(service) == before
-    reply = await service.move(TABLE, second, f"{colour} tall b1")
+    reply = await service.play.move(TABLE, second, f"{colour} tall b1")
     assert reply.version == before[0].version + 1
     assert len((await snapshot(service))[1]) == 2
 
@@ -267,19 +267,19 @@ async def test_stale_button_is_refused(service):
     old = (start.game_id, start.version)
     assert (await live(service)).version == start.version
     who = await awaited(service)
-    moves = await service.legal_moves(TABLE, who, expect=old)
-    reply = await service.move(TABLE, who, moves[0], expect=old)
+    moves = await service.play.legal_moves(TABLE, who, expect=old)
+    reply = await service.play.move(TABLE, who, moves[0], expect=old)
     nxt = await awaited(service)
     before = await snapshot(service)
-    await refused(service.move(TABLE, nxt, (await service.legal_moves(TABLE, nxt))[0], expect=old),
-                  "moved on")  # fmt: skip
-    await refused(service.legal_moves(TABLE, nxt, expect=old), "moved on")
-    await refused(service.move(TABLE, nxt, "x", expect=(start.game_id + 1, reply.version)),
+    first = (await service.play.legal_moves(TABLE, nxt))[0]
+    await refused(service.play.move(TABLE, nxt, first, expect=old), "moved on")
+    await refused(service.play.legal_moves(TABLE, nxt, expect=old), "moved on")
+    await refused(service.play.move(TABLE, nxt, "x", expect=(start.game_id + 1, reply.version)),
                   "moved on")  # fmt: skip
     assert await snapshot(service) == before
     fresh = (reply.game_id, reply.version)
-    moves = await service.legal_moves(TABLE, nxt, expect=fresh)
-    await service.move(TABLE, nxt, moves[0], expect=fresh)
+    moves = await service.play.legal_moves(TABLE, nxt, expect=fresh)
+    await service.play.move(TABLE, nxt, moves[0], expect=fresh)
 
 
 # -- races -----------------------------------------------------------------------------
@@ -299,11 +299,11 @@ async def test_concurrent_moves_by_the_awaited_player_one_wins(service, same):
     await open_game(service, (ADA, BOB, CY))
     for _ in range(4):
         who = await awaited(service)
-        moves = await service.legal_moves(TABLE, who)
+        moves = await service.play.legal_moves(TABLE, who)
         a, b = (moves[0], moves[0]) if same else (moves[0], moves[-1])
         count = len((await snapshot(service))[1])
         version = (await live(service)).version
-        won, lost = await race(service.move(TABLE, who, a), service.move(TABLE, who, b))
+        won, lost = await race(service.play.move(TABLE, who, a), service.play.move(TABLE, who, b))
         assert len(won) == 1 and len(lost) == 1
         log = (await snapshot(service))[1]
         assert len(log) == count + 1
@@ -316,11 +316,13 @@ async def test_a_channel_keeps_its_lock_only_while_a_move_needs_it(service):
     """A bot runs for months over thousands of channels: quiet ones must cost nothing."""
     await open_game(service, (ADA, BOB))
     who = await awaited(service)
-    moves = await service.legal_moves(TABLE, who)
-    won, lost = await race(service.move(TABLE, who, moves[0]), service.move(TABLE, who, moves[0]))
+    moves = await service.play.legal_moves(TABLE, who)
+    won, lost = await race(
+        service.play.move(TABLE, who, moves[0]), service.play.move(TABLE, who, moves[0])
+    )
     assert len(won) == 1 and len(lost) == 1  # while both waited, they shared one lock
     gc.collect()
-    assert len(service._locks) == 0
+    assert len(service.context._locks) == 0
 
 
 async def test_two_processes_racing_one_wins(service, tmp_path):
@@ -330,10 +332,10 @@ async def test_two_processes_racing_one_wins(service, tmp_path):
         await open_game(service, (ADA, BOB))
         for i in range(6):
             who = await awaited(service)
-            moves = await service.legal_moves(TABLE, who)
+            moves = await service.play.legal_moves(TABLE, who)
             count = len((await snapshot(service))[1])
             a, b = moves[0], moves[-1] if i % 2 else moves[0]
-            won, lost = await race(service.move(TABLE, who, a), other.move(TABLE, who, b))
+            won, lost = await race(service.play.move(TABLE, who, a), other.play.move(TABLE, who, b))
             assert len(won) == 1 and len(lost) == 1, lost
             assert len((await snapshot(service))[1]) == count + 1
         row, log, _ = await snapshot(service)
@@ -352,10 +354,10 @@ async def test_mover_takes_back_alone_until_the_next_player_acts(service):
     row0 = await live(service)
     first = await awaited(service)
     second = BOB if first == ADA else ADA
-    await refused(service.undo(TABLE, second), "no move to take back")
-    move = (await service.legal_moves(TABLE, first))[0]
-    await service.move(TABLE, first, move)
-    reply = await service.undo(TABLE, first)
+    await refused(service.undo.ask(TABLE, second), "no move to take back")
+    move = (await service.play.legal_moves(TABLE, first))[0]
+    await service.play.move(TABLE, first, move)
+    reply = await service.undo.ask(TABLE, first)
     assert "Taken back" in reply.text and move in reply.text
     row, log, _ = await snapshot(service)
     assert row.state == row0.state, "the board is back where it was"
@@ -367,68 +369,68 @@ async def test_mover_takes_back_alone_until_the_next_player_acts(service):
 async def test_a_move_that_rolled_or_drew_cannot_be_taken_back_alone(service):
     """Seeing a die or the next domino and then taking the move back would let a player
     play around what chance brought: refused, while a move that drew nothing may go."""
-    await service.solo(TABLE, ADA, "seven-bridges", {"start": "ii-2-3"})
-    await service.move(TABLE, ADA, "roll")
+    await service.lobby.solo(TABLE, ADA, "seven-bridges", {"start": "ii-2-3"})
+    await service.play.move(TABLE, ADA, "roll")
     before = await snapshot(service)
-    await refused(service.undo(TABLE, ADA), "`roll` rolled or drew something", "cannot")
+    await refused(service.undo.ask(TABLE, ADA), "`roll` rolled or drew something", "cannot")
     assert await snapshot(service) == before
-    pick = (await service.legal_moves(TABLE, ADA))[0]
-    await service.move(TABLE, ADA, pick)
-    assert "Taken back" in (await service.undo(TABLE, ADA)).text
+    pick = (await service.play.legal_moves(TABLE, ADA))[0]
+    await service.play.move(TABLE, ADA, pick)
+    assert "Taken back" in (await service.undo.ask(TABLE, ADA)).text
 
-    await service.create(OTHER, ADA, "bridges-and-boats")
-    await service.join(OTHER, BOB)
-    await service.start(OTHER, ADA)
+    await service.lobby.create(OTHER, ADA, "bridges-and-boats")
+    await service.lobby.join(OTHER, BOB)
+    await service.lobby.start(OTHER, ADA)
     attacker = await awaited(service, OTHER)
-    await service.move(OTHER, attacker, "buy")
-    await refused(service.undo(OTHER, attacker), "`buy` rolled or drew something")
+    await service.play.move(OTHER, attacker, "buy")
+    await refused(service.undo.ask(OTHER, attacker), "`buy` rolled or drew something")
 
 
 async def test_a_player_who_resigned_earlier_is_not_asked_to_agree_to_an_undo(service):
     await open_game(service, (ADA, BOB, CY, DEE))
     quitter = await awaited(service)
-    await service.resign(TABLE, quitter)
+    await service.play.resign(TABLE, quitter)
     first = await awaited(service)
-    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    await service.play.move(TABLE, first, (await service.play.legal_moves(TABLE, first))[0])
     second = await awaited(service)
-    await service.move(TABLE, second, (await service.legal_moves(TABLE, second))[0])
-    ask = await service.undo(TABLE, first)
+    await service.play.move(TABLE, second, (await service.play.legal_moves(TABLE, second))[0])
+    ask = await service.undo.ask(TABLE, first)
     (third,) = {ADA, BOB, CY, DEE} - {quitter, first, second}
     assert set(ask.mentions) == {second.user_id, third.user_id}, "not the one who resigned"
     assert quitter.name not in ask.text
-    await service.undo(TABLE, third)
-    done = await service.undo(TABLE, second)
+    await service.undo.ask(TABLE, third)
+    done = await service.undo.ask(TABLE, second)
     assert "Taken back" in done.text
 
 
 async def test_after_the_next_player_acts_everyone_else_must_agree(service):
     await open_game(service, (ADA, BOB, CY))
     first = await awaited(service)
-    m1 = (await service.legal_moves(TABLE, first))[0]
-    await service.move(TABLE, first, m1)
+    m1 = (await service.play.legal_moves(TABLE, first))[0]
+    await service.play.move(TABLE, first, m1)
     row_after_m1 = await live(service)
     second = await awaited(service)
-    await service.move(TABLE, second, (await service.legal_moves(TABLE, second))[0])
+    await service.play.move(TABLE, second, (await service.play.legal_moves(TABLE, second))[0])
     third = await awaited(service)
 
     before = await snapshot(service)
-    ask = await service.undo(TABLE, first)
+    ask = await service.undo.ask(TABLE, first)
     assert "asks to take back" in ask.text and m1 in ask.text
     assert set(ask.mentions) == {second.user_id, third.user_id}
     assert await snapshot(service) == before, "a request alone changes nothing"
-    await refused(service.undo(TABLE, first), "already asked")
+    await refused(service.undo.ask(TABLE, first), "already asked")
 
-    agree = await service.undo(TABLE, third)
+    agree = await service.undo.ask(TABLE, third)
     assert "agrees" in agree.text and second.name in agree.text
     assert await snapshot(service) == before
 
-    done = await service.undo(TABLE, second)
+    done = await service.undo.ask(TABLE, second)
     assert "Taken back" in done.text
     row, log, _ = await snapshot(service)
     assert [m.kind for m in log] == ["move", "move", "undo"]
     assert log[-1].action == "2"
     assert log[-1].user_id == first.user_id, "the take-back is the asker's, not the last to agree"
-    history = await service.history(TABLE)
+    history = await service.looking.history(TABLE)
     assert f"{first.name} took back 2 move(s)" in history.text
     assert effective_moves(log) == []
     assert row.version == before[0].version + 1
@@ -441,15 +443,15 @@ async def test_a_move_cancels_the_take_back_request(service):
     await open_game(service, (ADA, BOB))
     first = await awaited(service)
     second = BOB if first == ADA else ADA
-    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
-    await service.move(TABLE, second, (await service.legal_moves(TABLE, second))[0])
+    await service.play.move(TABLE, first, (await service.play.legal_moves(TABLE, first))[0])
+    await service.play.move(TABLE, second, (await service.play.legal_moves(TABLE, second))[0])
     # it is ``first``'s turn again; they ask to take back their move and second's
-    ask = await service.undo(TABLE, first)
+    ask = await service.undo.ask(TABLE, first)
     assert "asks" in ask.text
-    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
+    await service.play.move(TABLE, first, (await service.play.legal_moves(TABLE, first))[0])
     before = await snapshot(service)
     # second's /game undo is no longer an agreement: nothing is taken back
-    reply = await service.undo(TABLE, second)
+    reply = await service.undo.ask(TABLE, second)
     assert "Taken back" not in reply.text
     after = await snapshot(service)
     assert after[0].state == before[0].state and after[1] == before[1]
@@ -457,16 +459,16 @@ async def test_a_move_cancels_the_take_back_request(service):
 
 
 async def test_history_lists_moves_and_take_backs(service):
-    await refused(service.history(TABLE), "no game")
+    await refused(service.looking.history(TABLE), "no game")
     await open_game(service, (ADA, BOB))
-    assert "No moves" in (await service.history(TABLE)).text
+    assert "No moves" in (await service.looking.history(TABLE)).text
     first = await awaited(service)
-    m1 = (await service.legal_moves(TABLE, first))[0]
-    await service.move(TABLE, first, m1)
-    await service.undo(TABLE, first)
-    m2 = (await service.legal_moves(TABLE, first))[-1]
-    await service.move(TABLE, first, m2)
-    text = (await service.history(TABLE)).text
+    m1 = (await service.play.legal_moves(TABLE, first))[0]
+    await service.play.move(TABLE, first, m1)
+    await service.undo.ask(TABLE, first)
+    m2 = (await service.play.legal_moves(TABLE, first))[-1]
+    await service.play.move(TABLE, first, m2)
+    text = (await service.looking.history(TABLE)).text
     assert text.splitlines() == [
         f"1. {first.name}: {m1}",
         f"2. {first.name} took back 1 move(s)",
@@ -479,9 +481,9 @@ async def test_move_log_with_take_backs_replays_to_the_stored_state(service):
     rnd = random.Random(8)
     for step in range(25):
         who = await awaited(service)
-        await service.move(TABLE, who, rnd.choice(await service.legal_moves(TABLE, who)))
+        await service.play.move(TABLE, who, rnd.choice(await service.play.legal_moves(TABLE, who)))
         if step % 5 == 4:
-            await service.undo(TABLE, who)
+            await service.undo.ask(TABLE, who)
         row, log, _ = await snapshot(service)
         assert SKY.to_json(replay_log(row, log, 3)) == row.state
     assert sum(m.kind == "undo" for m in log) == 5
@@ -493,8 +495,8 @@ async def test_move_log_with_take_backs_replays_to_the_stored_state(service):
 async def test_resign_in_a_two_player_game_ends_it(service):
     await open_game(service, (ADA, BOB))
     first = await awaited(service)
-    await service.move(TABLE, first, (await service.legal_moves(TABLE, first))[0])
-    reply = await service.resign(TABLE, first)  # not their turn: resigning is any time
+    await service.play.move(TABLE, first, (await service.play.legal_moves(TABLE, first))[0])
+    reply = await service.play.resign(TABLE, first)  # not their turn: resigning is any time
     assert "Game over" in reply.text
     assert reply.text.index(f"1st {(BOB if first == ADA else ADA).name}") < reply.text.index(
         f"2nd {first.name}"
@@ -504,17 +506,17 @@ async def test_resign_in_a_two_player_game_ends_it(service):
     assert log[-1].action == "resign"
     by_user = {s.user_id: s.place for s in seats}
     assert by_user[first.user_id] == 2
-    await service.create(TABLE, ADA, "skybridge")
+    await service.lobby.create(TABLE, ADA, "skybridge")
 
 
 async def test_resign_in_a_three_player_game_goes_on(service):
     await open_game(service, (ADA, BOB, CY))
     who = await awaited(service)
     quitter = next(c for c in (ADA, BOB, CY) if c != who)
-    await service.resign(TABLE, quitter)
+    await service.play.resign(TABLE, quitter)
     assert await awaited(service) == who
-    await refused(service.resign(TABLE, quitter), "already resigned")
-    await refused(service.resign(TABLE, DEE), "not playing")
+    await refused(service.play.resign(TABLE, quitter), "already resigned")
+    await refused(service.play.resign(TABLE, DEE), "not playing")
     reply = await play_out(service, random.Random(3))
     row, _, seats = await snapshot(service)
     assert row.status == "finished" and "Game over" in reply.text
@@ -523,18 +525,18 @@ async def test_resign_in_a_three_player_game_goes_on(service):
 
 async def test_abandon_by_creator_or_manager_only(service):
     await open_game(service, (ADA, BOB))
-    await refused(service.abandon(TABLE, BOB), "only the player who opened")
+    await refused(service.lobby.abandon(TABLE, BOB), "only the player who opened")
     assert (await live(service)).status == "active"
-    reply = await service.abandon(TABLE, ADA)
+    reply = await service.lobby.abandon(TABLE, ADA)
     assert "abandoned" in reply.text
     row, _, seats = await snapshot(service)
     assert row.status == "abandoned"
     assert not any(s.awaiting for s in seats)
-    await refused(service.move(TABLE, ADA, "red tall a1"), "abandoned")
+    await refused(service.play.move(TABLE, ADA, "red tall a1"), "abandoned")
 
-    await service.create(TABLE, BOB, "skybridge")
-    await refused(service.abandon(TABLE, ADA), "only the player who opened")
-    await service.abandon(TABLE, MOD)
+    await service.lobby.create(TABLE, BOB, "skybridge")
+    await refused(service.lobby.abandon(TABLE, ADA), "only the player who opened")
+    await service.lobby.abandon(TABLE, MOD)
     assert (await service.store.latest_game(TABLE.channel_id)).status == "abandoned"
 
 
@@ -546,40 +548,46 @@ async def test_my_turns_lists_games_across_channels_oldest_first(tmp_path):
     service = Service(store, images=False, seed=lambda: 12345)
     first_table, second_table = TABLE, OTHER
     try:
-        assert "No game" in (await service.my_turns(ADA)).text
+        assert "No game" in (await service.looking.my_turns(ADA)).text
         await open_game(service, (ADA, BOB), first_table)
         await open_game(service, (ADA, CY), second_table)
         for table in (first_table, second_table):  # make both wait for Ada
             who = await awaited(service, table)
             if who != ADA:
-                await service.move(table, who, (await service.legal_moves(table, who))[0])
+                await service.play.move(table, who, (await service.play.legal_moves(table, who))[0])
             assert await awaited(service, table) == ADA
         # in the first game Ada and then Bob move: it waits for Ada again, but since later
         for who in (ADA, BOB):
-            await service.move(first_table, who, (await service.legal_moves(first_table, who))[0])
+            await service.play.move(
+                first_table, who, (await service.play.legal_moves(first_table, who))[0]
+            )
         assert await awaited(service, first_table) == ADA
 
-        text = (await service.my_turns(ADA)).text
+        text = (await service.looking.my_turns(ADA)).text
         first_at = text.index(f"channel {first_table.channel_id}")
         second_at = text.index(f"channel {second_table.channel_id}")
         assert second_at < first_at, "the game waiting longest comes first"
         assert text.count("Skybridge") == 2
-        assert "No game" in (await service.my_turns(BOB)).text
-        assert "No game" in (await service.my_turns(CY)).text
+        assert "No game" in (await service.looking.my_turns(BOB)).text
+        assert "No game" in (await service.looking.my_turns(CY)).text
 
         # the same in the second game: now the first game has waited longest
         for who in (ADA, CY):
-            await service.move(second_table, who, (await service.legal_moves(second_table, who))[0])
-        text = (await service.my_turns(ADA)).text
+            await service.play.move(
+                second_table, who, (await service.play.legal_moves(second_table, who))[0]
+            )
+        text = (await service.looking.my_turns(ADA)).text
         assert text.index(f"channel {first_table.channel_id}") < text.index(
             f"channel {second_table.channel_id}"
         )
 
-        await service.move(second_table, ADA, (await service.legal_moves(second_table, ADA))[0])
-        text = (await service.my_turns(ADA)).text
+        await service.play.move(
+            second_table, ADA, (await service.play.legal_moves(second_table, ADA))[0]
+        )
+        text = (await service.looking.my_turns(ADA)).text
         assert f"channel {first_table.channel_id}" in text
         assert f"channel {second_table.channel_id}" not in text
-        assert f"channel {second_table.channel_id}" in (await service.my_turns(CY)).text
+        assert f"channel {second_table.channel_id}" in (await service.looking.my_turns(CY)).text
     finally:
         await store.close()
 
@@ -587,20 +595,20 @@ async def test_my_turns_lists_games_across_channels_oldest_first(tmp_path):
 async def test_a_long_list_of_legal_moves_says_how_many_more_the_play_button_offers(service):
     """Bridge Wars offers thousands of characters of moves at times: /game legal lists one
     message's worth, in order, and says how many it left out instead of cutting silently."""
-    await service.create(TABLE, ADA, "bridge-wars")
-    await service.join(TABLE, BOB)
-    await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "bridge-wars")
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.start(TABLE, ADA)
     rng = random.Random(3)
     by_id = {c.user_id: c for c in (ADA, BOB)}
     for _ in range(60):
-        mover = by_id[(await service._live(TABLE)).awaited_users()[0]]
-        moves = await service.legal_moves(TABLE, mover)
+        mover = by_id[(await service.games.live(TABLE)).awaited_users()[0]]
+        moves = await service.play.legal_moves(TABLE, mover)
         if len(", ".join(f"`{m}`" for m in moves)) > 2000:
             break
-        await service.move(TABLE, mover, rng.choice(moves))
+        await service.play.move(TABLE, mover, rng.choice(moves))
     else:
         raise AssertionError("no position with a long list of moves")
-    said = (await service.legal(TABLE, mover)).text
+    said = (await service.play.legal(TABLE, mover)).text
     assert said.startswith(f"Your {len(moves)} legal moves: `{moves[0]}`")
     assert len(said) <= 2000
     listed = said.count("`") // 2

@@ -23,9 +23,9 @@ async def played(path) -> None:
     store = await SQLiteStore.open(path)
     try:
         service = Service(store, images=False, seed=lambda: 7)
-        await service.create(TABLE, ADA, "skybridge")
-        await service.join(TABLE, BOB)
-        await service.start(TABLE, ADA)
+        await service.lobby.create(TABLE, ADA, "skybridge")
+        await service.lobby.join(TABLE, BOB)
+        await service.lobby.start(TABLE, ADA)
     finally:
         await store.close()
 

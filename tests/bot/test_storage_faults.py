@@ -43,9 +43,9 @@ async def started_game(path: Path, table: Table = TABLE) -> tuple[Store, Service
     """A two-player Skybridge game, started, on a real file."""
     store = await SQLiteStore.open(path)
     service = Service(store, images=False, seed=lambda: 12345)
-    await service.create(table, ADA, "skybridge")
-    await service.join(table, BOB)
-    await service.start(table, ADA)
+    await service.lobby.create(table, ADA, "skybridge")
+    await service.lobby.join(table, BOB)
+    await service.lobby.start(table, ADA)
     return store, service
 
 
@@ -53,7 +53,7 @@ async def next_move(service: Service, table: Table = TABLE) -> tuple[Caller, str
     """Whoever is to play, and their first legal move."""
     _game, seats = await service.store.seated_live_game(table.channel_id)
     mover = ADA if any(s.awaiting and s.user_id == ADA.user_id for s in seats) else BOB
-    return mover, (await service.legal_moves(table, mover))[0]
+    return mover, (await service.play.legal_moves(table, mover))[0]
 
 
 # -- a newer schema ------------------------------------------------------------------------
@@ -238,7 +238,7 @@ async def a_move_on_a_full_disk(store: Store, service: Service, table: Table) ->
     for played in range(200):
         mover, move = await next_move(service, table)
         try:
-            await service.move(table, mover, move)
+            await service.play.move(table, mover, move)
         except CannotSave:
             return played
     raise AssertionError("the capped file never filled up")
@@ -259,7 +259,7 @@ async def test_a_move_on_a_full_disk_is_refused_plainly_and_nothing_is_half_writ
         assert len(log) == played
         mover, move = await next_move(service)
         with pytest.raises(CannotSave) as refused:
-            await service.move(TABLE, mover, move)
+            await service.play.move(TABLE, mover, move)
         assert str(refused.value) == FULL
         after, seats_after = await store.seated_live_game(TABLE.channel_id)
         assert (after.version, after.state) == (game.version, game.state)
@@ -267,7 +267,7 @@ async def test_a_move_on_a_full_disk_is_refused_plainly_and_nothing_is_half_writ
         assert after.version == len(seats) + len(log), "state and log still agree"
 
         await limit_pages(store, 1_000_000)  # space comes back: the game plays on
-        reply = await service.move(TABLE, mover, move)
+        reply = await service.play.move(TABLE, mover, move)
         assert "placed" in reply.text
         assert len(await store.moves(game.id)) == len(log) + 1
     finally:
@@ -281,15 +281,15 @@ async def test_a_read_only_or_held_database_mid_game_is_cannot_save(tmp_path):
         async with store.transaction() as db:
             await db.execute("PRAGMA query_only = ON")
         with pytest.raises(CannotSave, match=r"\(the database has become read-only\)"):
-            await service.move(TABLE, mover, move)
+            await service.play.move(TABLE, mover, move)
         await store._db.execute("PRAGMA query_only = OFF")
         await store._db.execute("PRAGMA busy_timeout = 100")
         with closing(sqlite3.connect(tmp_path / "ro.db", isolation_level=None)) as other:
             other.execute("BEGIN IMMEDIATE")
             with pytest.raises(CannotSave, match="another program is holding the database"):
-                await service.move(TABLE, mover, move)
+                await service.play.move(TABLE, mover, move)
             other.execute("ROLLBACK")
-        assert "placed" in (await service.move(TABLE, mover, move)).text
+        assert "placed" in (await service.play.move(TABLE, mover, move)).text
     finally:
         await store.close()
 

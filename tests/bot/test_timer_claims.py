@@ -13,13 +13,11 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.clocks import Clocks
-from bot.daily import Daily
 from bot.drawing import drawers
 from bot.minute import MinutePass
-from bot.organiser import Organiser
-from bot.scheduler import BATCH, Posted, Scheduler
 from bot.service import LEASE, Caller, Service
 from bot.service.play import ANNOUNCE_AFTER
+from bot.service.timers import BATCH, Posted
 from bot.store import Notice, Store
 from bot.store.queries import CLAIM_LEASE
 from tests.conftest import ADA, BOB, Clock, Table
@@ -34,19 +32,19 @@ def clock():
 
 
 @pytest.fixture
-async def schedulers(open_store, clock):
-    """Two schedulers, each with its own store on the same database."""
+async def processes(open_store, clock):
+    """Two processes' services, each with its own store on the same database."""
     stores = [await open_store(clock=clock), await open_store(clock=clock)]
-    return [Scheduler(Service(s, images=False, seed=lambda: 12345)) for s in stores]
+    return [Service(s, images=False, seed=lambda: 12345) for s in stores]
 
 
 async def open_games(service: Service, count: int = GAMES) -> list[Table]:
     """Games on a 1-hour clock, warned 15 minutes before, played for at the hour."""
     tables = [Table(channel_id=7000 + n, guild_id=9001) for n in range(count)]
     for table in tables:
-        await service.create(table, ADA, "skybridge", clocks=Clocks(move_hours=1))
-        await service.join(table, BOB)
-        await service.start(table, ADA)
+        await service.lobby.create(table, ADA, "skybridge", clocks=Clocks(move_hours=1))
+        await service.lobby.join(table, BOB)
+        await service.lobby.start(table, ADA)
     return tables
 
 
@@ -55,49 +53,49 @@ async def rows(store: Store, sql: str) -> list[tuple]:
     return [tuple(r) for r in await store.rows(sql)]
 
 
-async def test_two_schedulers_ticking_at_once_do_each_timer_once(schedulers, clock):
-    one, two = schedulers
-    await open_games(one.service)
+async def test_two_schedulers_ticking_at_once_do_each_timer_once(processes, clock):
+    one, two = processes
+    await open_games(one)
     clock.at(minutes=46)  # every game's warning is due
-    await asyncio.gather(one.tick(), two.tick())
+    await asyncio.gather(one.timers.tick(), two.timers.tick())
     warnings = await rows(one.store, "SELECT game_id, user_id FROM outbox WHERE kind = 'warning'")
     assert len(warnings) == len(set(warnings)) == GAMES
     clock.at(minutes=61)  # every deadline
-    first, second = await asyncio.gather(one.tick(), two.tick())
+    first, second = await asyncio.gather(one.timers.tick(), two.timers.tick())
     assert len(first) + len(second) == GAMES, "each deadline played once, by one of them"
     played = await rows(one.store, "SELECT game_id FROM moves WHERE seq > 0 ORDER BY game_id")
     assert len(played) == GAMES and len(set(played)) == GAMES
 
 
-async def test_a_scheduler_that_dies_holding_claims_loses_nothing(schedulers, clock):
-    one, two = schedulers
-    await open_games(one.service)
+async def test_a_scheduler_that_dies_holding_claims_loses_nothing(processes, clock):
+    one, two = processes
+    await open_games(one)
     clock.at(minutes=46)
     # the first process claims every due warning, then is killed before sending any
     dead = await one.store.claim_due_waits(clock(), clock() + LEASE, 100)
     assert len(dead) == GAMES
-    await two.tick()
+    await two.timers.tick()
     assert await rows(two.store, "SELECT id FROM outbox") == [], "claims hold meanwhile"
     clock.at(minutes=46, seconds=LEASE.total_seconds())
-    await two.tick()
+    await two.timers.tick()
     warned = await rows(two.store, "SELECT game_id FROM outbox WHERE kind = 'warning'")
     assert len(warned) == len(set(warned)) == GAMES, "once the claims ran out, all were sent"
     clock.at(minutes=61)
-    posted = await two.tick()
+    posted = await two.timers.tick()
     assert len(posted) == GAMES and all("ran out of time" in p.reply.text for p in posted)
-    assert await one.tick() == [] and await two.tick() == [], "each done once"
+    assert await one.timers.tick() == [] and await two.timers.tick() == [], "each done once"
     assert len(await rows(one.store, "SELECT id FROM outbox WHERE kind = 'warning'")) == GAMES
 
 
 async def test_a_scheduler_claims_a_burst_in_batches_and_does_all_of_it(open_store, clock):
     store = await open_store(clock=clock)
-    scheduler = Scheduler(Service(store, images=False, seed=lambda: 12345))
-    service = scheduler.service
+    service = Service(store, images=False, seed=lambda: 12345)
+    scheduler = service.timers
     tables = [Table(channel_id=7100 + n, guild_id=9001) for n in range(30)]
     for table in tables:
-        await service.create(table, ADA, "skybridge", clocks=Clocks(move_hours=1))
-        await service.join(table, BOB)
-        await service.start(table, ADA)
+        await service.lobby.create(table, ADA, "skybridge", clocks=Clocks(move_hours=1))
+        await service.lobby.join(table, BOB)
+        await service.lobby.start(table, ADA)
     clock.at(hours=2)  # the bot was down: 30 missed deadlines, more than a batch
     assert await scheduler.tick() == [], "a deadline missed while down is warned first"
     warned = await rows(store, "SELECT game_id FROM outbox WHERE kind = 'warning'")
@@ -107,10 +105,9 @@ async def test_a_scheduler_claims_a_burst_in_batches_and_does_all_of_it(open_sto
     assert sorted(p.table.channel_id for p in posted) == [t.channel_id for t in tables]
 
 
-def minute(scheduler: Scheduler) -> MinutePass:
-    """The whole minute's pass a process runs, over ``scheduler``."""
-    service = scheduler.service
-    return MinutePass(scheduler, Organiser(service), Daily(service))
+def minute(service: Service) -> MinutePass:
+    """The whole minute's pass a process runs, over its ``service``."""
+    return MinutePass(service.timers, service.league_rounds, service.daily)
 
 
 async def sink(_item: object) -> bool:
@@ -123,10 +120,10 @@ class Killed(BaseException):
 
 
 async def test_a_move_stored_by_a_process_that_died_before_posting_it_is_posted_later(
-    schedulers, clock
+    processes, clock
 ):
-    one, two = schedulers
-    await open_games(one.service, 1)
+    one, two = processes
+    await open_games(one, 1)
     clock.at(minutes=46)
     await minute(one).run(sink, sink)  # the warning, sent
     clock.at(minutes=61)
@@ -137,7 +134,7 @@ async def test_a_move_stored_by_a_process_that_died_before_posting_it_is_posted_
         raise Killed
 
     with pytest.raises(Killed):
-        await one.tick(dies_posting)
+        await one.timers.tick(dies_posting)
     (unposted,) = lost
     assert "ran out of time" in unposted.text and unposted.playable
 
@@ -149,9 +146,9 @@ async def test_a_move_stored_by_a_process_that_died_before_posting_it_is_posted_
     delivered = []
 
     async def send(notice: Notice) -> None:
-        reply = await two.service.announcement(notice.game_id, notice.seq, notice.text)
+        reply = await two.play.announcement(notice.game_id, notice.seq, notice.text)
         delivered.append(reply)
-        await two.sent(notice)
+        await two.timers.sent(notice)
 
     await minute(two).run(nowhere, send)
     (rebuilt,) = delivered
@@ -164,9 +161,9 @@ async def test_a_move_stored_by_a_process_that_died_before_posting_it_is_posted_
     assert await minute(two).run(nowhere, send) == 0 and len(delivered) == 1
 
 
-async def test_a_move_posted_by_its_process_is_never_posted_again(schedulers, clock):
-    one, two = schedulers
-    await open_games(one.service)
+async def test_a_move_posted_by_its_process_is_never_posted_again(processes, clock):
+    one, two = processes
+    await open_games(one)
     clock.at(minutes=46)
     await minute(one).run(sink, sink)
     clock.at(minutes=61)
@@ -183,16 +180,16 @@ async def test_a_move_posted_by_its_process_is_never_posted_again(schedulers, cl
 
     async def send(notice: Notice) -> None:
         sent.append(notice.kind)
-        await two.sent(notice)
+        await two.timers.sent(notice)
 
     await minute(two).run(post, send)
     assert "board" not in sent and len(posted) == GAMES
 
 
 async def test_the_daily_post_of_a_process_that_died_before_posting_it_is_not_lost(
-    schedulers, clock
+    processes, clock
 ):
-    one, two = (Daily(s.service) for s in schedulers)
+    one, two = (s.daily for s in processes)
     await one.setup(Table(channel_id=7300, guild_id=9001), Caller(1, "Mod", manager=True))
 
     async def dies_posting(_item: Posted) -> None:
@@ -217,11 +214,11 @@ async def test_the_daily_post_of_a_process_that_died_before_posting_it_is_not_lo
     assert len(posted) == 1, "posted once, whoever holds the lease next"
 
 
-async def test_a_timer_move_discord_would_not_take_is_posted_by_its_stand_in(schedulers, clock):
+async def test_a_timer_move_discord_would_not_take_is_posted_by_its_stand_in(processes, clock):
     """Discord's servers fail the post of a deadline move: the move stands, and its
     stand-in posts the board a few minutes later, once."""
-    one, two = schedulers
-    await open_games(one.service, 1)
+    one, two = processes
+    await open_games(one, 1)
     clock.at(minutes=46)
     await minute(one).run(sink, sink)
     clock.at(minutes=61)
@@ -238,8 +235,8 @@ async def test_a_timer_move_discord_would_not_take_is_posted_by_its_stand_in(sch
 
     async def send(notice: Notice) -> bool:
         if notice.kind == "board":
-            boards.append(await two.board(notice))
-        await two.sent(notice)
+            boards.append(await two.timers.board(notice))
+        await two.timers.sent(notice)
         return True
 
     await minute(two).run(sink, send)
@@ -247,25 +244,25 @@ async def test_a_timer_move_discord_would_not_take_is_posted_by_its_stand_in(sch
     assert board.reply.text == tried[0].reply.text
 
 
-def sent_by(scheduler: Scheduler, name: str, sent: list[tuple[str, int]]):
+def sent_by(service: Service, name: str, sent: list[tuple[str, int]]):
     """A process's way of sending a notice, for the test: noted as ``(name, id)``, and
     marked sent as the bot marks it."""
 
     async def send(notice: Notice) -> None:
         sent.append((name, notice.id))
-        await scheduler.sent(notice)
+        await service.timers.sent(notice)
 
     return send
 
 
-async def test_notices_a_process_stalled_past_its_claim_are_sent_once(schedulers, clock):
+async def test_notices_a_process_stalled_past_its_claim_are_sent_once(processes, clock):
     """One process claims the due notices, then stalls (frozen) for longer than its claim
     lasts; another takes them over and sends them; thawed, the first sends none."""
-    one, two = schedulers
-    await open_games(one.service)
+    one, two = processes
+    await open_games(one)
     clock.at(minutes=46)
-    await one.tick()  # every game's warning is queued
-    held = await one.deliveries()  # claimed, and then the process stalls
+    await one.timers.tick()  # every game's warning is queued
+    held = await one.timers.deliveries()  # claimed, and then the process stalls
     assert len(held) == GAMES
     clock.at(minutes=46 + CLAIM_LEASE.total_seconds() / 60 + 1)
     sent: list[tuple[str, int]] = []
@@ -274,12 +271,12 @@ async def test_notices_a_process_stalled_past_its_claim_are_sent_once(schedulers
     assert sorted(sent) == sorted(("two", n.id) for n in held), "each sent once, by two"
 
 
-async def test_a_stalled_process_whose_notices_nobody_took_over_still_sends_them(schedulers, clock):
-    one, two = schedulers
-    await open_games(one.service, 2)
+async def test_a_stalled_process_whose_notices_nobody_took_over_still_sends_them(processes, clock):
+    one, two = processes
+    await open_games(one, 2)
     clock.at(minutes=46)
-    await one.tick()
-    held = await one.deliveries()
+    await one.timers.tick()
+    held = await one.timers.deliveries()
     clock.at(minutes=46 + CLAIM_LEASE.total_seconds() / 60 + 1)  # its claims ran out
     sent: list[tuple[str, int]] = []
     assert await minute(one).send_claimed(held, sent_by(one, "one", sent)) == 2
@@ -295,9 +292,9 @@ async def test_a_timer_move_whose_process_stalled_before_posting_it_is_posted_on
     process posts the stand-in; thawed, the first posts nothing."""
     stores = [await open_store(clock=clock), await open_store(clock=clock)]
     with drawers(1) as workers:
-        one = Scheduler(Service(stores[0], drawers=workers, seed=lambda: 12345))
-        two = Scheduler(Service(stores[1], images=False, seed=lambda: 12345))
-        (table,) = await open_games(one.service, 1)
+        one = Service(stores[0], drawers=workers, seed=lambda: 12345)
+        two = Service(stores[1], images=False, seed=lambda: 12345)
+        (table,) = await open_games(one, 1)
         clock.at(minutes=46)
         await minute(one).run(sink, sink)  # the warning
         clock.at(minutes=61)
@@ -312,8 +309,8 @@ async def test_a_timer_move_whose_process_stalled_before_posting_it_is_posted_on
 
         async def send(notice: Notice) -> None:
             if notice.kind == "board":
-                await post_by("two")(await two.board(notice))
-            await two.sent(notice)
+                await post_by("two")(await two.timers.board(notice))
+            await two.timers.sent(notice)
 
         (worker,) = workers.pids
         os.kill(worker, signal.SIGSTOP)

@@ -10,7 +10,6 @@ import io
 import pytest
 
 from bot.console import Console
-from bot.organiser import Organiser
 from bot.service import Caller, Refused, Service, Table
 from tests.bot.discord_harness import Harness
 from tests.bot.test_discord_commands import assert_refused
@@ -34,24 +33,25 @@ async def counts(store) -> tuple[int, ...]:
 async def test_a_name_no_database_can_keep_is_refused_alike_on_both_stores(open_store, name, code):
     store = await open_store()
     service = Service(store, images=False, seed=lambda: 7)
-    organiser = Organiser(service)
     odd = Caller(1005, name)
-    await service.create(TABLE, ADA, "skybridge")
-    await service.join(TABLE, BOB)
-    await organiser.create(TABLE, MO, "Cup", "skybridge", "swiss")
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await service.lobby.join(TABLE, BOB)
+    await service.leagues.create(TABLE, MO, "Cup", "skybridge", "swiss")
     before = await counts(store)
     told = f"holds a character that can't be stored ({code}); please leave it out."
     asks = {
         "Your name": (
-            lambda: service.join(TABLE, odd),
-            lambda: organiser.join(TABLE.guild_id, odd, "Cup"),
-            lambda: service.create(Table(5099, TABLE.guild_id), odd, "skybridge"),
+            lambda: service.lobby.join(TABLE, odd),
+            lambda: service.leagues.join(TABLE.guild_id, odd, "Cup"),
+            lambda: service.lobby.create(Table(5099, TABLE.guild_id), odd, "skybridge"),
         ),
-        "The new player's name": (lambda: service.replace_player(TABLE, ADA, BOB.user_id, odd),),
+        "The new player's name": (
+            lambda: service.postal.replace_player(TABLE, ADA, BOB.user_id, odd),
+        ),
         "A league's name": (
-            lambda: organiser.create(TABLE, MO, f"Cup {name}", "skybridge", "swiss"),
-            lambda: organiser.join(TABLE.guild_id, BOB, f"Cup {name}"),
-            lambda: organiser.standings(TABLE.guild_id, name),
+            lambda: service.leagues.create(TABLE, MO, f"Cup {name}", "skybridge", "swiss"),
+            lambda: service.leagues.join(TABLE.guild_id, BOB, f"Cup {name}"),
+            lambda: service.league_tables.standings(TABLE.guild_id, name),
         ),
     }
     for what, calls in asks.items():
@@ -65,12 +65,12 @@ async def test_a_name_no_database_can_keep_is_refused_alike_on_both_stores(open_
 async def test_a_snooze_that_names_no_moment_is_refused_on_both_stores(open_store):
     store = await open_store()
     service = Service(store, images=False, seed=lambda: 7)
-    await service.create(TABLE, ADA, "skybridge")
-    await service.join(TABLE, BOB)
-    game_id = (await service.start(TABLE, ADA)).game_id
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await service.lobby.join(TABLE, BOB)
+    game_id = (await service.lobby.start(TABLE, ADA)).game_id
     for turn in ("0", "-0", "soon", "\ud800", "0001-01-01T00:00:00+14:00", "9" * 40):
         with pytest.raises(Refused, match="^That Snooze button names no turn I know"):
-            await service.snooze_turn(game_id, BOB, turn)
+            await service.postal.snooze_turn(game_id, BOB, turn)
 
 
 async def test_a_discord_timestamp_past_the_year_9999_is_refused_as_a_league_start(tmp_path):

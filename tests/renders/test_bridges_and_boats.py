@@ -105,7 +105,7 @@ def crowded() -> State:
 
 
 def test_registered_for_the_service():
-    assert renders.RENDERERS["bridges-and-boats"] is render
+    assert renders.LOOKS["bridges-and-boats"].draw is render
 
 
 @pytest.mark.parametrize("seat", [None, A, D])

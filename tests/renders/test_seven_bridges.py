@@ -413,15 +413,15 @@ def test_the_public_card_has_a_row_per_player_with_name_and_score(players: int) 
 
 async def test_the_channel_gets_the_card_and_the_mover_their_own_sheet(store) -> None:
     service = Service(store, seed=lambda: 12345)
-    await service.create(TABLE, ADA, "seven-bridges")
-    await service.join(TABLE, BOB)
-    start = await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "seven-bridges")
+    await service.lobby.join(TABLE, BOB)
+    start = await service.lobby.start(TABLE, ADA)
     mover = ADA if start.awaiting == (ADA.user_id,) else BOB
-    moved = await service.move(TABLE, mover, (await service.legal_moves(TABLE, mover))[0])
+    moved = await service.play.move(TABLE, mover, (await service.play.legal_moves(TABLE, mover))[0])
     assert decode(moved.image).width == 800  # the public progress card, no map
     assert moved.followup.private
     assert decode(moved.followup.image).width == 900  # the mover's own sheet
-    hand = await service.hand(TABLE, mover)
+    hand = await service.play.hand(TABLE, mover)
     assert hand.private and decode(hand.image).width == 900
 
 

@@ -15,7 +15,7 @@ from engine.seven_bridges.state import (
     available,
     distinct,
     horse_out,
-    matching,
+    matched,
     not_among,
     wasted,
 )
@@ -42,7 +42,7 @@ def refusal(state: State, seat: int, action: Discard) -> str | None:
 
 
 def effect(state: State, seat: int, action: Discard) -> tuple[State, list[Event]]:
-    die = matching(state, available(state, seat), action.kind, action.value)
+    die = matched(state, available(state, seat), action.kind, action.value)
     token = die_token(action.kind, action.value)
     events = [Event("waste", f"{seat_ref(seat)} can draw nothing and discards {token}.")]
     return wasted(state, seat, die), events

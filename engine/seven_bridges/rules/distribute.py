@@ -19,7 +19,7 @@ from engine.seven_bridges.state import (
     State,
     available,
     dice_text,
-    matching,
+    matched,
     name_of,
     owner,
     positions,
@@ -85,7 +85,7 @@ def effect(state: State, seat: int, action: Distribute) -> tuple[State, list[Eve
     hands: list[list[int]] = [[] for _ in range(positions(state))]
     free = list(available(state, seat))
     for slot, (kind, value) in zip(range(state.slot, PICKS), action.dice, strict=True):
-        d = matching(state, tuple(free), kind, value)
+        d = matched(state, tuple(free), kind, value)
         free.remove(d)
         hands[owner(state, slot)].append(d)
     state = replace(state, hands=tuple(tuple(h) for h in hands))

@@ -19,7 +19,7 @@ from engine.seven_bridges.state import (
     available,
     distinct,
     horse_out,
-    matching,
+    matched,
     not_among,
     wasted,
 )
@@ -48,7 +48,7 @@ def refusal(state: State, seat: int, action: Downgrade) -> str | None:
 
 def effect(state: State, seat: int, action: Downgrade) -> tuple[State, list[Event]]:
     """The die turned up to the first value that fits, to be drawn next; or wasted."""
-    die = matching(state, available(state, seat), action.kind, action.value)
+    die = matched(state, available(state, seat), action.kind, action.value)
     player = state.seats[seat]
     dice = list(state.dice)
     token = die_token(action.kind, action.value)

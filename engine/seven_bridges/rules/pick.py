@@ -72,6 +72,7 @@ def refusal(state: State, seat: int, action: Pick) -> str | None:
 
 def effect(state: State, seat: int, action: Pick) -> tuple[State, list[Event]]:
     die = _die(state, seat, action)
+    assert die is not None, "the refusal let through a die that is not there"
     dice = list(state.dice)
     dice[die] = 0
     state = replace(state, dice=tuple(dice), slot=state.slot + 1, committed=-1)

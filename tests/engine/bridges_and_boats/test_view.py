@@ -58,18 +58,18 @@ async def test_no_public_reply_of_a_whole_game_through_the_service_names_a_hidde
     while the buyer's private follow-up does tell them what they bought."""
     rnd = random.Random(4)
     players = {A: ADA, D: BOB}
-    await service.create(TABLE, ADA, "bridges-and-boats", seed=77)
-    await service.join(TABLE, BOB)
-    await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "bridges-and-boats", seed=77)
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.start(TABLE, ADA)
     state = g.new(2, None, 77)
     revealed: set[Domino] = set()
     bought = 0
     while not g.is_over(state):
         seat = g.to_play(state)[0]
-        moves = await service.legal_moves(TABLE, players[seat])
+        moves = await service.play.legal_moves(TABLE, players[seat])
         busy = [m for m in moves if m != "end"]
         text = rnd.choice(busy) if busy and rnd.random() < 0.75 else rnd.choice(moves)
-        reply = await service.move(TABLE, players[seat], text)
+        reply = await service.play.move(TABLE, players[seat], text)
         state = g.play(state, seat, text).state
         revealed |= set(state.planes) | {b.domino for b in state.boats if b.soldiers}
         hidden = set(DOUBLE_SIX) - revealed

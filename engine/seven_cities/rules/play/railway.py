@@ -80,6 +80,9 @@ def effect(state: State, seat: int, play: Play) -> tuple[State, list[Event]]:
         f"{seat_ref(seat)} plays {name(play.card)} and {'moves' if full else 'places'} it "
         f"onto {', '.join(play.tiles)}."
     )
-    field = "railways" if play.card == "railway" else "walls"
-    state = replace(to_red(state, seat, play.card), **{field: kept + (tiles,)}, marks=tiles)
+    state = to_red(state, seat, play.card)
+    if play.card == "railway":
+        state = replace(state, railways=kept + (tiles,), marks=tiles)
+    else:
+        state = replace(state, walls=kept + (tiles,), marks=tiles)
     return state, [Event("play", text)]

@@ -16,9 +16,9 @@ from bot.leagues.standings import (
     standings,
 )
 from bot.marks import channel, when
-from bot.organiser.base import (
+from bot.service.leagues.book import (
     TIEBREAK_LABELS,
-    OrganiserBase,
+    LeagueBook,
     cell,
     finishing_order,
     league_format,
@@ -26,17 +26,21 @@ from bot.organiser.base import (
     match_result,
     progress,
 )
-from bot.service import Reply
+from bot.service.replies import Reply
 from bot.store import parse_time
 from renders.standings import render_table
 from renders.text.common import plural
 
 
-class Looking(OrganiserBase):
+class LeagueTables:
     """Looking at leagues: standings (as a picture), the list, the schedule and the results."""
 
+    def __init__(self, book: LeagueBook) -> None:
+        self.store = book.store
+        self.book = book
+
     async def standings(self, guild_id: int | None, name: str) -> Reply:
-        league = await self._league(guild_id, name)
+        league = await self.book.league(guild_id, name)
         members = await self.store.members(league.id)
         scoring = league_scoring(league)
         matches = await self.store.matches(league.id)
@@ -105,7 +109,7 @@ class Looking(OrganiserBase):
 
     async def schedule(self, guild_id: int | None, name: str) -> Reply:
         """Round robins are fixed from the start; other formats pair one round at a time."""
-        league = await self._league(guild_id, name)
+        league = await self.book.league(guild_id, name)
         members = await self.store.members(league.id)
         names = {m.user_id: m.name for m in members}
         lines = [f"**{league.name}** schedule"]
@@ -125,7 +129,7 @@ class Looking(OrganiserBase):
         return Reply(text="\n".join(lines), private=True)
 
     async def results(self, guild_id: int | None, name: str) -> Reply:
-        league = await self._league(guild_id, name)
+        league = await self.book.league(guild_id, name)
         names = {m.user_id: m.name for m in await self.store.members(league.id)}
         lines = [f"**{league.name}** results"]
         for m in await self.store.matches(league.id):

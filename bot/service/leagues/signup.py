@@ -13,6 +13,7 @@ from bot.inputs import (
     ROUND_TIME,
     SHOWN,
     TABLE_SIZE,
+    Refused,
     check_count,
     check_hours,
     check_text,
@@ -25,15 +26,23 @@ from bot.leagues.formats import (
 )
 from bot.leagues.results import Scoring
 from bot.marks import role, when
-from bot.organiser.base import LEAGUE_NAME, OrganiserBase, league_format
-from bot.scheduler import Posted
-from bot.service import Caller, Refused, Reply, Table
+from bot.service.context import Context
+from bot.service.leagues.book import LEAGUE_NAME, LeagueBook, league_format
+from bot.service.play import Play
+from bot.service.replies import Caller, Reply, Table
+from bot.service.timers import Posted
 from bot.store import LeagueRow, StaleGame, iso, parse_time
 from renders.text.common import plural
 
 
-class SignUp(OrganiserBase):
+class Leagues:
     """Signing up: creating a league, its organiser role, joining and leaving."""
+
+    def __init__(self, context: Context, book: LeagueBook, play: Play) -> None:
+        self.context = context
+        self.store = context.store
+        self.book = book
+        self.play = play
 
     async def create(
         self,
@@ -60,7 +69,7 @@ class SignUp(OrganiserBase):
         """
         if table.guild_id is None:
             raise Refused("Leagues belong to a server: create one in a server channel.")
-        if not await self._may_organise(table.guild_id, caller):
+        if not await self.book.may_organise(table.guild_id, caller):
             raise Refused("Only a server manager or the league organiser role can create a league.")
         if game_key not in engine.GAMES:
             raise Refused(f"There is no game called '{game_key[:SHOWN]}'.")
@@ -160,7 +169,7 @@ class SignUp(OrganiserBase):
         return Scoring(places, bye)
 
     async def join(self, guild_id: int | None, caller: Caller, name: str) -> Reply:
-        league = await self._league(guild_id, name)
+        league = await self.book.league(guild_id, name)
         members = await self.store.members(league.id)
         if league.status == "finished":
             raise Refused(f"The {league.name} league is over.")
@@ -184,7 +193,7 @@ class SignUp(OrganiserBase):
         leaver's game in play is resigned and settled as their forfeit, so the round
         does not wait for a player who has gone. Returns the answer and the notices for
         the match threads."""
-        league = await self._league(guild_id, name)
+        league = await self.book.league(guild_id, name)
         members = await self.store.members(league.id)
         if not any(m.user_id == caller.user_id and not m.dropped for m in members):
             raise Refused(f"You are not in the {league.name} league.")
@@ -212,7 +221,7 @@ class SignUp(OrganiserBase):
             if match.game_status == "active":
                 # a game that will not take a resignation right now is called off below
                 with contextlib.suppress(Refused):
-                    await self.service.resign(table, Caller(leaver.user_id, leaver.name))
+                    await self.play.resign(table, Caller(leaver.user_id, leaver.name))
             game = await self.store.game(match.game_id)
             size = len(match.players)
             places = [size if p == leaver.user_id else 1 for p in match.players]

@@ -1,5 +1,5 @@
-"""What every part of the organiser shares: the service it plays through, finding a league
-and who may run it, and how a league's format and scoring are read from its row.
+"""What every league feature shares: :class:`LeagueBook` (finding a league, who may run it,
+its lease), and how a league's format and scoring are read from its row.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from fractions import Fraction
 import engine
 from bot.inputs import (
     SHOWN,
+    Refused,
     check_text,
 )
 from bot.leagues.formats import (
@@ -27,7 +28,8 @@ from bot.leagues.standings import (
     GAME_SCORE,
     HEAD_TO_HEAD,
 )
-from bot.service import LEASE, Caller, Refused, Service, Table, ordinal
+from bot.service.context import LEASE, Context
+from bot.service.replies import Caller, Table, ordinal
 from bot.store import Fence, LeagueRow, Match
 
 log = logging.getLogger(__name__)
@@ -101,49 +103,45 @@ def finishing_order(names: list[str], places: Sequence[int]) -> str:
     return " · ".join(f"{'=' if p in shared else ''}{ordinal(p)} {n}" for p, n in ranked)
 
 
-class OrganiserBase:
-    """The organiser's state and the look-ups every part of it uses."""
+class LeagueBook:
+    """The look-ups every league feature uses, and what this process keeps of leagues:
+    the lock each league's steps take here, and why a stalled one could not go on."""
 
-    def __init__(self, service: Service, open_table: OpenTable = numbered_tables) -> None:
-        self.service = service
-        self.store = service.store
-        self.open_table = open_table
-        #: league id -> the error it last could not go on for (see :meth:`_stalled`)
-        self._stalls: dict[int, str] = {}
+    def __init__(self, context: Context) -> None:
+        self.store = context.store
+        self.holder = context.holder
+        #: league id -> the error it last could not go on for
+        #: (:meth:`~bot.service.leagues.rounds.LeagueRounds.tick`)
+        self.stalls: dict[int, str] = {}
         #: league id -> the lock its steps take in this process: a lease is the process's,
         #: so it would not keep a /league start off the minute's pass of the same process
         self._locks: dict[int, asyncio.Lock] = {}
 
-    async def let_go(self) -> None:
-        """Give up the leases of the leagues this process keeps (the stalled ones)."""
-        for league_id in list(self._stalls):
-            await self._let_go(league_id)
-
-    def _lock_of(self, league_id: int) -> asyncio.Lock:
+    def lock_of(self, league_id: int) -> asyncio.Lock:
         return self._locks.setdefault(league_id, asyncio.Lock())
 
-    async def _hold(self, league_id: int) -> bool:
+    async def hold(self, league_id: int) -> bool:
         """Take (or renew) the league's lease: one process at a time steps a league, of
         all those sharing the database, and one that dies holding it leaves it to the
         next when it runs out."""
         until = self.store.clock() + LEASE
-        return await self.store.take_lease(f"league:{league_id}", self.service.holder, until)
+        return await self.store.take_lease(f"league:{league_id}", self.holder, until)
 
-    def _fence(self, league_id: int) -> Fence:
+    def fence(self, league_id: int) -> Fence:
         """The league's lease, for a write of its step to check and renew in its own
         transaction: a process that held it past its time has that write refused."""
-        return Fence(f"league:{league_id}", self.service.holder, self.store.clock() + LEASE)
+        return Fence(f"league:{league_id}", self.holder, self.store.clock() + LEASE)
 
-    async def _let_go(self, league_id: int) -> None:
-        await self.store.drop_lease(f"league:{league_id}", self.service.holder)
+    async def let_go(self, league_id: int) -> None:
+        await self.store.drop_lease(f"league:{league_id}", self.holder)
 
-    async def _league(self, guild_id: int | None, name: str) -> LeagueRow:
+    async def league(self, guild_id: int | None, name: str) -> LeagueRow:
         wanted = check_text(name.strip(), "A league's name")
         league = await self.store.league(guild_id or 0, wanted)
         if league is None:
             raise Refused(f"There is no league called '{name[:SHOWN]}' in this server.")
         return league
 
-    async def _may_organise(self, guild_id: int | None, caller: Caller) -> bool:
+    async def may_organise(self, guild_id: int | None, caller: Caller) -> bool:
         role = await self.store.organiser_role(guild_id or 0)
         return caller.manager or (role is not None and role in caller.roles)

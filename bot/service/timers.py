@@ -21,20 +21,17 @@ from typing import Literal
 
 import engine
 from bot.clocks import Wait, digest_after, due, remind_every, warning_window
+from bot.inputs import Refused
 from bot.marks import when
 from bot.notify import routes
-from bot.service import (
-    LEASE,
-    POLICIES,
-    Caller,
-    Refused,
-    Reply,
-    Service,
-    Table,
-    effective_moves,
-    waited_for,
-)
+from bot.service.context import LEASE, Context
+from bot.service.games import effective_moves
+from bot.service.lobby import POLICIES
+from bot.service.looking import Looking
 from bot.service.pings import game_label, last_played, reminder, warning
+from bot.service.play import Play
+from bot.service.replies import Caller, Reply, Table, waited_for
+from bot.service.seats import Seats
 from bot.store import Notice, Settings, iso, parse_time
 
 log = logging.getLogger(__name__)
@@ -107,7 +104,7 @@ def day_ends(moment: datetime) -> datetime:
 BATCH = 10
 
 
-class Scheduler:
+class Timers:
     """Runs what is due. The Discord loop and the tests call :meth:`tick` the same way.
 
     Any number of processes may tick on one database: each claims the waits it does
@@ -115,9 +112,15 @@ class Scheduler:
     itself done once (a reminder by a conditional claim, a move by the game's version).
     """
 
-    def __init__(self, service: Service, lease: timedelta = LEASE) -> None:
-        self.service = service
-        self.store = service.store
+    def __init__(
+        self, context: Context, play: Play, seats: Seats, looking: Looking, lease: timedelta = LEASE
+    ) -> None:
+        """``lease``: how long a wait this process claims stays its own."""
+        self.context = context
+        self.store = context.store
+        self.play = play
+        self.seats = seats
+        self.looking = looking
         self.lease = lease
         self._claims = itertools.count(1)
 
@@ -225,7 +228,7 @@ class Scheduler:
             await self.store.claim_digests(claims)
 
     async def _digest(self, user_id: int) -> str | None:
-        lines = await self.service.waiting_lines(user_id)
+        lines = await self.looking.waiting_lines(user_id)
         if not lines:
             return None
         count = "1 game waits" if len(lines) == 1 else f"{len(lines)} games wait"
@@ -297,16 +300,16 @@ class Scheduler:
         announce = note if durable else None
         try:
             if wait.reacting:
-                reply = await self.service.move(table, caller, "pass", expect, announce=announce)
+                reply = await self.play.move(table, caller, "pass", expect, announce=announce)
             elif wait.clocks.policy == "forfeit":
-                reply = await self.service.resign(table, caller, expect, announce=announce)
+                reply = await self.play.resign(table, caller, expect, announce=announce)
             elif wait.clocks.policy == "skip":
-                reply = await self.service.skip_turn(table, caller, expect, announce=announce)
+                reply = await self.play.skip_turn(table, caller, expect, announce=announce)
             else:
-                moves = await self.service.legal_moves(table, caller, expect)
+                moves = await self.play.legal_moves(table, caller, expect)
                 # the same wait always picks the same move, even if retried after a restart
                 pick = random.Random(f"{wait.game_id}:{wait.version}").choice(moves)
-                reply = await self.service.move(table, caller, pick, expect, announce=announce)
+                reply = await self.play.move(table, caller, pick, expect, announce=announce)
         except Refused:
             return None
         return replace(reply, text=f"{note}\n{reply.text}")
@@ -317,7 +320,7 @@ class Scheduler:
         table = Table(wait.channel_id, wait.guild_id)
         caller = Caller(wait.user_id, wait.name)
         try:
-            return await self.service.ai_move(
+            return await self.seats.ai_move(
                 table, caller, (wait.game_id, wait.version), announce="" if durable else None
             )
         except Refused:
@@ -326,13 +329,13 @@ class Scheduler:
     async def board(self, notice: Notice) -> Posted:
         """A ``board`` notice's post: the timer's move whose process died before posting
         it, rebuilt from the log, for its game's channel."""
-        reply = await self.service.announcement(notice.game_id, notice.seq, notice.text)
+        reply = await self.play.announcement(notice.game_id, notice.seq, notice.text)
         return Posted(Table(notice.channel_id, notice.guild_id), reply)
 
     def claimer(self) -> str:
         """A token for one claim of this process's: its holder and a count, so a claim is
         told apart from every other, this process's own earlier ones included."""
-        return f"{self.service.holder}/{next(self._claims)}"
+        return f"{self.context.holder}/{next(self._claims)}"
 
     async def still_ours(self, notice: Notice) -> bool:
         """Just before ``notice`` goes out: whether its claim is still this process's

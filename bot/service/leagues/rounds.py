@@ -10,26 +10,31 @@ from datetime import timedelta
 from functools import partial
 
 from bot.clocks import Clocks
+from bot.inputs import Refused
 from bot.leagues.formats import (
     BadLeague,
     next_round,
 )
 from bot.marks import when
-from bot.organiser.base import (
-    OrganiserBase,
+from bot.service.context import Context
+from bot.service.leagues.book import (
+    LeagueBook,
+    OpenTable,
     league_format,
     league_scoring,
     match_result,
 )
-from bot.scheduler import Post, Posted, post_once
-from bot.service import Caller, Refused, Reply, Table
+from bot.service.leagues.tables import LeagueTables
+from bot.service.lobby import Lobby
 from bot.service.pings import game_label
+from bot.service.replies import Caller, Reply, Table
+from bot.service.timers import Post, Posted, post_once
 from bot.store import Drawn, LeagueRow, LeaseLost, Match, StaleGame, iso, parse_time
 
 log = logging.getLogger(__name__)
 
 
-class Rounds(OrganiserBase):
+class LeagueRounds:
     """Running rounds: starting the season, drawing and opening each round's games, and the
     minute's tick that moves every league on. A league is stepped under its lease, so of
     several processes sharing the database one at a time does it, and each of its writes
@@ -39,25 +44,48 @@ class Rounds(OrganiserBase):
     round's draw, each match's game (opened, seated, started and linked to its match at
     once), the round's opening. Its posts (the round's announcement, each match's first
     board, the final standings) are marked due in the transaction that makes them due,
-    and marked made once posted: a pass that dies in between leaves them to the next."""
+    and marked made once posted: a pass that dies in between leaves them to the next.
+
+    ``open_table`` is the front end's: where a match is played (a thread on Discord)."""
+
+    def __init__(
+        self,
+        context: Context,
+        book: LeagueBook,
+        lobby: Lobby,
+        tables: LeagueTables,
+        open_table: OpenTable,
+    ) -> None:
+        self.store = context.store
+        self.book = book
+        self.lobby = lobby
+        self.tables = tables
+        self.open_table = open_table
+
+    async def let_go(self) -> None:
+        """Give up the leases of the leagues this process keeps (the stalled ones)."""
+        for league_id in list(self.book.stalls):
+            await self.book.let_go(league_id)
 
     async def start(
         self, guild_id: int | None, caller: Caller, name: str, post: Post | None = None
     ) -> list[Posted]:
         """Close sign-up and open round 1. Its posts go to ``post`` (see :meth:`tick`);
         returned without it."""
-        league = await self._league(guild_id, name)
-        if caller.user_id != league.created_by and not await self._may_organise(guild_id, caller):
+        league = await self.book.league(guild_id, name)
+        if caller.user_id != league.created_by and not await self.book.may_organise(
+            guild_id, caller
+        ):
             raise Refused("Only the league's organiser or a server manager can start it.")
-        async with self._lock_of(league.id):
-            if not await self._hold(league.id):
+        async with self.book.lock_of(league.id):
+            if not await self.book.hold(league.id):
                 raise Refused(
                     f"The {league.name} league is moving on right now (a round is opening); "
                     "look again in a minute."
                 )
             posted: list[Posted] = []
             try:
-                await self._start(await self._league(guild_id, name), post, posted)
+                await self._start(await self.book.league(guild_id, name), post, posted)
             except Refused:
                 raise
             except Exception:
@@ -67,7 +95,7 @@ class Rounds(OrganiserBase):
                 # announces the round
                 log.exception("league %d (%s) started only in part", league.id, league.name)
             finally:
-                await self._let_go(league.id)
+                await self.book.let_go(league.id)
         return posted
 
     async def _start(self, league: LeagueRow, post: Post | None, posted: list[Posted]) -> None:
@@ -109,7 +137,9 @@ class Rounds(OrganiserBase):
                 if match.game_id is None:  # else opened on an earlier try
                     await self._open_game(league, match, index, names)
             deadline = self.store.clock() + timedelta(hours=league.round_hours)
-            await self.store.open_round(league.id, number, iso(deadline), self._fence(league.id))
+            await self.store.open_round(
+                league.id, number, iso(deadline), self.book.fence(league.id)
+            )
         finally:
             await self._post_due(league, post, posted)
 
@@ -139,7 +169,7 @@ class Rounds(OrganiserBase):
             places = tuple(len(players) if p in dropped else 1 for p in players)
             drawn.append(Drawn("forfeit", tuple(players), places, gone))
         drawn += [Drawn("played", tuple(players)) for players in plan.tables]
-        fence = self._fence(league.id)
+        fence = self.book.fence(league.id)
         rounds = league.rounds if starting else None
         await self.store.draw_round(league.id, number, drawn, fence, rounds=rounds)
 
@@ -148,20 +178,20 @@ class Rounds(OrganiserBase):
     ) -> None:
         """A thread for the match, and in it the match's game: opened, seated, started
         and linked to the match in one transaction under the league's lease."""
-        if not await self._hold(league.id):  # renewed: Discord may take a while
+        if not await self.book.hold(league.id):  # renewed: Discord may take a while
             raise LeaseLost(f"league {league.id} was taken over while opening match {match.id}")
         title = f"{league.name} R{match.round} T{index}: " + " v ".join(
             names[p] for p in match.players
         )
         table = await self.open_table(league, match.id, title[:100])
         try:
-            await self.service.open_game(
+            await self.lobby.open_game(
                 table,
                 [Caller(p, names[p]) for p in match.players],
                 league.game_key,
                 clocks=Clocks(move_hours=league.move_hours),
                 match=match.id,
-                fence=self._fence(league.id),
+                fence=self.book.fence(league.id),
             )
         except StaleGame:  # another process opened it as this one waited on Discord
             log.warning("league match %d was opened meanwhile", match.id)
@@ -169,10 +199,10 @@ class Rounds(OrganiserBase):
     async def _post_due(self, league: LeagueRow, post: Post | None, posted: list[Posted]) -> None:
         """Post what the league's transactions made due and no pass has posted yet: its
         news (a round's announcement, or its final standings), then each new match's
-        first board; each marked made once posted (:func:`~bot.scheduler.post_once`),
+        first board; each marked made once posted (:func:`~bot.service.timers.post_once`),
         under the league's lease (:class:`LeaseLost` once another process holds it: it
         posts the rest)."""
-        league = await self._league(league.guild_id, league.name)
+        league = await self.book.league(league.guild_id, league.name)
         matches = await self.store.matches(league.id)
         due = []
         if league.news_pending:
@@ -182,7 +212,7 @@ class Rounds(OrganiserBase):
             if match.post_pending:
                 board = await self._match_post(league, match)
                 due.append((board, partial(self.store.match_posted, match.id)))
-        hold = partial(self._hold, league.id)
+        hold = partial(self.book.hold, league.id)
         for item, mark in due:
             if not await post_once(item, mark, post, posted, hold):
                 raise LeaseLost(f"league {league.id} was taken over while posting")
@@ -192,7 +222,7 @@ class Rounds(OrganiserBase):
         or the final standings once it is over."""
         home = Table(league.channel_id, league.guild_id)
         if league.status == "finished":
-            standing = await self.standings(league.guild_id, league.name)
+            standing = await self.tables.standings(league.guild_id, league.name)
             final = Reply(
                 text=f"**{league.name} is over.** Final standings:\n{standing.text}",
                 image=standing.image,
@@ -217,7 +247,7 @@ class Rounds(OrganiserBase):
         """A new match's first board, in its thread. The service pings only whoever moves
         first; a new match pings every player seated, and only them, so nobody learns of
         their league game by chance."""
-        reply = await self.service.opening(match.game_id)
+        reply = await self.lobby.opening(match.game_id)
         names = {m.user_id: m.name for m in await self.store.members(league.id)}
         first = ", ".join(names[u] for u in reply.awaiting if u in names)
         label = game_label(league.game_key, match.game_id)
@@ -256,7 +286,7 @@ class Rounds(OrganiserBase):
         posted if they are not yet. A league that stalled keeps its lease (this process
         renews it each minute as it tries again), so the process that said why is the one
         that goes on trying, and no other process says it again."""
-        async with self._lock_of(listed.id):
+        async with self.book.lock_of(listed.id):
             league = await self._held(listed)
             if league is None:
                 return
@@ -274,10 +304,10 @@ class Rounds(OrganiserBase):
                 posted += self._stalled(league, exc)
                 stalled = True
             else:
-                self._stalls.pop(league.id, None)
+                self.book.stalls.pop(league.id, None)
             finally:
                 if not stalled:
-                    await self._let_go(league.id)
+                    await self.book.let_go(league.id)
 
     async def _start_due(self, league: LeagueRow, post: Post | None, posted: list[Posted]) -> None:
         """A league whose start time came: started, or told why not (too few players),
@@ -293,15 +323,15 @@ class Rounds(OrganiserBase):
         """The league as it stands once this process holds its lease, if it is still as
         listed (another process may have stepped it since the list was read); None,
         holding nothing, otherwise."""
-        if not await self._hold(listed.id):
+        if not await self.book.hold(listed.id):
             return None
         try:
             league = await self.store.league(listed.guild_id or 0, listed.name)
         except BaseException:
-            await self._let_go(listed.id)
+            await self.book.let_go(listed.id)
             raise
         if league is None or (league.id, league.status) != (listed.id, listed.status):
-            await self._let_go(listed.id)
+            await self.book.let_go(listed.id)
             return None
         return league
 
@@ -313,9 +343,9 @@ class Rounds(OrganiserBase):
         """
         refused = isinstance(error, Refused)
         seen = str(error) if refused else f"{type(error).__name__}: {error}"
-        if self._stalls.get(league.id) == seen:
+        if self.book.stalls.get(league.id) == seen:
             return []
-        self._stalls[league.id] = seen
+        self.book.stalls[league.id] = seen
         if refused:
             reason = str(error)
             if league_format(league).late_joiners:
@@ -347,7 +377,7 @@ class Rounds(OrganiserBase):
         if league.round < league.rounds:
             await self._open_round(league, league.round + 1, post, posted)
             return
-        await self.store.finish_league(league.id, self._fence(league.id))
+        await self.store.finish_league(league.id, self.book.fence(league.id))
         await self._post_due(league, post, posted)
 
     async def _settle(self, match: Match, late: bool) -> list[Posted]:

@@ -17,9 +17,13 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from functools import partial
 
+from bot.inputs import Refused
 from bot.marks import when
-from bot.scheduler import Post, Posted, day_ends, post_once
-from bot.service import LEASE, Caller, Refused, Reply, Service, Table, solo_attempt
+from bot.service.context import LEASE, Context
+from bot.service.games import Games, solo_attempt
+from bot.service.lobby import Lobby
+from bot.service.replies import Caller, Reply, Table
+from bot.service.timers import Post, Posted, day_ends, post_once
 from bot.store import Attempt, Entry
 from engine.seven_bridges.board import CITY, format_square
 from renders.text.common import plural
@@ -92,9 +96,11 @@ def share_line(entry: Entry, challenge: Challenge, run: int) -> str:
 
 
 class Daily:
-    def __init__(self, service: Service) -> None:
-        self.service = service
-        self.store = service.store
+    def __init__(self, context: Context, games: Games, lobby: Lobby) -> None:
+        self.context = context
+        self.store = context.store
+        self.games = games
+        self.lobby = lobby
 
     def today(self) -> str:
         return self.store.clock().date().isoformat()
@@ -119,7 +125,7 @@ class Daily:
         # crash leaves the attempt whole, or nothing to hold the player back
         options = {"start": today.start}
         entry = (today.day, guild_id)
-        reply = await self.service.solo(table, caller, GAME, options, seed=today.seed, entry=entry)
+        reply = await self.lobby.solo(table, caller, GAME, options, seed=today.seed, entry=entry)
         head = (
             f"**Daily challenge {today.day}** ({today.weekday}, starting level "
             f"{today.levels[0]}–{today.levels[1]}): you against Euler, until "
@@ -136,7 +142,7 @@ class Daily:
         shared, by the one process holding the daily lease: one that dies in between
         leaves it to the next holder. Without, each is marked, then returned."""
         for entry in await self.store.unsettled_entries():
-            game = await self.service.load_game(entry.game_id, damaged=True)
+            game = await self.games.load(entry.game_id, damaged=True)
             abandoned = entry.game_status == "abandoned"
             attempt = (
                 Attempt("lost", None, None)  # its damaged state held the totals
@@ -195,12 +201,12 @@ class Daily:
         return posted
 
     async def let_go(self) -> None:
-        await self.store.drop_lease("daily", self.service.holder)
+        await self.store.drop_lease("daily", self.context.holder)
 
     async def _hold(self) -> bool:
         """The daily lease: one process at a time posts the challenge and its results."""
         until = self.store.clock() + LEASE
-        return await self.store.take_lease("daily", self.service.holder, until)
+        return await self.store.take_lease("daily", self.context.holder, until)
 
     async def setup(self, table: Table, caller: Caller) -> Reply:
         if table.guild_id is None or not caller.manager:
