@@ -61,12 +61,12 @@ def evaluate(game: Game, state: State, seat: int) -> float:
     """``seat``'s chance of winning from ``state``, from -1 to 1 (module docstring)."""
     if state.over is not None:
         return margin(game, state, seat)
-    z = attacker_outlook(state) / math.sqrt(SPREAD * rounds_left(state) + 1)
+    z = _attacker_outlook(state) / math.sqrt(SPREAD * _rounds_left(state) + 1)
     value = math.erf(z / math.sqrt(2)) + z / 1000
     return value if seat == ATTACKER else -value
 
 
-def attacker_outlook(state: State) -> float:
+def _attacker_outlook(state: State) -> float:
     rules = state.rules
     cannons = len(state.cannons)
     afloat = sum(b.soldiers * _afloat(b.domino, cannons) for b in state.boats)
@@ -77,7 +77,7 @@ def attacker_outlook(state: State) -> float:
         for space, there in enumerate(state.spaces, start=1)
         if there
     )
-    rounds = rounds_left(state)
+    rounds = _rounds_left(state)
     per_coin = 2 / (rules.price + 2) * _boat_odds(cannons)
     standing = sum(d is not None for d in state.bridge) / SECTIONS
     by_bridge = standing * (1 - bombed) ** (steps / rules.speed)  # each soldier who enters
@@ -93,7 +93,7 @@ def attacker_outlook(state: State) -> float:
     return state.crossed + afloat + on_bridge + future + hand - state.coins[1]
 
 
-def rounds_left(state: State) -> float:
+def _rounds_left(state: State) -> float:
     """The most rounds the game can last: a domino from the pool each, or the turn limit."""
     return min(len(state.pool), (TURN_CAP - state.turns) / 2)
 

@@ -134,16 +134,16 @@ async def test_no_public_reply_or_alt_text_of_a_whole_game_names_a_secret_pilot(
     rnd = random.Random(8)
     options = {"secret_pilots": "on", "buying": "look"}
     players = {A: ADA, D: BOB}
-    await service.create(TABLE, ADA, "bridges-and-boats", options, seed=31)
-    await service.join(TABLE, BOB)
-    await service.start(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "bridges-and-boats", options, seed=31)
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.start(TABLE, ADA)
     state, secret_seen = g.new(2, options, 31), 0
     while not g.is_over(state):
         seat = g.to_play(state)[0]
-        moves = await service.legal_moves(TABLE, players[seat])
+        moves = await service.play.legal_moves(TABLE, players[seat])
         busy = [m for m in moves if m != "end"]
         text = rnd.choice(busy) if busy and rnd.random() < 0.7 else rnd.choice(moves)
-        reply = await service.move(TABLE, players[seat], text)
+        reply = await service.play.move(TABLE, players[seat], text)
         state = g.play(state, seat, text).state
         secret = set(state.planes) - state.shown
         assert reply.image is not None and reply.alt
