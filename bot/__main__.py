@@ -18,12 +18,14 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import engine
 from bot import shard_claims
 from bot.backups import backup, checked_store, hold, rebuild_ratings, restore
 from bot.config import BadSetting, Settings, Shards, Web, load_settings
 from bot.drawing import drawers
 from bot.holders import process_holder
-from bot.service import Service, Table, player_count
+from bot.inputs import parse_options
+from bot.service import Refused, Service, Table, player_count
 from bot.store import (
     Store,
     StoreFault,
@@ -91,6 +93,20 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=int, default=1)
     arena.add_argument("--budget", type=int, help="hard's search iterations (default: tuned)")
     arena.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    arena.add_argument(
+        "--option", action="append", default=[], type=_option, metavar="NAME=VALUE",
+        help="one of the game's options, as /game new takes it (repeatable)",
+    )  # fmt: skip
+    balance = sub.add_parser("balance", help="an AI level against itself: which seat wins")
+    balance.add_argument("game")
+    balance.add_argument("--level", default="hard", help="the AI level on both seats (hard)")
+    balance.add_argument("--games", type=int, default=200, help="games a row (default 200)")
+    balance.add_argument("--seed", type=int, default=21)
+    balance.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    balance.add_argument(
+        "--row", action="append", default=[], metavar="OPTIONS",
+        help='a row\'s options, "name=value name=value" (repeatable); rulebook, singles',
+    )  # fmt: skip
     backup = sub.add_parser("backup", help="copy the live database safely (online backup)")
     backup.add_argument("target", type=Path, help="the file to write the copy to")
     backup.add_argument("--db", type=_database, help=_DB_HELP)
@@ -340,6 +356,20 @@ def _bench_refusal(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _flushed(line: str) -> None:
+    """A line printed at once, for a long bench's output read while it runs."""
+    print(line, flush=True)
+
+
+def _option(text: str) -> tuple[str, str]:
+    """``--option name=value``: read as the terminal reads a game's options."""
+    try:
+        (pair,) = parse_options(text).items()
+    except (Refused, ValueError):
+        raise argparse.ArgumentTypeError(f"{text!r}: write one name=value, e.g. height=8") from None
+    return pair
+
+
 def _counts(text: str) -> list[int]:
     """``--bot-processes 1,2,4``: each a whole number of processes, 1 to 64."""
     try:
@@ -379,8 +409,19 @@ def main(argv: list[str] | None = None) -> int:
 
         arena.run(
             known_game(args.game), args.a, args.b, args.games, args.seed, args.budget,
-            jobs=args.jobs,
+            jobs=args.jobs, options=dict(args.option),
         )  # fmt: skip
+        return 0
+    if args.command == "balance":
+        from bot.tools import balance
+        from bot.tools.selfplay import known_game
+
+        game = known_game(args.game)
+        try:
+            rows = balance.rows_of(engine.get(game), args.row)
+        except Refused as exc:
+            raise SystemExit(str(exc)) from None
+        balance.run(game, rows, args.games, args.seed, args.level, args.jobs, _flushed)
         return 0
     if args.command == "ratings":
         return asyncio.run(rebuild_ratings(args.db or settings.db_path))

@@ -141,3 +141,35 @@ class Text(Option):
 
     def values(self) -> str:
         return f"e.g. {self.example} (default: {self.default_text})"
+
+
+@dataclass(frozen=True)
+class Choice(Option):
+    """One of a few named values (Discord offers them as a list to pick from). A value may
+    be a preset: choosing it sets other options too (``presets``: value -> {option name:
+    value as typed}), each unless given itself, so a table can pick a whole variant in one
+    option and still change one of its rules."""
+
+    name: str
+    summary: str
+    choices: tuple[tuple[str, str], ...]  # (value, what it means), the default among them
+    default: str
+    note: str = ""
+    presets: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+    def read(self, value: Any) -> str:
+        word = str(value).strip().lower() if isinstance(value, str) else None
+        if word not in {v for v, _ in self.choices}:
+            raise BadOptions(f"{self.name} is {self._listed()}, not {quoted(value)}.")
+        return word
+
+    def values(self) -> str:
+        return f"{self._listed()} (default {self.default})"
+
+    def preset(self, value: str) -> dict[str, str]:
+        """The other options ``value`` sets (none for a plain value)."""
+        return dict(dict(self.presets).get(value, ()))
+
+    def _listed(self) -> str:
+        names = [v for v, _ in self.choices]
+        return ", ".join(names[:-1]) + f" or {names[-1]}"

@@ -457,7 +457,9 @@ def _draw_bridge(pen: Pen, view: View, plan: Layout) -> None:
     for i, (box, sums) in enumerate(zip(plan.sections, _ranges(), strict=True)):
         cx = (box[0] + box[2]) / 2
         pen.text((cx, y + 17), str(i + 1), 24, INK)
-        pen.text((cx, y + 43), f"dice {sums}", 19, MUTED, bold=False)
+        face = view.faces[i]  # match bombing: planes aim at the numbers, not the dice
+        under = f"dice {sums}" if not view.rules.match_bombing else f"{face or ''}"
+        pen.text((cx, y + 43), under, 19, MUTED, bold=False)
 
 
 def _draw_boats(pen: Pen, view: View, plan: Layout) -> None:
@@ -498,7 +500,7 @@ def _draw_dice(pen: Pen, view: View, plan: Layout) -> None:
     ]
     if view.pending is not None:
         p = view.pending
-        label = f"{p.plane} {'to hit' if p.stage == 'hit' else 'aim'}"
+        label = f"{p.name} {'to hit' if p.stage == 'hit' else 'aim'}"
         rows.append((label, p.dice, "re-roll or keep?", True))
     if not rows:
         pen.text(
@@ -584,17 +586,21 @@ def _draw_defender(pen: Pen, view: View, plan: Layout) -> None:
     x -= text_width(count, 30) + 8
     _domino(pen, (x - 44, y - 11, x, y + 11), None, face_up=False)
     base = plan.air_base
+    face = "face down" if view.rules.secret_pilots else "face up"
     if view.declared:
         label = "Air base: framed planes fly today"
     else:
-        label = "Air base: planes, face up" if view.planes else "Air base: no planes yet"
+        label = f"Air base: planes, {face}" if view.planes else "Air base: no planes yet"
     pen.text((base[0] + 8, base[1] + 14), label, 20, MUTED, "lm", False)
     flying = SIDES[DEFENDER]
-    for plane, box in zip(view.planes, plan.planes, strict=True):
-        if plane in view.declared:
+    for i, (plane, box) in enumerate(zip(view.planes, plan.planes, strict=True)):
+        if i in view.declared:
             pen.rect(_grow(box, 5), flying.fill, flying.edge, 2, radius=9)
-        _domino(pen, box, plane)
-        tag = "ghost" if plane.is_ghost else "ace" if plane.is_ace else ""
+        up = view.planes_up[i]
+        _domino(pen, box, plane, face_up=up)
+        tag = "ghost" if plane and plane.is_ghost else "ace" if plane and plane.is_ace else ""
+        if not up:  # secret pilots: named by place, its ends on its back for its owner
+            tag = f"p{i + 1}"
         if tag:
             pen.text(((box[0] + box[2]) / 2, box[3] + 14), tag, 16, INK)
 

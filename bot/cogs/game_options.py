@@ -1,6 +1,7 @@
 """Each game's options as typed slash options, so a phone user picks values, never types
-``name=value``: a whole number with Discord's own min and max, a switch (true/false), and a
-text (a square, a time) with suggestions while it is typed.
+``name=value``: a whole number with Discord's own min and max, a switch (true/false), one of
+a few named values picked from a list, and a text (a square, a time) with suggestions while
+it is typed.
 
 They come from the engine's specs (``engine.options``), one slash option per option name,
 its description naming the game it belongs to ("Bridge Wars: the rods' height, 4 to 16
@@ -23,7 +24,7 @@ from discord import app_commands
 import engine
 from bot.cogs.options import CHOICE_TEXT, CHOICES
 from engine.core import BadOptions, Game
-from engine.options import Option, Switch, Text, Whole
+from engine.options import Choice, Option, Switch, Text, Whole
 
 #: what the refusal shown among the suggestions starts with
 REFUSED = "✗ "
@@ -72,6 +73,15 @@ class _Typed(app_commands.Transformer):
     @property
     def max_value(self) -> int | None:
         return self.option.high if isinstance(self.option, Whole) else None
+
+    @property
+    def choices(self) -> list[app_commands.Choice[str]] | None:
+        if not isinstance(self.option, Choice):
+            return None
+        return [
+            app_commands.Choice(name=f"{value}: {meaning}"[:CHOICE_TEXT], value=value)
+            for value, meaning in self.option.choices
+        ]
 
     async def transform(self, interaction: discord.Interaction, value: Any) -> Any:
         return value

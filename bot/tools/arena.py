@@ -4,8 +4,12 @@
 games, ``--a`` in seat 0 of the even games and seat 1 of the odd ones, and prints one
 JSON line from ``--a``'s side: wins, losses, draws, the mean score margin, and the CPU
 time (``time.process_time``) of ``--a``'s decisions, median and 99th percentile, every
-one counted (a forced move costs next to nothing). ``--b euler`` plays Seven Bridges
-alone against the rulebook's Euler instead, and adds ``--a``'s and Euler's mean scores.
+one counted (a forced move costs next to nothing); and from the seats' side, whoever
+played them, the games each seat won (``seat_wins``: the balance between seats, such as
+Bridges and Boats' attacker and defender) and the mean number of turns a game lasted.
+``--option name=value`` (repeatable) plays the game with its options, checked as
+``/game new`` checks them. ``--b euler`` plays Seven Bridges alone against the rulebook's
+Euler instead, and adds ``--a``'s and Euler's mean scores.
 
 Each seat decides from its own view and the legal actions only (``engine.ai``); the
 game's seed (its deck, its dice) and the AIs' seeds come from separate streams of
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +30,7 @@ from typing import Any
 import engine
 from bot.tools.figures import percentile
 from engine import ai
-from engine.core import Game, Rng
+from engine.core import BadOptions, Game, Rng
 
 EULER = "euler"
 #: a game that has not ended after this many actions is a bug worth stopping for
@@ -37,13 +41,16 @@ MOVE_LIMIT = 20_000
 class Outcome:
     """One game from ``--a``'s side: its place against the other's (-1 won, 0 drew,
     1 lost), the score margin, the scores (alone: ``--a``'s and Euler's) and the CPU
-    time of each of ``--a``'s decisions."""
+    time of each of ``--a``'s decisions; and the seat that won (None: a draw, or alone)
+    and the turns the game lasted."""
 
     verdict: int
     margin: float
     score: float
     rival: float
     cpu_ms: tuple[float, ...]
+    winner: int | None = None
+    turns: int = 0
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,7 @@ class Match:
     game_seed: int
     ai_seed: int
     budget: int | None
+    options: tuple[tuple[str, str], ...] = ()  # the game's options, as stored
 
 
 def run(
@@ -68,6 +76,7 @@ def run(
     budget: int | None = None,
     emit: Callable[[str], None] = print,
     jobs: int = 1,
+    options: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Play the match and emit its line; the line's fields, for tests and benches.
 
@@ -75,8 +84,10 @@ def run(
     game's seeds are drawn here, in order, so the line is the one a single process
     would print (but for the CPU figures, which are never the same twice).
     """
-    _check(engine.get(key), a, b, jobs)
-    matches = fixtures(key, a, b, games, seed, budget)
+    game = engine.get(key)
+    _check(game, a, b, jobs)
+    written = checked_options(game, options or {}, 1 if b == EULER else 2)
+    matches = fixtures(key, a, b, games, seed, budget, tuple(written.items()))
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             outcomes = list(pool.map(play, matches))
@@ -89,12 +100,15 @@ def run(
         "b": b,
         "games": games,
         "seed": seed,
+        "options": written,
         "wins": sum(o.verdict < 0 for o in outcomes),
         "losses": sum(o.verdict > 0 for o in outcomes),
         "draws": sum(o.verdict == 0 for o in outcomes),
         "margin": round(sum(o.margin for o in outcomes) / max(1, games), 2),
         "cpu_ms_p50": round(percentile(cpu_ms, 0.50), 2) if cpu_ms else 0.0,
         "cpu_ms_p99": round(percentile(cpu_ms, 0.99), 2) if cpu_ms else 0.0,
+        "seat_wins": [sum(o.winner == seat for o in outcomes) for seat in (0, 1)],
+        "turns": round(sum(o.turns for o in outcomes) / max(1, games), 2),
     }
     if b == EULER:
         line["score"] = round(sum(o.score for o in outcomes) / max(1, games), 2)
@@ -103,7 +117,28 @@ def run(
     return line
 
 
-def fixtures(key: str, a: str, b: str, games: int, seed: int, budget: int | None) -> list[Match]:
+def checked_options(game: Game, options: Mapping[str, str], players: int) -> dict[str, str]:
+    """``options`` as ``/game new`` checks them (an option of another game named, each
+    value read by its spec, the whole game opened once), in their stored spelling; a
+    refusal ends the command with its sentence."""
+    try:
+        engine.check_option_owners(game, options)
+        written = game.written_options(options)
+        game.new(players, written, 0)
+    except BadOptions as exc:
+        raise SystemExit(str(exc)) from None
+    return written
+
+
+def fixtures(
+    key: str,
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    budget: int | None,
+    options: tuple[tuple[str, str], ...] = (),
+) -> list[Match]:
     """The match's games, in order: ``a`` in seat 0 of the even ones and seat 1 of the odd
     ones (alone against Euler, always seat 0), each game's seeds drawn from ``seed``."""
     streams = Rng.from_seed(seed)
@@ -112,7 +147,7 @@ def fixtures(key: str, a: str, b: str, games: int, seed: int, budget: int | None
         game_seed, streams = streams.next64()
         ai_seed, streams = streams.next64()
         a_seat = 0 if b == EULER else number % 2
-        matches.append(Match(key, a, b, a_seat, game_seed, ai_seed, budget))
+        matches.append(Match(key, a, b, a_seat, game_seed, ai_seed, budget, options))
     return matches
 
 
@@ -124,19 +159,21 @@ def play(match: Match) -> Outcome:
     else:
         levels, players = {match.a_seat: match.a, 1 - match.a_seat: match.b}, 2
     cpu_ms: list[float] = []
-    state = game.new(players, {}, match.game_seed)
-    state = _play(game, state, levels, match.a_seat, match.ai_seed, match.budget, cpu_ms)
+    state = game.new(players, dict(match.options), match.game_seed)
+    state, turns = _play(game, state, levels, match.a_seat, match.ai_seed, match.budget, cpu_ms)
     result = game.result(state)
     if match.b == EULER:
         mine, rival = result.scores[0], game.view(state, 0).euler_total
         verdict = (mine < rival) - (mine > rival)
-        return Outcome(verdict, mine - rival, mine, rival, tuple(cpu_ms))
+        return Outcome(verdict, mine - rival, mine, rival, tuple(cpu_ms), turns=turns)
     seat, other = match.a_seat, 1 - match.a_seat
     verdict = (result.places[seat] > result.places[other]) - (
         result.places[seat] < result.places[other]
     )
     margin = result.scores[seat] - result.scores[other]
-    return Outcome(verdict, margin, result.scores[seat], result.scores[other], tuple(cpu_ms))
+    winner = None if result.places[0] == result.places[1] else result.places.index(1)
+    scores = result.scores[seat], result.scores[other]
+    return Outcome(verdict, margin, *scores, tuple(cpu_ms), winner, turns)
 
 
 def _check(game: Game, a: str, b: str, jobs: int) -> None:
@@ -165,14 +202,18 @@ def _play(
     ai_seed: int,
     budget: int | None,
     cpu_ms: list[float],
-) -> Any:
+) -> tuple[Any, int]:
     """Every awaited seat decides from its own view until the game ends; the CPU time
-    of ``timed``'s decisions is kept."""
+    of ``timed``'s decisions is kept. Returns the last state and the turns played: one
+    more each time the seat to move changes."""
     seeds = Rng.from_seed(ai_seed)
+    turns, mover = 0, None
     for _ in range(MOVE_LIMIT):
         if game.is_over(state):
-            return state
+            return state, turns
         seat = next(iter(game.awaited(state)))
+        turns += seat != mover
+        mover = seat
         move_seed, seeds = seeds.next64()
         legal = game.legal(state, seat)
         view = game.view(state, seat)

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.bridges_and_boats import actions, ai, flow, scoring, state, view
 from engine.bridges_and_boats.actions import Action
+from engine.bridges_and_boats.options import OPTIONS, Rules
 from engine.bridges_and_boats.rules import RULES
 from engine.bridges_and_boats.state import ROLES, State
 from engine.core import Game, GameInfo, Kit
@@ -60,13 +61,14 @@ class BridgesAndBoats(Game[State, Action]):
             "soldiers across a river, or bomb and sink them and hoard coins."
         ),
         help=HELP,
+        options=OPTIONS,
         hidden_information=True,
     )
     rules = RULES
     kit = Kit(actions, state, flow, scoring, view, ai)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
-        return state.new(seed)
+        return state.new(seed, Rules.of(options))
 
     def is_over(self, state: State) -> bool:
         return state.over is not None

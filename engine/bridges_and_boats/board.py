@@ -47,35 +47,50 @@ def next_gap(bridge: Bridge) -> int | None:
     return next((i for i, d in enumerate(bridge) if d is None), None)
 
 
-def advance(bridge: Bridge, spaces: Spaces, count: int) -> tuple[Spaces, int, int]:
-    """Move up to ``count`` soldiers one space each, furthest ahead first.
+def advance(
+    bridge: Bridge, spaces: Spaces, count: int, speed: int = 1
+) -> tuple[Spaces, int, int]:
+    """Move up to ``count`` soldiers up to ``speed`` spaces each (one in the rulebook),
+    furthest ahead first.
 
-    A soldier moves if the space ahead is free and its section stands; the one on
+    A soldier steps on while the space ahead is free and its section stands; the one on
     space 12 moves off the bridge and has crossed. Going front first lets a file of
     soldiers all step up behind its leader. Returns the spaces, how many moved and
     how many of those crossed.
     """
-    cells = list(spaces)
     moved = crossed = 0
     for space in range(SPACES - 1, -1, -1):
         if moved == count:
             break
-        if not cells[space]:
+        if not spaces[space]:
             continue
-        ahead = space + 1
+        spaces, end = walk(bridge, spaces, space, speed)
+        moved += end != space
+        crossed += end is None
+    return spaces, moved, crossed
+
+
+def walk(bridge: Bridge, spaces: Spaces, space: int, steps: int) -> tuple[Spaces, int | None]:
+    """The soldier on ``space`` steps forward up to ``steps`` times, while the space ahead
+    is free and its section stands; off space 12, he has crossed. Returns the spaces and
+    where he stands (None: crossed)."""
+    cells = list(spaces)
+    at = space
+    for _ in range(steps):
+        ahead = at + 1
         if ahead == SPACES:
-            cells[space] = False
-            crossed += 1
-            moved += 1
-        elif not cells[ahead] and bridge[section_of_space(ahead)] is not None:
-            cells[space], cells[ahead] = False, True
-            moved += 1
-    return tuple(cells), moved, crossed
+            cells[at] = False
+            return tuple(cells), None
+        if cells[ahead] or bridge[section_of_space(ahead)] is None:
+            break
+        cells[at], cells[ahead] = False, True
+        at = ahead
+    return tuple(cells), at
 
 
-def movable(bridge: Bridge, spaces: Spaces) -> int:
+def movable(bridge: Bridge, spaces: Spaces, speed: int = 1) -> int:
     """How many soldiers can advance this turn, front first."""
-    return advance(bridge, spaces, SPACES)[1]
+    return advance(bridge, spaces, SPACES, speed)[1]
 
 
 def soldiers_on(spaces: Spaces, sections: Sequence[int]) -> int:

@@ -4,24 +4,27 @@ and ``keep``.
 Every die is told in a public event (dice are public) and kept in ``State.dice`` for
 the picture. When the ghost pilot flies, its one re-roll is offered after any roll it
 could change, and the run waits in ``State.run`` for ``reroll`` or ``keep`` (the
-``reroll`` stage in ``flow``).
+``reroll`` stage in ``flow``). With secret pilots a plane is named by its place, never its
+ends, and the re-roll is offered after every roll to hit, so the offer itself tells
+nothing of the pilot; with match bombing a hit strikes the section the plane named.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.bridges_and_boats.board import SECTION_OF_SUM, clear, soldiers, soldiers_on
 from engine.bridges_and_boats.dice import DEADLY, HIT_WORDS, MISS, hit_outcome, rerolls, roll
 from engine.bridges_and_boats.dominoes import GHOST, Domino
-from engine.bridges_and_boats.state import DEFENDER, Roll, Run, State
-from engine.core import Event, seat_ref
+from engine.bridges_and_boats.planes import named
+from engine.bridges_and_boats.state import DEFENDER, Roll, Run, State, spend
+from engine.core import Event, evolve, seat_ref
 
 
 def could_change(state: State, run: Run) -> bool:
     """Whether re-rolling one die could be worth asking about: a better hit result, or a
-    strike on another section that stands."""
+    strike on another section that stands. Secret pilots: every roll to hit may be."""
     if run.stage == "hit":
+        if state.rules.secret_pilots:
+            return True
         now = hit_outcome(run.plane, run.dice)
         return any(hit_outcome(run.plane, d) > now for d in rerolls(run.dice))
     now = SECTION_OF_SUM[sum(run.dice)]
@@ -31,54 +34,63 @@ def could_change(state: State, run: Run) -> bool:
     )
 
 
-def pilot(plane: Domino) -> str:
-    """How an event names a plane: the ace by its title."""
-    if plane.is_ace:
+def pilot(state: State, plane: Domino) -> str:
+    """How an event names a plane: the ace by its title (once he is known)."""
+    shown = named(state, plane)
+    if plane.is_ace and shown == str(plane):
         return f"The ace {plane}"
-    return f"Plane {plane}"
+    return f"Plane {shown}"
 
 
 def start_run(state: State, events: list[Event]) -> State:
     """Fly the declared planes, in the order declared; the ghost only lends its re-roll."""
-    queue = tuple(p for p in state.declared if not p.is_ghost)
-    return _next_plane(state, queue, GHOST in state.declared, events)
+    flying = [i for i, p in enumerate(state.declared) if not p.is_ghost]
+    queue = tuple(state.declared[i] for i in flying)
+    aims = tuple(state.aims[i] for i in flying) if state.aims else ()
+    run = Run(queue, GHOST in state.declared, GHOST, "hit", (0, 0), aims=aims)
+    return _next_plane(evolve(state, aims=()), run, events)
 
 
-def _next_plane(
-    state: State, queue: tuple[Domino, ...], reroll: bool, events: list[Event]
-) -> State:
-    if not queue:
-        return replace(state, run=None)
-    plane, rest = queue[0], queue[1:]
+def _next_plane(state: State, done: Run, events: list[Event]) -> State:
+    """The next plane of the run ``done`` left, if any, rolls to hit (the ace: to aim)."""
+    if not done.queue:
+        return evolve(state, run=None)
+    plane, rest = done.queue[0], done.queue[1:]
+    aim, aims = (done.aims[0], done.aims[1:]) if done.aims else (-1, ())
     (a, b), state = roll(state, 2)
+    run = Run(rest, done.reroll, plane, "hit", (a, b), aim=aim, aims=aims)
     if plane.is_ace:
-        events.append(Event("bomb", f"The ace {plane} always hits; the dice say where."))
-        return _offer_or_settle(state, Run(rest, reroll, plane, "aim", (a, b)), events)
-    return _offer_or_settle(state, Run(rest, reroll, plane, "hit", (a, b)), events)
+        if aim >= 0:  # match bombing: he always hits the section he named
+            events.append(Event("bomb", f"{pilot(state, plane)} always hits."))
+            state = _strike(state, run, aim, " strikes:", events, None)
+            return _next_plane(state, run, events)
+        events.append(Event("bomb", f"{pilot(state, plane)} always hits; the dice say where."))
+        run = evolve(run, stage="aim")
+    return _offer_or_settle(state, run, events)
 
 
 def _offer_or_settle(state: State, run: Run, events: list[Event]) -> State:
     """Stop for the defender's choice if the ghost's re-roll could change this roll."""
-    if run.reroll and could_change(state, run):
-        a, b = run.dice
-        if run.stage == "hit":
-            need = f"{run.plane.pips} hits"
-            if run.plane.low > 0:
-                need += f", {run.plane.low} and {run.plane.high} is deadly"
-            what = f"{pilot(run.plane)} rolls {a} and {b} = {a + b} to hit ({need})."
-        else:
-            where = SECTION_OF_SUM[a + b] + 1
-            what = f"{pilot(run.plane)} aims: {a} and {b} = {a + b}, section {where}."
-        choices = " or ".join(f"`reroll {v}`" for v in sorted({a, b}))
-        events.append(
-            Event(
-                "ghost",
-                f"{what} {seat_ref(DEFENDER)} may re-roll one die with the ghost pilot "
-                f"({choices}) or `keep`.",
-            )
-        )
-        return replace(state, run=run)
-    return settle(state, run, events)
+    if not (run.reroll and could_change(state, run)):
+        return settle(state, run, events)
+    a, b = run.dice
+    choices = " or ".join(f"`reroll {v}`" for v in sorted({a, b}))
+    offer = f"{seat_ref(DEFENDER)} may re-roll one die with the ghost pilot ({choices}) or `keep`."
+    if run.stage == "hit":
+        what = f"{pilot(state, run.plane)} rolls {a} and {b} = {a + b} to hit"
+        need = f"{run.plane.pips} hits"
+        if run.plane.low > 0:
+            need += f", {run.plane.low} and {run.plane.high} is deadly"
+        if named(state, run.plane) != str(run.plane):  # a secret pilot: his needs are his own
+            events.append(Event("ghost", f"{what}. {offer}"))
+            events.append(Event("ghost", f"Your plane {run.plane} needs: {need}.", seat=DEFENDER))
+            return evolve(state, run=run)
+        what += f" ({need})"
+    else:
+        where = SECTION_OF_SUM[a + b] + 1
+        what = f"{pilot(state, run.plane)} aims: {a} and {b} = {a + b}, section {where}"
+    events.append(Event("ghost", f"{what}. {offer}"))
+    return evolve(state, run=run)
 
 
 def reroll(state: State, value: int, events: list[Event]) -> State:
@@ -89,43 +101,50 @@ def reroll(state: State, value: int, events: list[Event]) -> State:
     dice = list(run.dice)
     dice[dice.index(value)] = new
     events.append(Event("ghost", f"The ghost pilot re-rolls the {value}: it comes up {new}."))
-    run = replace(run, dice=(dice[0], dice[1]), reroll=False)
-    return settle(replace(state, run=None), run, events, rerolled=True)
+    run = evolve(run, dice=(dice[0], dice[1]), reroll=False)
+    return settle(evolve(state, run=None), run, events, rerolled=True)
 
 
 def settle(state: State, run: Run, events: list[Event], rerolled: bool = False) -> State:
     """Apply the roll as it lies, then go on with the run."""
-    state = replace(state, run=None)
+    state = evolve(state, run=None)
     a, b = run.dice
+    who = named(state, run.plane)
     if run.stage == "hit":
         outcome = hit_outcome(run.plane, run.dice)
-        thrown = Roll(str(run.plane), "to hit", run.dice, HIT_WORDS[outcome], rerolled)
-        state = replace(state, dice=state.dice + (thrown,))
+        thrown = Roll(who, "to hit", run.dice, HIT_WORDS[outcome], rerolled)
+        state = evolve(state, dice=state.dice + (thrown,))
         word = ("misses", "hits", "makes a deadly strike")[outcome]
-        events.append(Event("bomb", f"{pilot(run.plane)} rolls {a} and {b} = {a + b} and {word}."))
+        events.append(
+            Event("bomb", f"{pilot(state, run.plane)} rolls {a} and {b} = {a + b} and {word}.")
+        )
         if outcome == MISS:
-            return _next_plane(state, run.queue, run.reroll, events)
+            return _next_plane(state, run, events)
+        if run.aim >= 0:  # match bombing: the section named, no roll for where
+            struck = evolve(run, deadly=outcome == DEADLY)
+            state = _strike(state, struck, run.aim, " strikes:", events, None)
+            return _next_plane(state, run, events)
         dice, state = roll(state, 2)
-        aim = Run(run.queue, run.reroll, run.plane, "aim", (dice[0], dice[1]), outcome == DEADLY)
+        aim = evolve(run, stage="aim", dice=(dice[0], dice[1]), deadly=outcome == DEADLY)
         return _offer_or_settle(state, aim, events)
-    state = _strike(state, run, events, rerolled)
-    return _next_plane(state, run.queue, run.reroll, events)
-
-
-def _strike(state: State, run: Run, events: list[Event], rerolled: bool) -> State:
-    """RULINGS §5.4: the section the dice name is destroyed with its soldiers; a deadly
-    strike also kills the soldiers on both neighbouring sections. Nothing standing there,
-    nothing happens."""
-    a, b = run.dice
     section = SECTION_OF_SUM[a + b]
-    aim = f"{pilot(run.plane)} aims {a} and {b} = {a + b}: section {section + 1}"
+    aimed = f" aims {a} and {b} = {a + b}:"
+    thrown = Roll(who, "aim", run.dice, "", rerolled)
+    state = _strike(state, run, section, aimed, events, thrown)
+    return _next_plane(state, run, events)
+
+
+def _strike(
+    state: State, run: Run, section: int, aimed: str, events: list[Event], thrown: Roll | None
+) -> State:
+    """RULINGS §5.4: the section struck is destroyed with its soldiers; a deadly strike
+    also kills the soldiers on both neighbouring sections. Nothing standing there, nothing
+    happens. ``thrown`` is the roll for where (its outcome filled in here), if there was one."""
+    aim = f"{pilot(state, run.plane)}{aimed} section {section + 1}"
     domino = state.bridge[section]
     if domino is None:
         events.append(Event("bomb", f"{aim}, where nothing stands. No damage."))
-        outcome = f"sect. {section + 1}: empty"
-        return replace(
-            state, dice=state.dice + (Roll(str(run.plane), "aim", run.dice, outcome, rerolled),)
-        )
+        return _record(state, thrown, f"sect. {section + 1}: empty")
     neighbours = [s for s in (section - 1, section + 1) if 0 <= s < len(state.bridge)]
     around = neighbours if run.deadly else []
     killed = soldiers_on(state.spaces, [section])
@@ -141,11 +160,17 @@ def _strike(state: State, run: Run, events: list[Event], rerolled: bool) -> Stat
     outcome = f"sect. {section + 1} destroyed"
     if killed + killed_around:
         outcome += f", {killed + killed_around} killed"
-    return replace(
+    state = evolve(
         state,
         bridge=tuple(bridge),
         bombed=state.bombed | {section},
         spaces=clear(state.spaces, [section, *around]),
-        discard=state.discard + (domino,),
-        dice=state.dice + (Roll(str(run.plane), "aim", run.dice, outcome, rerolled),),
     )
+    return spend(_record(state, thrown, outcome), (domino,))
+
+
+def _record(state: State, thrown: Roll | None, outcome: str) -> State:
+    """Keep the roll for where, with what it did, for the picture."""
+    if thrown is None:
+        return state
+    return evolve(state, dice=state.dice + (evolve(thrown, outcome=outcome),))

@@ -6,10 +6,9 @@ same dice; what a throw means for a plane is decided here, once (RULINGS §5.5).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.bridges_and_boats.dominoes import Domino
 from engine.bridges_and_boats.state import State
+from engine.core import evolve
 
 MISS, HIT, DEADLY = 0, 1, 2
 HIT_WORDS = ("miss", "hit", "deadly")
@@ -22,7 +21,7 @@ def roll(state: State, count: int) -> tuple[tuple[int, ...], State]:
     for _ in range(count):
         value, rng = rng.below(6)
         dice.append(value + 1)
-    return tuple(dice), replace(state, rng=rng)
+    return tuple(dice), evolve(state, rng=rng)
 
 
 def hit_outcome(plane: Domino, dice: tuple[int, int]) -> int:

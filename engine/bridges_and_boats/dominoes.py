@@ -1,6 +1,7 @@
-"""Double-six dominoes: the game's only resource, and the special pilots among them.
+"""Dominoes, double-six or double-nine: the game's only resource, and the special pilots
+among them.
 
-Each of the 28 dominoes is unique, so a domino's two ends name it; we always write
+Each domino of a set is unique, so a domino's two ends name it; we always write
 the smaller end first (``3-5``). Face up, a domino is a plane's pilot or a loaded
 boat; face down it is a bridge section, a cannon, a bought reserve or the pool.
 """
@@ -11,7 +12,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_TEXT = re.compile(r"([0-6])\s*[-|/:]?\s*([0-6])")
+_TEXT = re.compile(r"([0-9])\s*[-|/:]?\s*([0-9])")
+#: the highest end of the largest set there is an option for (double-nine)
+HIGHEST = 9
 
 
 @dataclass(frozen=True, order=True)
@@ -22,8 +25,8 @@ class Domino:
     high: int
 
     def __post_init__(self) -> None:
-        if not 0 <= self.low <= self.high <= 6:
-            raise ValueError(f"no double-six domino has ends {self.low} and {self.high}")
+        if not 0 <= self.low <= self.high <= HIGHEST:
+            raise ValueError(f"no double-nine domino has ends {self.low} and {self.high}")
 
     def __str__(self) -> str:
         return f"{self.low}-{self.high}"
@@ -57,10 +60,14 @@ class Domino:
         return cls.of(int(m.group(1)), int(m.group(2))) if m else None
 
 
-#: the 28 dominoes of a double-six set, in a fixed order (the pool is a shuffle of it)
-DOUBLE_SIX: tuple[Domino, ...] = tuple(Domino(a, b) for a in range(7) for b in range(a, 7))
+def domino_set(top: int) -> tuple[Domino, ...]:
+    """Every domino of the double-``top`` set, in a fixed order (a pool is a shuffle of it)."""
+    return tuple(Domino(a, b) for a in range(top + 1) for b in range(a, top + 1))
+
+
+#: the rulebook's set: 28 dominoes
+DOUBLE_SIX = domino_set(6)
 GHOST = Domino(0, 0)
-PRICE = 2  # coins per domino bought
 
 
 def sortie_cost(plane: Domino) -> int:

@@ -8,34 +8,35 @@ turns [P].
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.bridges_and_boats import actions
 from engine.bridges_and_boats.actions import Action
 from engine.bridges_and_boats.board import soldiers
 from engine.bridges_and_boats.state import (
     ATTACKER,
     BUY,
-    INCOME,
     ROLES,
     TURN_CAP,
     State,
     set_at,
+    spend,
 )
-from engine.bridges_and_boats.steps import PLAYING, REROLL
-from engine.core import RESIGN, Event, Stage, seat_ref
+from engine.bridges_and_boats.steps import PLACING, PLAYING, REROLL, placing
+from engine.core import RESIGN, Event, Stage, evolve, seat_ref
 
 
 def awaited(state: State) -> dict[int, Stage]:
-    """The seat whose turn it is, asked for its dice while a bombing run waits on them."""
+    """The seat whose turn it is, asked for its dice while a bombing run waits on them, or
+    to put the domino it has just looked at to use (``buying look``)."""
     if state.over is not None:
         return {}
-    return {state.turn: PLAYING if state.run is None else REROLL}
+    if state.run is not None:
+        return {state.turn: REROLL}
+    return {state.turn: PLACING if placing(state) else PLAYING}
 
 
 def after(before: State, state: State, seat: int, action: Action, events: list[Event]) -> State:
     """Every action is noted as the last one; a turn just ended starts the next."""
-    state = replace(state, last=(seat, actions.format(action)))
+    state = evolve(state, last=(seat, actions.format(action)))
     if state.over is not None or state.turns == before.turns:
         return state
     if state.turns >= TURN_CAP:
@@ -44,22 +45,23 @@ def after(before: State, state: State, seat: int, action: Action, events: list[E
             "(Bridgekeeper's turn limit)."
         )
         events.append(Event("over", text))
-        return replace(state, over="cap")
+        return evolve(state, over="cap")
     nxt = 1 - state.turn
-    state = replace(state, turn=nxt, stage=BUY, done=frozenset(), declared=())
+    state = evolve(state, turn=nxt, stage=BUY, done=frozenset(), declared=(), aims=())
     if nxt == ATTACKER:
         state = unload(state, events)
-    coins = state.coins[nxt] + INCOME
+    income = state.rules.income(nxt)
+    coins = state.coins[nxt] + income
     events.append(
-        Event("income", f"{seat_ref(nxt)} takes {INCOME} coins of income ({coins} in all).")
+        Event("income", f"{seat_ref(nxt)} takes {income} coins of income ({coins} in all).")
     )
-    return replace(state, coins=set_at(state.coins, nxt, coins))
+    return evolve(state, coins=set_at(state.coins, nxt, coins))
 
 
 def resigned(state: State, seat: int, events: list[Event]) -> State:
     """A side resigns at any time, even out of turn or while a run waits: the other wins."""
     events.append(Event("over", f"The {ROLES[1 - seat]} wins."))
-    return replace(state, over="resign", run=None, last=(seat, RESIGN))
+    return evolve(state, over="resign", run=None, last=(seat, RESIGN))
 
 
 def unload(state: State, events: list[Event]) -> State:
@@ -73,9 +75,5 @@ def unload(state: State, events: list[Event]) -> State:
     boats = f"Boat {names} unloads" if len(landed) == 1 else f"Boats {names} unload"
     text = f"{boats} {soldiers(total)} on the far bank ({crossed} crossed in all)."
     events.append(Event("unload", text))
-    return replace(
-        state,
-        boats=tuple(b for b in state.boats if not b.launched),
-        discard=state.discard + tuple(b.domino for b in landed),
-        crossed=crossed,
-    )
+    state = evolve(state, boats=tuple(b for b in state.boats if not b.launched), crossed=crossed)
+    return spend(state, tuple(b.domino for b in landed))

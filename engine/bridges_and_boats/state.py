@@ -7,16 +7,16 @@ out the pool's order, the reserves, face-down boats, bridge sections and cannons
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.bridges_and_boats.board import SECTIONS, SPACES, Bridge, Spaces
-from engine.bridges_and_boats.dominoes import DOUBLE_SIX, Domino
-from engine.core import Rng
+from engine.bridges_and_boats.dominoes import Domino
+from engine.bridges_and_boats.options import RULEBOOK, Rules
+from engine.core import Rng, evolve
 
 ATTACKER, DEFENDER = 0, 1
 ROLES = ("attacker", "defender")
-INCOME = 3
 TURN_CAP = 100  # RULINGS §5.6 [P]: a safety stop for the bot
 
 # Where a seat is in its turn. Steps 2 and 3 are shared; step 4 has sub-steps in the
@@ -74,6 +74,8 @@ class Run:
     stage: str  # "hit" (does it hit?) or "aim" (which section?)
     dice: tuple[int, int]
     deadly: bool = False  # for "aim": the strike is deadly
+    aim: int = -1  # match bombing: the section this plane aims at (0 from the attacker's bank)
+    aims: tuple[int, ...] = ()  # match bombing: the sections the queue's planes aim at
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,9 @@ class State:
     resigned: frozenset[int]  # the side that resigned (its JSON form: the seat, or null)
     last: tuple[int, str] | None  # the last action: seat and notation
     rng: Rng
+    rules: Rules = RULEBOOK  # the game's options (a game stored without them: the rulebook)
+    shown: frozenset[Domino] = frozenset()  # secret pilots: planes turned face up by flying
+    aims: tuple[int, ...] = ()  # match bombing: the section each declared plane aims at
 
     @property
     def players(self) -> int:
@@ -108,13 +113,13 @@ class State:
         return 2
 
 
-def new(seed: int) -> State:
+def new(seed: int, rules: Rules = RULEBOOK) -> State:
     """The pool shuffled face down, nothing built, and the attacker to move first."""
-    pool, rng = Rng.from_seed(seed).shuffled(DOUBLE_SIX)
+    pool, rng = Rng.from_seed(seed).shuffled(rules.set)
     return State(
         pool=pool,
         hands=((), ()),
-        coins=(INCOME, 0),  # the attacker's first income, taken as the game starts
+        coins=(rules.attacker_income, 0),  # the attacker's first income, taken at the start
         bridge=(None,) * SECTIONS,
         bombed=frozenset(),
         spaces=(False,) * SPACES,
@@ -135,6 +140,7 @@ def new(seed: int) -> State:
         resigned=frozenset(),
         last=None,
         rng=rng,
+        rules=rules,
     )
 
 
@@ -145,7 +151,16 @@ def set_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 def pay(state: State, seat: int, amount: int) -> State:
     """``seat`` spends ``amount`` coins (a domino, a soldier, the planes' sorties)."""
-    return replace(state, coins=set_at(state.coins, seat, state.coins[seat] - amount))
+    return evolve(state, coins=set_at(state.coins, seat, state.coins[seat] - amount))
+
+
+def spend(state: State, dominoes: tuple[Domino, ...]) -> State:
+    """Used boats and bombed sections go to the discard pile, or with ``recycle`` back into
+    the pool, shuffled in face down (so nobody knows where they lie)."""
+    if not state.rules.recycle:
+        return evolve(state, discard=state.discard + dominoes)
+    pool, rng = state.rng.shuffled(state.pool + dominoes)
+    return evolve(state, pool=pool, rng=rng)
 
 
 def find_boat(state: State, number: int) -> Boat | None:
@@ -175,7 +190,7 @@ def _strs(dominoes: tuple[Domino, ...]) -> list[str]:
 
 def to_dict(state: State) -> dict[str, Any]:
     run = state.run
-    return {
+    data: dict[str, Any] = {
         "pool": _strs(state.pool),
         "hands": [_strs(h) for h in state.hands],
         "coins": list(state.coins),
@@ -209,6 +224,16 @@ def to_dict(state: State) -> dict[str, Any]:
         "last": None if state.last is None else list(state.last),
         "rng": state.rng.state,
     }
+    # written only where an option made them: a rulebook game's JSON is as it always was
+    if state.rules != RULEBOOK:
+        data["rules"] = state.rules.to_dict()
+    if state.shown:
+        data["shown"] = _strs(tuple(sorted(state.shown)))
+    if state.aims:
+        data["aims"] = list(state.aims)
+    if run is not None and run.aim >= 0:
+        data["run"]["aim"], data["run"]["aims"] = run.aim, list(run.aims)
+    return data
 
 
 def from_dict(data: Mapping[str, Any]) -> State:
@@ -239,6 +264,8 @@ def from_dict(data: Mapping[str, Any]) -> State:
             stage=run["stage"],
             dice=tuple(run["dice"]),
             deadly=run["deadly"],
+            aim=run.get("aim", -1),
+            aims=tuple(run.get("aims", ())),
         ),
         dice=tuple(Roll(w, p, tuple(d), o, bool(r)) for w, p, d, o, r in data["dice"]),
         turns=data["turns"],
@@ -246,4 +273,7 @@ def from_dict(data: Mapping[str, Any]) -> State:
         resigned=frozenset(() if data["resigned"] is None else (data["resigned"],)),
         last=None if data["last"] is None else (data["last"][0], data["last"][1]),
         rng=Rng(data["rng"]),
+        rules=Rules.from_dict(data.get("rules")),
+        shown=frozenset(_doms(data.get("shown", []))),
+        aims=tuple(data.get("aims", ())),
     )

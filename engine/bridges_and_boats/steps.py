@@ -8,11 +8,20 @@ fields of the state, never by listing what is legal.
 
 from __future__ import annotations
 
+from engine.bridges_and_boats.options import LOOK
 from engine.bridges_and_boats.state import ATTACKER, DECLARE, DEFENDER, STAGE_NAMES, State
 from engine.core import TURN, Stage
 
 #: a turn's ordinary stage; its prompt answers `reroll` or `keep` when no roll waits
 PLAYING = Stage(TURN.name, prompt="No roll is waiting for the ghost pilot's re-roll.")
+#: ``buying look``: the domino just bought and looked at must be put to use at once
+PLACING = Stage(
+    "place",
+    prompt=(
+        "Put the domino you have just bought to use first (look-first buying): "
+        "build it from your reserve, `d1`."
+    ),
+)
 #: a bombing run paused on a roll the ghost pilot's re-roll could change (``bombing``)
 REROLL = Stage(
     "reroll",
@@ -64,3 +73,8 @@ def run_refusal(state: State) -> str | None:
     if fire_due(state):
         return "Cannons fire first in step 4: play `fire`, then declare the bombing run."
     return order_refusal(state, DECLARE)
+
+
+def placing(state: State) -> bool:
+    """``buying look``: a domino just bought waits to be put to use before anything else."""
+    return state.rules.buying == LOOK and bool(state.hands[state.turn])

@@ -22,7 +22,9 @@ def _section(view: View, section: int) -> str:
     soldiers = [str(s + 1) for s in spaces_of_section(section) if view.spaces[s]]
     spaces = "space" if len(soldiers) == 1 else "spaces"
     on = f", soldiers on {spaces} {listing(soldiers)}" if soldiers else ""
-    return f"section {section + 1} {status[view.sections[section]]}{on}"
+    face = view.faces[section]  # match bombing: the bridge lies face up
+    shown = f" ({face})" if face else ""
+    return f"section {section + 1} {status[view.sections[section]]}{shown}{on}"
 
 
 def _boat(boat: BoatView) -> str:
@@ -31,6 +33,14 @@ def _boat(boat: BoatView) -> str:
     if boat.domino is not None:
         return f"boat {boat.number} face down ({boat.domino}, only you see it)"
     return f"boat {boat.number} face down"
+
+
+def _plane(view: View, place: int) -> str:
+    """A plane as the viewer may know it: its ends, or its place while face down."""
+    plane = view.planes[place]
+    if view.planes_up[place]:
+        return str(plane)
+    return f"p{place + 1} face down" + (f" ({plane}, only you see it)" if plane else "")
 
 
 def _roll(roll: Roll) -> str:
@@ -51,7 +61,7 @@ def describe(view: View, names: Sequence[str]) -> str:
     if view.pending is not None:
         p = view.pending
         pending = (
-            f"Waiting on the ghost pilot: plane {p.plane} ({p.stage}) rolled "
+            f"Waiting on the ghost pilot: plane {p.name} ({p.stage}) rolled "
             f"{listing(str(d) for d in p.dice)}; re-roll one die or keep"
         )
     return lines(
@@ -70,10 +80,10 @@ def describe(view: View, names: Sequence[str]) -> str:
         + "; ".join(_section(view, s) for s in range(len(view.sections))),
         f"Boats at {names[ATTACKER]}'s bank: {listing(waiting)}",
         f"Boats landed on {names[DEFENDER]}'s bank: {listing(landed)}",
-        f"{names[DEFENDER]}'s air base: planes {listing(str(d) for d in view.planes)}; "
-        f"{view.cannons} cannons"
+        f"{names[DEFENDER]}'s air base: planes "
+        f"{listing(_plane(view, i) for i in range(len(view.planes)))}; {view.cannons} cannons"
         + (
-            f"; declared for today's run: {listing(str(d) for d in view.declared)}"
+            f"; declared for today's run: {listing(_plane(view, i) for i in view.declared)}"
             if view.declared
             else ""
         ),

@@ -1,5 +1,6 @@
 """``python -m bot arena``: one JSON line from --a's side, the same for the same seed but
-for the CPU figures; Seven Bridges alone against Euler."""
+for the CPU figures; Seven Bridges alone against Euler; a game's options, checked as
+``/game new`` checks them. ``python -m bot balance``: which seat wins, row by row."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import json
 
 import pytest
 
+import engine
 from bot.__main__ import main
-from bot.tools import arena
+from bot.tools import arena, balance
 
 CPU = {"cpu_ms_p50", "cpu_ms_p99"}
 
@@ -24,8 +26,11 @@ def test_one_line_from_as_side_and_the_same_again_for_the_same_seed(capsys):
     args = ("skybridge", "--a", "hard", "--b", "easy", "--games", "2", "--seed", "3")
     first = _line(capsys, *args, "--budget", "8")
     assert set(first) == {
-        "game", "a", "b", "games", "seed", "wins", "losses", "draws", "margin", *CPU,
+        "game", "a", "b", "games", "seed", "options", "wins", "losses", "draws", "margin",
+        *CPU, "seat_wins", "turns",
     }  # fmt: skip
+    assert first["options"] == {} and sum(first["seat_wins"]) + first["draws"] == 2
+    assert first["turns"] > 1
     assert (first["game"], first["a"], first["b"], first["games"]) == (
         "skybridge",
         "hard",
@@ -76,8 +81,45 @@ def test_seven_bridges_alone_against_euler_reports_both_mean_scores(capsys):
         (("seven-bridges", "--a", "euler"), "give him as --b"),
         (("chess",), "no game 'chess'"),
         (("skybridge", "--jobs", "0"), "--jobs is the number of worker processes"),
+        (("skybridge", "--option", "height=8"), "height is a Bridge Wars option; Skybridge has"),
+        (("bridge-wars", "--option", "height=40"), "Bridge Wars: height must be 4 to 16"),
+        (
+            ("bridges-and-boats", "--option", "secret_pilots=on", "--option", "match_bombing=on"),
+            "secret_pilots and match_bombing cannot be played together",
+        ),
     ],
 )
 def test_a_level_game_or_opponent_that_cannot_be_played_is_refused(args, said):
     with pytest.raises(SystemExit, match=said):
         main(["arena", *args, "--games", "1"])
+
+
+def test_a_games_options_are_played_and_reported(capsys):
+    """The same seeds with and without an option: other games, and the line says which."""
+    args = ("bridges-and-boats", "--a", "easy", "--b", "easy", "--games", "4", "--seed", "2")
+    plain = _line(capsys, *args)
+    nine = _line(capsys, *args, "--option", "dominoes=double-9", "--option", "attacker_income=5")
+    assert nine["options"] == {"dominoes": "double-9", "attacker_income": "5"}
+    assert (nine["turns"], nine["margin"]) != (plain["turns"], plain["margin"])
+    with pytest.raises(SystemExit):
+        main(["arena", "skybridge", "--option", "height"])
+    assert "write one name=value" in capsys.readouterr().err
+
+
+def test_the_balance_bench_prints_a_row_for_each_option_with_its_interval(capsys):
+    assert main(["balance", "bridges-and-boats", "--level", "easy", "--games", "3",
+                 "--row", "rulebook", "--row", "variant=balanced bridge_speed=3"]) == 0  # fmt: skip
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith(
+        "| options | attacker won | 95 % interval | defender won | 95 % interval |"
+    )
+    rows = [line.split(" | ") for line in out[3:]]
+    assert [row[0] for row in rows] == ["| rulebook", "| variant=balanced bridge_speed=3"]
+    assert all(row[i].endswith("%") and "–" in row[i] for row in rows for i in (2, 4))
+    assert len(balance.rows_of(engine.get("bridges-and-boats"), [])) == 16
+
+
+def test_a_wilson_interval_holds_the_rate_and_stays_within_bounds():
+    assert balance.wilson(0, 10)[0] == 0.0 and balance.wilson(10, 10)[1] == 1.0
+    low, high = balance.wilson(100, 200)
+    assert low == pytest.approx(0.431, abs=0.001) and high == pytest.approx(0.569, abs=0.001)

@@ -18,7 +18,7 @@ import engine
 from bot.cogs.game_options import game_options
 from bot.service import Refused
 from engine.core import BadOptions
-from engine.options import Switch, Text, Whole
+from engine.options import Choice, Switch, Text, Whole
 from engine.seven_bridges.board import parse_square
 from engine.skybridge import Skybridge
 from tests.bot.discord_harness import CHANNEL_ID, DM_CHANNEL_ID, Harness
@@ -27,7 +27,7 @@ from tests.bot.test_discord_commands import ADA, BOB, assert_refused
 from tests.conftest import TABLE
 
 #: what each kind of option is on Discord: its type, and whether it is autocompleted
-DISCORD_KIND = {Whole: (4, False), Switch: (5, False), Text: (3, True)}
+DISCORD_KIND = {Whole: (4, False), Switch: (5, False), Text: (3, True), Choice: (3, False)}
 
 
 @pytest.fixture
@@ -67,7 +67,11 @@ async def test_every_game_option_is_a_typed_slash_option_named_for_its_game(h, p
         kind, autocompleted = DISCORD_KIND[type(option)]
         assert sent["type"] == kind and not sent.get("required"), sent
         assert bool(sent.get("autocomplete")) == autocompleted, sent
-        assert not sent.get("choices"), "a set too large for choices is autocompleted"
+        if isinstance(option, Choice):  # picked from a list, each value saying what it does
+            values = [(c["value"], c["name"]) for c in sent["choices"]]
+            assert values == [(v, f"{v}: {meaning}") for v, meaning in option.choices]
+        else:
+            assert not sent.get("choices"), "a set too large for choices is autocompleted"
         assert sent["description"].startswith(f"{game.info.name}: {option.summary}")
         assert len(sent["description"]) <= DESCRIPTION
         if isinstance(option, Whole):

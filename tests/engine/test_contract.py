@@ -22,14 +22,17 @@ def player_counts(g) -> list[int]:
     return list(range(g.info.min_players, g.info.max_players + 1))
 
 
-def play_random(g, players: int, seed: int, max_steps: int = 5000, resign: float = 0.0):
+def play_random(
+    g, players: int, seed: int, max_steps: int = 5000, resign: float = 0.0, options=None
+):
     """A whole game of random legal moves, checking the contract at every step; before
-    each move, a seat still playing resigns with probability ``resign``.
+    each move, a seat still playing resigns with probability ``resign``. ``options``: the
+    game's options (default: none).
 
     Returns the final state and the log of (seat, notation).
     """
     rnd = random.Random(seed * 1000 + players)
-    state = g.new(players, None, seed)
+    state = g.new(players, options, seed)
     log: list[tuple[int, str]] = []
     tried: list = []  # the last position's legal actions: most are refused in this one
     met = 0

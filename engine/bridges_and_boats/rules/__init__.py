@@ -8,6 +8,7 @@ from engine.bridges_and_boats.rules import (
     bomb,
     build,
     buy,
+    convert,
     end,
     enter,
     fire,
@@ -20,6 +21,7 @@ from engine.bridges_and_boats.rules import (
 RULES = (
     buy.RULE,
     build.RULE,
+    convert.RULE,
     advance.RULE,
     enter.RULE,
     board.RULE,

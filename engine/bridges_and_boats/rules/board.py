@@ -6,12 +6,10 @@ A boat holds two; the first soldier aboard turns it face up for both players (RU
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.bridges_and_boats.actions import Board
 from engine.bridges_and_boats.state import ATTACKER, BOARD, State, find_boat, pay
 from engine.bridges_and_boats.steps import order_refusal, role_refusal
-from engine.core import Event, Rule
+from engine.core import Event, Rule, evolve
 
 
 def targets(state: State, seat: int) -> list[Board]:
@@ -39,8 +37,8 @@ def effect(state: State, seat: int, action: Board) -> tuple[State, list[Event]]:
         text = f"A soldier boards boat b{boat.number}, which turns face up: {boat.domino}."
     else:
         text = f"A second soldier boards boat b{boat.number} ({boat.domino}); it is full."
-    loaded = replace(boat, soldiers=boat.soldiers + 1)
-    boarded = replace(
+    loaded = evolve(boat, soldiers=boat.soldiers + 1)
+    boarded = evolve(
         pay(state, ATTACKER, 1),
         boats=tuple(loaded if b == boat else b for b in state.boats),
         stage=BOARD,

@@ -6,12 +6,10 @@ limit ending the game — is ``flow.after``'s.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.bridges_and_boats.actions import End
 from engine.bridges_and_boats.state import State
 from engine.bridges_and_boats.steps import fire_due
-from engine.core import Event, Rule, offered
+from engine.core import Event, Rule, evolve, offered
 
 
 def refusal(state: State, seat: int, action: End) -> str | None:
@@ -21,7 +19,7 @@ def refusal(state: State, seat: int, action: End) -> str | None:
 
 
 def effect(state: State, seat: int, action: End) -> tuple[State, list[Event]]:
-    return replace(state, turns=state.turns + 1), []
+    return evolve(state, turns=state.turns + 1), []
 
 
 RULE = Rule(End, refusal, effect, offered(End(), refusal))

@@ -8,14 +8,12 @@ have arrived, so the bot asks for ``fire`` before anything else of step 4 [P]
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.bridges_and_boats.actions import Fire
 from engine.bridges_and_boats.board import soldiers
 from engine.bridges_and_boats.dice import roll
-from engine.bridges_and_boats.state import DECLARE, DEFENDER, FIRE, Roll, State
+from engine.bridges_and_boats.state import DECLARE, DEFENDER, FIRE, Roll, State, spend
 from engine.bridges_and_boats.steps import order_refusal, role_refusal
-from engine.core import Event, Rule, offered, seat_ref
+from engine.core import Event, Rule, evolve, offered, seat_ref
 
 
 def refusal(state: State, seat: int, action: Fire) -> str | None:
@@ -54,12 +52,9 @@ def effect(state: State, seat: int, action: Fire) -> tuple[State, list[Event]]:
         drowned = soldiers(sum(b.soldiers for b in sunk))
         text = f"Cannon {number} rolls {value}: sinks {names}; {drowned} drown."
         events.append(Event("fire", text))
-        state = replace(
-            state,
-            boats=tuple(b for b in state.boats if b not in sunk),
-            discard=state.discard + tuple(b.domino for b in sunk),
-        )
-    return replace(state, dice=tuple(rolls), stage=DECLARE, done=state.done | {"fire"}), events
+        state = evolve(state, boats=tuple(b for b in state.boats if b not in sunk))
+        state = spend(state, tuple(b.domino for b in sunk))
+    return evolve(state, dice=tuple(rolls), stage=DECLARE, done=state.done | {"fire"}), events
 
 
 RULE = Rule(Fire, refusal, effect, offered(Fire(), refusal))

@@ -6,13 +6,11 @@ attacker's next turn if none sinks it (RULINGS §5.3). Boats may not go forth em
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.bridges_and_boats.actions import Launch
 from engine.bridges_and_boats.board import soldiers
 from engine.bridges_and_boats.state import ATTACKER, DEFENDER, LAUNCH, State, find_boat
 from engine.bridges_and_boats.steps import order_refusal, role_refusal
-from engine.core import Event, Rule, seat_ref
+from engine.core import Event, Rule, evolve, seat_ref
 
 
 def targets(state: State, seat: int) -> list[Launch]:
@@ -39,9 +37,9 @@ def effect(state: State, seat: int, action: Launch) -> tuple[State, list[Event]]
         f"Boat b{boat.number} ({boat.domino}) launches with {soldiers(boat.soldiers)} and "
         f"reaches {seat_ref(DEFENDER)}'s bank; it unloads next turn if no cannon sinks it."
     )
-    launched = replace(boat, launched=True)
+    launched = evolve(boat, launched=True)
     boats = tuple(launched if b == boat else b for b in state.boats)
-    return replace(state, boats=boats, stage=LAUNCH), [Event("launch", text)]
+    return evolve(state, boats=boats, stage=LAUNCH), [Event("launch", text)]
 
 
 RULE = Rule(Launch, refusal, effect, targets)

@@ -30,7 +30,7 @@ def test_notation_reads_back_and_accepts_short_forms():
 
 @pytest.mark.parametrize(
     ("text", "words"),
-    [("advance", "how many"), ("fly 7-1", "not a plane"), ("reroll 0", "re-roll"),
+    [("advance", "how many"), ("fly 10-1", "not a plane"), ("reroll 0", "re-roll"),
      ("bridge x2", "not a domino of your reserve"), ("sail b1", "can't read")],
 )  # fmt: skip
 def test_unreadable_moves_say_what_is_wrong(text, words):

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from engine import ai
 from engine.bridges_and_boats.actions import Bomb, Buy, End, Fire
-from engine.bridges_and_boats.dominoes import PRICE, run_cost
-from engine.bridges_and_boats.state import ATTACKER, DEFENDER, INCOME
+from engine.bridges_and_boats.dominoes import run_cost
+from engine.bridges_and_boats.options import RULEBOOK
+from engine.bridges_and_boats.state import ATTACKER, DEFENDER
 from engine.core import Rng
 from tests.engine.bridges_and_boats.conftest import g
 
@@ -25,6 +26,7 @@ def _keeps_every_coin(legal):
 def test_a_defender_who_keeps_every_coin_never_loses():
     """Against random attackers and the hard one alike; and at every step the attacker
     has crossed no more soldiers than its income less what its dominoes cost."""
+    income = RULEBOOK.attacker_income
     streams = Rng.from_seed(5)
     for number in range(10):
         seed, streams = streams.next64()
@@ -42,8 +44,8 @@ def test_a_defender_who_keeps_every_coin_never_loses():
             state = g.apply(state, seat, action).state
             if state.turns > before and not g.is_over(state):
                 started[state.turn] += 1
-            assert state.crossed <= INCOME * started[ATTACKER] - PRICE * bought
-        assert state.coins[DEFENDER] == INCOME * started[DEFENDER]
+            assert state.crossed <= income * started[ATTACKER] - RULEBOOK.price * bought
+        assert state.coins[DEFENDER] == income * started[DEFENDER]
         result = g.result(state)
         assert result.places == (2, 1), (number, level, result.detail)
 
