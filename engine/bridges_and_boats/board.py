@@ -47,9 +47,7 @@ def next_gap(bridge: Bridge) -> int | None:
     return next((i for i, d in enumerate(bridge) if d is None), None)
 
 
-def advance(
-    bridge: Bridge, spaces: Spaces, count: int, speed: int = 1
-) -> tuple[Spaces, int, int]:
+def advance(bridge: Bridge, spaces: Spaces, count: int, speed: int = 1) -> tuple[Spaces, int, int]:
     """Move up to ``count`` soldiers up to ``speed`` spaces each (one in the rulebook),
     furthest ahead first.
 

@@ -43,9 +43,7 @@ def effect(state: State, seat: int, action: Enter) -> tuple[State, list[Event]]:
     spaces, at = walk(state.bridge, set_at(state.spaces, 0, True), 0, state.rules.speed - 1)
     on = f"the bridge, as far as space {(at or 0) + 1}" if at else "space 1"
     done = "enter" if number == 1 else f"enter {number}"
-    stepped = evolve(
-        pay(state, ATTACKER, 1), spaces=spaces, stage=ENTER, done=state.done | {done}
-    )
+    stepped = evolve(pay(state, ATTACKER, 1), spaces=spaces, stage=ENTER, done=state.done | {done})
     return stepped, [Event("enter", f"{seat_ref(seat)} sends a soldier onto {on}.")]
 
 
