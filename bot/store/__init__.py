@@ -95,7 +95,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.store.backends import Backend, backend, target
+from bot.store.backends import Backend, backend, is_file, target
 from bot.store.faults import (
     CannotOpen,
     CannotSave,
@@ -180,6 +180,7 @@ __all__ = [
     "Target",
     "UndoRequest",
     "backend",
+    "is_file",
     "iso",
     "open_checked",
     "open_store",

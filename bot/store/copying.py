@@ -225,10 +225,10 @@ def _bad_value(table: Table, side: Side, raw: tuple, exc: BaseException) -> str:
 
 def _row_encoder(table: Table, side: Side) -> Callable[[list[tuple]], list[tuple]]:
     """Canonical rows -> as ``side`` stores them (the same list where nothing changes)."""
-    encode = [encoder(c.kind, side) for c in table.columns]
-    if not any(encode):
+    encoders = [encoder(c.kind, side) for c in table.columns]
+    if not any(encoders):
         return lambda rows: rows
-    encode = [e or _itself for e in encode]
+    encode = [e or _itself for e in encoders]
 
     def rows(canonical: list[tuple]) -> list[tuple]:
         return [

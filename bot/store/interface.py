@@ -12,9 +12,10 @@ when another writer moved the game on first. Rows come back as the dataclasses o
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.clocks import Clocks, Wait
 from bot.ratings import Rating
@@ -220,7 +221,7 @@ class Digests(Protocol):
         """Every player whose digest is due by ``now``: (user, due at, settings); costs
         what is due, not what is stored."""
 
-    async def claim_digests(self, claims: Sequence[tuple[int, str, str, str | None]]) -> int:
+    async def claim_digests(self, claims: Sequence[tuple[int, str, str | None, str | None]]) -> int:
         """For each (user, due, following, text) whose digest is still due at ``due``:
         move it on to ``following`` and queue ``text`` as a DM (None: nothing to send),
         in one transaction. Returns how many were queued."""
@@ -330,7 +331,7 @@ class Leagues(Protocol):
         kind: str,
         places: list[int],
         scores: list[int],
-        forfeiting: list[int] = (),
+        forfeiting: Sequence[int] = (),
     ) -> bool:
         """Record a match's outcome once; False if it was already settled."""
 
@@ -449,3 +450,8 @@ class Store(
 
     async def backup(self, target: str | Path) -> None:
         """A consistent copy of the live database, taken while the bot keeps running."""
+
+    def transaction(self, *, snapshot: bool = False) -> AbstractAsyncContextManager[Any]:
+        """Raw SQL on the driver's own connection, as one transaction, for the tool that
+        copies whole tables (``migrate-store``) and tests that seed rows; ``snapshot``:
+        read one committed state."""

@@ -34,7 +34,7 @@ from bot.store.migrations import migrations
 from bot.store.postgres.dialect import POSTGRES
 from bot.store.rows import iso, parse_time, utcnow
 from bot.store.shared.base import Base
-from bot.store.sql import COUNT, ROW, Body, Duplicate, Many, Statement, body
+from bot.store.sql import COUNT, ROW, Duplicate, Many, Statement, Work, body
 from bot.store.targets import CONNECT_TIMEOUT_S, redacted
 
 T = TypeVar("T")
@@ -153,7 +153,7 @@ class Tx:
         return statement.result(rows)
 
 
-async def drive(tx: Tx, work: Statement | Body[T]) -> T:
+async def drive(tx: Tx, work: Work[T]) -> T:
     """Run a body (or one statement) to its end on ``tx``, a trip a statement, sending the
     body what each brought back; its result."""
     steps, sent = body(work), None
@@ -320,6 +320,7 @@ class Connection(Base):
                         row = ("unreachable",)
                     except asyncpg.InvalidParameterValueError:  # "in the future": the server
                         return False  # restarted without a record of it, a commit's included
+                    assert row is not None  # a SELECT without FROM: one row
                     if row[0] in ("committed", "aborted"):
                         return row[0] == "committed"
                     if row[0] is None:  # too old to be told: never, seconds after
@@ -347,11 +348,11 @@ class Connection(Base):
         async with self._connection() as conn:
             return await unit(Tx(conn, self), *args)
 
-    async def _read(self, work: Statement | Body[T]) -> T:
+    async def _read(self, work: Work[T]) -> T:
         """Neutral statements outside any transaction, a trip each."""
         return await self.read(drive, work)
 
-    async def _write(self, work: Statement | Body[T]) -> T:
+    async def _write(self, work: Work[T]) -> T:
         """Neutral statements as one transaction (:meth:`write`); a lone statement commits
         by itself, in its one trip."""
         if isinstance(work, Statement):
@@ -383,6 +384,7 @@ class Connection(Base):
             "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0 "
             "ELSE (SELECT COALESCE(MAX(number), 0) FROM schema_migrations) END"
         )
+        assert row is not None  # a SELECT without FROM: one row
         return int(row[0])
 
     async def migrate(self, target: int | None = None) -> list[int]:
