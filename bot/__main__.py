@@ -167,7 +167,8 @@ async def _run_bot(settings: Settings) -> None:
     processes, each with its own shards, share one database (docs/deploy.md)."""
     with ExitStack() as stack:
         if not backend(settings.db_path).shared:
-            hold(stack, settings.db_path)
+            hold(stack, Path(settings.db_path))  # one process's database: a file
+        assert settings.token  # main() stops without one
         await _serve(settings.db_path, settings.token, settings.shards)
 
 
