@@ -10,12 +10,15 @@ they reach the code that adds the buttons through the bot (``answer``), not an i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
 from bot.service import Reply, Service, Table
 from bot.tree import Tree
+
+if TYPE_CHECKING:
+    from discord.abc import PartialMessageableChannel
 
 
 class Host(Protocol):
@@ -42,7 +45,7 @@ class Host(Protocol):
     async def refresh_statuses(self, game_ids: Sequence[int]) -> list[str]:
         """Bring these games' pinned status up to date; what the asker should know."""
 
-    async def channel_of(self, channel_id: int) -> discord.abc.Messageable:
+    async def channel_of(self, channel_id: int) -> PartialMessageableChannel:
         """Somewhere to send to."""
 
     def get_user(self, user_id: int, /) -> discord.User | None: ...

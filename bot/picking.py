@@ -110,7 +110,7 @@ class PlayButton(
     opens_message = True
 
     def __init__(self, game_id: int, version: int, label: str = "Play") -> None:
-        button = discord.ui.Button(
+        button: discord.ui.Button = discord.ui.Button(
             label=label[:80],
             emoji="\N{BLACK RIGHT-POINTING TRIANGLE}",
             style=discord.ButtonStyle.primary,
@@ -142,7 +142,7 @@ class PickButton(
         label: str = "…",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     ) -> None:
-        button = discord.ui.Button(
+        button: discord.ui.Button = discord.ui.Button(
             label=label[:80], style=style, custom_id=f"bk:pick:{game_id}:{version}:{_path_id(path)}"
         )
         super().__init__(button)
@@ -174,7 +174,7 @@ class PickSelect(
         options: Sequence[discord.SelectOption] = (),
         placeholder: str = "Choose…",
     ) -> None:
-        select = discord.ui.Select(
+        select: discord.ui.Select = discord.ui.Select(
             custom_id=f"bk:sel:{game_id}:{version}:{_path_id(path)}:{number}",
             placeholder=placeholder,
             options=list(options) or [discord.SelectOption(label="…", value="0")],
@@ -209,7 +209,7 @@ class PageButton(
         number: int = 0,
         label: str = "…",
     ) -> None:
-        button = discord.ui.Button(
+        button: discord.ui.Button = discord.ui.Button(
             label=label,
             style=discord.ButtonStyle.primary,
             custom_id=f"bk:page:{game_id}:{version}:{_path_id(path)}:{number}",

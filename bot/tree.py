@@ -8,10 +8,16 @@ the commands are synced (or when Discord gave no id) a command stays plain text.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+import discord
 from discord import app_commands
 
+#: the bot the tree belongs to
+BotT = TypeVar("BotT", bound=discord.Client, covariant=True)
 
-class Tree(app_commands.CommandTree):
+
+class Tree(app_commands.CommandTree[BotT]):
     """A ``CommandTree`` that remembers each synced command's mention, by its full name."""
 
     def __init__(self, *args, **kwargs) -> None:

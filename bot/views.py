@@ -29,6 +29,7 @@ def controls(reply: Reply) -> tuple[discord.ui.Item, ...]:
     if reply.game_id is None or not (reply.playable or reply.rematch):
         return ()
     if reply.playable:
+        assert reply.version is not None  # a playable game's reply names its version
         return (PlayButton(reply.game_id, reply.version),)
     return (RematchButton(reply.game_id),)
 
@@ -47,7 +48,7 @@ class SnoozeButton(
     """
 
     def __init__(self, game_id: int, turn: int) -> None:
-        button = discord.ui.Button(
+        button: discord.ui.Button = discord.ui.Button(
             label="Snooze",
             emoji="\N{SLEEPING SYMBOL}",
             style=discord.ButtonStyle.secondary,
@@ -85,7 +86,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bk:aga
     """Under a finished game's board: play it again, the same players, once all agree."""
 
     def __init__(self, game_id: int) -> None:
-        button = discord.ui.Button(
+        button: discord.ui.Button = discord.ui.Button(
             label="Rematch",
             emoji="\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}",
             style=discord.ButtonStyle.success,

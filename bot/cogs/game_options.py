@@ -82,9 +82,10 @@ class _Suggested(_Typed):
     ``autocomplete`` for a transformer that has its own)."""
 
     async def autocomplete(
-        self, interaction: discord.Interaction, value: str
-    ) -> list[app_commands.Choice[str]]:
-        found = suggestions(self.option.name, interaction.namespace.game, value)
+        self, interaction: discord.Interaction, value: int | float | str
+    ) -> list[app_commands.Choice[int | float | str]]:
+        # a text option: what is typed so far is text
+        found = suggestions(self.option.name, interaction.namespace.game, str(value))
         return [app_commands.Choice(name=label, value=given) for label, given in found]
 
 
