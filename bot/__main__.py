@@ -168,11 +168,11 @@ async def _run_bot(settings: Settings) -> None:
     with ExitStack() as stack:
         if not backend(settings.db_path).shared:
             hold(stack, Path(settings.db_path))  # one process's database: a file
-        assert settings.token  # main() stops without one
         await _serve(settings.db_path, settings.token, settings.shards)
 
 
-async def _serve(db_path: Target, token: str, shards: Shards) -> None:
+async def _serve(db_path: Target, token: str | None, shards: Shards) -> None:
+    assert token  # main() stops without one
     from bot.callers import jump_link
     from bot.client import Bridgekeeper
 
