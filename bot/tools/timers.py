@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -54,7 +54,7 @@ async def _timed(work: Callable[[], Awaitable[int]]) -> tuple[float, float, int]
     return time.perf_counter() - started, time.process_time() - cpu, done
 
 
-def _p50_ms(values: list[float]) -> float:
+def _p50_ms(values: Sequence[float]) -> float:
     return percentile(values, 0.50) * 1000
 
 
