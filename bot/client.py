@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import aiohttp
 import discord
@@ -34,7 +34,7 @@ CLOSE_WAIT = 20.0
 class Bridgekeeper(commands.AutoShardedBot):
     """Needs no privileged intents: everything arrives as interactions."""
 
-    def __init__(self, service: Service, **options) -> None:
+    def __init__(self, service: Service, **options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),

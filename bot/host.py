@@ -10,7 +10,7 @@ they reach the code that adds the buttons through the bot (``answer``), not an i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import discord
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from discord.abc import PartialMessageableChannel
 
 
+@runtime_checkable
 class Host(Protocol):
     service: Service
 
@@ -53,3 +54,11 @@ class Host(Protocol):
     async def fetch_user(self, user_id: int, /) -> discord.User: ...
 
     async def wait_until_ready(self) -> None: ...
+
+
+def host_of(interaction: discord.Interaction) -> Host:
+    """The bot a button's click reached: discord.py types it as any ``Client``; the
+    buttons are only ever added by a :class:`Host`."""
+    client = interaction.client
+    assert isinstance(client, Host)
+    return client

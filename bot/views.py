@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from typing import Self
 
 import discord
 
 from bot.callers import caller_of, table_of
 from bot.delivery import acknowledge, answer_error, refuse
-from bot.host import Host
+from bot.host import host_of
 from bot.picking import PageButton, PickButton, PickSelect, PlayButton
 from bot.service import Reply
 from bot.store import iso, parse_time
@@ -63,11 +64,13 @@ class SnoozeButton(
         return cls(game_id, (parse_time(turn_since) - _EPOCH) // _MICROSECOND)
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> Self:
         return cls(int(match["game"]), int(match["turn"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: Host = interaction.client  # type: ignore[assignment]
+        bot = host_of(interaction)
         try:  # a garbled id's turn may lie past the year 9999: the service refuses it
             turn_since = iso(_EPOCH + self.turn * _MICROSECOND)
         except OverflowError:
@@ -96,11 +99,13 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bk:aga
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> Self:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: Host = interaction.client  # type: ignore[assignment]
+        bot = host_of(interaction)
         try:
             await acknowledge(interaction, new_message=True)
             reply = await bot.service.rematch.agree(
@@ -124,7 +129,9 @@ class UnknownButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"(?!(?
         super().__init__(discord.ui.Button(label="…", custom_id="bk:unknown"))
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> Self:
         return cls()
 
     async def callback(self, interaction: discord.Interaction) -> None:
