@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.dumps import dump
 from bot.store.faults import (
@@ -104,10 +105,15 @@ async def _timestamp_codec(conn: asyncpg.Connection) -> None:
     )
 
 
+#: a connection to the server: one the pool lends (a proxy passing every call to it), or
+#: one opened by itself
+Conn = asyncpg.Connection | PoolConnectionProxy
+
+
 class Tx:
     """One transaction's connection; each statement is a trip to the server, counted."""
 
-    def __init__(self, conn: asyncpg.Connection, store: Connection) -> None:
+    def __init__(self, conn: Conn, store: Connection) -> None:
         self._conn = conn
         self._store = store
         #: the transaction's id, once a statement has read it (a game's version bump
@@ -263,7 +269,7 @@ class Connection(Base):
     # -- trips to the server ---------------------------------------------------------------
 
     @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+    async def _connection(self) -> AsyncIterator[PoolConnectionProxy]:
         """A pooled connection; a server lost, refusing or out of disk raises
         :class:`CannotSave` (a transaction cut short never committed: nothing of it is
         kept), any other error as it is."""
@@ -316,14 +322,15 @@ class Connection(Base):
                 while xid is not None:
                     try:
                         row = await self.row("SELECT pg_xact_status($1::text::xid8)", (xid,))
+                        assert row is not None  # a SELECT without FROM: one row
+                        status = row[0]
                     except CannotSave:  # not back yet
-                        row = ("unreachable",)
+                        status = "unreachable"
                     except asyncpg.InvalidParameterValueError:  # "in the future": the server
                         return False  # restarted without a record of it, a commit's included
-                    assert row is not None  # a SELECT without FROM: one row
-                    if row[0] in ("committed", "aborted"):
-                        return row[0] == "committed"
-                    if row[0] is None:  # too old to be told: never, seconds after
+                    if status in ("committed", "aborted"):
+                        return status == "committed"
+                    if status is None:  # too old to be told: never, seconds after
                         break
                     await asyncio.sleep(pause)
                     pause = min(pause * 2, 1.0)
@@ -332,15 +339,15 @@ class Connection(Base):
         raise CommitUnknown()
 
     @asynccontextmanager
-    async def transaction(self, *, snapshot: bool = False) -> AsyncIterator[asyncpg.Connection]:
+    async def transaction(self, *, snapshot: bool = False) -> AsyncIterator[PoolConnectionProxy]:
         """Raw SQL on one pooled connection, as one transaction, for tools that copy whole
         tables (``python -m bot migrate-store``); the application's own writes are units
         (:meth:`write`). ``snapshot``: a read-only transaction that sees one committed
         state of the database throughout (repeatable read)."""
-        async with self._connection() as conn:
-            isolation = "repeatable_read" if snapshot else "read_committed"
-            async with conn.transaction(isolation=isolation, readonly=snapshot):
-                yield conn
+        async with self._connection() as conn, conn.transaction(
+            isolation="repeatable_read" if snapshot else "read_committed", readonly=snapshot
+        ):
+            yield conn
 
     async def read(self, unit: Unit[T], *args: Any) -> T:
         """Run ``unit(tx, *args)`` on a pooled connection, outside any transaction: reads,
