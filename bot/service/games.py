@@ -95,7 +95,7 @@ def seated(game: Loaded, caller: Caller) -> int:
 
 
 async def stored_game(store: Store, game_id: int) -> GameRow:
-    """The row of a game known to be stored (a match's, a notice's): games are never
+    """The row of a game known to be stored (a league match's): games are never
     deleted."""
     row = await store.game(game_id)
     if row is None:
