@@ -45,7 +45,15 @@ from bot.store import (
     open_store,
     sole_process,
 )
-from bot.store.copying import Copied, CopyFault, GameLog, Side, copy, game_logs
+from bot.store.copying import (
+    Copied,
+    CopyFault,
+    GameLog,
+    Side,
+    Transacting,
+    copy,
+    game_logs,
+)
 from bot.store.migrations import migrations
 from bot.store.sqlite import tables as sqlite_tables
 
@@ -222,6 +230,7 @@ def _progress(doing: str) -> None:
 @asynccontextmanager
 async def _side(store: Store, where: Target, snapshot: bool = False) -> AsyncIterator[Side]:
     """``store`` inside one transaction, as a side of the copy (messages name ``where``)."""
+    assert isinstance(store, Transacting)  # every backend's store is
     async with store.transaction(snapshot=snapshot) as conn:
         yield backend(where).side(conn, where)
 

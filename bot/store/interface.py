@@ -12,10 +12,9 @@ when another writer moved the game on first. Rows come back as the dataclasses o
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.clocks import Clocks, Wait
 from bot.ratings import Rating
@@ -450,8 +449,3 @@ class Store(
 
     async def backup(self, target: str | Path) -> None:
         """A consistent copy of the live database, taken while the bot keeps running."""
-
-    def transaction(self, *, snapshot: bool = False) -> AbstractAsyncContextManager[Any]:
-        """Raw SQL on the driver's own connection, as one transaction, for the tool that
-        copies whole tables (``migrate-store``) and tests that seed rows; ``snapshot``:
-        read one committed state."""

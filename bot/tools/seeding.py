@@ -41,7 +41,7 @@ async def _play_samples(store: Store) -> None:
             reply = await service.play.move(table, caller, rng.choice(moves))
 
 
-async def _rows(store: Store, sql: str, params: tuple = ()) -> tuple[list[str], list[tuple]]:
+async def _rows(store: SQLiteStore, sql: str, params: tuple = ()) -> tuple[list[str], list[tuple]]:
     async with store.transaction() as db:
         cur = await db.execute(sql, params)
         names = [d[0] for d in cur.description]

@@ -58,7 +58,7 @@ def _p50_ms(values: Sequence[float]) -> float:
     return percentile(values, 0.50) * 1000
 
 
-async def _history(store: Store, stored: int) -> None:
+async def _history(store: SQLiteStore, stored: int) -> None:
     """One finished game in ten gets a notice that was never sent (its player moved
     before quiet hours ended), one in ten a daily challenge result already shared; and
     :func:`_players`' settings."""
@@ -84,7 +84,7 @@ async def _history(store: Store, stored: int) -> None:
         )
 
 
-async def _players(store: Store, count: int) -> None:
+async def _players(store: SQLiteStore, count: int) -> None:
     """``count`` players' settings, as ``/settings`` leaves them: one in four takes the
     daily digest, at an hour of the day spread over all 24 (one in a hundred of those
     due now, three live games waiting for each), one in three of the rest reminders
