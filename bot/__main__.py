@@ -186,11 +186,14 @@ async def _run_bot(settings: Settings) -> None:
     processes, each with its own shards, share one database (docs/deploy.md)."""
     with ExitStack() as stack:
         if not backend(settings.db_path).shared:
-            hold(stack, settings.db_path)
+            hold(stack, Path(settings.db_path))  # one process's database: a file
         await _serve(settings.db_path, settings.token, settings.shards, web=settings.web)
 
 
-async def _serve(db_path: Target, token: str, shards: Shards, web: Web | None = None) -> None:
+async def _serve(
+    db_path: Target, token: str | None, shards: Shards, web: Web | None = None
+) -> None:
+    assert token  # main() stops without one
     from bot.callers import jump_link
     from bot.client import Bridgekeeper
 

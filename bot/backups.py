@@ -17,8 +17,8 @@ from bot.store import (
     Store,
     StoreFault,
     Target,
-    backend,
     dumps,
+    is_file,
     open_checked,
     redacted,
     sole_process,
@@ -52,7 +52,7 @@ async def backup(db_path: Target, target: Path) -> int:
         raise SystemExit(str(exc)) from None
     finally:
         await store.close()
-    if not backend(db_path).file:  # a server's database: its dump, restored by its tools
+    if not is_file(db_path):  # a server's database: its dump, restored by its tools
         print(f"backed up {redacted(db_path)} to {target} (pg_dump, custom format): {games} games")
         print(f"restore it with: {dumps.restore_command(target, db_path)}")
         return 0
@@ -72,7 +72,7 @@ async def restore(source: Path, db_path: Target, force: bool) -> int:
     if not source.is_file():
         print(f"no backup at {source}", file=sys.stderr)
         return 1
-    if not backend(db_path).file:  # a server's database: its dump, restored by its tools
+    if not is_file(db_path):  # a server's database: its dump, restored by its tools
         return await _restore_postgres(source, db_path, force)
     if db_path.exists() and not force:
         print(f"{db_path} exists; stop the bot and add --force to replace it.", file=sys.stderr)

@@ -30,6 +30,7 @@ def caller_of(interaction: discord.Interaction) -> Caller:
 def table_of(interaction: discord.Interaction) -> Table:
     """Where the interaction was made; its hints name the server's commands only in a
     server that added the bot, where Discord offers them to everyone."""
+    assert interaction.channel_id is not None  # a command or a click comes from a channel
     return Table(
         channel_id=interaction.channel_id,
         guild_id=interaction.guild_id,

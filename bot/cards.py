@@ -28,7 +28,7 @@ def card(
 ) -> discord.ui.LayoutView:
     """Text, then the board uploaded as :data:`BOARD_FILE` (``alt`` in words), then the
     buttons, in one container with an ``accent`` bar (``0xRRGGBB``, or none)."""
-    frame = discord.ui.Container(accent_colour=accent)
+    frame: discord.ui.Container = discord.ui.Container(accent_colour=accent)
     if text.strip():  # Discord refuses an empty text display
         frame.add_item(discord.ui.TextDisplay(text))
     picture = discord.MediaGalleryItem(f"attachment://{BOARD_FILE}", description=alt)

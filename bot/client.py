@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Self
 
 import aiohttp
 import discord
@@ -20,6 +21,10 @@ from bot.store import LeagueRow
 from bot.tree import Tree
 from bot.views import DYNAMIC_ITEMS, controls
 
+if TYPE_CHECKING:
+    from discord.abc import PartialMessageableChannel
+    from discord.types.gateway import SessionStartLimit
+
 log = logging.getLogger(__name__)
 #: seconds a stopping bot gives the answers under way: far beyond a board's drawing and
 #: sending, and within the time a host's process manager waits before it kills
@@ -29,7 +34,7 @@ CLOSE_WAIT = 20.0
 class Bridgekeeper(commands.AutoShardedBot):
     """Needs no privileged intents: everything arrives as interactions."""
 
-    def __init__(self, service: Service, **options) -> None:
+    def __init__(self, service: Service, **options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -43,12 +48,19 @@ class Bridgekeeper(commands.AutoShardedBot):
         service.league_rounds.open_table = self.open_thread  # a match plays in a thread
         self.turns = IdentifyTurns(service.store, service.context.holder, self._session_limit)
 
+    @property
+    def tree(self) -> Tree[Self]:
+        """The commands, as the :class:`Tree` this bot is made with (``tree_cls``)."""
+        tree = super().tree
+        assert isinstance(tree, Tree)
+        return tree
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Each shard connects in its turn among every process sharing the database
         (:mod:`bot.gateway_turns`), not only this one's (discord.py's own hook)."""
         await self.turns.take(shard_id or 0)
 
-    async def _session_limit(self) -> Mapping[str, int] | None:
+    async def _session_limit(self) -> SessionStartLimit | None:
         """What Discord allows of gateway starts now (``GET /gateway/bot``), or None if
         it cannot be asked (the turn then counts one start at a time)."""
         try:
@@ -78,7 +90,7 @@ class Bridgekeeper(commands.AutoShardedBot):
         await answers_done(self, CLOSE_WAIT)
         await super().close()
 
-    async def channel_of(self, channel_id: int) -> discord.abc.Messageable:
+    async def channel_of(self, channel_id: int) -> PartialMessageableChannel:
         """Somewhere to send to: the cached channel, or a partial one (no fetch needed)."""
         return channel_of(self, channel_id)
 
@@ -115,6 +127,7 @@ class Bridgekeeper(commands.AutoShardedBot):
     async def open_thread(self, league: LeagueRow, match_id: int, title: str) -> Table:
         """A league match's own thread in the league's channel."""
         channel = self.get_channel(league.channel_id) or await self.fetch_channel(league.channel_id)
+        assert isinstance(channel, discord.TextChannel)  # where /league create was asked
         try:
             thread = await channel.create_thread(
                 name=title, type=discord.ChannelType.public_thread, auto_archive_duration=10080
@@ -159,14 +172,14 @@ class Bridgekeeper(commands.AutoShardedBot):
                 await channel.get_partial_message(message_id).edit(
                     content=text, allowed_mentions=none
                 )
-                return
+                return None
             except discord.NotFound:
                 log.info("status message of game %d was deleted; posting a new one", game_id)
         try:
             message = await channel.send(text, allowed_mentions=none)
         except discord.HTTPException as exc:  # the channel is gone (a vacation touches many)
             log.warning("could not post the status of game %d: %s", game_id, exc)
-            return
+            return None
         await self.service.looking.status_posted(game_id, message.id)
         try:
             await message.pin(reason="Bridgekeeper game status")

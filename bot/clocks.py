@@ -328,8 +328,11 @@ def quiet_until(quiet: tuple[int, int] | None, zone: str, now: datetime) -> date
 class DigestSettings(Protocol):
     """What of a player's settings decides their digest (:class:`bot.store.rows.Settings`)."""
 
-    digest_hour: int | None
-    timezone: str
+    @property
+    def digest_hour(self) -> int | None: ...
+
+    @property
+    def timezone(self) -> str: ...
 
     @property
     def quiet(self) -> tuple[int, int] | None: ...

@@ -49,7 +49,8 @@ from bot.store import CannotSave
 LINE = re.compile(
     r"\s*(?P<user>[^:/\s][^:]*?)\s*:\s*/(?P<command>[a-z](?:[a-z-]*[a-z])?)\b\s*(?P<args>.*)"
 )
-TABLE = Table(channel_id=1, guild_id=1)  # a server of its own: players share the keyboard
+GUILD = 1  # a server of its own: players share the keyboard
+TABLE = Table(channel_id=1, guild_id=GUILD)
 DM = 1_000_000  # a user's direct messages with the bot are channel DM + their user id
 #: AI moves played in a row before a person is awaited, at most (a guard, never reached:
 #: a game of only AI players is refused)
@@ -212,7 +213,7 @@ class Console:
         row = await store.live_game(daily.channel_id)
         if row is not None:
             found.append((row.id, daily))
-        for league in await store.leagues(TABLE.guild_id):
+        for league in await store.leagues(GUILD):
             if league.status != "running":
                 continue
             for match in await store.matches(league.id):
@@ -322,7 +323,11 @@ class Console:
             who = caller
             if "player" in given:
                 who = await self.caller(given["player"], "The player's name")
-            return await s.ratings.rating(TABLE.guild_id, who, given.get("game"))
+            return await s.ratings.rating(GUILD, who, given.get("game"))
+
+        async def settings() -> Reply:
+            quiet_off, changes = settings_changes(args)
+            return await s.postal.settings(caller, quiet_off=quiet_off, **changes)
 
         async def vacation() -> Reply:
             days = named("vacation", args, ("days",), ("days",)).get("days", "0")
@@ -334,11 +339,9 @@ class Console:
         return {
             "turns": lambda: s.looking.my_turns(caller),
             "vacation": vacation,
-            "settings": lambda: s.postal.settings(caller, **settings_changes(args)),
+            "settings": settings,
             "rating": rating,
-            "leaderboard": lambda: s.ratings.leaderboard(
-                TABLE.guild_id, bare_or_named("game", args)
-            ),
+            "leaderboard": lambda: s.ratings.leaderboard(GUILD, bare_or_named("game", args)),
             "games": lambda: text("Games:\n" + games),
             "rules": lambda: text(s.lobby.rules_text(bare_or_named("game", args))),
         }
@@ -356,7 +359,7 @@ class Console:
                     text="Your daily challenge is still going; your game commands go to it.\n"
                     + status.text,
                 )
-            reply = await self.service.daily.play(table, caller, TABLE.guild_id)
+            reply = await self.service.daily.play(table, caller, GUILD)
             self.places[caller.user_id] = table
             return reply
 
@@ -380,15 +383,14 @@ class Console:
         }.get(sub, unknown)
 
     def _league(self, caller: Caller, args: str) -> Action:
-        s, guild = self.service, TABLE.guild_id
+        s, guild = self.service, GUILD
         sub, _, rest = args.strip().partition(" ")
         # the league's name, bare (`/league join Spring Cup`) or as Discord names it
         name = bare_or_named("name", " ".join(tokens(rest))) if rest.strip() else ""
 
         async def create() -> Reply:
-            given = league_options(rest)
-            name, game, format = given.pop("name"), given.pop("game"), given.pop("format")
-            return await s.leagues.create(TABLE, caller, name, game, format, **given)
+            name, game, format, options = league_options(rest)
+            return await s.leagues.create(TABLE, caller, name, game, format, **options)
 
         async def leave() -> list[Posted]:
             reply, notices = await s.leagues.leave(guild, caller, name)
@@ -403,7 +405,7 @@ class Console:
                 "standings, schedule or results."
             )
 
-        return {
+        actions: dict[str, Action] = {
             "create": create,
             "list": lambda: s.league_tables.list_leagues(guild),
             "join": lambda: s.leagues.join(guild, caller, name),
@@ -413,7 +415,8 @@ class Console:
             "schedule": lambda: s.league_tables.schedule(guild, name),
             "results": lambda: s.league_tables.results(guild, name),
             "role": role,
-        }.get(sub.lower(), unknown)
+        }
+        return actions.get(sub.lower(), unknown)
 
     async def post(self, caller: Caller, posted: list[Posted]) -> None:
         """Show what went to channels (a league's rounds, its matches) and send each

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
+from typing import TypedDict
 
 from bot.clocks import Clocks
 from bot.inputs import (
@@ -120,9 +121,10 @@ def vacation_days(text: str) -> float:
     return parse_hours(text, VACATION, bare=24.0) / 24
 
 
-def settings_changes(text: str) -> dict[str, object]:
-    """``/settings notify=dm quiet=off heads_up=on ...`` as the service takes it: hours as
-    whole numbers, ``heads_up`` on or off, ``quiet=off`` as ``quiet_off``."""
+def settings_changes(text: str) -> tuple[bool, dict[str, object]]:
+    """``/settings notify=dm quiet=off heads_up=on ...`` as the service takes it: whether
+    ``quiet=off`` was said (its ``quiet_off``), and the changes, hours as whole numbers
+    and ``heads_up`` on or off."""
     given = named("settings", text, SETTINGS)
     quiet = given.pop("quiet", None)
     if quiet is not None and quiet.lower() != "off":
@@ -130,29 +132,49 @@ def settings_changes(text: str) -> dict[str, object]:
     changes: dict[str, object] = {h: number(h, given.pop(h, None)) for h in SETTINGS_HOURS}
     if "heads_up" in given:
         changes["heads_up"] = switch("heads_up", given.pop("heads_up"))
-    return {**given, **changes, "quiet_off": quiet is not None}
+    return quiet is not None, {**given, **changes}
 
 
-def league_options(text: str) -> dict[str, object]:
+class LeagueOptions(TypedDict, total=False):
+    """The options of ``/league create`` beside its name, game and format, as
+    :meth:`~bot.service.leagues.Leagues.create` takes them (one left out: its default)."""
+
+    table_size: int
+    rounds: int | None
+    points: str | None
+    round_hours: float
+    move_hours: float | None
+    starts: str | None
+    bye: int | None
+
+
+def league_options(text: str) -> tuple[str, str, str, LeagueOptions]:
     """``/league create name="Spring Cup" game=skybridge format=round-robin ...`` as the
-    organiser takes it: numbers as numbers, times as hours, two seats a table unless said."""
+    organiser takes it: its name, game and format, and its options: numbers as numbers,
+    times as hours, two seats a table unless said."""
     allowed = (
         "name", "game", "format", "table_size", "rounds", "points", "round_time", "move_time",
         "starts", "bye",
     )  # fmt: skip
-    given: dict[str, object] = dict(named("league create", text, allowed))
+    given = named("league create", text, allowed)
     missing = [k for k in ("name", "game", "format") if k not in given]
     if missing:
         raise Refused(
             f"/league create needs {', '.join(missing)}, e.g. `/league create "
             'name="Spring Cup" game=skybridge format=round-robin`.'
         )
-    for key in ("table_size", "rounds", "bye"):
-        given[key] = number(key, given.pop(key, None))
-    if given["table_size"] is None:
-        given["table_size"] = 2
+    size = number("table_size", given.get("table_size"))
+    options: LeagueOptions = {
+        "table_size": 2 if size is None else size,
+        "rounds": number("rounds", given.get("rounds")),
+        "bye": number("bye", given.get("bye")),
+    }
+    if "points" in given:
+        options["points"] = given["points"]
+    if "starts" in given:
+        options["starts"] = given["starts"]
     if "round_time" in given:
-        given["round_hours"] = parse_hours(given.pop("round_time"), ROUND_TIME)
+        options["round_hours"] = parse_hours(given["round_time"], ROUND_TIME)
     if "move_time" in given:
-        given["move_hours"] = parse_hours(given.pop("move_time"), LEAGUE_MOVE_TIME)
-    return given
+        options["move_hours"] = parse_hours(given["move_time"], LEAGUE_MOVE_TIME)
+    return given["name"], given["game"], given["format"], options

@@ -27,8 +27,9 @@ import asyncio
 import io
 import logging
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
@@ -39,7 +40,18 @@ from bot.permissions import EVERY, HOW, describe
 from bot.service import Refused, Reply
 from bot.store import CannotSave
 
+if TYPE_CHECKING:
+    from discord.abc import PartialMessageableChannel
+
 log = logging.getLogger(__name__)
+#: the channels a reply can be posted in (:func:`channel_of`)
+_MESSAGEABLE = (
+    discord.TextChannel,
+    discord.VoiceChannel,
+    discord.StageChannel,
+    discord.Thread,
+    discord.DMChannel,
+)
 
 CONTENT_LIMIT = 2000  # characters in one message's content
 ALT_LIMIT = 1024  # characters of an attachment's alt text (its ``description``)
@@ -418,16 +430,21 @@ async def post(channel: discord.abc.Messageable, parts: Sequence[Part]) -> None:
 
 def mention_of(interaction: discord.Interaction) -> Mention | None:
     """How the bot answering ``interaction`` mentions its commands (see ``bot.tree``)."""
-    return getattr(interaction.client.tree, "mention", None)
+    tree = getattr(interaction.client, "tree", None)  # a bot's (a bare Client has none)
+    return getattr(tree, "mention", None)
 
 
-def channel_of(client: discord.Client, channel_id: int | None) -> discord.abc.Messageable:
+def channel_of(client: discord.Client, channel_id: int | None) -> PartialMessageableChannel:
     """Somewhere to send to: the cached channel, or a partial one (no fetch needed)."""
     assert channel_id is not None
-    return client.get_channel(channel_id) or client.get_partial_messageable(channel_id)
+    channel = client.get_channel(channel_id)
+    # a game's channel takes messages: not a forum, a category or a group DM
+    assert channel is None or isinstance(channel, _MESSAGEABLE)
+    return channel or client.get_partial_messageable(channel_id)
 
 
 def _what(interaction: discord.Interaction) -> str:
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
-    return f"button {(interaction.data or {}).get('custom_id', '?')}"
+    data: Mapping[str, object] = interaction.data or {}
+    return f"button {data.get('custom_id', '?')}"

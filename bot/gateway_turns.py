@@ -17,8 +17,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING
 
 from bot.store import CannotSave, Store, StoreFault
+
+if TYPE_CHECKING:
+    from discord.types.gateway import SessionStartLimit
 
 #: how long an identify holds its bucket: Discord's 5 s window, and a margin for the
 #: moment between taking the turn and the identify reaching Discord
@@ -27,9 +31,9 @@ BUCKET_SECONDS = 5.5
 UNCOORDINATED_SECONDS = 5.0
 
 #: what Discord says of the day's gateway starts (``session_start_limit`` of
-#: ``GET /gateway/bot``): ``remaining``, ``reset_after`` (ms), ``max_concurrency``; None
-#: when it could not be asked
-Limits = Callable[[], Awaitable[Mapping[str, int] | None]]
+#: ``GET /gateway/bot``): ``remaining``, ``reset_after`` (ms), ``max_concurrency``, as
+#: discord.py types it or as any mapping of those numbers; None when it could not be asked
+Limits = Callable[[], Awaitable["SessionStartLimit | Mapping[str, int] | None"]]
 
 log = logging.getLogger(__name__)
 

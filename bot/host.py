@@ -10,14 +10,18 @@ they reach the code that adds the buttons through the bot (``answer``), not an i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import discord
 
 from bot.service import Reply, Service, Table
 from bot.tree import Tree
 
+if TYPE_CHECKING:
+    from discord.abc import PartialMessageableChannel
 
+
+@runtime_checkable
 class Host(Protocol):
     service: Service
 
@@ -42,7 +46,7 @@ class Host(Protocol):
     async def refresh_statuses(self, game_ids: Sequence[int]) -> list[str]:
         """Bring these games' pinned status up to date; what the asker should know."""
 
-    async def channel_of(self, channel_id: int) -> discord.abc.Messageable:
+    async def channel_of(self, channel_id: int) -> PartialMessageableChannel:
         """Somewhere to send to."""
 
     def get_user(self, user_id: int, /) -> discord.User | None: ...
@@ -50,3 +54,11 @@ class Host(Protocol):
     async def fetch_user(self, user_id: int, /) -> discord.User: ...
 
     async def wait_until_ready(self) -> None: ...
+
+
+def host_of(interaction: discord.Interaction) -> Host:
+    """The bot a button's click reached: discord.py types it as any ``Client``; the
+    buttons are only ever added by a :class:`Host`."""
+    client = interaction.client
+    assert isinstance(client, Host)
+    return client

@@ -162,8 +162,12 @@ def check_hours(hours: object, span: Span, typed: object = None) -> float:
     The service calls this on values that reach it from any front end, so a NaN or a
     zero never gets as far as the database or the scheduler.
     """
-    number = isinstance(hours, int | float) and not isinstance(hours, bool)
-    if not number or not span.low <= hours <= span.high:  # NaN compares false: refused too
+    # a bool is no number here; NaN compares false, so it is refused too
+    if (
+        isinstance(hours, bool)
+        or not isinstance(hours, int | float)
+        or not span.low <= hours <= span.high
+    ):
         shown_value = shown(hours if typed is None else typed)
         raise Refused(f"{span.option} must be {span}; {shown_value} is not.")
     return float(hours)

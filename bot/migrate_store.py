@@ -41,10 +41,19 @@ from bot.store import (
     StoreFault,
     Target,
     backend,
+    is_file,
     open_store,
     sole_process,
 )
-from bot.store.copying import Copied, CopyFault, GameLog, Side, copy, game_logs
+from bot.store.copying import (
+    Copied,
+    CopyFault,
+    GameLog,
+    Side,
+    Transacting,
+    copy,
+    game_logs,
+)
 from bot.store.migrations import migrations
 from bot.store.sqlite import tables as sqlite_tables
 
@@ -63,9 +72,9 @@ async def migrate_store(source: Target, target: Target) -> int:
             raise CopyFault(f"FROM and TO are the same database ({_named(source)}): give two.")
         with ExitStack() as locks, tempfile.TemporaryDirectory(prefix="bk-migrate-") as tmp:
             if not backend(source).shared:  # no bot may take moves the copy would miss
-                _hold_source(locks, source)
+                _hold_source(locks, Path(source))  # one process's database: a file
             if not backend(target).shared:
-                hold(locks, target)
+                hold(locks, Path(target))
             await _refuse_occupied(target)
             reader, upgraded = await _open_source(source, Path(tmp))
             try:
@@ -131,7 +140,7 @@ def _hold_source(locks: ExitStack, source: Path) -> None:
 
 async def _open_source(source: Target, tmp: Path) -> tuple[Store, int | None]:
     """FROM's store, for reading only, and the schema it had if older than this version's."""
-    if not backend(source).file:  # a server's database: read in one snapshot, never copied
+    if not is_file(source):  # a server's database: read in one snapshot, never copied
         return await _open_postgres_source(source), None
     staged = tmp / "from.db"
     copy_checked(
@@ -221,6 +230,7 @@ def _progress(doing: str) -> None:
 @asynccontextmanager
 async def _side(store: Store, where: Target, snapshot: bool = False) -> AsyncIterator[Side]:
     """``store`` inside one transaction, as a side of the copy (messages name ``where``)."""
+    assert isinstance(store, Transacting)  # every backend's store is
     async with store.transaction(snapshot=snapshot) as conn:
         yield backend(where).side(conn, where)
 

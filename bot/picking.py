@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Self
 
 import discord
 
 from bot.callers import caller_of, table_of
 from bot.delivery import acknowledge, answer_error, edit_original
-from bot.host import Host
+from bot.host import Host, host_of
 from bot.picker import StalePath, Step, page, walk
 from bot.service import Refused, Table
 
@@ -58,7 +59,7 @@ class _GameButton:
     opens_message = False
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: Host = interaction.client  # type: ignore[assignment]
+        bot = host_of(interaction)
         try:
             await acknowledge(interaction, new_message=self.opens_message)
             await self.clicked(interaction, bot)
@@ -110,7 +111,7 @@ class PlayButton(
     opens_message = True
 
     def __init__(self, game_id: int, version: int, label: str = "Play") -> None:
-        button = discord.ui.Button(
+        button: discord.ui.Button = discord.ui.Button(
             label=label[:80],
             emoji="\N{BLACK RIGHT-POINTING TRIANGLE}",
             style=discord.ButtonStyle.primary,
@@ -120,7 +121,9 @@ class PlayButton(
         self._remember(game_id, version)
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> Self:
         return cls(int(match["game"]), int(match["version"]))
 
     async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
@@ -142,7 +145,7 @@ class PickButton(
         label: str = "…",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     ) -> None:
-        button = discord.ui.Button(
+        button: discord.ui.Button = discord.ui.Button(
             label=label[:80], style=style, custom_id=f"bk:pick:{game_id}:{version}:{_path_id(path)}"
         )
         super().__init__(button)
@@ -150,7 +153,9 @@ class PickButton(
         self.path = tuple(path)
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> Self:
         return cls(int(match["game"]), int(match["version"]), _path_of(match))
 
     async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
@@ -174,7 +179,7 @@ class PickSelect(
         options: Sequence[discord.SelectOption] = (),
         placeholder: str = "Choose…",
     ) -> None:
-        select = discord.ui.Select(
+        select: discord.ui.Select = discord.ui.Select(
             custom_id=f"bk:sel:{game_id}:{version}:{_path_id(path)}:{number}",
             placeholder=placeholder,
             options=list(options) or [discord.SelectOption(label="…", value="0")],
@@ -184,7 +189,9 @@ class PickSelect(
         self.path = tuple(path)
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> Self:
         return cls(int(match["game"]), int(match["version"]), _path_of(match), int(match["page"]))
 
     async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
@@ -209,7 +216,7 @@ class PageButton(
         number: int = 0,
         label: str = "…",
     ) -> None:
-        button = discord.ui.Button(
+        button: discord.ui.Button = discord.ui.Button(
             label=label,
             style=discord.ButtonStyle.primary,
             custom_id=f"bk:page:{game_id}:{version}:{_path_id(path)}:{number}",
@@ -220,7 +227,9 @@ class PageButton(
         self.number = number
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> Self:
         return cls(int(match["game"]), int(match["version"]), _path_of(match), int(match["page"]))
 
     async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:

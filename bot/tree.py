@@ -8,17 +8,25 @@ the commands are synced (or when Discord gave no id) a command stays plain text.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any, TypeVar
+
+import discord
 from discord import app_commands
+from discord.abc import Snowflake
+
+#: the bot the tree belongs to
+BotT = TypeVar("BotT", bound=discord.Client, covariant=True)
 
 
-class Tree(app_commands.CommandTree):
+class Tree(app_commands.CommandTree[BotT]):
     """A ``CommandTree`` that remembers each synced command's mention, by its full name."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, client: BotT, **options: Any) -> None:
+        super().__init__(client, **options)
         self.mentions: dict[str, str] = {}
 
-    async def sync(self, *, guild=None) -> list[app_commands.AppCommand]:
+    async def sync(self, *, guild: Snowflake | None = None) -> list[app_commands.AppCommand]:
         synced = await super().sync(guild=guild)
         if guild is None:  # the global commands: the only ones this bot has
             self.mentions = dict(_leaves(synced))
@@ -30,7 +38,7 @@ class Tree(app_commands.CommandTree):
         return self.mentions.get(name)
 
 
-def _leaves(synced: list[app_commands.AppCommand]):
+def _leaves(synced: list[app_commands.AppCommand]) -> Iterator[tuple[str, str]]:
     """Each command that runs, as (full name, mention): the top-level commands without
     sub-commands, and every sub-command, at any depth."""
     stack: list = list(synced)

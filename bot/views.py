@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from typing import Self
 
 import discord
 
 from bot.callers import caller_of, table_of
 from bot.delivery import acknowledge, answer_error, refuse
-from bot.host import Host
+from bot.host import host_of
 from bot.picking import PageButton, PickButton, PickSelect, PlayButton
 from bot.service import Reply
 from bot.store import iso, parse_time
@@ -29,6 +30,7 @@ def controls(reply: Reply) -> tuple[discord.ui.Item, ...]:
     if reply.game_id is None or not (reply.playable or reply.rematch):
         return ()
     if reply.playable:
+        assert reply.version is not None  # a playable game's reply names its version
         return (PlayButton(reply.game_id, reply.version),)
     return (RematchButton(reply.game_id),)
 
@@ -47,7 +49,7 @@ class SnoozeButton(
     """
 
     def __init__(self, game_id: int, turn: int) -> None:
-        button = discord.ui.Button(
+        button: discord.ui.Button = discord.ui.Button(
             label="Snooze",
             emoji="\N{SLEEPING SYMBOL}",
             style=discord.ButtonStyle.secondary,
@@ -62,11 +64,13 @@ class SnoozeButton(
         return cls(game_id, (parse_time(turn_since) - _EPOCH) // _MICROSECOND)
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> Self:
         return cls(int(match["game"]), int(match["turn"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: Host = interaction.client  # type: ignore[assignment]
+        bot = host_of(interaction)
         try:  # a garbled id's turn may lie past the year 9999: the service refuses it
             turn_since = iso(_EPOCH + self.turn * _MICROSECOND)
         except OverflowError:
@@ -85,7 +89,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bk:aga
     """Under a finished game's board: play it again, the same players, once all agree."""
 
     def __init__(self, game_id: int) -> None:
-        button = discord.ui.Button(
+        button: discord.ui.Button = discord.ui.Button(
             label="Rematch",
             emoji="\N{CLOCKWISE RIGHTWARDS AND LEFTWARDS OPEN CIRCLE ARROWS}",
             style=discord.ButtonStyle.success,
@@ -95,11 +99,13 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bk:aga
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> Self:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: Host = interaction.client  # type: ignore[assignment]
+        bot = host_of(interaction)
         try:
             await acknowledge(interaction, new_message=True)
             reply = await bot.service.rematch.agree(
@@ -123,7 +129,9 @@ class UnknownButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"(?!(?
         super().__init__(discord.ui.Button(label="…", custom_id="bk:unknown"))
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> Self:
         return cls()
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -75,13 +75,16 @@ class _Typed(app_commands.Transformer):
         return self.option.high if isinstance(self.option, Whole) else None
 
     @property
-    def choices(self) -> list[app_commands.Choice[str]] | None:
+    def choices(self) -> list[app_commands.Choice[int | float | str]] | None:
+        """A ``Choice`` option's values, each with what it means, as Discord lists them
+        (typed as discord.py's ``Transformer`` declares them: any value kind)."""
         if not isinstance(self.option, Choice):
             return None
-        return [
+        listed: list[app_commands.Choice[int | float | str]] = [
             app_commands.Choice(name=f"{value}: {meaning}"[:CHOICE_TEXT], value=value)
             for value, meaning in self.option.choices
         ]
+        return listed
 
     async def transform(self, interaction: discord.Interaction, value: Any) -> Any:
         return value
@@ -92,9 +95,10 @@ class _Suggested(_Typed):
     ``autocomplete`` for a transformer that has its own)."""
 
     async def autocomplete(
-        self, interaction: discord.Interaction, value: str
-    ) -> list[app_commands.Choice[str]]:
-        found = suggestions(self.option.name, interaction.namespace.game, value)
+        self, interaction: discord.Interaction, value: int | float | str
+    ) -> list[app_commands.Choice[int | float | str]]:
+        # a text option: what is typed so far is text
+        found = suggestions(self.option.name, interaction.namespace.game, str(value))
         return [app_commands.Choice(name=label, value=given) for label, given in found]
 
 

@@ -167,6 +167,7 @@ class Games(
         if ai is not None:
             reply = await self.service.seats.hand_to_ai(table, caller, player.id, ai.value)
         else:
+            assert by is not None  # one of the two, as checked above
             new = Caller(user_id=by.id, name=by.display_name)
             reply = await self.service.postal.replace_player(table, caller, player.id, new)
         await self.bot.answer(interaction, reply)

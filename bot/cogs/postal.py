@@ -114,6 +114,7 @@ class Postal(commands.Cog):
         mention = self.bot.tree.mention
         snooze: tuple[discord.ui.Item, ...] = ()
         if notice.kind == "reminder" and notice.turn_since is not None:
+            assert notice.game_id is not None  # a reminder is of a game's turn
             snooze = (SnoozeButton.of(notice.game_id, notice.turn_since),)
         if notice.via == "dm":
             user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
@@ -122,6 +123,7 @@ class Postal(commands.Cog):
                 text += "\n" + jump_link(Table(notice.channel_id, notice.guild_id))
             await post(user, parts_of(Reply(text), snooze, mention))
             return
+        assert notice.channel_id is not None  # not a DM: a mention in its game's channel
         channel = await self.bot.channel_of(notice.channel_id)
         addressed = Reply(f"<@{notice.user_id}> {notice.text}", mentions=(notice.user_id,))
         await post(channel, parts_of(addressed, snooze, mention))

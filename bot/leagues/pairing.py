@@ -32,7 +32,9 @@ def round_robin(players: Sequence[int], seed: int, double: bool = False) -> tupl
         for i in range(size // 2):
             upper, lower = slots[i], slots[size - 1 - i]
             if upper is None or lower is None:
-                bye.append(lower if upper is None else upper)
+                sitting = lower if upper is None else upper
+                assert sitting is not None  # one slot is the odd count's dummy, not two
+                bye.append(sitting)
             elif i == 0 and number % 2 == 0:
                 tables.append((lower, upper))
             else:

@@ -7,8 +7,8 @@ more than their share.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -30,9 +30,9 @@ class Round:
     forfeits: tuple[tuple[int, ...], ...] = ()
 
 
-def points(history: Iterable[Result]) -> Counter[int]:
-    """League points so far, byes included."""
-    total: Counter[int] = Counter()
+def points(history: Iterable[Result]) -> defaultdict[int, Fraction]:
+    """League points so far, byes included (0 for a player with none)."""
+    total: defaultdict[int, Fraction] = defaultdict(Fraction)
     for result in history:
         for player, earned in zip(result.players, result.points, strict=True):
             total[player] += earned
@@ -53,13 +53,13 @@ def byes(history: Iterable[Result]) -> Counter[int]:
     return Counter(r.players[0] for r in history if not r.is_game)
 
 
-def first_seat_surplus(history: Iterable[Result]) -> Counter[int]:
+def first_seat_surplus(history: Iterable[Result]) -> defaultdict[int, Fraction]:
     """First seats taken minus a fair share (1/2 per two-player game, 1/4 per table of 4).
 
     Counting the share per game, not per round, keeps it fair across uneven tables,
     late joiners and byes.
     """
-    surplus: Counter[int] = Counter()
+    surplus: defaultdict[int, Fraction] = defaultdict(Fraction)
     for result in history:
         if result.is_game:
             surplus[result.players[0]] += 1
@@ -68,7 +68,7 @@ def first_seat_surplus(history: Iterable[Result]) -> Counter[int]:
     return surplus
 
 
-def seat_order(table: Sequence[int], surplus: Counter[int]) -> tuple[int, ...]:
+def seat_order(table: Sequence[int], surplus: Mapping[int, Fraction]) -> tuple[int, ...]:
     """The table in seat order, whoever is most owed a first seat sitting first.
 
     Players with equal surplus keep the order given: the higher ranked first in

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TypeVar
 
 from bot.leagues.results import Result, show
 from bot.leagues.rounds import meetings, points
@@ -18,6 +19,8 @@ BUCHHOLZ = "Buchholz"
 BUCHHOLZ_CUT1 = "Buchholz cut-1"
 AVERAGE_PLACE = "average placement"
 GAME_SCORE = "game score"
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -71,16 +74,9 @@ def standings(
         opponents = sorted(
             total[other] for r, seat in played for other in r.players if other != player
         )
-        values = {
-            HEAD_TO_HEAD: head_to_head.get(player),
-            BUCHHOLZ: sum(opponents, Fraction(0)),
-            BUCHHOLZ_CUT1: sum(opponents[1:], Fraction(0)),
-            AVERAGE_PLACE: (
-                Fraction(sum(r.places[seat] for r, seat in played), len(played)) if played else None
-            ),
-            GAME_SCORE: sum(r.scores[seat] for r, seat in played),
-        }
-        used = {name: values[name] if name in tiebreaks else None for name in values}
+        average = (
+            Fraction(sum(r.places[seat] for r, seat in played), len(played)) if played else None
+        )
         rows.append(
             Row(
                 0,  # ranked below, once everyone is sorted
@@ -88,11 +84,11 @@ def standings(
                 Fraction(total[player]),
                 len(played),
                 sum(not r.is_game and r.players[0] == player for r in results),
-                used[HEAD_TO_HEAD],
-                used[BUCHHOLZ],
-                used[BUCHHOLZ_CUT1],
-                used[AVERAGE_PLACE],
-                used[GAME_SCORE],
+                _used(HEAD_TO_HEAD, head_to_head.get(player), tiebreaks),
+                _used(BUCHHOLZ, sum(opponents, Fraction(0)), tiebreaks),
+                _used(BUCHHOLZ_CUT1, sum(opponents[1:], Fraction(0)), tiebreaks),
+                _used(AVERAGE_PLACE, average, tiebreaks),
+                _used(GAME_SCORE, sum(r.scores[seat] for r, seat in played), tiebreaks),
             )
         )
     keys = {row.player: _sort_key(row, tiebreaks) for row in rows}
@@ -121,6 +117,11 @@ def explain(rows: Sequence[Row], tiebreaks: Sequence[str], names: Mapping[int, s
         else:
             lines.append(f"{first} and {second} share rank {above.rank}: level on every tie-break.")
     return "\n".join(lines)
+
+
+def _used(name: str, value: T, tiebreaks: Sequence[str]) -> T | None:
+    """A tie-break's value where the league breaks ties by it; else None (not shown)."""
+    return value if name in tiebreaks else None
 
 
 def _head_to_head(

@@ -20,7 +20,7 @@ from bot.service.games import Loaded, effective_moves
 from bot.service.pings import alone, game_label, your_turn
 from bot.service.replies import Reply, ordinal
 from bot.store import iso, parse_time
-from engine.core import Result, Step
+from engine.core import Event, Result, Step
 from renders import looks
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ def _hand_line(view: Any) -> str | None:
     return f"Your hand: {', '.join(str(item) for item in hand)}." if hand else "Your hand is empty."
 
 
-def private_text(game: Loaded, state: Any, seat: int, events: list) -> str:
+def private_text(game: Loaded, state: Any, seat: int, events: Sequence[Event]) -> str:
     """:meth:`Answers.private`'s words, without its picture."""
     lines = [e.describe(game.names) for e in events if e.seat == seat]
     hand = _hand_line(game.rules.view(state, seat))
@@ -112,7 +112,7 @@ class Answers:
             return f"{text}\n{lost}", None, None
 
     async def private(
-        self, game: Loaded, state: Any, version: int, seat: int, events: list
+        self, game: Loaded, state: Any, version: int, seat: int, events: Sequence[Event]
     ) -> Reply:
         """What only ``seat`` may see now: its own view and the events meant for it."""
         text = private_text(game, state, seat, events)
@@ -221,7 +221,7 @@ class Answers:
         mentioned, dms, deadlines = [], [], {}
         for user_id in users:
             settings = await self.context.settings_of(user_id)
-            seat = game.seats[game.seat_of(user_id)]
+            seat = game.seats[game.held_seat(user_id)]
             # a wait that goes on keeps its deadline; a new one counts from now
             due = deadlines[user_id] = (
                 parse_time(seat.deadline)

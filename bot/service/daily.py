@@ -149,6 +149,7 @@ class Daily:
                 if game.state is None
                 else solo_attempt(game, game.state, abandoned=abandoned)
             )
+            assert attempt is not None  # a daily game is one alone against Euler
             await self.store.finish_entry(entry, attempt)
         if post is not None and not await self._hold():
             return []

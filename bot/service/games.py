@@ -16,7 +16,7 @@ from bot.inputs import SHOWN, Refused
 from bot.service.context import Context
 from bot.service.replies import Caller, Table
 from bot.service.states import STATES
-from bot.store import Attempt, CannotSave, GameRow, MoveRow, SeatRow
+from bot.store import Attempt, CannotSave, GameRow, MoveRow, SeatRow, Store
 from bot.store.damage import OPTIONS_DAMAGED
 from engine.core import Game, Step
 
@@ -48,6 +48,14 @@ class Loaded:
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def held_seat(self, user_id: int) -> int:
+        """The seat of a user known to play here (one the game awaits, the asker of a
+        request it stored)."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise LookupError(f"user {user_id} holds no seat in game {self.row.id}")
+        return seat
 
     @cached_property
     def position(self) -> Step:
@@ -84,6 +92,27 @@ def seated(game: Loaded, caller: Caller) -> int:
     if seat is None:
         raise Refused("You are not playing in this game.")
     return seat
+
+
+async def stored_game(store: Store, game_id: int) -> GameRow:
+    """The row of a game known to be stored (a league match's): games are never
+    deleted."""
+    row = await store.game(game_id)
+    if row is None:
+        raise LookupError(f"game {game_id} is not in the store")
+    return row
+
+
+def results_of(seats: Sequence[SeatRow]) -> tuple[list[int], list[int]]:
+    """A finished game's places and scores, a seat each: the move that finished it set
+    both on every seat."""
+    places, scores = [], []
+    for seat in seats:
+        if seat.place is None or seat.score is None:
+            raise LookupError(f"seat {seat.seat} of a finished game has no result")
+        places.append(seat.place)
+        scores.append(seat.score)
+    return places, scores
 
 
 def effective_moves(log: Sequence[MoveRow]) -> list[MoveRow]:

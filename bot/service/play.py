@@ -147,13 +147,13 @@ class Play:
         reply = replace(reply, seq=seq)
         if not rules.info.sends_own_view:
             return reply
-        private = await self.answers.private(game, state, reply.version, seat, events)
-        told = tuple(
+        private = await self.answers.private(game, state, game.row.version + 1, seat, events)
+        dms = tuple(
             (s.user_id, private_text(game, state, s.seat, events))
             for s in game.seats
             if s.seat != seat and s.ai is None and any(e.seat == s.seat for e in events)
         )
-        return replace(reply, followup=private, told=told)
+        return replace(reply, followup=private, told=dms)
 
     async def announcement(self, game_id: int, seq: int, note: str) -> Reply:
         """Move ``seq``'s public post, rebuilt from the log: what the stand-in of a timer's

@@ -105,7 +105,7 @@ class Postal:
             raise Refused("That Snooze button names no turn I know; nothing was snoozed.") from None
         row = await self.store.game(game_id)
         seats = await self.store.seats(game_id) if row else []
-        if all(s.user_id != caller.user_id for s in seats):
+        if row is None or all(s.user_id != caller.user_id for s in seats):
             raise Refused("You are not playing in this game.")
         if row.status != "active" or not await self.store.snooze(
             game_id, caller.user_id, turn_since
@@ -284,6 +284,7 @@ class Postal:
             return "each game's own (`remind_every`)"
         hour = settings.digest_hour
         due = digest_after(settings, self.store.clock())
+        assert due is not None  # they take a digest: digest_hour is set
         text = f"one digest a day instead, at {hour}:00 {settings.timezone}"
         if quiet_hour(hour, settings.quiet):
             text += f" (in your quiet hours: it comes at {settings.quiet_end}:00, when they end)"

@@ -204,6 +204,7 @@ class Timers:
         another posted it (or is posting it), posts nothing. Posted, it is marked sent;
         not (Discord's servers failing), it stays due, for whichever process delivers
         notices then."""
+        assert item.reply.seq is not None  # a move's reply names its log entry
         stand_in = await self.store.claim_announcement(game_id, item.reply.seq, self.claimer())
         if stand_in is None:
             log.warning(
@@ -242,6 +243,7 @@ class Timers:
         game = game_label(wait.game_key, wait.game_id)
         since = await self._last_played(wait)
         if kind == "warning":
+            assert wait.deadline is not None  # only a wait with a deadline is warned
             deadline = parse_time(wait.deadline)
             if now >= deadline:  # warned late (the bot was down): the warning gets its time
                 deadline = grace = now + warning_window(wait)
@@ -252,6 +254,7 @@ class Timers:
             )
             text = warning(game, answer=wait.reacting, since=since, deadline=deadline, then=then)
         else:
+            assert wait.turn_since is not None  # a wait is reminded once its turn began
             waited = now - parse_time(wait.turn_since)
             due_at = parse_time(wait.deadline) if wait.deadline else None
             text = await self._daily_reminder(wait, now) or reminder(
@@ -329,6 +332,9 @@ class Timers:
     async def board(self, notice: Notice) -> Posted:
         """A ``board`` notice's post: the timer's move whose process died before posting
         it, rebuilt from the log, for its game's channel."""
+        # a board notice belongs to its game's move, in its channel
+        assert notice.game_id is not None and notice.seq is not None
+        assert notice.channel_id is not None
         reply = await self.play.announcement(notice.game_id, notice.seq, notice.text)
         return Posted(Table(notice.channel_id, notice.guild_id), reply)
 

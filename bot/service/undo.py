@@ -85,7 +85,7 @@ class Undo:
             )
             waiting = ", ".join(s.name for s in missing)
             return Reply(text=f"{caller.name} agrees. Still waiting for {waiting}.")
-        asker = game.seat_of(request.user_id)
+        asker = game.held_seat(request.user_id)
         return await self._take_back(game, asker, request.user_id, standing, request.moves)
 
     async def _take_back(

@@ -48,8 +48,9 @@ Layout
 Adding a query
 --------------
 Write it once, in the feature's module of ``shared/``: a method that builds a
-:class:`~bot.store.sql.Q` (``Q.rows``, ``Q.row`` or ``Q.count``, parameters by name) and
-runs it with ``self._read`` (a read) or ``self._write`` (a write, its own transaction);
+:class:`~bot.store.sql.Q` (``Q.rows``, ``Q.row``, ``Q.one`` for a row sure to come back,
+or ``Q.count``, parameters by name: each types what it brings back) and runs it with
+``self._read`` (a read) or ``self._write`` (a write, its own transaction);
 or, for several statements in one transaction, a generator method (the body) that
 yields each statement and is sent what it brought back, run with
 ``self._write(self._body(...))`` (SQLite runs it in one trip). Write the SQL both
@@ -95,7 +96,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.store.backends import Backend, backend, target
+from bot.store.backends import Backend, backend, is_file, target
 from bot.store.faults import (
     CannotOpen,
     CannotSave,
@@ -180,6 +181,7 @@ __all__ = [
     "Target",
     "UndoRequest",
     "backend",
+    "is_file",
     "iso",
     "open_checked",
     "open_store",

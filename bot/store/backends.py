@@ -15,11 +15,14 @@ from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from bot.store.faults import CannotOpen
 from bot.store.targets import Target, redacted
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,12 @@ def backend(where: Target) -> Backend:
         return BACKENDS[-1]
     scheme = where.partition("://")[0].lower()
     return next((b for b in BACKENDS if scheme in b.schemes), BACKENDS[-1])
+
+
+def is_file(where: Target) -> TypeIs[Path]:
+    """Whether ``where`` names a file, as its backend says: a file's target is its path,
+    a server's its URL (:data:`~bot.store.targets.Target`)."""
+    return backend(where).file
 
 
 def target(text: str | Path) -> Target:

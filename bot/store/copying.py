@@ -21,8 +21,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from bot.store.faults import StoreFault
 from bot.store.rows import MoveRow, iso, parse_time
@@ -56,6 +57,14 @@ class Table:
     columns: tuple[Column, ...]
     parents: frozenset[str] = frozenset()  # the tables its foreign keys refer to
     identity: str | None = None  # a column numbered by the database (PostgreSQL's identity)
+
+
+@runtime_checkable
+class Transacting(Protocol):
+    """A store as a copy opens its side: raw SQL on its driver's own connection, in one
+    transaction (every backend's store has it; the application's interface does not)."""
+
+    def transaction(self, *, snapshot: bool = False) -> AbstractAsyncContextManager[Any]: ...
 
 
 class Side(Protocol):
@@ -225,10 +234,10 @@ def _bad_value(table: Table, side: Side, raw: tuple, exc: BaseException) -> str:
 
 def _row_encoder(table: Table, side: Side) -> Callable[[list[tuple]], list[tuple]]:
     """Canonical rows -> as ``side`` stores them (the same list where nothing changes)."""
-    encode = [encoder(c.kind, side) for c in table.columns]
-    if not any(encode):
+    encoders = [encoder(c.kind, side) for c in table.columns]
+    if not any(encoders):
         return lambda rows: rows
-    encode = [e or _itself for e in encode]
+    encode = [e or _itself for e in encoders]
 
     def rows(canonical: list[tuple]) -> list[tuple]:
         return [

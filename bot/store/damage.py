@@ -40,7 +40,7 @@ def game_row(values: Sequence) -> GameRow:
     what is damaged is said in ``damage``, the rest is as stored."""
     *columns, crc = values
     columns[5], columns[7], damage = _checked(columns[5], columns[7], crc)
-    return GameRow(*columns, damage=damage)
+    return GameRow(*[*columns, damage])  # damage is the field after the columns
 
 
 def damaged(values: Sequence) -> bool:
@@ -67,10 +67,11 @@ def _checked(
     damage = []
     raw = state.encode() if isinstance(state, str) else state
     if isinstance(state, bytes):
+        stored = state
         try:
-            state = raw.decode()
+            state = stored.decode()
         except UnicodeDecodeError:
-            state = raw.decode(errors="replace")
+            state = stored.decode(errors="replace")
             damage.append("its stored state is not UTF-8 text")
     if raw is not None and crc is not None and not damage and zlib.crc32(raw) != crc:
         damage.append("its stored state does not match the checksum stored with it")

@@ -220,7 +220,7 @@ class Digests(Protocol):
         """Every player whose digest is due by ``now``: (user, due at, settings); costs
         what is due, not what is stored."""
 
-    async def claim_digests(self, claims: Sequence[tuple[int, str, str, str | None]]) -> int:
+    async def claim_digests(self, claims: Sequence[tuple[int, str, str | None, str | None]]) -> int:
         """For each (user, due, following, text) whose digest is still due at ``due``:
         move it on to ``following`` and queue ``text`` as a DM (None: nothing to send),
         in one transaction. Returns how many were queued."""
@@ -330,7 +330,7 @@ class Leagues(Protocol):
         kind: str,
         places: list[int],
         scores: list[int],
-        forfeiting: list[int] = (),
+        forfeiting: Sequence[int] = (),
     ) -> bool:
         """Record a match's outcome once; False if it was already settled."""
 

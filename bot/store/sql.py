@@ -20,11 +20,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+U = TypeVar("U")
+
+#: a row as a driver brings it back (sqlite3's tuple, asyncpg's Record), read by position
+Row = Sequence[Any]
 
 #: what a :class:`Q` brings back: every row (tuples), the first row or None, or how many
 #: rows it changed
@@ -32,8 +36,9 @@ ROWS, ROW, COUNT = "rows", "row", "count"
 
 
 @dataclass(frozen=True, slots=True)
-class Q:
-    """One statement: neutral SQL with ``:name`` parameters, and what to bring back."""
+class Q(Generic[T]):
+    """One statement: neutral SQL with ``:name`` parameters, and what to bring back
+    (``T``: every row, the first row or None, a count, or what :meth:`map` made of it)."""
 
     sql: str
     params: Mapping[str, object] = field(default_factory=dict)
@@ -42,26 +47,40 @@ class Q:
     #: COMMIT that went unanswered (:meth:`bot.store.postgres.connection.Connection.write`)
     xid: bool = False
     #: what the statement's result becomes, for its body (or its caller, alone)
-    then: Callable[[Any], Any] | None = None
+    then: Callable[[Any], T] | None = None
 
-    def map(self, then: Callable[[Any], Any]) -> Q:
+    def map(self, then: Callable[[T], U]) -> Q[U]:
         """This statement, its result made into ``then(result)``."""
-        return replace(self, then=then)
+        # ``then`` is sent what the driver brought, so it maps a statement not yet mapped
+        assert self.then is None, "a statement is mapped once"
+        return Q(self.sql, self.params, self.want, self.xid, then)
 
-    def result(self, brought: Any) -> Any:
+    def result(self, brought: Any) -> T:
         return brought if self.then is None else self.then(brought)
 
-    @classmethod
-    def rows(cls, sql: str, /, **params: object) -> Q:
-        return cls(sql, params)
+    @staticmethod
+    def rows(sql: str, /, **params: object) -> Q[list[Row]]:
+        return Q(sql, params)
 
-    @classmethod
-    def row(cls, sql: str, /, **params: object) -> Q:
-        return cls(sql, params, ROW)
+    @staticmethod
+    def row(sql: str, /, **params: object) -> Q[Row | None]:
+        return Q(sql, params, ROW)
 
-    @classmethod
-    def count(cls, sql: str, /, **params: object) -> Q:
-        return cls(sql, params, COUNT)
+    @staticmethod
+    def one(sql: str, /, **params: object) -> Q[Row]:
+        """A statement sure to bring back a row (an aggregate, ``INSERT ... RETURNING``, a
+        row just written, a game the caller holds): that row."""
+
+        def present(row: Row | None) -> Row:
+            if row is None:
+                raise LookupError(f"no row from a statement sure of one: {sql}")
+            return row
+
+        return Q(sql, params, ROW, then=present)
+
+    @staticmethod
+    def count(sql: str, /, **params: object) -> Q[int]:
+        return Q(sql, params, COUNT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +96,8 @@ Statement = Q | Many
 #: a transaction's body: yields statements, is sent what each brought back, returns its
 #: result
 Body = Generator[Statement, Any, T]
+#: what a store runs: one statement (its result) or a body (what it returns)
+Work = Q[T] | Many | Body[T]
 
 
 class Duplicate(Exception):
@@ -89,7 +110,7 @@ class Duplicate(Exception):
         self.constraint = constraint
 
 
-def body(work: Statement | Body[T]) -> Body[T]:
+def body(work: Work[T]) -> Body[T]:
     """``work`` as a body: a lone statement is a body of one, bringing back its result."""
     if isinstance(work, Q | Many):
         return _alone(work)

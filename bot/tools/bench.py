@@ -29,21 +29,25 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
+from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import aiosqlite
 
 import engine
-from bot.service import Service, Table
-from bot.store import Store, Target, backend, open_store
+from bot.service import Reply, Service, Table
+from bot.store import Store, Target, is_file, open_store
 from bot.tools import bench_loops
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.selfplay import play_random
 from renders import looks, render
 
 T = TypeVar("T")
+P = ParamSpec("P")
+In = TypeVar("In")
+Out = TypeVar("Out")
 
 
 async def _sqlite_floor(path: Path, rows: int, synchronous: str = "FULL") -> list[float]:
@@ -106,15 +110,12 @@ async def _postgres_floors(emit: Emit, url: str, rows: int) -> list[float]:
     return floor
 
 
-#: each backend's floor (by :attr:`bot.store.backends.Backend.key`): measured where its
-#: moves are, emitted, and returned
-_FLOORS = {"sqlite": _sqlite_floors, "postgresql": _postgres_floors}
-
-
-def _counted(store: Store, call: Callable[..., Awaitable[T]], into: list[int]):
+def _counted(
+    store: Store, call: Callable[P, Awaitable[T]], into: list[int]
+) -> Callable[P, Coroutine[Any, Any, T]]:
     """``call``, noting in ``into`` how many trips to the database each call made."""
 
-    async def counted(*args: object, **kwargs: object) -> T:
+    async def counted(*args: P.args, **kwargs: P.kwargs) -> T:
         before = store.round_trips
         try:
             return await call(*args, **kwargs)
@@ -124,7 +125,16 @@ def _counted(store: Store, call: Callable[..., Awaitable[T]], into: list[int]):
     return counted
 
 
-def _positions(key: str, games: int, seed: int) -> list[tuple[object, int, int]]:
+def _noting(times: list[float]) -> Callable[[float, Reply], None]:
+    """An ``on_move`` that notes each move's time in ``times``."""
+    return lambda dt, _reply: times.append(dt)
+
+
+#: a position to time: its state, an awaited seat, and how many play
+Position = tuple[object, int, int]
+
+
+def _positions(key: str, games: int, seed: int) -> list[Position]:
     """(state, an awaited seat, players) for every position of a few random games."""
     rules = engine.get(key)
     rng = random.Random(seed)
@@ -140,7 +150,7 @@ def _positions(key: str, games: int, seed: int) -> list[tuple[object, int, int]]
     return positions
 
 
-def _is_legal_speedup(rules: engine.Game, positions: list[tuple[object, int, int]]) -> float:
+def _is_legal_speedup(rules: engine.Game, positions: list[Position]) -> float:
     """How many times faster ``is_legal`` answers for one action than listing every legal
     action does, on the middle half of the positions (the opening and the end are small)."""
     rng = random.Random(3)
@@ -155,12 +165,27 @@ def _is_legal_speedup(rules: engine.Game, positions: list[tuple[object, int, int
     return statistics.median(listing) / statistics.median(checking)
 
 
+def _legal(rules: engine.Game, position: Position) -> list[Any]:
+    return rules.legal(position[0], position[1])
+
+
+def _board(key: str, rules: engine.Game, position: Position) -> bytes:
+    return render(key, rules.view(position[0], None), _names(position[2]))
+
+
+def _board_size(key: str, rules: engine.Game, position: Position) -> int:
+    return len(_board(key, rules, position))
+
+
 def _names(players: int) -> list[str]:
     return [f"Player {i + 1}" for i in range(players)]
 
 
-def _timed(work, items, clock=time.perf_counter) -> tuple[list[float], list]:
-    times, results = [], []
+def _timed(
+    work: Callable[[In], Out], items: Iterable[In], clock: Callable[[], float] = time.perf_counter
+) -> tuple[list[float], list[Out]]:
+    times: list[float] = []
+    results: list[Out] = []
     for item in items:
         started = clock()
         results.append(work(item))
@@ -200,8 +225,13 @@ async def run(
     games = 4 if quick else 25
     with tempfile.TemporaryDirectory(prefix="bridgekeeper-bench-") as tmp:
         rows = 200 if quick else 1000
-        kind = backend(db if db is not None else Path(tmp))
-        floor = await _FLOORS[kind.key](emit, db if db is not None else Path(tmp), rows)
+        where = db if db is not None else Path(tmp)
+        # the store's floor, measured where the moves are timed: emitted, and returned
+        floor = await (
+            _sqlite_floors(emit, where, rows)
+            if is_file(where)
+            else _postgres_floors(emit, where, rows)
+        )
         tables = itertools.count(1)  # one database may hold every game's games: own channels
         for key, rules in engine.GAMES.items():
             if only and key not in only:
@@ -210,8 +240,9 @@ async def run(
             service = Service(store, images=False)
             clicks: list[int] = []  # round trips to the database per move, load included
             records: list[int] = []  # ... and per move transaction
-            service.play.move = _counted(store, service.play.move, clicks)
-            store.record = _counted(store, store.record, records)
+            # this one instance's methods, wrapped to count their trips (nothing else does)
+            service.play.move = _counted(store, service.play.move, clicks)  # type: ignore[method-assign]
+            store.record = _counted(store, store.record, records)  # type: ignore[method-assign]
             times: list[float] = []
             rng = random.Random(1)
             try:
@@ -225,7 +256,7 @@ async def run(
                         key,
                         players,
                         rng,
-                        on_move=lambda dt, _reply, times=times: times.append(dt),
+                        on_move=_noting(times),
                     )
             finally:
                 await store.close()
@@ -240,23 +271,16 @@ async def run(
             positions = _positions(key, 2 if quick else 6, seed=7)
             metric(emit, f"{key}.is_legal_speedup", _is_legal_speedup(rules, positions), "x")
             if key != bench_loops.GAME:  # Seven Bridges times its six-dice positions there
-                legal_times, _ = _timed(lambda p, r=rules: r.legal(p[0], p[1]), positions)
+                legal_times, _ = _timed(partial(_legal, rules), positions)
                 metric(emit, f"{key}.legal_p50_ms", percentile(legal_times, 0.50) * 1000, "ms")
                 metric(emit, f"{key}.legal_p99_ms", percentile(legal_times, 0.99) * 1000, "ms")
             if looks(key) is None:
                 continue
-            render_times, sizes = _timed(
-                lambda p, k=key, r=rules: len(render(k, r.view(p[0], None), _names(p[2]))),
-                positions,
-            )
+            render_times, sizes = _timed(partial(_board_size, key, rules), positions)
             metric(emit, f"{key}.render_p50_ms", percentile(render_times, 0.50) * 1000, "ms")
             metric(emit, f"{key}.render_p99_ms", percentile(render_times, 0.99) * 1000, "ms")
             metric(emit, f"{key}.png_kb", statistics.mean(sizes) / 1024, "KiB")
-            cpu_times, _ = _timed(
-                lambda p, k=key, r=rules: render(k, r.view(p[0], None), _names(p[2])),
-                positions,
-                time.process_time,
-            )
+            cpu_times, _ = _timed(partial(_board, key, rules), positions, time.process_time)
             metric(emit, f"{key}.render_cpu_ms", percentile(cpu_times, 0.50) * 1000, "ms")
             metric(emit, f"{key}.render_first_ms", first_board_ms(key), "ms")
         if not only or "seven-bridges" in only:

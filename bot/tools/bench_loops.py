@@ -23,14 +23,17 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from bot.tools.figures import Emit, metric, percentile
 from engine.seven_bridges import SevenBridges
-from engine.seven_bridges.actions import Bonus, Pick
+from engine.seven_bridges.actions import Action, Bonus, Pick
 from engine.seven_bridges.loops import best_loop
 from engine.seven_bridges.loops_reference import best_loop_reference
 from engine.seven_bridges.network import Loop, links
 from engine.seven_bridges.state import State, roller
+
+T = TypeVar("T")
 
 RULES = SevenBridges()
 GAME = "seven-bridges"  # bot.tools.bench leaves this game's legal-move figures to this module
@@ -46,7 +49,7 @@ def _density(drawn: int) -> int:
     return _links_count(drawn) - len(adj)
 
 
-def _greedy(state: State, seat: int, actions: list, rng: random.Random):
+def _greedy(state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
     """The drawing action that closes the most loops, then joins the most squares."""
     drawing = [a for a in actions if isinstance(a, Pick | Bonus)]
     if not drawing:
@@ -102,7 +105,7 @@ def _check(drawn: int, fast: Loop, plain: Loop) -> None:
         )
 
 
-def _time(fn: Callable[[int], object], drawn: int, repeat: int = 3) -> tuple[float, object]:
+def _time(fn: Callable[[int], T], drawn: int, repeat: int = 3) -> tuple[float, T]:
     """The best of ``repeat`` timings (as timeit does: the least disturbed run)."""
     best = float("inf")
     for _ in range(repeat):

@@ -114,6 +114,7 @@ async def advance(service: Service, table: Table, moves: int, rng: random.Random
     rather than all just begun."""
     for _ in range(moves):
         row = await service.store.live_game(table.channel_id)
+        assert row is not None  # the caller opened the game these moves are played in
         seats = await service.store.seats(row.id)
         seat = rng.choice([s for s in seats if s.awaiting])
         caller = Caller(seat.user_id, seat.name)  # an AI seat too: a random move, untimed
@@ -203,9 +204,12 @@ async def play(
                 if row is None:
                     await open_game(service, table, next(serial), ai)
                     row = await service.store.live_game(table.channel_id)
+                    assert row is not None  # just opened
                 seats = await service.store.seats(row.id)
                 awaiting, expect = [s.user_id for s in seats if s.awaiting], (row.id, row.version)
             else:  # players know whose turn it is from the last board, as on Discord
+                # a playable reply names its game and version
+                assert reply.game_id is not None and reply.version is not None
                 awaiting, expect = list(reply.awaiting), (reply.game_id, reply.version)
             caller = by_id[rng.choice(awaiting)]
             requested = time.perf_counter()

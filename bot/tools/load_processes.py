@@ -71,6 +71,8 @@ class Child:
         return cls(proc)
 
     async def ask(self, **request: Any) -> dict[str, Any]:
+        # started with both pipes (:meth:`start`)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write((json.dumps(request) + "\n").encode())
         await self.proc.stdin.drain()
         line = await asyncio.wait_for(self.proc.stdout.readline(), ANSWER_WAIT)

@@ -41,7 +41,7 @@ async def _play_samples(store: Store) -> None:
             reply = await service.play.move(table, caller, rng.choice(moves))
 
 
-async def _rows(store: Store, sql: str, params: tuple = ()) -> tuple[list[str], list[tuple]]:
+async def _rows(store: SQLiteStore, sql: str, params: tuple = ()) -> tuple[list[str], list[tuple]]:
     async with store.transaction() as db:
         cur = await db.execute(sql, params)
         names = [d[0] for d in cur.description]
@@ -74,7 +74,9 @@ async def seed(path: Path, count: int = STORED) -> None:
         i_rated = cols.index("rating_seq")
         i_turn, i_dead = seat_cols.index("turn_since"), seat_cols.index("deadline")
         i_await, i_due = seat_cols.index("awaiting"), seat_cols.index("due_at")
-        new_games, new_seats, new_moves = [], [], []
+        new_games: list[list[object]] = []
+        new_seats: list[list[object]] = []
+        new_moves: list[tuple[object, ...]] = []
         next_id = max(g[i_id] for g in games) + 1
         for n in range(count - len(games)):
             live = n % LIVE_SHARE == 0
@@ -86,12 +88,12 @@ async def seed(path: Path, count: int = STORED) -> None:
             new_games.append(row)
             since = now - timedelta(hours=30 if n % (3 * LIVE_SHARE) == 0 else 2)
             for s in seats_of[src[i_id]]:
-                s = list(s)
-                s[0] = next_id
-                if live and s[i_await]:
-                    s[i_turn], s[i_dead] = iso(since), iso(since + timedelta(hours=72))
-                    s[i_due] = ""  # due at once: worked out below, from the new times
-                new_seats.append(s)
+                seat = list(s)
+                seat[0] = next_id
+                if live and seat[i_await]:
+                    seat[i_turn], seat[i_dead] = iso(since), iso(since + timedelta(hours=72))
+                    seat[i_due] = ""  # due at once: worked out below, from the new times
+                new_seats.append(seat)
             new_moves.extend((next_id, *m[1:]) for m in moves_of[src[i_id]])
             next_id += 1
 

@@ -28,8 +28,12 @@ print(json.dumps(asyncio.run(startup(sys.argv[1], t0))), flush=True)
 
 
 async def _kept(_item: object) -> bool:
-    """Neither posted nor sent: no Discord here; the pass's own work is what is timed."""
+    """Not posted: no Discord here; the pass's own work is what is timed."""
     return True
+
+
+async def _unsent(_notice: object) -> None:
+    """Not sent, likewise."""
 
 
 async def startup(path: str, t0: float) -> dict[str, float]:
@@ -40,6 +44,7 @@ async def startup(path: str, t0: float) -> dict[str, float]:
     daily puzzle, due notices)."""
     from bot.callers import jump_link
     from bot.client import Bridgekeeper
+    from bot.cogs.postal import Postal  # loaded with the client: no import timed twice
 
     phases = {"imports_s": time.perf_counter() - t0}
     store = await SQLiteStore.open_checked(Path(path))
@@ -51,7 +56,9 @@ async def startup(path: str, t0: float) -> dict[str, float]:
         async with Bridgekeeper(service) as client:
             await client.install()  # the bot's own set-up, less the command sync
             phases["setup_s"] = time.perf_counter() - t0 - sum(phases.values())
-            due = await client.get_cog("Postal").minute.run(_kept, _kept)
+            postal = client.get_cog("Postal")
+            assert isinstance(postal, Postal)  # installed just above
+            due = await postal.minute.run(_kept, _unsent)
             phases["first_tick_s"] = time.perf_counter() - t0 - sum(phases.values())
             phases["due"] = due
     finally:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -54,11 +54,11 @@ async def _timed(work: Callable[[], Awaitable[int]]) -> tuple[float, float, int]
     return time.perf_counter() - started, time.process_time() - cpu, done
 
 
-def _p50_ms(values: list[float]) -> float:
+def _p50_ms(values: Sequence[float]) -> float:
     return percentile(values, 0.50) * 1000
 
 
-async def _history(store: Store, stored: int) -> None:
+async def _history(store: SQLiteStore, stored: int) -> None:
     """One finished game in ten gets a notice that was never sent (its player moved
     before quiet hours ended), one in ten a daily challenge result already shared; and
     :func:`_players`' settings."""
@@ -84,7 +84,7 @@ async def _history(store: Store, stored: int) -> None:
         )
 
 
-async def _players(store: Store, count: int) -> None:
+async def _players(store: SQLiteStore, count: int) -> None:
     """``count`` players' settings, as ``/settings`` leaves them: one in four takes the
     daily digest, at an hour of the day spread over all 24 (one in a hundred of those
     due now, three live games waiting for each), one in three of the rest reminders

@@ -93,6 +93,7 @@ def match_result(match: Match, scoring: Scoring) -> Result:
         return bye(match.round, match.players[0], scoring)
     if match.kind == "forfeit":
         return forfeit(match.round, match.players, match.forfeiting, scoring)
+    assert match.places is not None and match.scores is not None  # a played match, settled
     return played(match.round, match.players, match.places, match.scores, scoring)
 
 

@@ -17,6 +17,7 @@ from bot.leagues.formats import (
 )
 from bot.marks import when
 from bot.service.context import Context
+from bot.service.games import results_of, stored_game
 from bot.service.leagues.book import (
     LeagueBook,
     OpenTable,
@@ -233,6 +234,7 @@ class LeagueRounds:
         names = {m.user_id: m.name for m in await self.store.members(league.id)}
         current = [m for m in matches if m.round == league.round]
         tables = [m for m in current if m.kind == "played"]
+        assert league.round_deadline is not None  # a running league's round has one
         deadline = parse_time(league.round_deadline)
         lines = [
             f"**{league.name}** — round {league.round} of {league.rounds}, until {when(deadline)}."
@@ -247,6 +249,8 @@ class LeagueRounds:
         """A new match's first board, in its thread. The service pings only whoever moves
         first; a new match pings every player seated, and only them, so nobody learns of
         their league game by chance."""
+        # a new match is a table, with its game in its thread
+        assert match.game_id is not None and match.channel_id is not None
         reply = await self.lobby.opening(match.game_id)
         names = {m.user_id: m.name for m in await self.store.members(league.id)}
         first = ", ".join(names[u] for u in reply.awaiting if u in names)
@@ -374,6 +378,7 @@ class LeagueRounds:
         current = [m for m in await self.store.matches(league.id) if m.round == league.round]
         if not all(m.settled for m in current):
             return
+        assert league.rounds is not None  # fixed when the league started
         if league.round < league.rounds:
             await self._open_round(league, league.round + 1, post, posted)
             return
@@ -381,11 +386,11 @@ class LeagueRounds:
         await self._post_due(league, post, posted)
 
     async def _settle(self, match: Match, late: bool) -> list[Posted]:
+        # unsettled: a table, its game in its thread (a bye is settled as it is drawn)
+        assert match.game_id is not None and match.channel_id is not None
         if match.game_status == "finished":
-            seats = await self.store.seats(match.game_id)
-            await self.store.settle_match(
-                match.id, "played", [s.place for s in seats], [s.score for s in seats]
-            )
+            places, scores = results_of(await self.store.seats(match.game_id))
+            await self.store.settle_match(match.id, "played", places, scores)
             return []
         if match.game_status == "abandoned":
             await self.store.settle_match(
@@ -398,7 +403,7 @@ class LeagueRounds:
             return []
         if not late:
             return []
-        game = await self.store.game(match.game_id)
+        game = await stored_game(self.store, match.game_id)
         seats = await self.store.seats(match.game_id)
         holding_up = [s.user_id for s in seats if s.awaiting] or list(match.players)
         places = [len(match.players) if p in holding_up else 1 for p in match.players]

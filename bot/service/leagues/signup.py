@@ -27,6 +27,7 @@ from bot.leagues.formats import (
 from bot.leagues.results import Scoring
 from bot.marks import role, when
 from bot.service.context import Context
+from bot.service.games import stored_game
 from bot.service.leagues.book import LEAGUE_NAME, LeagueBook, league_format
 from bot.service.play import Play
 from bot.service.replies import Caller, Reply, Table
@@ -217,12 +218,13 @@ class Leagues:
                 continue
             if match.game_status in ("finished", "abandoned"):  # over already: tick settles it
                 continue
+            assert match.channel_id is not None  # a table's match: its game's thread
             table = Table(match.channel_id, league.guild_id)
             if match.game_status == "active":
                 # a game that will not take a resignation right now is called off below
                 with contextlib.suppress(Refused):
                     await self.play.resign(table, Caller(leaver.user_id, leaver.name))
-            game = await self.store.game(match.game_id)
+            game = await stored_game(self.store, match.game_id)
             size = len(match.players)
             places = [size if p == leaver.user_id else 1 for p in match.players]
             if game.status == "active":  # called off and settled as the forfeit at once
@@ -233,7 +235,7 @@ class Leagues:
                     raise Refused(
                         "Your league game changed at that moment; please try again."
                     ) from None
-                game = await self.store.game(match.game_id)
+                game = await stored_game(self.store, match.game_id)
             else:
                 await self.store.settle_match(
                     match.id, "forfeit", places, [0] * size, [leaver.user_id]

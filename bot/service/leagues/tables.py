@@ -141,6 +141,7 @@ class LeagueTables:
             elif m.kind == "forfeit":
                 outcome = "forfeit by " + ", ".join(names[p] for p in m.forfeiting)
             else:
+                assert m.places is not None  # settled, and played
                 outcome = finishing_order([names[p] for p in m.players], m.places)
             lines.append(f"R{m.round}: {who} — {outcome}")
         # whole: a long season is split into messages by the front end, never cut here

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.dumps import dump
 from bot.store.faults import (
@@ -34,7 +35,7 @@ from bot.store.migrations import migrations
 from bot.store.postgres.dialect import POSTGRES
 from bot.store.rows import iso, parse_time, utcnow
 from bot.store.shared.base import Base
-from bot.store.sql import COUNT, ROW, Body, Duplicate, Many, Statement, body
+from bot.store.sql import COUNT, ROW, Duplicate, Many, Statement, Work, body
 from bot.store.targets import CONNECT_TIMEOUT_S, redacted
 
 T = TypeVar("T")
@@ -104,10 +105,15 @@ async def _timestamp_codec(conn: asyncpg.Connection) -> None:
     )
 
 
+#: a connection to the server: one the pool lends (a proxy passing every call to it), or
+#: one opened by itself
+Conn = asyncpg.Connection | PoolConnectionProxy
+
+
 class Tx:
     """One transaction's connection; each statement is a trip to the server, counted."""
 
-    def __init__(self, conn: asyncpg.Connection, store: Connection) -> None:
+    def __init__(self, conn: Conn, store: Connection) -> None:
         self._conn = conn
         self._store = store
         #: the transaction's id, once a statement has read it (a game's version bump
@@ -153,7 +159,7 @@ class Tx:
         return statement.result(rows)
 
 
-async def drive(tx: Tx, work: Statement | Body[T]) -> T:
+async def drive(tx: Tx, work: Work[T]) -> T:
     """Run a body (or one statement) to its end on ``tx``, a trip a statement, sending the
     body what each brought back; its result."""
     steps, sent = body(work), None
@@ -263,7 +269,7 @@ class Connection(Base):
     # -- trips to the server ---------------------------------------------------------------
 
     @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+    async def _connection(self) -> AsyncIterator[PoolConnectionProxy]:
         """A pooled connection; a server lost, refusing or out of disk raises
         :class:`CannotSave` (a transaction cut short never committed: nothing of it is
         kept), any other error as it is."""
@@ -316,13 +322,15 @@ class Connection(Base):
                 while xid is not None:
                     try:
                         row = await self.row("SELECT pg_xact_status($1::text::xid8)", (xid,))
+                        assert row is not None  # a SELECT without FROM: one row
+                        status = row[0]
                     except CannotSave:  # not back yet
-                        row = ("unreachable",)
+                        status = "unreachable"
                     except asyncpg.InvalidParameterValueError:  # "in the future": the server
                         return False  # restarted without a record of it, a commit's included
-                    if row[0] in ("committed", "aborted"):
-                        return row[0] == "committed"
-                    if row[0] is None:  # too old to be told: never, seconds after
+                    if status in ("committed", "aborted"):
+                        return status == "committed"
+                    if status is None:  # too old to be told: never, seconds after
                         break
                     await asyncio.sleep(pause)
                     pause = min(pause * 2, 1.0)
@@ -331,15 +339,18 @@ class Connection(Base):
         raise CommitUnknown()
 
     @asynccontextmanager
-    async def transaction(self, *, snapshot: bool = False) -> AsyncIterator[asyncpg.Connection]:
+    async def transaction(self, *, snapshot: bool = False) -> AsyncIterator[PoolConnectionProxy]:
         """Raw SQL on one pooled connection, as one transaction, for tools that copy whole
         tables (``python -m bot migrate-store``); the application's own writes are units
         (:meth:`write`). ``snapshot``: a read-only transaction that sees one committed
         state of the database throughout (repeatable read)."""
-        async with self._connection() as conn:
-            isolation = "repeatable_read" if snapshot else "read_committed"
-            async with conn.transaction(isolation=isolation, readonly=snapshot):
-                yield conn
+        async with (
+            self._connection() as conn,
+            conn.transaction(
+                isolation="repeatable_read" if snapshot else "read_committed", readonly=snapshot
+            ),
+        ):
+            yield conn
 
     async def read(self, unit: Unit[T], *args: Any) -> T:
         """Run ``unit(tx, *args)`` on a pooled connection, outside any transaction: reads,
@@ -347,11 +358,11 @@ class Connection(Base):
         async with self._connection() as conn:
             return await unit(Tx(conn, self), *args)
 
-    async def _read(self, work: Statement | Body[T]) -> T:
+    async def _read(self, work: Work[T]) -> T:
         """Neutral statements outside any transaction, a trip each."""
         return await self.read(drive, work)
 
-    async def _write(self, work: Statement | Body[T]) -> T:
+    async def _write(self, work: Work[T]) -> T:
         """Neutral statements as one transaction (:meth:`write`); a lone statement commits
         by itself, in its one trip."""
         if isinstance(work, Statement):
@@ -383,6 +394,7 @@ class Connection(Base):
             "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0 "
             "ELSE (SELECT COALESCE(MAX(number), 0) FROM schema_migrations) END"
         )
+        assert row is not None  # a SELECT without FROM: one row
         return int(row[0])
 
     async def migrate(self, target: int | None = None) -> list[int]:

@@ -11,7 +11,7 @@ from bot.store.sql import Body, Q
 
 class DigestsPG(DigestsSQL):
     def _claim_digests(
-        self, now: str, claims: Sequence[tuple[int, str, str, str | None]]
+        self, now: str, claims: Sequence[tuple[int, str, str | None, str | None]]
     ) -> Body[int]:
         users, dues, followings, texts = (list(c) for c in zip(*claims, strict=True))
         return (

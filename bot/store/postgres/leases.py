@@ -13,7 +13,7 @@ class LeasesPG(LeasesSQL):
         a turn never taken, the one that inserts it has it; the others, not seeing its
         row yet, try again a moment later."""
         row = await self._write(
-            Q.row(
+            Q.one(
                 "WITH t AS (INSERT INTO leases (name, holder, until) "
                 "VALUES (:name, :holder, now() + make_interval(secs => :seconds)) "
                 "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "

@@ -27,9 +27,10 @@ class NoticesPG(NoticesSQL):
         )
         return [Notice(*r) for r in rows]
 
-    def _claim_announcement(self, lapsed: str, game_id: int, seq: int, claimer: str) -> Q:
+    async def claim_announcement(self, game_id: int, seq: int, claimer: str) -> Notice | None:
         """One statement, committing by itself."""
-        return Q.row(
+        lapsed = iso(self.clock() - CLAIM_LEASE)
+        statement = Q.row(
             "WITH o AS (UPDATE outbox SET claimed_by = :claimer WHERE game_id = :game_id "
             "AND seq = :seq AND kind = 'board' AND sent_at IS NULL AND dropped IS NULL "
             "AND (claimed_at IS NULL OR claimed_at <= :lapsed) RETURNING *) "
@@ -39,3 +40,4 @@ class NoticesPG(NoticesSQL):
             seq=seq,
             lapsed=lapsed,
         ).map(lambda row: None if row is None else Notice(*row))
+        return await self._write(statement)

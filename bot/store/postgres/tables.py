@@ -20,7 +20,7 @@ from bot.store.copying import (
     CopyFault,
     Table,
 )
-from bot.store.postgres.connection import open_fault
+from bot.store.postgres.connection import Conn, open_fault
 from bot.store.targets import CONNECT_TIMEOUT_S, redacted
 
 _KINDS = {
@@ -48,7 +48,7 @@ class PostgresSide:
     at_once = "-infinity"  # the schema's triggers mark a wait due at once so
     yes_no = bool
 
-    def __init__(self, conn: asyncpg.Connection, url: str) -> None:
+    def __init__(self, conn: Conn, url: str) -> None:
         self._conn = conn
         self.where = redacted(url)
 

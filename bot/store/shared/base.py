@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TypeVar
 
-from bot.store.sql import Body, Dialect, Statement
+from bot.store.sql import Dialect, Work
 
 T = TypeVar("T")
 
@@ -25,11 +25,11 @@ class Base:
     def clock(self) -> datetime:
         raise NotImplementedError
 
-    async def _read(self, work: Statement | Body[T]) -> T:
+    async def _read(self, work: Work[T]) -> T:
         """Run statements that only read; their result."""
         raise NotImplementedError
 
-    async def _write(self, work: Statement | Body[T]) -> T:
+    async def _write(self, work: Work[T]) -> T:
         """Run ``work`` as one all-or-nothing transaction, durable before it returns; its
         result. A lone statement is a transaction by itself (a server needs no BEGIN and
         COMMIT for it)."""

@@ -42,7 +42,7 @@ class DailySQL(Base):
                 value=os.urandom(32),
             )
         )
-        row = await self._read(Q.row("SELECT value FROM secrets WHERE name = :name", name=name))
+        row = await self._read(Q.one("SELECT value FROM secrets WHERE name = :name", name=name))
         return bytes(row[0])
 
     async def entries(self, *, day: str | None = None, user_id: int | None = None) -> list[Entry]:
@@ -66,8 +66,10 @@ class DailySQL(Base):
         return await self._entries_where("e.share_pending = TRUE")
 
     async def _entries_where(self, condition: str, **params: object) -> list[Entry]:
-        rows = await self._read(Q(f"{_ENTRY} WHERE {condition} ORDER BY e.day, e.user_id", params))
-        return [Entry(*r[:10], bool(r[10])) for r in rows]
+        rows = await self._read(
+            Q.rows(f"{_ENTRY} WHERE {condition} ORDER BY e.day, e.user_id", **params)
+        )
+        return [Entry(*[*r[:10], bool(r[10])]) for r in rows]
 
     async def finish_entry(self, entry: Entry, attempt: Attempt) -> None:
         """Settle an attempt whose game ended without settling it (a row from before the

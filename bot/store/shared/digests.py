@@ -26,7 +26,7 @@ class DigestsSQL(Base):
         )
         return [(r[0], r[1], settings_of(r[2:])) for r in rows]
 
-    async def claim_digests(self, claims: Sequence[tuple[int, str, str, str | None]]) -> int:
+    async def claim_digests(self, claims: Sequence[tuple[int, str, str | None, str | None]]) -> int:
         """Move each player's digest on from ``due`` to ``following`` and queue its text
         (none: nothing waits, nothing is sent), all in one transaction; each only if its
         digest is still due at ``due``, so two passes never both send one. ``claims``
@@ -36,7 +36,7 @@ class DigestsSQL(Base):
         return await self._write(self._claim_digests(self.now(), claims))
 
     def _claim_digests(
-        self, now: str, claims: Sequence[tuple[int, str, str, str | None]]
+        self, now: str, claims: Sequence[tuple[int, str, str | None, str | None]]
     ) -> Body[int]:
         queued = 0
         for user_id, due, following, text in claims:

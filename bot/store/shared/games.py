@@ -269,7 +269,7 @@ class GamesSQL(WaitsSQL, RatingsSQL):
         return [row[0] for row in rows if damaged(row)]
 
     async def count_games(self) -> int:
-        row = await self._read(Q.row("SELECT COUNT(*) FROM games"))
+        row = await self._read(Q.one("SELECT COUNT(*) FROM games"))
         return int(row[0])
 
     async def join(

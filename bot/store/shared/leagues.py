@@ -19,9 +19,7 @@ LEAGUE_COLUMNS = (
 )
 
 
-def league_of(row: Sequence | None) -> LeagueRow | None:
-    if row is None:
-        return None
+def league_of(row: Sequence) -> LeagueRow:
     values = list(row)
     values[7] = tuple(json.loads(values[7]))
     values[18] = bool(values[18])
@@ -87,7 +85,7 @@ class LeaguesSQL(Base):
     async def create_league(self, league: LeagueRow) -> int:
         try:
             row = await self._write(
-                Q.row(
+                Q.one(
                     "INSERT INTO leagues (guild_id, channel_id, name, game_key, format, "
                     "table_size, rounds, points, bye_points, round_hours, move_hours, seed, "
                     "created_by, created_at, starts_at) VALUES (:guild_id, :channel_id, :name, "
@@ -128,7 +126,7 @@ class LeaguesSQL(Base):
                 name=name,
             )
         )
-        return league_of(row)
+        return None if row is None else league_of(row)
 
     async def leagues_due_to_start(self) -> list[LeagueRow]:
         return await self._leagues(
@@ -146,7 +144,9 @@ class LeaguesSQL(Base):
         return await self._leagues("status = 'running' OR news_pending = TRUE ORDER BY id")
 
     async def _leagues(self, where: str, **params: object) -> list[LeagueRow]:
-        rows = await self._read(Q(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE {where}", params))
+        rows = await self._read(
+            Q.rows(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE {where}", **params)
+        )
         return [league_of(r) for r in rows]
 
     async def league_match_of(self, game_id: int) -> int | None:
@@ -317,7 +317,7 @@ class LeaguesSQL(Base):
         kind: str,
         places: list[int],
         scores: list[int],
-        forfeiting: list[int] = (),
+        forfeiting: Sequence[int] = (),
     ) -> bool:
         """Record a match's outcome once, across every process; False if already settled."""
         changed = await self._write(settle_once(match_id, kind, places, scores, forfeiting))

@@ -35,7 +35,7 @@ DUE_COLUMNS = f"{', '.join(DUE_BY)}, digest_at"
 def settings_of(row: Sequence | None) -> Settings:
     if row is None:
         return Settings()
-    return Settings(*row[:8], bool(row[8]))
+    return Settings(*[*row[:8], bool(row[8])])
 
 
 def digest_due(settings: Settings, stored: Sequence | None, now: datetime) -> str | None:
@@ -46,6 +46,7 @@ def digest_due(settings: Settings, stored: Sequence | None, now: datetime) -> st
     now_by = tuple(getattr(settings, column) for column in DUE_BY)
     kept = stored is not None and tuple(stored[:4]) == now_by and stored[4] is not None
     if settings.digest_hour is not None and kept:
+        assert stored is not None  # kept: it was read
         return str(stored[4])
     moment = digest_after(settings, now)
     return None if moment is None else iso(moment)

@@ -6,7 +6,7 @@ changed and queue nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 
 from bot.clocks import Clocks, Wait, extension_fits, vacation_shift
@@ -23,7 +23,7 @@ KEYS_A_READ = 400
 class PostalSQL(WaitsSQL):
     async def clocks(self, game_id: int) -> Clocks:
         row = await self._read(
-            Q.row(
+            Q.one(
                 "SELECT move_hours, deadline_policy, remind_hours, reminder_limit, "
                 "reaction_hours FROM games WHERE id = :game_id",
                 game_id=game_id,
@@ -116,7 +116,7 @@ class PostalSQL(WaitsSQL):
         kind: str,
         change: str,
         condition: str,
-        values: dict[str, object],
+        values: Mapping[str, object],
         notices: Iterable[tuple[str, str, str]],
     ) -> Body[bool]:
         changed = yield Q(

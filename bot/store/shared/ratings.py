@@ -69,7 +69,7 @@ class RatingsSQL(Base):
         yield from self._lock_ratings()
         stored = yield from self._numbered(game, [s.user_id for s in seats])
         known = {r[0]: Rating(r[1], r[2], r[3]) for r in stored}
-        after = rate([known.get(s.user_id, Rating()) for s in seats], [s.place for s in seats])
+        after = rate([known.get(s.user_id, Rating()) for s in seats], [_place(s) for s in seats])
         return [(s.user_id, s.name, r) for s, r in zip(seats, after, strict=True)]
 
     def _numbered(self, game: Game, users: Sequence[int]) -> Body[Sequence[Sequence]]:
@@ -129,3 +129,10 @@ class RatingsSQL(Base):
             rating_values(now, ((*key, name, r) for key, (name, r) in table.items())),
         )
         return sum(len(seats) >= 2 for _g, _k, seats in results), same
+
+
+def _place(seat: Seat) -> int:
+    """A seat's place in a finished game: the move that finished it placed every seat."""
+    if seat.place is None:
+        raise ValueError(f"seat {seat.seat} ({seat.name}) of a finished game has no place")
+    return seat.place

@@ -43,7 +43,7 @@ _YES_NO = tuple(
 
 def wait(row: Sequence) -> Wait:
     """A :class:`~bot.clocks.Wait` read as :data:`WAIT_COLUMNS`."""
-    return Wait(
+    values = [
         *row[:11],
         bool(row[11]),
         bool(row[12]),
@@ -53,7 +53,8 @@ def wait(row: Sequence) -> Wait:
         row[20],
         row[21],
         bool(row[22]),
-    )
+    ]
+    return Wait(*values)
 
 
 def seat_of(row: Sequence) -> Seat:
@@ -83,7 +84,8 @@ class Game:
     @classmethod
     def read(cls, row: Sequence, seats: Sequence[Seat], seq: int | None = None) -> Game:
         """The game from its row read as :data:`GAME`."""
-        return cls(*row[:6], Clocks(*row[6:11]), bool(row[11]), tuple(seats), seq)
+        values = [*row[:6], Clocks(*row[6:11]), bool(row[11]), tuple(seats), seq]
+        return cls(*values)
 
     @property
     def moves_ratings(self) -> bool:

@@ -25,7 +25,7 @@ import aiosqlite
 from bot.store.faults import CannotOpen, CannotSave, Damaged, SchemaTooNew
 from bot.store.rows import iso, utcnow
 from bot.store.shared.base import Base
-from bot.store.sql import Body, Statement
+from bot.store.sql import Work
 from bot.store.sqlite.dialect import SQLITE
 from bot.store.sqlite.files import cannot_save, open_fault, primary_code, unreachable
 from bot.store.sqlite.migrations import migrations
@@ -123,6 +123,7 @@ class Connection(Base):
             self._checking.cancel()
             with suppress(asyncio.CancelledError):
                 await self._checking
+            assert self._checker is not None  # opened before the check began
             await self._checker.close()  # (if the check was stopped before it began)
         async with self._lock:
             await self._commit_group()
@@ -193,11 +194,11 @@ class Connection(Base):
         await asyncio.shield(group)
         return result
 
-    async def _read(self, work: Statement | Body[T]) -> T:
+    async def _read(self, work: Work[T]) -> T:
         """Neutral statements that read, in one trip (:meth:`read`)."""
         return await self.read(drive, self.dialect, work)
 
-    async def _write(self, work: Statement | Body[T]) -> T:
+    async def _write(self, work: Work[T]) -> T:
         """Neutral statements as one transaction, in one trip (:meth:`write`)."""
         return await self.write(drive, self.dialect, work)
 
@@ -267,6 +268,7 @@ class Connection(Base):
         if row is None:
             return 0
         row = await self.row("SELECT COALESCE(MAX(number), 0) FROM schema_migrations")
+        assert row is not None  # an aggregate's one row
         return int(row[0])
 
     async def migrate(
@@ -317,11 +319,12 @@ class Connection(Base):
         if not full and Path(path).stat().st_size > CHECK_BEFORE_START:
             uri = f"{Path(path).resolve().as_uri()}?mode=ro"
             try:
-                store._checker = await aiosqlite.connect(uri, uri=True)
+                checker = await aiosqlite.connect(uri, uri=True)
             except sqlite3.Error as exc:
                 await store.close()
                 raise open_fault(path, exc) from exc
-            store._checking = asyncio.create_task(store._check_after_start(Path(path)))
+            store._checker = checker
+            store._checking = asyncio.create_task(store._check_after_start(Path(path), checker))
             return store
         try:
             verdict = await store.integrity()
@@ -332,11 +335,11 @@ class Connection(Base):
             raise Damaged(path, verdict)
         return store
 
-    async def _check_after_start(self, path: Path) -> None:
-        """The whole integrity check, on a read-only connection of its own: it reads one
-        committed state while the store goes on writing, and holds no lock of the store's."""
+    async def _check_after_start(self, path: Path, checker: aiosqlite.Connection) -> None:
+        """The whole integrity check, on a read-only connection of its own (``checker``):
+        it reads one committed state while the store goes on writing, and holds no lock of
+        the store's."""
         started = asyncio.get_running_loop().time()
-        checker = self._checker
         try:
             rows = await checker.execute_fetchall("PRAGMA integrity_check")
             verdict = "; ".join(str(r[0]) for r in rows)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 from typing import Any, TypeVar
 
-from bot.store.sql import COUNT, ROW, Body, Dialect, Duplicate, Many, Statement, body
+from bot.store.sql import COUNT, ROW, Dialect, Duplicate, Many, Statement, Work, body
 from bot.store.sqlite.dialect import duplicate
 from bot.store.sqlite.migrations import Migration, statements
 
@@ -26,7 +26,7 @@ def execute(conn: sqlite3.Connection, sql: str, params: Sequence) -> int:
     return conn.execute(sql, params).rowcount
 
 
-def drive(conn: sqlite3.Connection, dialect: Dialect, work: Statement | Body[T]) -> T:
+def drive(conn: sqlite3.Connection, dialect: Dialect, work: Work[T]) -> T:
     """Run a body (or one statement) to its end, each statement as ``dialect`` renders it,
     sending the body what each brought back; its result."""
     steps, sent = body(work), None
