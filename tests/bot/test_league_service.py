@@ -338,6 +338,19 @@ async def test_one_stuck_league_says_why_once_and_the_others_play_on(league):
     assert sorted(seated) == ["Cy", "Dee", "Eve"], "the two who stayed and the newcomer"
 
 
+async def test_a_single_point_is_one_pt_in_the_standings(league):
+    service, _ = league
+    await service.leagues.create(HOME, MOD, "Ones", "skybridge", "round-robin", points="1,0")
+    for p in PLAYERS[:2]:
+        await service.leagues.join(HOME.guild_id, p, "Ones")
+    (table,) = games_in(await service.league_rounds.start(HOME.guild_id, MOD, "Ones"))
+    loser, winner = await seats_at(service, table)
+    await service.play.resign(table, loser)
+    await service.league_rounds.tick()
+    standing = (await service.league_tables.standings(HOME.guild_id, "Ones")).text.splitlines()
+    assert standing[1:3] == [f"1. {winner.name} — 1 pt, 1 game", f"2. {loser.name} — 0 pts, 1 game"]
+
+
 async def test_a_league_game_cannot_be_abandoned_and_resigning_loses_it_alone(league):
     service, _ = league
     await service.leagues.create(HOME, MOD, "Pair", "skybridge", "round-robin")
@@ -432,7 +445,7 @@ async def test_a_bye_is_worth_a_draw_unless_the_organiser_says_otherwise(league)
     kind = (await service.league_tables.standings(HOME.guild_id, "Kind")).text
     plain = (await service.league_tables.standings(HOME.guild_id, "Plain")).text
     assert "1. Cy — 2 pts, 0 games" in kind
-    assert "1. Cy — 1 pts, 0 games" in plain
+    assert "1. Cy — 1 pt, 0 games" in plain
 
 
 async def test_a_tie_break_decides_places_and_drop_outs_forfeit_in_a_round_robin(league):
@@ -538,7 +551,7 @@ async def test_a_swiss_drop_out_leaves_an_odd_field_and_someone_sits_out_on_a_by
         "**Open** standings after round 2 of 2",
         "1. Ada — 4 pts, 2 games",
         "2. Cy — 2 pts, 2 games",
-        "3. Bob — 1 pts, 1 game",
+        "3. Bob — 1 pt, 1 game",
         "4. Dee (left) — 0 pts, 1 game",
     ]
 

@@ -51,7 +51,8 @@ class LeagueTables:
         when = progress(league, matches)
         lines = [f"**{league.name}** standings {when}"]
         lines += [
-            f"{row.rank}. {names[row.player]} — {show(row.points)} pts, {plural(row.games, 'game')}"
+            f"{row.rank}. {names[row.player]} — {show(row.points)} "
+            f"{'pt' if row.points == 1 else 'pts'}, {plural(row.games, 'game')}"
             for row in rows
         ]
         why = explain(rows, fmt.tiebreaks, names)
