@@ -99,7 +99,7 @@ class Answers:
         if not self.context.images or drawn is None:
             return text, None, None
         view = game.rules.view(state, seat)
-        alt = self.words(game, view)
+        alt = drawn.describe(view, game.names)
         drawers = self.context.drawers
         if drawers is None:
             image = await asyncio.to_thread(drawn.draw, view, game.names)

@@ -20,7 +20,6 @@ from bot.service.replies import (
     waited_for,
 )
 from bot.store import Awaiting, parse_time
-from renders import looks
 
 #: the most games one answer offers to play: Discord shows 25 buttons under a message
 OFFERED = 25
@@ -87,9 +86,7 @@ class Looking:
 
     def _in_words(self, game: Loaded, state: Any, text: str) -> str:
         """``text``, then the public board in words (a game with no words says so)."""
-        drawn = looks(game.row.game_key)
-        view = game.rules.view(state, None)
-        words = None if drawn is None else drawn.describe(view, game.names)
+        words = self.answers.words(game, game.rules.view(state, None))
         return f"{text}\n{words or 'This game has no description in words yet.'}"
 
     async def status_card(self, game_id: int) -> StatusCard:
