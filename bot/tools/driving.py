@@ -60,19 +60,6 @@ def machine_cpu_s() -> tuple[float, float] | None:
     return (user + nice + system + irq + softirq) / ticks, steal / ticks
 
 
-async def machine_cores(begin: float, seconds: float) -> tuple[float, float] | None:
-    """How many cores the whole machine kept busy, and how many its host took away, from
-    ``begin`` (``time.perf_counter``) for ``seconds``: busy and stolen together near the
-    core count, the machine itself was the limit."""
-    await asyncio.sleep(max(0.0, begin - time.perf_counter()))
-    start, first = time.perf_counter(), machine_cpu_s()
-    await asyncio.sleep(seconds)
-    end, last = time.perf_counter(), machine_cpu_s()
-    if first is None or last is None:
-        return None
-    return (last[0] - first[0]) / (end - start), (last[1] - first[1]) / (end - start)
-
-
 def pids_of(pool: Drawers | None) -> list[int]:
     return [os.getpid(), *(pool.pids if pool else [])]
 
@@ -135,13 +122,30 @@ class Run:
     ai_latencies: list[float] = field(default_factory=list)  # an AI's move, thinking included
     cpu_s: float = 0.0  # CPU the bot (and its render workers) used during the window
     drawing_cpu_s: float = 0.0  # of which the render workers
+    # the seconds the meter really spanned (a busy event loop wakes it late) and, over those
+    # same seconds, CPU seconds the whole machine spent busy and had stolen (None: no
+    # /proc/stat); sampled at the same instants as ``cpu_s``, so the two compare
+    metered_s: float = 0.0
+    machine_busy_s: float | None = None
+    machine_stolen_s: float | None = None
 
     def moves_per_s(self) -> float:
         return self.done_in_window / (self.window[1] - self.window[0])
 
     def cores_busy(self) -> float:
         """CPU seconds a second: 2.0 on this machine means the bot is CPU-bound."""
-        return self.cpu_s / (self.window[1] - self.window[0])
+        return self.cpu_s / self._metered()
+
+    def machine_cores(self) -> tuple[float, float] | None:
+        """How many cores the whole machine kept busy (every process: the database server's
+        and the bench's own too), and how many its host took away, while the bot's own were
+        metered: busy and stolen together near the core count, the machine was the limit."""
+        if self.machine_busy_s is None or self.machine_stolen_s is None:
+            return None
+        return self.machine_busy_s / self._metered(), self.machine_stolen_s / self._metered()
+
+    def _metered(self) -> float:
+        return self.metered_s or self.window[1] - self.window[0]
 
     def cpu_ms_per_move(self) -> float:
         return 1000 * self.cpu_s / max(1, self.done_in_window)
@@ -159,6 +163,13 @@ class Run:
             whole.ai_latencies += run.ai_latencies
             whole.cpu_s += run.cpu_s
             whole.drawing_cpu_s += run.drawing_cpu_s
+        # one machine: its figures once, from the process that metered longest
+        longest = max(runs, key=lambda run: run.metered_s)
+        whole.metered_s = longest.metered_s
+        whole.machine_busy_s, whole.machine_stolen_s = (
+            longest.machine_busy_s,
+            longest.machine_stolen_s,
+        )
         return whole
 
     def to_json(self) -> dict:
@@ -230,10 +241,16 @@ async def play(
     async def meter() -> None:
         await asyncio.sleep(max(0.0, run.window[0] - time.perf_counter()))
         workers = pool.pids if pool else []
+        start, machine = time.perf_counter(), machine_cpu_s()
         before, drawing = cpu_s(pids_of(pool)), cpu_s(workers)
         await asyncio.sleep(max(0.0, run.window[1] - time.perf_counter()))
         run.cpu_s = cpu_s(pids_of(pool)) - before
         run.drawing_cpu_s = cpu_s(workers) - drawing
+        machine_after = machine_cpu_s()
+        run.metered_s = time.perf_counter() - start
+        if machine is not None and machine_after is not None:
+            run.machine_busy_s = machine_after[0] - machine[0]
+            run.machine_stolen_s = machine_after[1] - machine[1]
 
     await asyncio.gather(meter(), *(game(t) for t in tables))
     return run

@@ -46,7 +46,7 @@ from typing import Protocol
 
 from bot.service import Table
 from bot.store import SQLiteStore
-from bot.tools.driving import Memory, Players, Run, machine_cores, renderer, thinking
+from bot.tools.driving import Memory, Players, Run, renderer, thinking
 from bot.tools.figures import Emit, metric, percentile
 from bot.tools.seeding import STORED, seed
 from bot.tools.startup import report_startup
@@ -139,9 +139,8 @@ async def measure(
         await players.open(images)
         paced = await players.play(time.perf_counter() + warmup, seconds, games / rate, 7)
         begin = time.perf_counter() + warmup
-        flat, machine = await asyncio.gather(
-            players.play(begin, seconds, None, 8), machine_cores(begin, seconds)
-        )
+        flat = await players.play(begin, seconds, None, 8)
+        machine = flat.machine_cores()
         await players.retire()
         suffix = "" if images else "_norender"
 
