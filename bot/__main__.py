@@ -24,8 +24,8 @@ from bot.backups import backup, checked_store, hold, rebuild_ratings, restore
 from bot.config import BadSetting, Settings, Shards, Web, load_settings
 from bot.drawing import drawers
 from bot.holders import process_holder
-from bot.inputs import parse_options
 from bot.service import Refused, Service, Table, player_count
+from bot.service.inputs import parse_options
 from bot.store import (
     Store,
     StoreFault,

@@ -11,7 +11,7 @@ import tempfile
 from contextlib import ExitStack, closing, suppress
 from pathlib import Path
 
-from bot.ratings import replay
+from bot.domain.ratings import replay
 from bot.store import (
     SQLiteStore,
     Store,

@@ -15,8 +15,8 @@ from bot.callers import jump_link
 from bot.cogs import COGS
 from bot.delivery import answers_done, channel_of, deliver, parts_of, post, refuse
 from bot.gateway_turns import IdentifyTurns
-from bot.marks import for_discord
 from bot.service import Refused, Reply, Service, Table, seen_away
+from bot.service.marks import for_discord
 from bot.store import LeagueRow
 from bot.tree import Tree
 from bot.views import DYNAMIC_ITEMS, controls

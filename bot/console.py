@@ -33,15 +33,15 @@ from bot.console_options import (
     tokens,
     vacation_days,
 )
-from bot.inputs import (
+from bot.service import Caller, Refused, Reply, Service, Table, player_count
+from bot.service.inputs import (
     EXTEND_BY,
     MOVE_NUMBERS,
     check_text,
     parse_hours,
     parse_whole,
 )
-from bot.marks import plain
-from bot.service import Caller, Refused, Reply, Service, Table, player_count
+from bot.service.marks import plain
 from bot.service.seats import DEFAULT_LEVEL
 from bot.service.timers import Posted
 from bot.store import CannotSave
@@ -137,7 +137,7 @@ class Console:
 
     def say(self, text: str) -> None:
         """Everything the terminal prints, the service's marks (moments, commands,
-        channels, buttons) written the terminal's way (``bot.marks``)."""
+        channels, buttons) written the terminal's way (``bot.service.marks``)."""
         print(plain(text), file=self.out, flush=True)
 
     async def handle(self, line: str) -> None:

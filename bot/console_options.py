@@ -7,8 +7,9 @@ import shlex
 from collections.abc import Sequence
 from typing import TypedDict
 
-from bot.clocks import Clocks
-from bot.inputs import (
+from bot.domain.clocks import Clocks
+from bot.service import Refused
+from bot.service.inputs import (
     LEAGUE_MOVE_TIME,
     ROUND_TIME,
     VACATION,
@@ -17,7 +18,6 @@ from bot.inputs import (
     parse_options,
     parse_whole,
 )
-from bot.service import Refused
 from bot.service.seats import DEFAULT_LEVEL
 from engine.options import BadOptions, Switch
 

@@ -35,9 +35,9 @@ import aiohttp
 import discord
 
 from bot.cards import BOARD_FILE, CARD_TEXT_LIMIT, card
-from bot.marks import Mention, for_discord
 from bot.permissions import EVERY, HOW, describe
 from bot.service import Refused, Reply
+from bot.service.marks import Mention, for_discord
 from bot.store import CannotSave
 
 if TYPE_CHECKING:
@@ -193,7 +193,7 @@ def parts_of(
     message right before it, whose own words (the reply's ``ping``) a phone shows. A
     reply without a card carries its mentions in its text, as they are not already
     there. Moments become timestamps and commands, where ``mention`` knows them,
-    mentions (``bot.marks``) before the text is cut, as they change its length.
+    mentions (``bot.service.marks``) before the text is cut, as they change its length.
     """
     text, image = reply.text, reply.image
     if image is not None and len(image) > UPLOAD_LIMIT:

@@ -20,8 +20,8 @@ from bot.cogs.game_options import game_options
 from bot.cogs.options import GAME_CHOICES, LEVEL_CHOICES, Duration
 from bot.delivery import refuse
 from bot.host import Host
-from bot.inputs import EXTEND_BY, REACTION_WINDOW, REMIND_EVERY, TIME_PER_MOVE, clocks_of
 from bot.service import POLICIES, Caller, Refused
+from bot.service.inputs import EXTEND_BY, REACTION_WINDOW, REMIND_EVERY, TIME_PER_MOVE, clocks_of
 from bot.service.seats import DEFAULT_LEVEL
 
 

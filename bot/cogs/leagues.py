@@ -10,10 +10,10 @@ from bot import permissions
 from bot.callers import caller_of, table_of
 from bot.cogs.base import AnsweringCog, in_time, noted, permission_note, post_or_retry
 from bot.cogs.options import GAME_CHOICES, Duration
+from bot.domain.leagues.formats import FORMATS
 from bot.host import Host
-from bot.inputs import LEAGUE_MOVE_TIME, ROUND_TIME
-from bot.leagues.formats import FORMATS
 from bot.service import Reply
+from bot.service.inputs import LEAGUE_MOVE_TIME, ROUND_TIME
 from bot.service.timers import Posted
 
 

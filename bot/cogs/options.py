@@ -2,7 +2,7 @@
 (discord.py Transformers); each game's own options are ``bot.cogs.game_options``.
 
 A command then receives hours, never text to parse. A value that cannot be read stops the
-command with the same refusal the terminal gives (``bot.inputs``), which the cogs' error
+command with the same refusal the terminal gives (``bot.service.inputs``), which the cogs' error
 hook answers privately: discord.py runs the cog's check, which acknowledges the
 interaction, before it transforms the options.
 """
@@ -14,7 +14,7 @@ from discord import app_commands
 
 import engine
 import engine.ai
-from bot.inputs import Span, parse_hours
+from bot.service.inputs import Span, parse_hours
 
 #: Discord's limits on autocomplete: choices shown, and characters of a choice's name or value
 CHOICES = 25

@@ -11,8 +11,8 @@ from bot.callers import caller_of
 from bot.cogs.base import AnsweringCog, personal
 from bot.cogs.options import CHOICE_TEXT, CHOICES
 from bot.host import Host
-from bot.inputs import LONGEST_VALUE, REMINDER_WORDS, format_hours, parse_reminders
 from bot.service import NOTIFY, Refused
+from bot.service.inputs import LONGEST_VALUE, REMINDER_WORDS, format_hours, parse_reminders
 
 #: what the reminders box offers before anything is typed: the words, then cadences
 SUGGESTED = (*REMINDER_WORDS, "12h", "24h", "3d")

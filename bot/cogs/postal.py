@@ -20,8 +20,8 @@ from bot.callers import jump_link
 from bot.cogs.base import post_or_retry
 from bot.delivery import parts_of, post
 from bot.host import Host
-from bot.minute import MinutePass
 from bot.service import Reply, Table
+from bot.service.minute import MinutePass
 from bot.store import Notice
 from bot.views import SnoozeButton
 
@@ -79,7 +79,7 @@ class Postal(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def run_once(self) -> None:
-        """One pass (:class:`bot.minute.MinutePass`): its posts to their channels, its
+        """One pass (:class:`bot.service.minute.MinutePass`): its posts to their channels, its
         notices as mentions or DMs. One at a time in a process: the leases it takes are
         this process's, and would not keep a second pass of its own off the same work."""
         async with self._passing:

@@ -24,11 +24,11 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from bot.drawing import Drawers
-from bot.inputs import Refused
 from bot.service.answers import BOARD_LOST, Answers
 from bot.service.context import LEASE, Context, random_seed
 from bot.service.daily import Daily
 from bot.service.games import Games, Loaded, effective_moves, rebuild, solo_attempt
+from bot.service.inputs import Refused
 from bot.service.leagues import (
     LeagueBook,
     LeagueRounds,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from weakref import WeakValueDictionary
 
-from bot.clocks import ai_pause
+from bot.domain.clocks import ai_pause
 from bot.drawing import Drawers
 from bot.holders import process_holder
 from bot.service.changes import Changes

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.inputs import Refused, shown
 from bot.service.context import Context
 from bot.service.fair_play import manager_of, may_replace
 from bot.service.games import Games, seated
+from bot.service.inputs import Refused, shown
 from bot.service.play import Play
 from bot.service.replies import Caller, Reply, Table
 from bot.store import SeatRow, StaleGame

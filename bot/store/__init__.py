@@ -6,7 +6,7 @@ never sees SQL; every store implements it and passes the same tests
 dataclasses of :mod:`bot.store.rows`; a move is recorded as one
 :class:`~bot.store.rows.MoveRecord`. The play-by-post rules a write applies to a game's
 seats (fresh waits, vacations, reaction windows, heads-ups) are not the store's: they are
-pure functions in :mod:`bot.clocks`, which every store calls.
+pure functions in :mod:`bot.domain.clocks`, which every store calls.
 
 Layout
 ------

@@ -16,8 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from bot.clocks import Clocks, Wait
-from bot.ratings import Rating
+from bot.domain.clocks import Clocks, Wait
+from bot.domain.ratings import Rating
 from bot.store.rows import (
     Attempt,
     Awaiting,
@@ -392,7 +392,7 @@ class Daily(Protocol):
 
 
 class Ratings(Protocol):
-    """The stored ratings; the ratings feature computes them (:mod:`bot.ratings`)."""
+    """The stored ratings; the ratings feature computes them (:mod:`bot.domain.ratings`)."""
 
     async def ratings(self, guild_id: int | None, game_key: str) -> list[tuple[int, str, Rating]]:
         """A server's ratings for one game, best shown rating first."""

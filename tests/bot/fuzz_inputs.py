@@ -34,9 +34,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import engine
-from bot.clocks import Clocks
 from bot.console import Console
-from bot.inputs import (
+from bot.domain.clocks import Clocks
+from bot.service import Caller, Refused, Service, Table
+from bot.service.inputs import (
     LEAGUE_MOVE_TIME,
     REACTION_WINDOW,
     REMIND_EVERY,
@@ -46,7 +47,6 @@ from bot.inputs import (
     Span,
     parse_timezone,
 )
-from bot.service import Caller, Refused, Service, Table
 from bot.store import Target, open_store
 from bot.store.backends import POSTGRES, backend
 

@@ -20,8 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import engine
-from bot.clocks import Clocks
 from bot.console import Console
+from bot.domain.clocks import Clocks
 from bot.service import Caller, Service, Table
 from bot.service.timers import Posted
 from bot.store import SQLiteStore, Store

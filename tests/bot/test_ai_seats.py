@@ -11,8 +11,8 @@ import pytest
 import bot.thinking
 import engine
 from bot.__main__ import terminal_service
-from bot.clocks import AI_PAUSE
-from bot.ratings import replay
+from bot.domain.clocks import AI_PAUSE
+from bot.domain.ratings import replay
 from bot.service import Refused, Service, Table
 from bot.store import SQLiteStore
 from tests.conftest import ADA, BOB, CY, TABLE, Clock

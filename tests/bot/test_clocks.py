@@ -1,4 +1,4 @@
-"""The play-by-post rules every store applies to a game's seats (bot/clocks.py), tested
+"""The play-by-post rules every store applies to a game's seats (bot/domain/clocks.py), tested
 without a database: who a move starts waiting and how, a vacation's part of a deadline,
 reaction windows, reminders restarting, a heads-up at most once a turn."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from bot.clocks import (
+from bot.domain.clocks import (
     Clocks,
     Seat,
     awaited,

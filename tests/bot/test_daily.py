@@ -9,9 +9,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 import engine
-from bot.marks import for_discord
 from bot.service import Caller, Refused, Service, Table
 from bot.service.daily import WEEK, challenge_for, share_line, streak
+from bot.service.marks import for_discord
 from bot.store import SQLiteStore
 from engine.seven_bridges.board import CITY, parse_square
 from tests.conftest import ADA, BOB, Clock

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-import bot.clocks
+import bot.domain.clocks
 from bot.service import Caller, Table
 from tests.bot.discord_harness import CHANNEL_ID, GUILD_ID, Harness
 
@@ -19,7 +19,7 @@ TABLE = Table(CHANNEL_ID, GUILD_ID)
 
 @pytest.fixture
 async def h(tmp_path, monkeypatch):
-    monkeypatch.setattr(bot.clocks, "AI_PAUSE", (0.05, 0.1))  # a test need not wait seconds
+    monkeypatch.setattr(bot.domain.clocks, "AI_PAUSE", (0.05, 0.1))  # a test need not wait seconds
     async with Harness(tmp_path / "bridgekeeper.db") as harness:
         yield harness
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.clocks import Clocks
+from bot.domain.clocks import Clocks
 from bot.service import Caller, Service
 from bot.store import SQLiteStore
 from tests.conftest import ADA, BOB, CY, TABLE, Clock

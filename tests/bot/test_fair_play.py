@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.clocks import Clocks
+from bot.domain.clocks import Clocks
 from bot.service import Caller, Refused, Service
 from bot.store import SQLiteStore, StaleGame, parse_time
 from tests.conftest import ADA, BOB, CY, DEE, TABLE

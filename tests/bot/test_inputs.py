@@ -15,10 +15,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.clocks import Clocks
 from bot.console import TABLE as CONSOLE_TABLE
 from bot.console import Console
-from bot.inputs import (
+from bot.domain.clocks import Clocks
+from bot.service import Refused, Service
+from bot.service.inputs import (
     EXTEND_BY,
     REMIND_EVERY,
     TIME_PER_MOVE,
@@ -27,7 +28,6 @@ from bot.inputs import (
     parse_start,
     parse_timezone,
 )
-from bot.service import Refused, Service
 from bot.store import SQLiteStore, StaleGame
 from tests.conftest import ADA, BOB, TABLE, Clock
 

@@ -9,7 +9,7 @@ from itertools import combinations
 
 import pytest
 
-from bot.leagues.formats import (
+from bot.domain.leagues.formats import (
     DOUBLE_ROUND_ROBIN,
     ROTATING,
     ROUND_ROBIN,
@@ -19,9 +19,9 @@ from bot.leagues.formats import (
     next_round,
     schedule,
 )
-from bot.leagues.results import Result, Scoring, bye, played
-from bot.leagues.rounds import Round, meetings, points
-from bot.leagues.tables import table_sizes
+from bot.domain.leagues.results import Result, Scoring, bye, played
+from bot.domain.leagues.rounds import Round, meetings, points
+from bot.domain.leagues.tables import table_sizes
 
 TWO_PLAYER = (2, 2)
 

@@ -13,10 +13,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from PIL import Image
 
-from bot.marks import plain
-from bot.ratings import Rating, rate, replay
+from bot.domain.ratings import Rating, rate, replay
 from bot.service import Caller, Refused, Service, Table, ordinal
 from bot.service.leagues import finishing_order, numbered_tables
+from bot.service.marks import plain
 from bot.store import SQLiteStore
 from renders.palette import BACKGROUND
 from renders.standings import TOP, layout, render_table

@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 from PIL import Image
 
-from bot.leagues.formats import ROTATING, ROUND_ROBIN, SWISS, Format, next_round
-from bot.leagues.results import Scoring, bye, forfeit, played, show
-from bot.leagues.standings import AVERAGE_PLACE, GAME_SCORE, HEAD_TO_HEAD, explain, standings
+from bot.domain.leagues.formats import ROTATING, ROUND_ROBIN, SWISS, Format, next_round
+from bot.domain.leagues.results import Scoring, bye, forfeit, played, show
+from bot.domain.leagues.standings import AVERAGE_PLACE, GAME_SCORE, HEAD_TO_HEAD, explain, standings
 from renders.palette import BACKGROUND
 from renders.standings import MARGIN, ROW, TOP, WIDTH, layout, printable, render_table
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.marks import channel, for_discord, plain, press, role, when
+from bot.service.marks import channel, for_discord, plain, press, role, when
 
 MOMENT = datetime(2026, 12, 1, 17, 0, 30, tzinfo=UTC)
 UNIX = int(MOMENT.timestamp())

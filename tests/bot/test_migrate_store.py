@@ -15,8 +15,8 @@ import asyncpg
 import pytest
 
 import engine
+from bot.domain.ratings import replay
 from bot.migrate_store import migrate_store
-from bot.ratings import replay
 from bot.service import Caller, Table
 from bot.store import Store, open_store, sole_process
 from bot.store.backends import POSTGRES, backend

@@ -12,9 +12,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import engine
-from bot.clocks import Clocks
-from bot.marks import plain
+from bot.domain.clocks import Clocks
 from bot.service import Caller, Refused, Service, Table
+from bot.service.marks import plain
 from bot.service.timers import Timers
 from bot.store import Notice, Settings
 from bot.store import open_store as open_target

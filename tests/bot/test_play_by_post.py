@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import engine
-from bot.clocks import Clocks
-from bot.marks import for_discord, plain
+from bot.domain.clocks import Clocks
 from bot.service import Caller, Refused, Service, Table
+from bot.service.marks import for_discord, plain
 from bot.store import SQLiteStore
 from engine.core import IllegalMove
 from tests.conftest import ADA, BOB, CY, DEE, TABLE, Clock

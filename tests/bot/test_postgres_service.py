@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 import pytest
 
 import engine
-from bot.clocks import Clocks
-from bot.ratings import replay
+from bot.domain.clocks import Clocks
+from bot.domain.ratings import replay
 from bot.service import Service
 from bot.store import Store, open_store
 from bot.tools.selfplay import play_random

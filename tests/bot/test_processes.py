@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.clocks import Clocks
+from bot.domain.clocks import Clocks
 from bot.service import Caller, Service, Table
 from bot.service.play import ANNOUNCE_AFTER
 from bot.store import iso, open_store

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.ratings import PROVISIONAL_GAMES, Rating, rate, replay
+from bot.domain.ratings import PROVISIONAL_GAMES, Rating, rate, replay
 from bot.service import Refused, Service, Table
 from bot.store import SQLiteStore
 from bot.tools.selfplay import play_random, robots

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import engine
-from bot.clocks import Clocks
+from bot.domain.clocks import Clocks
 from bot.service import Service
 from engine.core import TURN, Event, Game, GameInfo, IllegalMove, Result, Rule, Stage, seat_ref
 from tests.conftest import ADA, BOB, CY, TABLE, Clock

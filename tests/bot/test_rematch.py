@@ -13,9 +13,9 @@ import json
 
 import pytest
 
-from bot.clocks import Clocks
-from bot.marks import for_discord
+from bot.domain.clocks import Clocks
 from bot.service import Refused, Service, Table
+from bot.service.marks import for_discord
 from bot.store import Rematch, open_store
 from bot.store.backends import POSTGRES, backend
 from bot.store.migrations import migrations

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.clocks import Clocks
+from bot.domain.clocks import Clocks
 from bot.service import Refused, Service
 from bot.store import SQLiteStore
 from tests.bot.discord_harness import DM_CHANNEL_ID, Harness

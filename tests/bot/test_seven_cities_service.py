@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import engine
-from bot.clocks import Clocks
+from bot.domain.clocks import Clocks
 from bot.service import Service, Table
 from bot.store import SQLiteStore
 from bot.tools.selfplay import play_random, robots

@@ -12,10 +12,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.clocks import Clocks
+from bot.domain.clocks import Clocks
 from bot.drawing import drawers
-from bot.minute import MinutePass
 from bot.service import LEASE, Caller, Service
+from bot.service.minute import MinutePass
 from bot.service.play import ANNOUNCE_AFTER
 from bot.service.timers import BATCH, Posted
 from bot.store import Notice, Store

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.clocks import MOVE_HOURS, OWN_REMIND_HOURS, REACTION_HOURS, REMIND_HOURS, Clocks
-from bot.marks import unix_moment
+from bot.domain.clocks import MOVE_HOURS, OWN_REMIND_HOURS, REACTION_HOURS, REMIND_HOURS, Clocks
+from bot.service.marks import unix_moment
 
 #: a value longer than this is shown cut short in a refusal
 SHOWN = 30

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bot.leagues.results import Result
-from bot.leagues.rounds import Round, byes, first_seat_surplus, meetings, points, seat_order
+from bot.domain.leagues.results import Result
+from bot.domain.leagues.rounds import Round, byes, first_seat_surplus, meetings, points, seat_order
 from engine.core import Rng
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.clocks import quiet_until
+from bot.domain.clocks import quiet_until
 from bot.store import Settings
 
 VIAS = {"channel": ("channel",), "dm": ("dm",), "both": ("channel", "dm"), "off": ()}

@@ -11,17 +11,17 @@ import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from bot.leagues.pairing import round_robin, round_robin_round, swiss_round
-from bot.leagues.results import Result
-from bot.leagues.rounds import Round
-from bot.leagues.standings import (
+from bot.domain.leagues.pairing import round_robin, round_robin_round, swiss_round
+from bot.domain.leagues.results import Result
+from bot.domain.leagues.rounds import Round
+from bot.domain.leagues.standings import (
     AVERAGE_PLACE,
     BUCHHOLZ,
     BUCHHOLZ_CUT1,
     GAME_SCORE,
     HEAD_TO_HEAD,
 )
-from bot.leagues.tables import rotating_round, table_sizes
+from bot.domain.leagues.tables import rotating_round, table_sizes
 
 ROUND_ROBIN = "round-robin"
 DOUBLE_ROUND_ROBIN = "double-round-robin"

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-#: the hours each clock may take (the ranges ``bot.inputs`` checks typed values against)
+#: the hours each clock may take (the ranges ``bot.service.inputs`` checks typed values against)
 MOVE_HOURS = (1 / 60, 60 * 24.0)
 REMIND_HOURS = (1.0, 60 * 24.0)
 #: a player's own reminder cadence (``/settings reminders:``), inside the games' range

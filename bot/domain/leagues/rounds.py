@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-from bot.leagues.results import Result
+from bot.domain.leagues.results import Result
 
 
 @dataclass(frozen=True)

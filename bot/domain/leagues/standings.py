@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TypeVar
 
-from bot.leagues.results import Result, show
-from bot.leagues.rounds import meetings, points
+from bot.domain.leagues.results import Result, show
+from bot.domain.leagues.rounds import meetings, points
 
 HEAD_TO_HEAD = "head to head"
 BUCHHOLZ = "Buchholz"

@@ -21,8 +21,8 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations, product
 
-from bot.leagues.results import Result
-from bot.leagues.rounds import Round, byes, first_seat_surplus, meetings, seat_order
+from bot.domain.leagues.results import Result
+from bot.domain.leagues.rounds import Round, byes, first_seat_surplus, meetings, seat_order
 from engine.core import Rng
 
 #: shuffles the hill-climb starts from; more finds better splits for big leagues, slower
