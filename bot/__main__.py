@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from bot import shard_claims
-from bot.backups import backup, checked_store, hold, rebuild_ratings, restore
-from bot.config import BadSetting, Settings, Shards, Web, load_settings
-from bot.drawing import drawers
-from bot.holders import process_holder
+from bot.hosting import shard_claims
+from bot.hosting.backups import backup, checked_store, hold, rebuild_ratings, restore
+from bot.hosting.config import BadSetting, Settings, Shards, Web, load_settings
+from bot.processes.drawing import drawers
+from bot.processes.holders import process_holder
+from bot.processes.thinking import AI_PROCESSES, thinkers
 from bot.service import Refused, Service, Table, player_count
 from bot.service.inputs import parse_options
 from bot.store import (
@@ -34,7 +35,6 @@ from bot.store import (
     open_store,
     target,
 )
-from bot.thinking import AI_PROCESSES, thinkers
 from bot.web.serving import CannotServe, beside, serving
 
 NO_TOKEN = """\
@@ -429,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "ratings":
         return asyncio.run(rebuild_ratings(args.db or settings.db_path))
     if args.command == "migrate-store":
-        from bot.migrate_store import migrate_store
+        from bot.hosting.migrate_store import migrate_store
 
         return asyncio.run(migrate_store(args.source, args.target))
     if args.command == "backup":

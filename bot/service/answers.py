@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.domain.clocks import Clocks, turn_deadline
-from bot.drawing import DrawingFailed
+from bot.processes.drawing import DrawingFailed
 from bot.service.context import Context
 from bot.service.games import Loaded, effective_moves
 from bot.service.notify import routes

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 from bot.__main__ import _serve
-from bot.config import Shards
 from bot.delivery import PLACEHOLDER
+from bot.hosting.config import Shards
 from bot.service import Caller, Refused, Service, Table
 from bot.store import open_store
 from tests.bot.discord_limits import text

@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-import bot.thinking
 import engine
 from bot.__main__ import terminal_service
 from bot.domain.clocks import AI_PAUSE
 from bot.domain.ratings import replay
+from bot.processes import thinking
 from bot.service import Refused, Service, Table
 from bot.store import SQLiteStore
 from tests.conftest import ADA, BOB, CY, TABLE, Clock
@@ -116,13 +116,13 @@ async def test_an_ai_waiting_when_the_bot_stopped_moves_after_the_restart(tmp_pa
 async def test_the_ai_decides_from_its_seats_view_never_the_state(world, clock, monkeypatch):
     service, scheduler, _ = world
     seen = []
-    decide = bot.thinking.decide
+    decide = thinking.decide
 
     def spying(game_key, view, legal, level, seed):
         seen.append((game_key, view, level))
         return decide(game_key, view, legal, level, seed)
 
-    monkeypatch.setattr(bot.thinking, "decide", spying)
+    monkeypatch.setattr(thinking, "decide", spying)
     await service.lobby.create(TABLE, ADA, "seven-cities", ai=1, ai_level="normal")
     await service.lobby.start(TABLE, ADA)
     await play_out(service, scheduler, clock, ADA, random.Random(8))
@@ -207,9 +207,9 @@ async def test_a_worker_process_decides_as_the_bot_itself_would():
     state = rules.new(2, {}, 11)
     seat = rules.to_play(state)[0]
     view, legal = rules.view(state, seat), rules.legal(state, seat)
-    here = await bot.thinking.think(None, "bridges-and-boats", view, legal, "normal", 5)
-    with bot.thinking.thinkers(1) as pool:
-        there = await bot.thinking.think(pool, "bridges-and-boats", view, legal, "normal", 5)
+    here = await thinking.think(None, "bridges-and-boats", view, legal, "normal", 5)
+    with thinking.thinkers(1) as pool:
+        there = await thinking.think(pool, "bridges-and-boats", view, legal, "normal", 5)
     assert there == here and here in legal
 
 

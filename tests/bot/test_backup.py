@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.backups import checked_store
+from bot.hosting.backups import checked_store
 from bot.service import Service, Table
 from bot.store import SQLiteStore
 from bot.tools.selfplay import play_random

@@ -12,7 +12,7 @@ import time
 import pytest
 
 import engine
-from bot.drawing import DrawingFailed, drawers
+from bot.processes.drawing import DrawingFailed, drawers
 from bot.service import BOARD_LOST, Service, Table
 from bot.store import SQLiteStore
 from bot.tools.selfplay import robots

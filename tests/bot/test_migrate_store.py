@@ -16,7 +16,7 @@ import pytest
 
 import engine
 from bot.domain.ratings import replay
-from bot.migrate_store import migrate_store
+from bot.hosting.migrate_store import migrate_store
 from bot.service import Caller, Table
 from bot.store import Store, open_store, sole_process
 from bot.store.backends import POSTGRES, backend

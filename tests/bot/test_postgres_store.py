@@ -18,7 +18,7 @@ import asyncpg
 import pytest
 
 from bot import __main__ as cli_main
-from bot.config import Shards, Web, load_settings
+from bot.hosting.config import Shards, Web, load_settings
 from bot.store import (
     CannotOpen,
     CannotSave,

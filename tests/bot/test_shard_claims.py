@@ -14,11 +14,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot import shard_claims
 from bot.__main__ import _serve
-from bot.config import BadSetting, Shards
-from bot.holders import pid_space
-from bot.shard_claims import RENEW_EVERY, SHARD_LEASE, ShardLost, claim, keep, release
+from bot.hosting import shard_claims
+from bot.hosting.config import BadSetting, Shards
+from bot.hosting.shard_claims import RENEW_EVERY, SHARD_LEASE, ShardLost, claim, keep, release
+from bot.processes.holders import pid_space
 from bot.store import CannotSave, open_store
 from tests.bot.fake_discord_server import TOKEN, FakeDiscord
 from tests.bot.test_discord_protocol import NAMES, WAIT

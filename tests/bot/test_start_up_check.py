@@ -11,7 +11,7 @@ from contextlib import closing
 
 import pytest
 
-from bot.backups import backup
+from bot.hosting.backups import backup
 from bot.service import Service
 from bot.store import CannotSave, Damaged, Settings, SQLiteStore
 from bot.store.sqlite import connection as store_module

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import backups
 from bot.console import TABLE as CONSOLE_TABLE
 from bot.console import Console
+from bot.hosting import backups
 from bot.service import Caller, Service, Table
 from bot.store import (
     CannotOpen,

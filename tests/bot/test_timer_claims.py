@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.domain.clocks import Clocks
-from bot.drawing import drawers
+from bot.processes.drawing import drawers
 from bot.service import LEASE, Caller, Service
 from bot.service.minute import MinutePass
 from bot.service.play import ANNOUNCE_AFTER

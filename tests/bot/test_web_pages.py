@@ -17,8 +17,8 @@ import pytest
 from multidict import CIMultiDict
 
 import engine
-from bot.config import BadSetting, Web, read_web
 from bot.console import Console
+from bot.hosting.config import BadSetting, Web, read_web
 from bot.service import Service, Table
 from bot.service.pages import token_of
 from bot.tools.selfplay import play_random

@@ -23,8 +23,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-from bot.config import BadSetting, Shards
-from bot.holders import stopped_here
+from bot.hosting.config import BadSetting, Shards
+from bot.processes.holders import stopped_here
 from bot.store import CannotSave, Store, StoreFault
 
 #: how long a shard stays with a process that stopped renewing it

@@ -30,7 +30,7 @@ from contextlib import AsyncExitStack, ExitStack, asynccontextmanager
 from pathlib import Path
 
 import engine
-from bot.backups import copy_checked, hold, remove_with_journals
+from bot.hosting.backups import copy_checked, hold, remove_with_journals
 from bot.service.games import replayed
 from bot.store import (
     CannotOpen,
