@@ -194,8 +194,8 @@ async def _serve(
     db_path: Target, token: str | None, shards: Shards, web: Web | None = None
 ) -> None:
     assert token  # main() stops without one
-    from bot.callers import jump_link
-    from bot.client import Bridgekeeper
+    from bot.discord.callers import jump_link
+    from bot.discord.client import Bridgekeeper
 
     log = logging.getLogger(__name__)
     processes = render_processes()

@@ -1,6 +1,6 @@
 """The minute's pass: everything timed that is due, in one order, whoever runs it.
 
-The bot's loop (``bot/cogs/postal.py``), the start-up timing and the timers bench run
+The bot's loop (``bot/discord/cogs/postal.py``), the start-up timing and the timers bench run
 this same pass, so what the bench measures is what the bot does. Each source and each
 post stands alone: one that fails is logged and the rest of the minute's work still
 goes out; each source's posts go out before the next source runs, so a failing source

@@ -355,7 +355,7 @@ class Leases(Protocol):
         """Hold ``name`` for ``holder`` for ``seconds`` from now, by the database's own
         clock, if nobody holds it: 0. Else how many seconds until it is free (more than
         0). Processes on hosts whose clocks disagree so take turns a measured time apart
-        (connecting to Discord's gateway: :mod:`bot.gateway_turns`)."""
+        (connecting to Discord's gateway: :mod:`bot.discord.gateway_turns`)."""
 
 
 class Daily(Protocol):

@@ -42,9 +42,9 @@ async def startup(path: str, t0: float) -> dict[str, float]:
     the client's setup_hook work (cogs, persistent buttons; not the command sync, which
     is a call to Discord), and the first play-by-post pass (timers, league rounds, the
     daily puzzle, due notices)."""
-    from bot.callers import jump_link
-    from bot.client import Bridgekeeper
-    from bot.cogs.postal import Postal  # loaded with the client: no import timed twice
+    from bot.discord.callers import jump_link
+    from bot.discord.client import Bridgekeeper
+    from bot.discord.cogs.postal import Postal  # loaded with the client: no import timed twice
 
     phases = {"imports_s": time.perf_counter() - t0}
     store = await SQLiteStore.open_checked(Path(path))

@@ -1,6 +1,6 @@
 """Layer 2 of TESTING.md: the real bot, command tree, views and interactions, in process.
 
-:class:`Harness` builds :class:`~bot.client.Bridgekeeper` exactly as production does (a
+:class:`Harness` builds :class:`~bot.discord.client.Bridgekeeper` exactly as production does (a
 :class:`~bot.service.Service` over a real SQLite file, real Pillow renders), logs it in for
 real (``await bot.login(...)`` runs ``setup_hook``: cog, dynamic items, ``tree.sync``) and
 feeds raw gateway payloads to ``bot._connection.parsers``: ``READY``, ``GUILD_CREATE`` and
@@ -57,9 +57,9 @@ import discord.webhook.async_
 from discord.utils import time_snowflake
 from PIL import Image
 
-from bot.callers import jump_link
-from bot.client import Bridgekeeper
-from bot.delivery import PLACEHOLDER
+from bot.discord.callers import jump_link
+from bot.discord.client import Bridgekeeper
+from bot.discord.delivery import PLACEHOLDER
 from bot.service import Caller, Service
 from bot.store import SQLiteStore, Store, utcnow
 from tests.bot.discord_limits import (

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from bot.__main__ import _serve
-from bot.delivery import PLACEHOLDER
+from bot.discord.delivery import PLACEHOLDER
 from bot.hosting.config import Shards
 from bot.service import Caller, Refused, Service, Table
 from bot.store import open_store

@@ -13,7 +13,7 @@ import pytest
 import engine
 import renders
 from bot.console import Console
-from bot.delivery import ALT_LIMIT, ALT_MORE, clip, parts_of
+from bot.discord.messages import ALT_LIMIT, ALT_MORE, clip, parts_of
 from bot.service import Caller, Reply, Service
 from tests.bot.discord_harness import Harness
 from tests.bot.discord_limits import ALT_TEXT
@@ -165,7 +165,7 @@ async def test_the_fake_refuses_alt_text_over_discords_limit_and_the_bot_never_s
     board = await open_game(h)
     alt = board.payload["attachments"][0]["description"]
     assert len(alt) <= ALT_TEXT and alt.endswith(ALT_MORE)
-    monkeypatch.setattr("bot.delivery.clip", lambda text, **_: text)  # as if nothing cut it
+    monkeypatch.setattr("bot.discord.messages.clip", lambda text, **_: text)  # as if nothing cut it
     with pytest.raises(AssertionError, match=f"alt text over {ALT_TEXT} characters"):
         await h.slash("game", "board", user=ADA)
 

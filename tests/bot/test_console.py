@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 import pytest
 
 import engine
-from bot.cogs import COGS
 from bot.console import DM, TABLE, Console, run
+from bot.discord.cogs import COGS
 from bot.service import Service
 from bot.store import SQLiteStore
 from tests.conftest import run_bot

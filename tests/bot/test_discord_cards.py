@@ -1,6 +1,6 @@
 """Layer 2: a public board is one Components v2 card; everything else stays a message.
 
-A card (``bot.cards``) holds, in one container framed in the colour of the seat it is
+A card (``bot.discord.cards``) holds, in one container framed in the colour of the seat it is
 about: the text, the board (a media gallery of the uploaded picture, with its alt
 text), and the buttons. The fake Discord refuses what Discord refuses for such a message
 (``discord_limits``): content or embeds beside the flag, over 4,000 characters of text,
@@ -17,8 +17,8 @@ import io
 import pytest
 from PIL import Image
 
-from bot.cards import CARD_TEXT_LIMIT
-from bot.delivery import parts_of
+from bot.discord.cards import CARD_TEXT_LIMIT
+from bot.discord.messages import parts_of
 from bot.service import Caller, Table
 from bot.service import Reply as ServiceReply
 from renders.palette import PLAYER_COLOURS
@@ -168,7 +168,7 @@ async def test_the_fake_refuses_a_card_with_more_text_than_discord_takes(h, monk
     mover = ADA if (await started(h)).pinged == {ADA.user_id} else BOB
     lines = [f"Line {i:03d}: " + "word " * 20 for i in range(60)]
     monkeypatch.setattr(h.service.answers, "board", with_lines(h.service.answers.board, lines))
-    monkeypatch.setattr("bot.delivery.CARD_TEXT_LIMIT", 8000)  # as if nothing cut it
+    monkeypatch.setattr("bot.discord.messages.CARD_TEXT_LIMIT", 8000)  # as if nothing cut it
     notation = (await h.service.play.legal_moves(TABLE, mover))[0]
     with pytest.raises(AssertionError, match="text displays hold .* characters"):
         await h.slash("move", notation=notation, user=mover)

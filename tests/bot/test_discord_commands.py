@@ -1,6 +1,6 @@
 """Layer 2: every slash command and button through the real discord.py, fed raw payloads.
 
-The bot is the production :class:`~bot.client.Bridgekeeper` over a SQLite file with real
+The bot is the production :class:`~bot.discord.client.Bridgekeeper` over a SQLite file with real
 board renders; :mod:`discord_harness` plays Discord (see its docstring). Each test asserts
 what a player would notice: who is pinged, what is private, which buttons appear, what the
 picture shows, and that a refusal changes nothing.

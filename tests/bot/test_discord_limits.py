@@ -14,7 +14,7 @@ import re
 import pytest
 
 import engine
-from bot.delivery import split_text
+from bot.discord.messages import split_text
 from bot.service import Caller, Table
 from tests.bot.discord_harness import CHANNEL_ID, GUILD_ID, Harness, Replies
 from tests.bot.discord_limits import CONTENT

@@ -11,9 +11,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.client import Bridgekeeper
 from bot.console import Console
-from bot.delivery import parts_of
+from bot.discord.client import Bridgekeeper
+from bot.discord.messages import parts_of
 from bot.service import Caller, Reply, Service
 from bot.store import SQLiteStore, parse_time
 from tests.bot.discord_harness import (

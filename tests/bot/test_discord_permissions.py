@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import permissions
+from bot.discord import permissions
 from bot.service import Caller
 from tests.bot.discord_harness import (
     ATTACH,

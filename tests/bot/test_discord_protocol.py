@@ -24,8 +24,8 @@ import discord.http
 import pytest
 from PIL import Image
 
-from bot.callers import jump_link
-from bot.client import Bridgekeeper
+from bot.discord.callers import jump_link
+from bot.discord.client import Bridgekeeper
 from bot.service import Caller, Service, Table
 from bot.store import Target, open_store
 from tests.bot.discord_limits import COMPONENTS_V2, text
@@ -426,7 +426,7 @@ async def test_a_bot_told_to_stop_first_posts_the_board_of_a_move_it_stored(tmp_
 
         waiting = asyncio.Event()
         watch = _Watch(waiting, "answers under way are finished first")
-        delivery = logging.getLogger("bot.delivery")
+        delivery = logging.getLogger("bot.discord.delivery")
         level = delivery.level
         delivery.setLevel(logging.INFO)
         delivery.addHandler(watch)

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from bot import gateway_turns
-from bot.callers import jump_link
-from bot.client import Bridgekeeper
+from bot.discord import gateway_turns
+from bot.discord.callers import jump_link
+from bot.discord.client import Bridgekeeper
 from bot.service import Service
 from bot.store import open_store
 from tests.bot.discord_limits import text

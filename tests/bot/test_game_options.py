@@ -1,4 +1,4 @@
-"""Layer 2: each game's options as typed slash options (bot/cogs/game_options.py).
+"""Layer 2: each game's options as typed slash options (bot/discord/cogs/game_options.py).
 
 What a phone user notices: ``/game new`` and ``/solo`` offer every game option as its own
 field — a number Discord keeps within its range, a true/false switch, a text with
@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import pytest
 
 import engine
-from bot.cogs.game_options import game_options
+from bot.discord.cogs.game_options import game_options
 from bot.service import Refused
 from engine.core import BadOptions
 from engine.options import Choice, Switch, Text, Whole

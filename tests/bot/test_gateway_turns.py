@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from bot import gateway_turns
-from bot.gateway_turns import IdentifyTurns
+from bot.discord import gateway_turns
+from bot.discord.gateway_turns import IdentifyTurns
 
 
 async def test_a_turn_is_one_holders_until_it_runs_out(open_store):
@@ -53,7 +53,7 @@ async def test_with_no_starts_left_today_a_shard_waits_for_the_count_to_reset(
     monkeypatch.setattr(gateway_turns, "BUCKET_SECONDS", 0.1)
     turns = IdentifyTurns(await open_store(), "A", limits(remaining=0, reset_after=500))
     began = time.monotonic()
-    with caplog.at_level(logging.ERROR, logger="bot.gateway_turns"):
+    with caplog.at_level(logging.ERROR, logger="bot.discord.gateway_turns"):
         await turns.take(0)
     assert time.monotonic() - began >= 0.5
     (said,) = [r.getMessage() for r in caplog.records]

@@ -409,7 +409,7 @@ async def test_leaving_mid_round_resigns_the_live_game_as_the_leavers_forfeit(le
 
 
 async def test_every_player_of_a_new_match_is_pinged_and_nobody_else(league):
-    from bot.delivery import parts_of
+    from bot.discord.messages import parts_of
 
     service, _ = league
     await service.leagues.create(HOME, MOD, "Pings", "skybridge", "rotating", table_size=3)

@@ -8,7 +8,7 @@ import discord
 import pytest
 
 import engine
-from bot.picker import FINISH, StalePath, page, walk
+from bot.discord.picker import FINISH, StalePath, page, walk
 
 SKY = engine.get("skybridge")
 
@@ -88,7 +88,7 @@ def test_pages_cover_every_option_once():
 def test_the_discord_picker_lists_many_choices_in_a_paged_select_within_discords_limits():
     """47 squares for one piece: a select of 25 a page, Previous / Next / Back, ids under 100;
     a choice's value is its index, so nothing of the move rides in the component."""
-    from bot.picking import SELECT_PAGE, picker_message
+    from bot.discord.picking import SELECT_PAGE, picker_message
 
     squares = [f"s{i}" for i in range(47)]
     moves = [f"cube {s}" for s in squares] + ["roof a1"]
@@ -112,7 +112,7 @@ def test_the_discord_picker_lists_many_choices_in_a_paged_select_within_discords
 
 def test_the_discord_picker_offers_a_few_choices_as_buttons():
     """Up to ten choices are one tap each: green when the tap plays, grey when it leads on."""
-    from bot.picking import picker_message
+    from bot.discord.picking import picker_message
 
     moves = ["cube a1", "cube a2", "roof a1"]
     content, choices = picker_message(7, 3, moves, (), 0)
@@ -126,7 +126,7 @@ def test_the_discord_picker_offers_a_few_choices_as_buttons():
 
 
 def test_the_discord_picker_offers_a_lone_legal_move_as_one_button():
-    from bot.picking import picker_message
+    from bot.discord.picking import picker_message
 
     content, choices = picker_message(7, 3, ["red roof c3"], (), 0)
     assert content == "Your only move:"
@@ -137,7 +137,7 @@ def test_the_discord_picker_offers_a_lone_legal_move_as_one_button():
 
 def test_typed_text_finds_legal_moves_whatever_its_case():
     """A Bridge Wars player typing `i3` or `L4 NE` sees the placements written `I3 h f6`."""
-    from bot.picker import suggest
+    from bot.discord.picker import suggest
 
     bw = engine.get("bridge-wars")
     state = bw.new(2, None, 3)

@@ -13,13 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from bot import permissions
-from bot.callers import caller_of, table_of
-from bot.cogs.base import AnsweringCog, at_the_table, noted, permission_note
-from bot.cogs.game_options import game_options
-from bot.cogs.options import GAME_CHOICES, LEVEL_CHOICES, Duration
-from bot.delivery import refuse
-from bot.host import Host
+from bot.discord import permissions
+from bot.discord.callers import caller_of, table_of
+from bot.discord.cogs.base import AnsweringCog, at_the_table, noted, permission_note
+from bot.discord.cogs.game_options import game_options
+from bot.discord.cogs.options import GAME_CHOICES, LEVEL_CHOICES, Duration
+from bot.discord.delivery import refuse
+from bot.discord.host import Host
 from bot.service import POLICIES, Caller, Refused
 from bot.service.inputs import EXTEND_BY, REACTION_WINDOW, REMIND_EVERY, TIME_PER_MOVE, clocks_of
 from bot.service.seats import DEFAULT_LEVEL

@@ -10,16 +10,17 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot import permissions
-from bot.callers import jump_link
-from bot.cogs import COGS
-from bot.delivery import answers_done, channel_of, deliver, parts_of, post, refuse
-from bot.gateway_turns import IdentifyTurns
+from bot.discord import permissions
+from bot.discord.callers import jump_link
+from bot.discord.cogs import COGS
+from bot.discord.delivery import answers_done, channel_of, deliver, post, refuse
+from bot.discord.gateway_turns import IdentifyTurns
+from bot.discord.messages import parts_of
+from bot.discord.tree import Tree
+from bot.discord.views import DYNAMIC_ITEMS, controls
 from bot.service import Refused, Reply, Service, Table, seen_away
 from bot.service.marks import for_discord
 from bot.store import LeagueRow
-from bot.tree import Tree
-from bot.views import DYNAMIC_ITEMS, controls
 
 if TYPE_CHECKING:
     from discord.abc import PartialMessageableChannel
@@ -57,7 +58,7 @@ class Bridgekeeper(commands.AutoShardedBot):
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Each shard connects in its turn among every process sharing the database
-        (:mod:`bot.gateway_turns`), not only this one's (discord.py's own hook)."""
+        (:mod:`bot.discord.gateway_turns`), not only this one's (discord.py's own hook)."""
         await self.turns.take(shard_id or 0)
 
     async def _session_limit(self) -> SessionStartLimit | None:

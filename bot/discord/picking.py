@@ -2,7 +2,7 @@
 
 Every button is a :class:`discord.ui.DynamicItem`: its custom id carries the game id,
 the game's version and a picker path (the index chosen at each step, see
-``bot.picker``), nothing else. That is all a click needs to be understood after a
+``bot.discord.picker``), nothing else. That is all a click needs to be understood after a
 restart, a stale click (the game moved on) is recognised from the version, and no
 move's content ever sits in an id. A move the picker completes is answered through the
 bot (``Host.answer``), which puts the buttons under the new board.
@@ -17,10 +17,10 @@ from typing import Self
 
 import discord
 
-from bot.callers import caller_of, table_of
-from bot.delivery import acknowledge, answer_error, edit_original
-from bot.host import Host, host_of
-from bot.picker import StalePath, Step, page, walk
+from bot.discord.callers import caller_of, table_of
+from bot.discord.delivery import acknowledge, answer_error, edit_original
+from bot.discord.host import Host, host_of
+from bot.discord.picker import StalePath, Step, page, walk
 from bot.service import Refused, Table
 
 BUTTONS_UP_TO = 10  # a step with more choices is a select menu: a phone shows it as a list

@@ -5,10 +5,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.callers import caller_of
-from bot.cogs.base import AnsweringCog
-from bot.cogs.options import GAME_CHOICES
-from bot.host import Host
+from bot.discord.callers import caller_of
+from bot.discord.cogs.base import AnsweringCog
+from bot.discord.cogs.options import GAME_CHOICES
+from bot.discord.host import Host
 from bot.service import Caller
 
 

@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.cogs.options import CHOICE_TEXT, CHOICES
+from bot.discord.cogs.options import CHOICE_TEXT, CHOICES
 from engine.core import BadOptions, Game
 from engine.options import Choice, Option, Switch, Text, Whole
 

@@ -14,9 +14,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.delivery import acknowledge, answer_error, refuse
-from bot.host import Host
-from bot.permissions import Need, check
+from bot.discord.delivery import acknowledge, answer_error, refuse
+from bot.discord.host import Host
+from bot.discord.permissions import Need, check
 from bot.service import Refused, Reply, Table
 from bot.service.timers import Posted
 

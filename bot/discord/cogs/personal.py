@@ -7,10 +7,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.callers import caller_of
-from bot.cogs.base import AnsweringCog, personal
-from bot.cogs.options import CHOICE_TEXT, CHOICES
-from bot.host import Host
+from bot.discord.callers import caller_of
+from bot.discord.cogs.base import AnsweringCog, personal
+from bot.discord.cogs.options import CHOICE_TEXT, CHOICES
+from bot.discord.host import Host
 from bot.service import NOTIFY, Refused
 from bot.service.inputs import LONGEST_VALUE, REMINDER_WORDS, format_hours, parse_reminders
 

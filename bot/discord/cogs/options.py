@@ -1,5 +1,5 @@
 """Options: the games to choose from, and what people type, read before a command runs
-(discord.py Transformers); each game's own options are ``bot.cogs.game_options``.
+(discord.py Transformers); each game's own options are ``bot.discord.cogs.game_options``.
 
 A command then receives hours, never text to parse. A value that cannot be read stops the
 command with the same refusal the terminal gives (``bot.service.inputs``), which the cogs' error

@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 
 import engine
-from bot import permissions
-from bot.callers import caller_of, table_of
-from bot.cogs.base import (
+from bot.discord import permissions
+from bot.discord.callers import caller_of, table_of
+from bot.discord.cogs.base import (
     AnsweringCog,
     at_the_table,
     bot_posts_here,
@@ -24,10 +24,10 @@ from bot.cogs.base import (
     permission_note,
     personal,
 )
-from bot.cogs.game_options import game_options
-from bot.cogs.options import SOLO_CHOICES
-from bot.host import Host
-from bot.picker import suggest
+from bot.discord.cogs.game_options import game_options
+from bot.discord.cogs.options import SOLO_CHOICES
+from bot.discord.host import Host
+from bot.discord.picker import suggest
 from bot.service import Refused
 
 MAX_NOTATION = 100

@@ -6,10 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import permissions
-from bot.callers import caller_of, table_of
-from bot.cogs.base import AnsweringCog, in_dm, noted, permission_note, personal
-from bot.host import Host
+from bot.discord import permissions
+from bot.discord.callers import caller_of, table_of
+from bot.discord.cogs.base import AnsweringCog, in_dm, noted, permission_note, personal
+from bot.discord.host import Host
 from bot.service import Refused
 
 

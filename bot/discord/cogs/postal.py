@@ -16,14 +16,15 @@ from functools import partial
 import discord
 from discord.ext import commands, tasks
 
-from bot.callers import jump_link
-from bot.cogs.base import post_or_retry
-from bot.delivery import parts_of, post
-from bot.host import Host
+from bot.discord.callers import jump_link
+from bot.discord.cogs.base import post_or_retry
+from bot.discord.delivery import post
+from bot.discord.host import Host
+from bot.discord.messages import parts_of
+from bot.discord.views import SnoozeButton
 from bot.service import Reply, Table
 from bot.service.minute import MinutePass
 from bot.store import Notice
-from bot.views import SnoozeButton
 
 log = logging.getLogger(__name__)
 #: seconds after an AI's pause its pass runs, so the clock has surely reached it

@@ -6,12 +6,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import permissions
-from bot.callers import caller_of, table_of
-from bot.cogs.base import AnsweringCog, in_time, noted, permission_note, post_or_retry
-from bot.cogs.options import GAME_CHOICES, Duration
+from bot.discord import permissions
+from bot.discord.callers import caller_of, table_of
+from bot.discord.cogs.base import AnsweringCog, in_time, noted, permission_note, post_or_retry
+from bot.discord.cogs.options import GAME_CHOICES, Duration
+from bot.discord.host import Host
 from bot.domain.leagues.formats import FORMATS
-from bot.host import Host
 from bot.service import Reply
 from bot.service.inputs import LEAGUE_MOVE_TIME, ROUND_TIME
 from bot.service.timers import Posted

@@ -1,9 +1,9 @@
 """The buttons under the bot's public posts and reminders, and every button it answers.
 
-Like the picker's (``bot.picking``), each is a :class:`discord.ui.DynamicItem` matched
+Like the picker's (``bot.discord.picking``), each is a :class:`discord.ui.DynamicItem` matched
 by its custom id, so a button posted before a restart keeps working: a board's Play
 button, a finished game's Rematch, a reminder's Snooze. :func:`controls` says which
-go under a service reply; the bot (``bot.client``) puts them there.
+go under a service reply; the bot (``bot.discord.client``) puts them there.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Self
 
 import discord
 
-from bot.callers import caller_of, table_of
-from bot.delivery import acknowledge, answer_error, refuse
-from bot.host import host_of
-from bot.picking import PageButton, PickButton, PickSelect, PlayButton
+from bot.discord.callers import caller_of, table_of
+from bot.discord.delivery import acknowledge, answer_error, refuse
+from bot.discord.host import host_of
+from bot.discord.picking import PageButton, PickButton, PickSelect, PlayButton
 from bot.service import Reply
 from bot.store import iso, parse_time
 

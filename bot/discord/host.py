@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import discord
 
+from bot.discord.tree import Tree
 from bot.service import Reply, Service, Table
-from bot.tree import Tree
 
 if TYPE_CHECKING:
     from discord.abc import PartialMessageableChannel
