@@ -268,7 +268,7 @@ async def _console(
     Every run has a seed (one drawn now, if not given), told so it can be replayed. A
     person at the keyboard has the games' pages served too, each game's address printed
     as it begins; a piped script, over when its lines are, serves none."""
-    from bot import console
+    from bot.terminal import session as console
 
     store = await checked_store(db_path)
     seed = secrets.randbits(31) if seed is None else seed
@@ -394,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     except (StoreFault, BadSetting) as exc:
         raise SystemExit(str(exc)) from None
     if args.command == "console":
-        from bot.console_boards import folder_for
+        from bot.terminal.boards import folder_for
 
         db_path = args.db or settings.db_path
         images = args.images or folder_for(db_path)

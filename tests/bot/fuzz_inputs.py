@@ -34,7 +34,6 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import engine
-from bot.console import Console
 from bot.domain.clocks import Clocks
 from bot.service import Caller, Refused, Service, Table
 from bot.service.inputs import (
@@ -49,6 +48,7 @@ from bot.service.inputs import (
 )
 from bot.store import Target, open_store
 from bot.store.backends import POSTGRES, backend
+from bot.terminal.session import Console
 
 ACCEPTED, REFUSED = "accepted", "refused"
 ADA, BOB, MOD = Caller(1, "ada"), Caller(2, "bob"), Caller(3, "Mod", manager=True)

@@ -20,11 +20,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import engine
-from bot.console import Console
 from bot.domain.clocks import Clocks
 from bot.service import Caller, Service, Table
 from bot.service.timers import Posted
 from bot.store import SQLiteStore, Store
+from bot.terminal.session import Console
 from bot.tools.selfplay import play_random, robots
 from tests.bot.test_daily import dm, play_out
 from tests.bot.test_league_service import HOME, MOD, PLAYERS, finish, games_in

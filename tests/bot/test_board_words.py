@@ -12,9 +12,9 @@ import pytest
 
 import engine
 import renders
-from bot.console import Console
 from bot.discord.messages import ALT_LIMIT, ALT_MORE, clip, parts_of
 from bot.service import Caller, Reply, Service
+from bot.terminal.session import Console
 from tests.bot.discord_harness import Harness
 from tests.bot.discord_limits import ALT_TEXT
 from tests.bot.test_discord_commands import ADA, BOB, open_game

@@ -178,7 +178,7 @@ def test_bench_quick_prints_the_documented_metrics_as_json_lines(tmp_path):
 def test_the_running_bot_imports_no_developer_tools():
     """Benchmarks and self-play live in bot/tools: starting the bot must not load them."""
     probe = (
-        "import sys, bot.discord.client, bot.console, bot.__main__; "
+        "import sys, bot.discord.client, bot.terminal.session, bot.__main__; "
         "print(sorted(m for m in sys.modules if m.startswith('bot.tools')))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)

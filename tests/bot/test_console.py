@@ -17,10 +17,11 @@ from datetime import UTC, datetime
 import pytest
 
 import engine
-from bot.console import DM, TABLE, Console, run
 from bot.discord.cogs import COGS
 from bot.service import Service
 from bot.store import SQLiteStore
+from bot.terminal.commands import DM, TABLE
+from bot.terminal.session import Console, run
 from tests.conftest import run_bot
 
 NOON = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)  # a Monday

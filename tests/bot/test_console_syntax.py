@@ -11,9 +11,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.console import HELP, Console
 from bot.service import Refused, Service
 from bot.store import SQLiteStore
+from bot.terminal.commands import HELP
+from bot.terminal.session import Console
 
 NOON = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 #: the moves against an AI: random play, chosen so that every game ends (an AI of Seven

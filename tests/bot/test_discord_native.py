@@ -11,11 +11,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.console import Console
 from bot.discord.client import Bridgekeeper
 from bot.discord.messages import parts_of
 from bot.service import Caller, Reply, Service
 from bot.store import SQLiteStore, parse_time
+from bot.terminal.session import Console
 from tests.bot.discord_harness import (
     CHANNEL_ID,
     DM_CHANNEL_ID,

@@ -15,8 +15,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.console import TABLE as CONSOLE_TABLE
-from bot.console import Console
 from bot.domain.clocks import Clocks
 from bot.service import Refused, Service
 from bot.service.inputs import (
@@ -29,6 +27,8 @@ from bot.service.inputs import (
     parse_timezone,
 )
 from bot.store import SQLiteStore, StaleGame
+from bot.terminal.commands import TABLE as CONSOLE_TABLE
+from bot.terminal.session import Console
 from tests.conftest import ADA, BOB, TABLE, Clock
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import Console
 from bot.service import Service
 from bot.store import SQLiteStore
+from bot.terminal.session import Console
 from tests.bot.test_console_syntax import NOT_UNDERSTOOD
 from tests.conftest import run_bot
 

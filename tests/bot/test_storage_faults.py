@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import TABLE as CONSOLE_TABLE
-from bot.console import Console
 from bot.hosting import backups
 from bot.service import Caller, Service, Table
 from bot.store import (
@@ -34,6 +32,8 @@ from bot.store import (
 )
 from bot.store.sqlite.files import open_fault
 from bot.store.sqlite.migrations import migrations
+from bot.terminal.commands import TABLE as CONSOLE_TABLE
+from bot.terminal.session import Console
 from tests.conftest import ADA, BOB, TABLE, run_bot
 
 KNOWN = migrations()[-1].number

@@ -9,8 +9,8 @@ import io
 
 import pytest
 
-from bot.console import Console
 from bot.service import Caller, Refused, Service, Table
+from bot.terminal.session import Console
 from tests.bot.discord_harness import Harness
 from tests.bot.test_discord_commands import assert_refused
 from tests.conftest import ADA, BOB, TABLE

@@ -17,10 +17,10 @@ import pytest
 from multidict import CIMultiDict
 
 import engine
-from bot.console import Console
 from bot.hosting.config import BadSetting, Web, read_web
 from bot.service import Service, Table
 from bot.service.pages import token_of
+from bot.terminal.session import Console
 from bot.tools.selfplay import play_random
 from bot.web.app import POLICY
 from bot.web.serving import CannotServe, serving
