@@ -74,7 +74,9 @@ def _time_startup(path: Path) -> tuple[float, dict[str, float]]:
         capture_output=True,
         text=True,
         check=True,
-        cwd=Path(__file__).resolve().parent.parent,
+        # the checkout's root, as `python -m bot` runs: from inside bot/, its discord/
+        # would stand in for discord.py
+        cwd=Path(__file__).resolve().parents[2],
     )
     elapsed = time.perf_counter() - started
     return elapsed, json.loads(done.stdout.strip().splitlines()[-1])

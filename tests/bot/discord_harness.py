@@ -552,7 +552,7 @@ class Harness:
 
     async def _boot(self) -> None:
         self.store = await SQLiteStore.open(self.db_path, clock=self.clock)
-        # as bot/__main__.py builds it, with a fixed seed so games are repeatable
+        # as bot/hosting/running.py builds it, with a fixed seed so games are repeatable
         self.service = Service(self.store, link=jump_link, seed=lambda: 12345)
         self.service.context.images = self.images
         self.bot = Bridgekeeper(

@@ -2,7 +2,7 @@
 
 ``python -m tests.bot.outage_drill SECONDS [SECONDS ...]`` runs, for each outage length, a
 throwaway PostgreSQL cluster, the fake Discord of the layer-3 tests and the bot's own
-``_serve`` (as ``python -m bot`` runs it, holding the lease on shard 0 of 1), with a
+``serve`` (as ``python -m bot`` runs it, holding the lease on shard 0 of 1), with a
 Skybridge game open. It crashes the server (``pg_ctl -m immediate``) and starts it again
 SECONDS later. From the crash to a minute after the restart, a player asks ``/game board``
 every second, and once, halfway through the outage, plays a move. Should the process stop,
@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from bot.__main__ import _serve
 from bot.discord.delivery import PLACEHOLDER
 from bot.hosting.config import Shards
+from bot.hosting.running import serve
 from bot.service import Caller, Refused, Service, Table
 from bot.store import open_store
 from tests.bot.discord_limits import text
@@ -60,7 +60,7 @@ async def answer_of(fake: FakeDiscord, pushed: FakeInteraction) -> str:
 
 async def serving(url: str) -> str:
     try:
-        await _serve(url, TOKEN, Shards((0,), 1))
+        await serve(url, TOKEN, Shards((0,), 1))
     except SystemExit as exc:
         return str(exc)
     return "(returned)"

@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 import pytest
 
 import engine
-from bot.__main__ import terminal_service
 from bot.domain.clocks import AI_PAUSE
 from bot.domain.ratings import replay
+from bot.hosting.offline import terminal_service
 from bot.processes import thinking
 from bot.service import Refused, Service, Table
 from bot.store import SQLiteStore

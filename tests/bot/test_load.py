@@ -6,7 +6,7 @@ import json
 import os
 from datetime import UTC, datetime
 
-from bot.__main__ import render_processes
+from bot.hosting.running import render_processes
 from bot.store import SQLiteStore
 from bot.tools import load, seeding
 

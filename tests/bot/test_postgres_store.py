@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from bot import __main__ as cli_main
+from bot.hosting import running
 from bot.hosting.config import Shards, Web, load_settings
 from bot.store import (
     CannotOpen,
@@ -260,15 +260,15 @@ async def test_bots_share_a_postgres_database_without_the_one_file_lock(tmp_path
     async def serve(db, token: str, shards: Shards, web: Web | None = None) -> None:
         served.append((db, shards))
 
-    monkeypatch.setattr(cli_main, "_serve", serve)
+    monkeypatch.setattr(running, "serve", serve)
     monkeypatch.chdir(tmp_path)
     url = "postgresql://bk:secret@db.example:5432/bk"
     env = {"BRIDGEKEEPER_DB": url, "BRIDGEKEEPER_SHARD_COUNT": "2"}
     first = load_settings({**env, "BRIDGEKEEPER_SHARDS": "0"}, tmp_path / ".env")
     second = load_settings({**env, "BRIDGEKEEPER_SHARDS": "1"}, tmp_path / ".env")
     assert first.db_path == url, "a URL stays a URL, not a path"
-    await cli_main._run_bot(first)
-    await cli_main._run_bot(second)
+    await running.run_bot(first)
+    await running.run_bot(second)
     assert served == [(url, Shards((0,), 2)), (url, Shards((1,), 2))]
     assert list(tmp_path.iterdir()) == []
 

@@ -14,9 +14,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.__main__ import _serve
 from bot.hosting import shard_claims
 from bot.hosting.config import BadSetting, Shards
+from bot.hosting.running import serve
 from bot.hosting.shard_claims import RENEW_EVERY, SHARD_LEASE, ShardLost, claim, keep, release
 from bot.processes.holders import pid_space
 from bot.store import CannotSave, open_store
@@ -268,7 +268,7 @@ async def test_python_m_bot_stops_at_start_up_on_a_shard_another_process_runs(
     try:
         await claim(other, Shards((1,), 2), B)
         with pytest.raises(SystemExit) as stopped:
-            await _serve(postgres_url, "not-a-token", Shards((1,), 2))
+            await serve(postgres_url, "not-a-token", Shards((1,), 2))
         assert "BRIDGEKEEPER_SHARDS: shard 1 of 2 is already connected" in str(stopped.value)
         assert await other.lease_holder("shard 1 of 2") == B
     finally:
@@ -276,10 +276,10 @@ async def test_python_m_bot_stops_at_start_up_on_a_shard_another_process_runs(
 
 
 async def _serving(url: str, shards: Shards) -> str | None:
-    """``_serve`` as ``python -m bot`` runs it; what it stopped with, if it stopped (a
+    """``serve`` as ``python -m bot`` runs it; what it stopped with, if it stopped (a
     SystemExit must not leave a task: asyncio would stop the test's event loop with it)."""
     try:
-        await _serve(url, TOKEN, shards)
+        await serve(url, TOKEN, shards)
     except SystemExit as exc:
         return str(exc)
     return None
