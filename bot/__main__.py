@@ -8,10 +8,10 @@ import logging
 import sys
 
 import engine
+from bot.config import BadSetting, load_settings
 from bot.hosting.arguments import bench_refusal, no_token_hint, parser
 from bot.hosting.backups import backup, rebuild_ratings, restore
-from bot.hosting.config import BadSetting, load_settings
-from bot.hosting.offline import run_console, run_selfplay, serve_pages
+from bot.hosting.offline import run_console, serve_pages
 from bot.hosting.running import run_bot
 from bot.service import Refused
 from bot.store import StoreFault
@@ -43,7 +43,9 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             return 0
     if args.command == "selfplay":
-        return asyncio.run(run_selfplay(args))
+        from bot.tools import selfplay
+
+        return asyncio.run(selfplay.run(args))
     if args.command == "arena":
         from bot.tools import arena
         from bot.tools.selfplay import known_game

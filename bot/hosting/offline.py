@@ -1,22 +1,17 @@
-"""What ``python -m bot`` runs without Discord: the terminal, the games' pages alone,
-and self-play."""
+"""What ``python -m bot`` runs without Discord: the terminal and the games' pages alone."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import secrets
 import sys
-import tempfile
-import traceback
 from pathlib import Path
 
-import engine
+from bot.config import Web
 from bot.hosting.backups import checked_store
-from bot.hosting.config import Web
-from bot.service import Service, Table, player_count
-from bot.store import Store, Target, open_store
+from bot.service import Service
+from bot.store import Store, Target
 from bot.web.serving import CannotServe, beside, serving
 
 
@@ -75,41 +70,4 @@ async def serve_pages(db_path: Target, web: Web | None) -> int:
         raise SystemExit(str(exc)) from None
     finally:
         await store.close()
-    return 0
-
-
-async def run_selfplay(args: argparse.Namespace) -> int:
-    from bot.tools.selfplay import known_game, play_random
-
-    rules = engine.get(known_game(args.game))
-    info = rules.info
-    if args.players and not info.min_players <= args.players <= info.max_players:
-        print(f"{info.name} is for {player_count(info)}, not {args.players}.", file=sys.stderr)
-        return 2
-    counts = [args.players] if args.players else list(range(info.min_players, info.max_players + 1))
-    with tempfile.TemporaryDirectory(prefix="bridgekeeper-selfplay-") as tmp:
-        store = await open_store(args.db or Path(tmp) / "selfplay.db")
-        service = Service(store, images=args.images, seed=lambda: 0)
-        rng = random.Random(args.seed)
-        try:
-            for n in range(args.games):
-                players = counts[n % len(counts)]
-                seed = args.seed * 100_003 + n
-                try:
-                    played = await play_random(
-                        service,
-                        Table(channel_id=10_000 + n, guild_id=1),
-                        args.game,
-                        players,
-                        rng,
-                        seed=seed,
-                    )
-                except Exception:  # the very thing selfplay is run to find: say which game
-                    print(f"game {n + 1}: {players} players, seed {seed} FAILED", file=sys.stderr)
-                    traceback.print_exc()
-                    return 1
-                summary = played.final.text.split("\n", 1)[-1].replace("\n", "; ")
-                print(f"game {n + 1}: {players} players, {played.moves} moves — {summary}")
-        finally:
-            await store.close()
     return 0

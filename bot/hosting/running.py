@@ -11,9 +11,9 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from bot.config import BadSetting, Settings, Shards, Web
 from bot.hosting import shard_claims
 from bot.hosting.backups import checked_store, hold
-from bot.hosting.config import BadSetting, Settings, Shards, Web
 from bot.processes.drawing import drawers
 from bot.processes.holders import process_holder
 from bot.processes.thinking import AI_PROCESSES, thinkers

@@ -23,7 +23,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-from bot.hosting.config import BadSetting, Shards
+from bot.config import BadSetting, Shards
 from bot.processes.holders import stopped_here
 from bot.store import CannotSave, Store, StoreFault
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from aiohttp import web
 
-from bot.hosting.config import Web
+from bot.config import Web
 from bot.service import Service
 from bot.web.app import app
 

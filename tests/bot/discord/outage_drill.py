@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
+from bot.config import Shards
 from bot.discord.delivery import PLACEHOLDER
-from bot.hosting.config import Shards
 from bot.hosting.running import serve
 from bot.service import Caller, Refused, Service, Table
 from bot.store import open_store

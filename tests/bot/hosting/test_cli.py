@@ -10,7 +10,7 @@ from pathlib import Path
 from PIL import Image
 
 import engine
-from bot.hosting.config import load_settings
+from bot.config import load_settings
 from tests.conftest import run_bot
 
 

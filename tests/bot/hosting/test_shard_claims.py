@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.config import BadSetting, Shards
 from bot.hosting import shard_claims
-from bot.hosting.config import BadSetting, Shards
 from bot.hosting.running import serve
 from bot.hosting.shard_claims import RENEW_EVERY, SHARD_LEASE, ShardLost, claim, keep, release
 from bot.processes.holders import pid_space

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.hosting.config import BadSetting, Settings, Shards, load_settings, read_shards
+from bot.config import BadSetting, Settings, Shards, load_settings, read_shards
 from tests.bot.store.test_storage_faults import a_bot_running_on
 from tests.conftest import run_bot
 

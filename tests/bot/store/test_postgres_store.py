@@ -17,8 +17,8 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
+from bot.config import Shards, Web, load_settings
 from bot.hosting import running
-from bot.hosting.config import Shards, Web, load_settings
 from bot.store import (
     CannotOpen,
     CannotSave,

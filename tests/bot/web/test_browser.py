@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.hosting.config import Web
+from bot.config import Web
 from bot.service import Service
 from bot.web.serving import serving
 from tests.bot.web.test_pages import move

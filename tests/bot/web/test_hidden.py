@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 import engine
-from bot.hosting.config import Web
+from bot.config import Web
 from bot.service import Service, Table
 from bot.service.games import Loaded
 from bot.service.pages import record_json, record_text

@@ -17,7 +17,7 @@ import pytest
 from multidict import CIMultiDict
 
 import engine
-from bot.hosting.config import BadSetting, Web, read_web
+from bot.config import BadSetting, Web, read_web
 from bot.service import Service, Table
 from bot.service.pages import token_of
 from bot.terminal.session import Console
