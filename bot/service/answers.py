@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.clocks import Clocks, turn_deadline
-from bot.drawing import DrawingFailed
-from bot.notify import routes
+from bot.domain.clocks import Clocks, turn_deadline
+from bot.processes.drawing import DrawingFailed
 from bot.service.context import Context
 from bot.service.games import Loaded, effective_moves
+from bot.service.notify import routes
 from bot.service.pings import alone, game_label, your_turn
 from bot.service.replies import Reply, ordinal
 from bot.store import iso, parse_time

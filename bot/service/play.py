@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-from bot.inputs import Refused
-from bot.ratings import rate
+from bot.domain.ratings import rate
 from bot.service.answers import Answers, Told, private_text, turn_text
 from bot.service.context import Context
 from bot.service.games import Games, Loaded, rebuild, seated, solo_attempt
 from bot.service.heads_up import heads_ups
+from bot.service.inputs import Refused
 from bot.service.replies import Caller, Offer, Reply, Table
 from bot.service.states import STATES
 from bot.store import MoveRecord, StaleGame, iso
