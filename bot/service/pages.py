@@ -24,8 +24,10 @@ from typing import Any
 from bot.inputs import Refused
 from bot.service.answers import Answers, turn_text
 from bot.service.context import Context
-from bot.service.games import Games, Loaded, effective_moves, rebuild
+from bot.service.games import Games, Loaded, effective_moves, rebuild, walked
 from bot.store import MoveRow
+from renders import looks
+from renders.animation import animate
 
 #: the database secret the tokens are made with
 SECRET = "pages"
@@ -34,6 +36,9 @@ TOKEN_BYTES = 10
 #: boards kept in memory (20-170 KB each, 10-40 MB in all): enough for the replays of
 #: the games being read at once
 BOARDS_KEPT = 256
+#: whole games' GIFs kept in memory (1-4 MB each): the latest version of the games whose
+#: GIF is being fetched at once
+ANIMATIONS_KEPT = 8
 
 
 def token_of(secret: bytes, game_id: int) -> str:
@@ -185,6 +190,7 @@ class Pages:
         self.games = games
         self.answers = answers
         self.boards = Boards()
+        self.animations = Boards(ANIMATIONS_KEPT)
         self._secret: bytes | None = None
 
     async def token(self, game_id: int) -> str:
@@ -276,6 +282,35 @@ class Pages:
 
         png = await self.boards.get(key, draw)
         return None if png is None else Board(png, f"{key[0]}-{key[1]}")
+
+
+    async def animation(self, game: Loaded) -> Board | None:
+        """The whole game as an animated GIF, one frame a position, the public view
+        only; drawn once per version of the game (every request for it after that gets
+        the same bytes), or None when the game has no board to show."""
+        drawn = looks(game.row.game_key)
+        if game.state is None or not self.context.images or drawn is None:
+            return None
+        key = (game.row.id, game.row.version)
+
+        async def draw() -> bytes:
+            standing = effective_moves(await self.store.moves(game.row.id))
+            return await asyncio.to_thread(animated, game, standing)
+
+        gif = await self.animations.get(key, draw)
+        return None if gif is None else Board(gif, f"{key[0]}-v{key[1]}")
+
+
+def animated(game: Loaded, standing: Sequence[MoveRow]) -> bytes:
+    """The GIF of the positions ``standing`` (a game's standing moves) lead through,
+    each drawn from the spectator's view: played once from the start, not once a frame."""
+    rules, names = game.rules, game.names
+    drawn = looks(game.row.game_key)
+    assert drawn is not None, "only games with pictures are animated"
+    rows = game.row
+    walk = walked(rules, len(game.seats), rows.options, rows.seed, standing)
+    frames = [drawn.draw(rules.view(state, None), names) for state in walk]
+    return animate(frames)
 
 
 def _ply(number: int, entry: MoveRow, names: Sequence[str]) -> Ply:

@@ -69,6 +69,7 @@ def app(service: Service) -> web.Application:
     application.router.add_get(GAME, _game_page)
     application.router.add_get(GAME + "/board.png", _latest_board)
     application.router.add_get(GAME + "/board/{ply:[0-9]{1,6}}.png", _past_board)
+    application.router.add_get(GAME + "/game.gif", _animation)
     application.router.add_get(GAME + "/record.txt", _record_text)
     application.router.add_get(GAME + "/record.json", _record_json)
     application.router.add_get(GAME + "/events", _events)
@@ -155,7 +156,18 @@ async def _past_board(request: web.Request) -> web.Response:
     return _board(request, await service.pages.board(game, int(request.match_info["ply"])))
 
 
-def _board(request: web.Request, board: Board | None) -> web.Response:
+async def _animation(request: web.Request) -> web.Response:
+    service, game, _ = await _opened(request)
+    gif = await service.pages.animation(game)
+    return _board(request, gif, "image/gif", f"{game.row.game_key}-{game.row.id}.gif")
+
+
+def _board(
+    request: web.Request,
+    board: Board | None,
+    kind: str = "image/png",
+    name: str | None = None,
+) -> web.Response:
     """A board's picture, named by its position (an ETag): a browser that has it is told
     so in a few bytes, and asks again each time, since a move taken back changes what
     its address shows."""
@@ -163,9 +175,11 @@ def _board(request: web.Request, board: Board | None) -> web.Response:
         raise web.HTTPNotFound()
     tag = f'"{board.tag}"'
     headers = {"ETag": tag, "Cache-Control": "no-cache"}
+    if name is not None:
+        headers["Content-Disposition"] = f'inline; filename="{name}"'
     if tag in request.headers.get("If-None-Match", ""):
         return web.Response(status=304, headers=headers)
-    return web.Response(body=board.png, content_type="image/png", headers=headers)
+    return web.Response(body=board.png, content_type=kind, headers=headers)
 
 
 async def _record_text(request: web.Request) -> web.Response:

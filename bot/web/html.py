@@ -141,7 +141,12 @@ def _facts(page: GamePage, path: str) -> str:
 </ol>
 </section>"""
         )
-    board = f'<li><a href="{e(path)}/board.png">The board now (PNG)</a></li>' if page.board else ""
+    board = (
+        f'<li><a href="{e(path)}/board.png">The board now (PNG)</a></li>\n'
+        f'<li><a href="{e(path)}/game.gif">The whole game, a frame a move (GIF)</a></li>'
+        if page.board
+        else ""
+    )
     parts.append(
         f"""<section aria-labelledby="exports-title">
 <h2 id="exports-title">Download</h2>

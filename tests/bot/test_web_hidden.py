@@ -13,13 +13,14 @@ import pytest
 import engine
 from bot.config import Web
 from bot.service import Service, Table
-from bot.service.games import Loaded
+from bot.service.games import Loaded, effective_moves, walked
 from bot.service.pages import record_json, record_text
 from bot.tools.selfplay import robots
 from bot.web.html import game_page
 from bot.web.serving import serving
 from engine.bridges_and_boats.dominoes import DOUBLE_SIX
 from renders import render
+from tests.bot.test_web_pages import gif_frames, same_picture
 from tests.engine.bridges_and_boats.test_view import _hidden_in
 
 EXPORTS = ("", "/record.txt", "/record.json")
@@ -127,3 +128,11 @@ async def board_is_public(service, base, http, game: Loaded, twin: Loaded | None
     assert await read(http, base + path + "/board/1.png") == render(
         key, rules.view(first, None), game.names
     )
+    frames = gif_frames(await read(http, base + path + "/game.gif"))
+    log = effective_moves(log)
+    walk = walked(rules, len(game.seats), game.row.options, game.row.seed, log)
+    drawn = [render(key, rules.view(state, None), game.names) for state in walk]
+    # the GIF writer shows a position that looks like the one before as one longer frame
+    shown = [png for n, png in enumerate(drawn) if not n or png != drawn[n - 1]]
+    for number, (frame, png) in enumerate(zip(frames, shown, strict=True)):
+        assert same_picture(frame, png), number
