@@ -230,20 +230,22 @@ class Listings:
             )
         return ServerPage(tuple(lines))
 
-    async def set_server_page(
-        self, table: Table, caller: Caller, on: bool, site: str = ""
-    ) -> Reply:
+    async def set_server_page(self, table: Table, caller: Caller, on: bool) -> Reply:
         """A server manager turns the server's page of games in progress on or off; on,
-        they are given its address (below ``site``, where the pages are served),
-        privately, to share as they like."""
+        they are given its address, privately, to share as they like."""
         if table.guild_id is None or not caller.manager:
             raise Refused("A server manager turns the server's page on or off, in the server.")
         await self.store.set_server_page(table.guild_id, on)
         if not on:
             return Reply(text="This server's page of games is off: its address shows nothing.")
-        path = await self.pages.path(table.guild_id, "server")
+        site = self.pages.site
+        where = (
+            f"at {site}{await self.pages.path(table.guild_id, 'server')}"
+            if site is not None
+            else "once this bot serves its pages (BRIDGEKEEPER_WEB is off here)"
+        )
         return Reply(
-            text=f"This server's page of games in progress is on, at {site}{path} "
-            "(whoever has the address sees the games; turn it off to close it).",
+            text=f"This server's page of games in progress is on, {where}. Whoever has the "
+            "address sees the games; turn it off to close it.",
             private=True,
         )

@@ -201,6 +201,9 @@ class Pages:
         self.boards = Boards()
         self.animations = Boards(ANIMATIONS_KEPT)
         self._secret: bytes | None = None
+        #: where the pages are read, their links' beginning; None while nothing serves
+        #: them (set by :func:`bot.web.serving.serving`)
+        self.site: str | None = None
 
     async def token(self, number: int, kind: str = "game") -> str:
         if self._secret is None:

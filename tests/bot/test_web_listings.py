@@ -17,7 +17,9 @@ from bot.service import Caller, Refused, Service, Table
 from bot.store import SQLiteStore
 from bot.web.app import POLICY
 from bot.web.serving import serving
+from tests.bot.discord_harness import GUILD_ID, Harness
 from tests.bot.test_daily import MONDAY, dm, play_out
+from tests.bot.test_discord_commands import assert_refused
 from tests.bot.test_league_service import HOME, MOD, PLAYERS, finish, games_in
 from tests.bot.test_web_pages import Site
 from tests.conftest import ADA, BOB, Clock
@@ -82,8 +84,10 @@ async def test_a_leagues_page_has_standings_results_and_every_match_linked(site)
     for name in ("Ada", "Bob", "Cy", "Dee"):
         assert linked[name].startswith("/p/")
     # and a match's game links back to its league and its players
-    game = await page_of(site, linked[f"Game #{matches[0].game_id}"])
-    assert links(game)["Cup"] == path and links(game)["Ada"] == linked["Ada"]
+    game = links(await page_of(site, linked[f"Game #{matches[0].game_id}"]))
+    names = {p.user_id: p.name for p in PLAYERS}
+    assert game["Cup"] == path
+    assert all(game[names[p]] == linked[names[p]] for p in matches[0].players)
 
 
 async def test_a_token_opens_only_its_own_kind_of_page(site):
@@ -174,8 +178,8 @@ async def test_a_servers_page_is_there_only_once_its_managers_turn_it_on(site):
         await service.listings.set_server_page(table, ADA, True)
     with pytest.raises(Refused, match="server manager"):
         await service.listings.set_server_page(Table(channel_id=2), MOD, True)
-    reply = await service.listings.set_server_page(table, MOD, True, "http://x")
-    assert reply.private and f"http://x{path}" in reply.text
+    reply = await service.listings.set_server_page(table, MOD, True)
+    assert reply.private and f"at {site.base}{path}. " in reply.text
     page = await page_of(site, path)
     game = (await service.games.active(table)).row.id
     assert links(page)[f"Skybridge #{game}"] == await service.pages.path(game)
@@ -184,3 +188,22 @@ async def test_a_servers_page_is_there_only_once_its_managers_turn_it_on(site):
     assert other[0] == 404, "another server's page stays off"
     await service.listings.set_server_page(table, Caller(1, "Mod", manager=True), False)
     assert (await site.get(path))[0] == 404
+
+
+async def test_managers_turn_the_servers_page_on_with_settings_in_discord(tmp_path):
+    """Layer 2: ``/settings server_page:on`` by a manager, privately given the address;
+    anyone else refused, and the player's own settings never mixed in."""
+    async with Harness(tmp_path / "bridgekeeper.db") as h:
+        mod = Caller(7, "Mod", manager=True)
+        assert_refused(
+            await h.slash("settings", server_page="on", user=ADA), "server manager"
+        )
+        assert not await h.service.store.server_page(GUILD_ID)
+        assert_refused(
+            await h.slash("settings", server_page="on", heads_up="on", user=mod), "on its own"
+        )
+        reply = (await h.slash("settings", server_page="on", user=mod)).one
+        assert reply.ephemeral and "page of games in progress is on" in reply.text
+        assert await h.service.store.server_page(GUILD_ID)
+        await h.slash("settings", server_page="off", user=mod)
+        assert not await h.service.store.server_page(GUILD_ID)
