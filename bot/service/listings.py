@@ -56,6 +56,7 @@ class LeaguePage:
     columns: tuple[str, ...]
     rows: tuple[tuple[Link, ...], ...]  # the standings, the player's cell linked
     why: str  # why players level stand in their order
+    legend: str  # the short column headings in words
     matches: tuple[MatchLine, ...]  # every match drawn so far, by round
     schedule: tuple[str, ...]  # rounds still to come, where they are fixed
 
@@ -142,6 +143,7 @@ class Listings:
             columns=table.columns,
             rows=rows,
             why=table.why,
+            legend=table.legend,
             matches=tuple(matches),
             schedule=tuple(schedule),
         )
@@ -184,14 +186,15 @@ class Listings:
         for g in played:
             title = f"{engine.get(g.game_key).info.name} #{g.game_id}"
             path: str | None = await self.pages.path(g.game_id)
+            note = ""
             if g.game_id in today:
-                title, path = f"{title} (today's daily challenge: its page opens tomorrow)", None
+                path, note = None, " — today's daily challenge: its page opens tomorrow"
             if g.status in ("lobby", "active"):
                 waiting = " (waiting for players)" if g.status == "lobby" else ""
-                playing.append(Link(title + waiting, path))
+                playing.append(Link(title + waiting + note, path))
             else:
                 place = f", {ordinal(g.place)}" if g.place is not None else ""
-                finished.append(Link(f"{title} ({g.status}{place})", path))
+                finished.append(Link(f"{title} ({g.status}{place}){note}", path))
         waits = [
             (parse_time(made) - parse_time(before)).total_seconds()
             for before, made in await self.store.move_waits(user_id)

@@ -4,7 +4,7 @@ scroll on a 390 px phone, and each game linked to its page."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from html import escape
 
 from bot.service.listings import (
@@ -40,10 +40,24 @@ def _section(ident: str, title: str, inner: str) -> str:
     )
 
 
-def _table(caption: str, columns: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    """A table whose cells are HTML already; its caption is for screen readers."""
+def _table(
+    caption: str,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    names: Collection[int] = (1,),
+) -> str:
+    """A table whose cells are HTML already; its caption is for screen readers. The
+    columns ``names`` hold names, which break anywhere on a phone if they must (a long
+    name with no space); the other columns' words stay whole."""
+
+    def cells(row: Sequence[str]) -> str:
+        return "".join(
+            f'<td class="name">{c}</td>' if n in names else f"<td>{c}</td>"
+            for n, c in enumerate(row)
+        )
+
     head = "".join(f"<th scope=col>{e(c)}</th>" for c in columns)
-    body = "\n".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    body = "\n".join(f"<tr>{cells(row)}</tr>" for row in rows)
     return (
         f'<table class="list"><caption class="quiet">{e(caption)}</caption>'
         f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody></table>"
@@ -64,7 +78,8 @@ def league_page(page: LeaguePage) -> str:
     if page.rows:
         rows = [[_link(cell) for cell in row] for row in page.rows]
         table = _table(f"{page.name} standings {page.when}", page.columns, rows)
-        why = f"<p>{e(page.why)}</p>" if page.why else ""
+        why = f'<p class="hint">{e(page.legend)}</p>'
+        why += f"<p>{e(page.why)}</p>" if page.why else ""
         parts.append(_section("standings-title", "Standings", table + why))
     if page.matches:
         rows = [
@@ -76,7 +91,8 @@ def league_page(page: LeaguePage) -> str:
             ]
             for m in page.matches
         ]
-        table = _table("Every match drawn so far", ("Round", "Match", "Result", "Game"), rows)
+        columns = ("Round", "Match", "Result", "Game")
+        table = _table("Every match drawn so far", columns, rows, names=(1, 2))
         parts.append(_section("results-title", "Results", table))
     if page.schedule:
         lines = "".join(f"<li>{e(line)}</li>" for line in page.schedule)
@@ -119,12 +135,16 @@ def daily_page(page: DailyPage) -> str:
 def _rows(rows: Sequence[DailyRow]) -> str:
     return _table(
         "By margin over Euler",
-        ("#", "Player", "Margin", "Game"),
+        ("#", "Player", "Margin", "Result"),
         (
-            [str(n), e(r.name), f"{r.margin:+d}", _link(Link(r.status, r.game))]
+            [str(n), e(r.name), f"{r.margin:+d}", e(r.status) + _game(r.game)]
             for n, r in enumerate(rows, 1)
         ),
     )
+
+
+def _game(path: str | None) -> str:
+    return f' · <a href="{e(path)}">the game</a>' if path else ""
 
 
 def player_page(page: PlayerPage) -> str:
@@ -139,7 +159,7 @@ def player_page(page: PlayerPage) -> str:
         _section(
             "ratings-title",
             "Ratings",
-            _table("Ratings", ("Game", "Rating", "Rated games"), ratings)
+            _table("Ratings", ("Game", "Rating", "Rated games"), ratings, names=(0,))
             + "<p>Rating = mu − 3·sigma, one per game and server; ? = provisional.</p>"
             if ratings
             else "<p>No rated games yet.</p>",
@@ -162,10 +182,14 @@ def _duration(seconds: float) -> str:
 
 
 def server_page(page: ServerPage) -> str:
-    rows = [[_link(g.game), e(g.players), e(g.turn).replace("\n", "<br>")] for g in page.games]
+    """A list rather than a table: a game's players and turn read as sentences on a phone."""
+    items = "\n".join(
+        f"<li>{_link(g.game)}: {e(g.players)}<br>{e(g.turn).replace(chr(10), '<br>')}</li>"
+        for g in page.games
+    )
     inner = (
-        _table("Games in progress", ("Game", "Players", "Now"), rows)
-        if rows
-        else "<p>No game is under way here now.</p>"
+        "<p>Every game under way in this Discord server, the latest to move first; each "
+        "links to its page (its live board, its moves, its record).</p>\n"
+        + (f'<ul class="games">{items}</ul>' if items else "<p>No game is under way now.</p>")
     )
     return _page("Games in progress", inner)

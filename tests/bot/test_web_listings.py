@@ -79,7 +79,7 @@ async def test_a_leagues_page_has_standings_results_and_every_match_linked(site)
     linked = links(page)
     for m in matches:
         assert linked[f"Game #{m.game_id}"] == await site.service.pages.path(m.game_id)
-    assert page.count("<td>playing</td>") == 2, "round 2 under way"
+    assert page.count(">playing</td>") == 2, "round 2 under way"
     assert "<li>R3: " in page and "<li>R2: " not in page, "the round to come"
     for name in ("Ada", "Bob", "Cy", "Dee"):
         assert linked[name].startswith("/p/")
@@ -112,7 +112,7 @@ async def test_a_players_page_has_ratings_games_linked_and_time_to_move(site):
     path = await site.service.pages.path(ada.user_id, "player")
     page = await page_of(site, path)
     assert "<h1>Ada</h1>" in page
-    assert re.search(r"<td>Skybridge</td><td>[\d.-]+\?</td><td>1</td>", page), "one rated game"
+    assert re.search(r"<td[^>]*>Skybridge</td><td>[\d.-]+\?</td><td>1</td>", page), "one rated game"
     played = await site.service.store.played_games(ada.user_id)
     linked = links(page)
     for g in played:
@@ -152,7 +152,7 @@ async def test_the_daily_page_hides_todays_games_until_the_day_is_over(site):
     board = await service.daily.leaderboard()
     assert f"1. Ada {entry.margin:+d}" in board.text
     today = page[page.index("Today, by margin") : page.index("Past days")]
-    assert f"<td>Ada</td><td>{entry.margin:+d}</td>" in today
+    assert f'<td class="name">Ada</td><td>{entry.margin:+d}</td>' in today
     game = await service.pages.path(entry.game_id)
     assert game not in page, "today's game: no link"
     ada_page = await page_of(site, await service.pages.path(ADA.user_id, "player"))

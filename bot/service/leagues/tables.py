@@ -89,6 +89,10 @@ class LeagueTables:
             ),
             players=tuple(row.player for row in rows),
             why=explain(rows, fmt.tiebreaks, names),
+            legend=" · ".join(
+                ["Pts: points", "GP: games played"]
+                + [f"{TIEBREAK_LABELS[t]}: {t}" for t in shown]
+            ),
         )
 
     async def league_names(self, guild_id: int | None, typed: str = "") -> list[str]:
@@ -177,6 +181,7 @@ class Standings:
     rows: tuple[tuple[str, ...], ...]
     players: tuple[int, ...]  # each row's player
     why: str  # why players level stand in their order; empty when none are
+    legend: str  # what each short column heading stands for
 
 
 def outcome(match: Match, names: Mapping[int, str]) -> str:
