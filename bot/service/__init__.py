@@ -9,13 +9,14 @@ stored in one transaction.
 One object per feature, each over one :class:`~bot.service.context.Context` and the
 features it names in its constructor: ``lobby``, ``play``, ``undo``, ``seats`` (AI
 players), ``postal`` (play by post), ``looking``, ``pages`` (a game's page on the web),
-``ratings``, ``rematch``, ``daily`` (the daily challenge), ``timers`` (what falls due:
-reminders, deadlines, AI moves) and the ``leagues`` package's three (sign-up, rounds,
-tables). They share ``games`` (finding and loading a game) and ``answers`` (boards,
-posts, turn notices); ``fair_play`` holds who may do what, as plain functions;
-``heads_up`` says who hears they are next as a turn begins; ``pings`` words every notice
-about a turn; ``changes`` tells who watches a game live that it moved; the values front
-ends trade with it are in ``replies``.
+``listings`` (the league, daily, player and server pages), ``ratings``, ``rematch``,
+``daily`` (the daily challenge), ``timers`` (what falls due: reminders, deadlines, AI
+moves) and the ``leagues`` package's three (sign-up, rounds, tables). They share
+``games`` (finding and loading a game) and ``answers`` (boards, posts, turn notices);
+``fair_play`` holds who may do what, as plain functions; ``heads_up`` says who hears
+they are next as a turn begins; ``pings`` words every notice about a turn; ``changes``
+tells who watches a game live that it moved; the values front ends trade with it are in
+``replies``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from bot.service.leagues import (
     OpenTable,
     numbered_tables,
 )
+from bot.service.listings import Listings
 from bot.service.lobby import POLICIES, Lobby
 from bot.service.looking import Looking
 from bot.service.pages import Pages
@@ -105,6 +107,7 @@ class Service:
         self.leagues = Leagues(context, book, self.play)
         self.league_tables = LeagueTables(book)
         self.league_rounds = LeagueRounds(context, book, self.lobby, self.league_tables, open_table)
+        self.listings = Listings(self.pages, self.games, self.league_tables, self.daily)
         #: boards and posts, for a front end that shows a position itself
         self.answers = answers
 

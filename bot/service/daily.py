@@ -227,7 +227,7 @@ class Daily:
         if not todays:
             lines.append("No finished games yet today.")
         lines.append(f"**All time** — steady average margin ({STEADY_MEANS}), wins, streak, best")
-        for i, row in enumerate(_all_time(entries, today)[:10], 1):
+        for i, row in enumerate(all_time(entries, today)[:10], 1):
             lines.append(
                 f"{i}. {row.name} {row.rating:+.1f} ({plural(row.wins, 'win')}, streak "
                 f"{row.streak}, best {row.best:+d})"
@@ -240,7 +240,7 @@ class Daily:
         ]
         if not mine:
             raise Refused("You have not finished a daily challenge yet: `/daily play`.")
-        row = _all_time(mine, self.today())[0]
+        row = all_time(mine, self.today())[0]
         average = sum(e.margin for e in mine) / len(mine)
         return Reply(
             text=(
@@ -262,7 +262,7 @@ class Standing:
     best: int
 
 
-def _all_time(entries: Sequence[Entry], today: str) -> list[Standing]:
+def all_time(entries: Sequence[Entry], today: str) -> list[Standing]:
     by_user: dict[int, list[Entry]] = {}
     for e in entries:
         if e.status != "playing":

@@ -6,7 +6,8 @@ one, its latest, or one by id, a damaged one rebuilt from its log on the way.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -134,13 +135,21 @@ def rebuild(game: Loaded, log: Sequence[MoveRow]) -> Any:
 def replayed(rules: Game, players: int, options: dict, seed: int, log: Sequence[MoveRow]) -> Any:
     """:func:`rebuild` from a game's stored beginning, for a check of stored games
     (``python -m bot migrate-store`` replays every one)."""
+    return deque(walked(rules, players, options, seed, log), maxlen=1)[0]
+
+
+def walked(
+    rules: Game, players: int, options: dict, seed: int, log: Sequence[MoveRow]
+) -> Iterator[Any]:
+    """Every position a log leads through, from the start to where it stands now."""
     state = rules.new(players, options, seed)
+    yield state
     for entry in effective_moves(log):
         if entry.kind == "skip":
             state = rules.skip(state, entry.seat).state
         else:
             state = rules.play(state, entry.seat, entry.action).state
-    return state
+        yield state
 
 
 def solo_attempt(game: Loaded, state: Any, *, abandoned: bool = False) -> Attempt | None:

@@ -23,9 +23,11 @@ from typing import Any
 
 from bot.service.answers import Answers, turn_text
 from bot.service.context import Context
-from bot.service.games import Games, Loaded, effective_moves, rebuild
+from bot.service.games import Games, Loaded, effective_moves, rebuild, walked
 from bot.service.inputs import Refused
 from bot.store import MoveRow
+from renders import looks
+from renders.animation import animate
 
 #: the database secret the tokens are made with
 SECRET = "pages"
@@ -34,11 +36,20 @@ TOKEN_BYTES = 10
 #: boards kept in memory (20-170 KB each, 10-40 MB in all): enough for the replays of
 #: the games being read at once
 BOARDS_KEPT = 256
+#: whole games' GIFs kept in memory (1-4 MB each): the latest version of the games whose
+#: GIF is being fetched at once
+ANIMATIONS_KEPT = 8
 
 
-def token_of(secret: bytes, game_id: int) -> str:
-    """Game ``game_id``'s token: base32 in lower case (no ``=``), safe in any address."""
-    digest = hmac.new(secret, f"game {game_id}".encode(), hashlib.sha256).digest()
+#: each kind of page, by the first part of its address: a token is made for one kind
+#: (its purpose is in what is signed), so one kind's token opens no other's
+KINDS = {"game": "g", "league": "l", "player": "p", "server": "s", "daily": "d"}
+
+
+def token_of(secret: bytes, number: int, kind: str = "game") -> str:
+    """The token of page ``number`` of ``kind`` (a game's by default): base32 in lower
+    case (no ``=``), safe in any address."""
+    digest = hmac.new(secret, f"{kind} {number}".encode(), hashlib.sha256).digest()
     return base64.b32encode(digest[:TOKEN_BYTES]).decode().lower().rstrip("=")
 
 
@@ -51,6 +62,7 @@ class Player:
     place: int | None  # once the game is over
     to_play: bool
     ai: str | None  # an AI player's level
+    page: str | None = None  # a person's own page, below the site's address
 
 
 @dataclass(frozen=True)
@@ -81,6 +93,7 @@ class GamePage:
     words: str | None  # the board in words
     plies: tuple[Ply, ...]
     board: bool  # whether the game has a board to show (started, with pictures)
+    league: tuple[str, str] | None = None  # the league it is a match of: name, page
 
     @property
     def title(self) -> str:
@@ -185,22 +198,31 @@ class Pages:
         self.games = games
         self.answers = answers
         self.boards = Boards()
+        self.animations = Boards(ANIMATIONS_KEPT)
         self._secret: bytes | None = None
+        #: where the pages are read, their links' beginning; None while nothing serves
+        #: them (set by :func:`bot.web.serving.serving`)
+        self.site: str | None = None
 
-    async def token(self, game_id: int) -> str:
+    async def token(self, number: int, kind: str = "game") -> str:
         if self._secret is None:
             self._secret = await self.store.secret(SECRET)
-        return token_of(self._secret, game_id)
+        return token_of(self._secret, number, kind)
 
-    async def path(self, game_id: int) -> str:
-        """Where game ``game_id``'s page is, below the site's address."""
-        return f"/g/{game_id}-{await self.token(game_id)}"
+    async def path(self, number: int, kind: str = "game") -> str:
+        """Where page ``number`` of ``kind`` (game ``number``'s by default) is, below the
+        site's address; the daily challenge's one page has no number."""
+        token = await self.token(number, kind)
+        return f"/{KINDS[kind]}/{token}" if kind == "daily" else f"/{KINDS[kind]}/{number}-{token}"
+
+    async def signed(self, number: int, token: str, kind: str = "game") -> bool:
+        """Whether ``token`` is the one of page ``number`` of ``kind``."""
+        return hmac.compare_digest(await self.token(number, kind), token)
 
     async def opened(self, game_id: int, token: str) -> Loaded | None:
         """The game ``token`` opens, or None: a wrong token and a game that does not
         exist look the same, so no address tells whether a game is there."""
-        right = await self.token(game_id)
-        if not hmac.compare_digest(right, token):
+        if not await self.signed(game_id, token):
             return None
         try:
             return await self.games.load(game_id, damaged=True)
@@ -215,6 +237,7 @@ class Pages:
         result = rules.result(game.state) if game.state is not None else None
         playing = game.state is not None and row.status == "active"
         awaited = set(game.position.awaited) if playing else set()
+        pages = [None if s.ai else await self.path(s.user_id, "player") for s in game.seats]
         players = tuple(
             Player(
                 seat=s.seat,
@@ -224,9 +247,11 @@ class Pages:
                 place=s.place,
                 to_play=s.seat in awaited,
                 ai=s.ai,
+                page=page,
             )
-            for s in game.seats
+            for s, page in zip(game.seats, pages, strict=True)
         )
+        league = await self.store.league_of_game(row.id)
         deadlines = [s.deadline for s in game.seats if s.awaiting and s.deadline]
         return GamePage(
             id=row.id,
@@ -242,6 +267,7 @@ class Pages:
             words=self.answers.words(game, view) if view is not None else None,
             plies=tuple(_ply(n, m, game.names) for n, m in enumerate(standing, 1)),
             board=view is not None and self.context.images,
+            league=None if league is None else (league.name, await self.path(league.id, "league")),
         )
 
     @staticmethod
@@ -276,6 +302,34 @@ class Pages:
 
         png = await self.boards.get(key, draw)
         return None if png is None else Board(png, f"{key[0]}-{key[1]}")
+
+    async def animation(self, game: Loaded) -> Board | None:
+        """The whole game as an animated GIF, one frame a position, the public view
+        only; drawn once per version of the game (every request for it after that gets
+        the same bytes), or None when the game has no board to show."""
+        drawn = looks(game.row.game_key)
+        if game.state is None or not self.context.images or drawn is None:
+            return None
+        key = (game.row.id, game.row.version)
+
+        async def draw() -> bytes:
+            standing = effective_moves(await self.store.moves(game.row.id))
+            return await asyncio.to_thread(animated, game, standing)
+
+        gif = await self.animations.get(key, draw)
+        return None if gif is None else Board(gif, f"{key[0]}-v{key[1]}")
+
+
+def animated(game: Loaded, standing: Sequence[MoveRow]) -> bytes:
+    """The GIF of the positions ``standing`` (a game's standing moves) lead through,
+    each drawn from the spectator's view: played once from the start, not once a frame."""
+    rules, names = game.rules, game.names
+    drawn = looks(game.row.game_key)
+    assert drawn is not None, "only games with pictures are animated"
+    rows = game.row
+    walk = walked(rules, len(game.seats), rows.options, rows.seed, standing)
+    frames = [drawn.draw(rules.view(state, None), names) for state in walk]
+    return animate(frames)
 
 
 def _ply(number: int, entry: MoveRow, names: Sequence[str]) -> Ply:

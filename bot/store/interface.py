@@ -32,6 +32,7 @@ from bot.store.rows import (
     MoveRow,
     Notice,
     Opening,
+    PlayedGame,
     Rematch,
     SeatRow,
     Settings,
@@ -416,6 +417,33 @@ class TerminalUsers(Protocol):
         that a refused line leaves nothing behind; kept if anything is stored under it."""
 
 
+class PageReads(Protocol):
+    """What the web's league, player and server pages read (:mod:`bot.web`)."""
+
+    async def league_by_id(self, league_id: int) -> LeagueRow | None: ...
+
+    async def league_of_game(self, game_id: int) -> LeagueRow | None:
+        """The league a game is a match of, if any."""
+
+    async def played_games(self, user_id: int) -> list[PlayedGame]:
+        """The games a user has a seat in, the latest to change first (the latest 200)."""
+
+    async def move_waits(self, user_id: int) -> list[tuple[str, str]]:
+        """For each of a user's latest moves, when the log entry before it was made and
+        when it was: (before, made)."""
+
+    async def player_ratings(self, user_id: int) -> list[tuple[int, str, Rating]]:
+        """A user's ratings: (server, game, rating) each, the most played first."""
+
+    async def games_in_play(self, guild_id: int) -> list[int]:
+        """A server's games under way, the latest to move first."""
+
+    async def server_page(self, guild_id: int) -> bool:
+        """Whether the server's managers have turned its page of games on (off until)."""
+
+    async def set_server_page(self, guild_id: int, on: bool) -> None: ...
+
+
 class Store(
     Games,
     Postal,
@@ -427,6 +455,7 @@ class Store(
     Daily,
     Ratings,
     TerminalUsers,
+    PageReads,
     Protocol,
 ):
     """Everything the application layer stores, and the store's own upkeep."""

@@ -74,6 +74,18 @@ class MoveRow:
 
 
 @dataclass(frozen=True)
+class PlayedGame:
+    """A game as a player's page lists it: which, how it stands, their seat in it."""
+
+    game_id: int
+    game_key: str
+    status: str
+    updated_at: str
+    name: str  # the player's name in it
+    place: int | None  # once it is over
+
+
+@dataclass(frozen=True)
 class MoveRecord:
     """One entry of a game's log and everything stored with it, in the move's own
     transaction (:meth:`~bot.store.interface.Games.record`): a new concern of a move is a

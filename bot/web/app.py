@@ -24,6 +24,7 @@ from bot.service.changes import Heard
 from bot.service.games import Loaded
 from bot.service.pages import Board, record_json, record_text
 from bot.web.html import game_page, home_page
+from bot.web.listings import daily_page, league_page, player_page, server_page
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,9 @@ BODY_LIMIT = 1024
 KEEP_ALIVE = 20.0
 #: ``/g/<game id>-<token>``: an id a database can hold, and a token's 16 characters
 GAME = r"/g/{game:[1-9][0-9]{0,17}}-{token:[a-z2-7]{16}}"
+#: a league's, a player's and a server's pages: ``/<kind>/<number>-<token>``; the daily
+#: challenge's one page ``/d/<token>``
+NUMBERED = r"{number:[1-9][0-9]{0,19}}-{token:[a-z2-7]{16}}"
 STATIC = {
     name: (files("bot.web").joinpath("static", name).read_bytes(), kind)
     for name, kind in (
@@ -69,9 +73,14 @@ def app(service: Service) -> web.Application:
     application.router.add_get(GAME, _game_page)
     application.router.add_get(GAME + "/board.png", _latest_board)
     application.router.add_get(GAME + "/board/{ply:[0-9]{1,6}}.png", _past_board)
+    application.router.add_get(GAME + "/game.gif", _animation)
     application.router.add_get(GAME + "/record.txt", _record_text)
     application.router.add_get(GAME + "/record.json", _record_json)
     application.router.add_get(GAME + "/events", _events)
+    application.router.add_get("/l/" + NUMBERED, _league)
+    application.router.add_get("/p/" + NUMBERED, _player)
+    application.router.add_get("/s/" + NUMBERED, _server)
+    application.router.add_get("/d/{token:[a-z2-7]{16}}", _daily)
     return application
 
 
@@ -155,7 +164,18 @@ async def _past_board(request: web.Request) -> web.Response:
     return _board(request, await service.pages.board(game, int(request.match_info["ply"])))
 
 
-def _board(request: web.Request, board: Board | None) -> web.Response:
+async def _animation(request: web.Request) -> web.Response:
+    service, game, _ = await _opened(request)
+    gif = await service.pages.animation(game)
+    return _board(request, gif, "image/gif", f"{game.row.game_key}-{game.row.id}.gif")
+
+
+def _board(
+    request: web.Request,
+    board: Board | None,
+    kind: str = "image/png",
+    name: str | None = None,
+) -> web.Response:
     """A board's picture, named by its position (an ETag): a browser that has it is told
     so in a few bytes, and asks again each time, since a move taken back changes what
     its address shows."""
@@ -163,9 +183,11 @@ def _board(request: web.Request, board: Board | None) -> web.Response:
         raise web.HTTPNotFound()
     tag = f'"{board.tag}"'
     headers = {"ETag": tag, "Cache-Control": "no-cache"}
+    if name is not None:
+        headers["Content-Disposition"] = f'inline; filename="{name}"'
     if tag in request.headers.get("If-None-Match", ""):
         return web.Response(status=304, headers=headers)
-    return web.Response(body=board.png, content_type="image/png", headers=headers)
+    return web.Response(body=board.png, content_type=kind, headers=headers)
 
 
 async def _record_text(request: web.Request) -> web.Response:
@@ -214,6 +236,40 @@ async def _next(heard: asyncio.Queue[Heard]) -> Heard:
         return await asyncio.wait_for(heard.get(), KEEP_ALIVE)
     except TimeoutError:
         return -1
+
+
+async def _league(request: web.Request) -> web.Response:
+    number, token = _numbered(request)
+    page = await request.app[SERVICE].listings.league(number, token)
+    return _found(None if page is None else league_page(page))
+
+
+async def _player(request: web.Request) -> web.Response:
+    number, token = _numbered(request)
+    page = await request.app[SERVICE].listings.player(number, token)
+    return _found(None if page is None else player_page(page))
+
+
+async def _server(request: web.Request) -> web.Response:
+    number, token = _numbered(request)
+    page = await request.app[SERVICE].listings.server(number, token)
+    return _found(None if page is None else server_page(page))
+
+
+async def _daily(request: web.Request) -> web.Response:
+    page = await request.app[SERVICE].listings.daily_page(request.match_info["token"])
+    return _found(None if page is None else daily_page(page))
+
+
+def _numbered(request: web.Request) -> tuple[int, str]:
+    return int(request.match_info["number"]), request.match_info["token"]
+
+
+def _found(text: str | None) -> web.Response:
+    """The page, or the plain 404 of any address that is not one."""
+    if text is None:
+        raise web.HTTPNotFound()
+    return _html(text)
 
 
 def _html(text: str) -> web.Response:

@@ -65,7 +65,7 @@ def game_page(page: GamePage, path: str) -> str:
 <main id="game" data-path="{e(path)}" data-version="{page.version}" data-plies="{last}">
 <header>
 <h1>{e(page.title)}</h1>
-<div id="live">
+{_league(page)}<div id="live">
 {_turn(page)}
 </div>
 </header>
@@ -77,6 +77,14 @@ def game_page(page: GamePage, path: str) -> str:
 </html>
 """
     )
+
+
+def _league(page: GamePage) -> str:
+    if page.league is None:
+        return ""
+    name, path = page.league
+    link = f'<a href="{escape(path)}">{escape(name)}</a>'
+    return f'<p class="league">A match of the league {link}</p>\n'
 
 
 def _position(page: GamePage, ply: int) -> str:
@@ -141,7 +149,12 @@ def _facts(page: GamePage, path: str) -> str:
 </ol>
 </section>"""
         )
-    board = f'<li><a href="{e(path)}/board.png">The board now (PNG)</a></li>' if page.board else ""
+    board = (
+        f'<li><a href="{e(path)}/board.png">The board now (PNG)</a></li>\n'
+        f'<li><a href="{e(path)}/game.gif">The whole game, a frame a move (GIF)</a></li>'
+        if page.board
+        else ""
+    )
     parts.append(
         f"""<section aria-labelledby="exports-title">
 <h2 id="exports-title">Download</h2>
@@ -169,7 +182,10 @@ def _player(player: Player) -> str:
         marks.append(f"AI, {e(player.ai)}")
     note = f" <small>({', '.join(marks)})</small>" if marks else ""
     score = f"<td>{player.score}</td>" if player.score is not None else ""
-    return f"<tr><td>{swatch}{e(player.name)}{note}</td>{score}</tr>"
+    name = e(player.name)
+    if player.page:
+        name = f'<a href="{e(player.page)}">{name}</a>'
+    return f"<tr><td>{swatch}{name}{note}</td>{score}</tr>"
 
 
 def _move(path: str, version: int, ply: Ply) -> str:

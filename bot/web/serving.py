@@ -43,6 +43,7 @@ async def serving(service: Service, where: Web) -> AsyncIterator[Served]:
         if where.port == 0:  # any free port (tests): the one taken
             where = replace(where, port=runner.addresses[0][1])
         pages = Served(service, where)
+        service.pages.site = where.base
         log.info("serving the games' pages at %s (the links begin %s)", pages.listening, where.base)
         yield pages
     finally:

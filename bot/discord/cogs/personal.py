@@ -7,7 +7,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord.callers import caller_of
+from bot.discord.callers import caller_of, table_of
 from bot.discord.cogs.base import AnsweringCog, personal
 from bot.discord.cogs.options import CHOICE_TEXT, CHOICES
 from bot.discord.host import Host
@@ -75,6 +75,7 @@ class Personal(AnsweringCog):
         reminders="How often you are reminded: 12h, 24h, 3d…, digest (one DM a day) or game",
         digest_hour="Hour (0-23) of your time zone your daily digest comes at (with digest)",
         heads_up="A short notice when the player before you begins their turn",
+        server_page="Managers: a web page listing this server's games in progress",
     )
     @app_commands.choices(
         notify=[app_commands.Choice(name=t, value=k) for k, t in NOTIFY.items()],
@@ -82,6 +83,10 @@ class Personal(AnsweringCog):
         heads_up=[
             app_commands.Choice(name="on: tell me when I am next", value="on"),
             app_commands.Choice(name="off", value="off"),
+        ],
+        server_page=[
+            app_commands.Choice(name="on: give me its address to share", value="on"),
+            app_commands.Choice(name="off: no page (the default)", value="off"),
         ],
     )
     @app_commands.autocomplete(reminders=reminder_choices)
@@ -96,7 +101,17 @@ class Personal(AnsweringCog):
         reminders: app_commands.Range[str, 1, LONGEST_VALUE] | None = None,
         digest_hour: app_commands.Range[int, 0, 23] | None = None,
         heads_up: app_commands.Choice[str] | None = None,
+        server_page: app_commands.Choice[str] | None = None,
     ) -> None:
+        if server_page is not None:  # the server's, not the player's: answered alone
+            mine = (notify, timezone, quiet_start, quiet_end, quiet, reminders, digest_hour)
+            if any(v is not None for v in (*mine, heads_up)):
+                raise Refused("Set server_page on its own: it is the server's, not yours.")
+            page = await self.service.listings.set_server_page(
+                table_of(interaction), caller_of(interaction), server_page.value == "on"
+            )
+            await self.bot.answer(interaction, page)
+            return
         reply = await self.service.postal.settings(
             caller_of(interaction),
             quiet_off=quiet is not None,

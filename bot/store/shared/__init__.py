@@ -10,12 +10,21 @@ from bot.store.shared.games import GamesSQL
 from bot.store.shared.leagues import LeaguesSQL
 from bot.store.shared.leases import LeasesSQL
 from bot.store.shared.notices import NoticesSQL
+from bot.store.shared.pages import PagesSQL
 from bot.store.shared.postal import PostalSQL
 from bot.store.shared.terminal import TerminalSQL
 
 
 class Features(
-    GamesSQL, PostalSQL, NoticesSQL, DigestsSQL, LeaguesSQL, LeasesSQL, DailySQL, TerminalSQL
+    GamesSQL,
+    PostalSQL,
+    NoticesSQL,
+    DigestsSQL,
+    LeaguesSQL,
+    LeasesSQL,
+    DailySQL,
+    TerminalSQL,
+    PagesSQL,
 ):
     """:class:`bot.store.interface.Store`'s features, over a connection that comes after
     it (:class:`~bot.store.shared.base.Base`)."""

@@ -1,5 +1,6 @@
-"""A game's page, its exports and its boards show the public view only: whole games of
-the two games with secrets, every page and export read over HTTP after every move."""
+"""A game's page, its exports, its boards and GIF, its server's and its players' pages
+show the public view only: whole games of the two games with secrets, every page and
+export read over HTTP after every move."""
 
 from __future__ import annotations
 
@@ -13,19 +14,23 @@ import pytest
 import engine
 from bot.config import Web
 from bot.service import Service, Table
-from bot.service.games import Loaded
+from bot.service.games import Loaded, effective_moves, walked
+from bot.service.listings import GameLine, Link, ServerPage
 from bot.service.pages import record_json, record_text
 from bot.tools.selfplay import robots
 from bot.web.html import game_page
+from bot.web.listings import server_page
 from bot.web.serving import serving
 from engine.bridges_and_boats.dominoes import DOUBLE_SIX
 from renders import render
+from tests.bot.web.test_pages import gif_frames, same_picture
 from tests.engine.bridges_and_boats.test_view import _hidden_in
 
 EXPORTS = ("", "/record.txt", "/record.json")
 #: what names no domino but could read as one (``11-28`` holds ``1-2``): moments and
-#: page addresses
-NOT_DOMINOES = re.compile(r"\d{4}-\d\d-\d\d[T ][\d:.+]+|/g/\d+-[a-z2-7]{16}")
+#: page addresses of every kind (a player's ``/p/1001-2…`` holds ``1-2`` whenever the
+#: database's random secret makes the token start with a digit)
+NOT_DOMINOES = re.compile(r"\d{4}-\d\d-\d\d[T ][\d:.+]+|/[glps]/\d+-[a-z2-7]{16}")
 
 
 @pytest.fixture
@@ -78,6 +83,9 @@ async def test_no_page_or_export_of_a_whole_game_names_a_face_down_domino(site):
         for export in EXPORTS:
             text = NOT_DOMINOES.sub("", (await read(http, base + path + export)).decode())
             assert not _hidden_in(text, hidden), (export, _hidden_in(text, hidden))
+        for listing in await listings(service, table, game):
+            text = NOT_DOMINOES.sub("", (await read(http, base + listing)).decode())
+            assert not _hidden_in(text, hidden), (listing, _hidden_in(text, hidden))
         positions += 1
     assert positions > 20 and game.row.status == "finished"
     await board_is_public(service, base, http, game)
@@ -98,8 +106,19 @@ async def test_no_page_or_export_of_a_whole_game_depends_on_the_hands_or_the_dec
         assert (await read(http, base + path)).decode() == game_page(twin, path)
         assert (await read(http, base + path + "/record.txt")).decode() == record_text(twin)
         assert record_json(page) == record_json(twin)
+        if game.row.status == "active":  # the server's page: the game's line, as the twin's
+            server = await read(http, base + (await listings(service, table, game))[0])
+            line = GameLine(Link(twin.title, path), ", ".join(game.names), twin.turn)
+            assert server.decode() == server_page(ServerPage((line,)))
     assert positions > 20 and game.row.status == "finished"
     await board_is_public(service, base, http, game, swapped(game))
+
+
+async def listings(service: Service, table: Table, game: Loaded) -> list[str]:
+    """The server's page of games in progress (turned on) and each player's page."""
+    await service.store.set_server_page(table.guild_id, True)
+    pages = [await service.pages.path(table.guild_id, "server")]
+    return pages + [await service.pages.path(s.user_id, "player") for s in game.seats]
 
 
 def swapped(game: Loaded) -> Loaded:
@@ -127,3 +146,11 @@ async def board_is_public(service, base, http, game: Loaded, twin: Loaded | None
     assert await read(http, base + path + "/board/1.png") == render(
         key, rules.view(first, None), game.names
     )
+    frames = gif_frames(await read(http, base + path + "/game.gif"))
+    log = effective_moves(log)
+    walk = walked(rules, len(game.seats), game.row.options, game.row.seed, log)
+    drawn = [render(key, rules.view(state, None), game.names) for state in walk]
+    # the GIF writer shows a position that looks like the one before as one longer frame
+    shown = [png for n, png in enumerate(drawn) if not n or png != drawn[n - 1]]
+    for number, (frame, png) in enumerate(zip(frames, shown, strict=True)):
+        assert same_picture(frame, png), number

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import aiohttp
 import pytest
 from multidict import CIMultiDict
+from PIL import Image, ImageSequence
 
 import engine
 from bot.config import BadSetting, Web, read_web
@@ -113,6 +114,47 @@ async def test_the_board_is_the_public_view_drawn_once_per_position(site):
     await move(site.service)
     status, moved, body = await site.get(f"{link}/board.png", headers={"If-None-Match": tag})
     assert status == 200 and moved["ETag"] != tag and body != now
+
+
+def gif_frames(gif: bytes) -> list[Image.Image]:
+    """Each frame of an animated GIF, whole, in RGB."""
+    with Image.open(io.BytesIO(gif)) as animation:
+        assert animation.format == "GIF"
+        return [frame.convert("RGB") for frame in ImageSequence.Iterator(animation)]
+
+
+def same_picture(frame: Image.Image, png: bytes) -> bool:
+    """Whether a GIF frame shows the board ``png`` (at its top left, any canvas round it)."""
+    board = Image.open(io.BytesIO(png)).convert("RGB")
+    return frame.crop((0, 0, *board.size)).tobytes() == board.tobytes()
+
+
+async def test_the_gif_is_every_public_position_drawn_once_per_version(site):
+    game_id = await skybridge(site.service, 3)
+    link = await site.link(game_id)
+    page = (await site.get(link))[2].decode()
+    assert f'href="{link}/game.gif"' in page
+    status, headers, gif = await site.get(f"{link}/game.gif")
+    assert status == 200 and headers["Content-Type"] == "image/gif"
+    game = await site.service.games.active(TABLE)
+    rules, state = game.rules, game.rules.new(2, {}, 12345)
+    positions = [state]
+    for entry in await site.service.store.moves(game_id):
+        state = rules.play(state, entry.seat, entry.action).state
+        positions.append(state)
+    frames = gif_frames(gif)
+    assert len(frames) == 4, "the start and each of three moves"
+    for frame, position in zip(frames, positions, strict=True):
+        assert same_picture(frame, render("skybridge", rules.view(position, None), game.names))
+    animations = site.service.pages.animations
+    assert animations.drawn == 1
+    assert (await site.get(f"{link}/game.gif"))[2] == gif
+    status, _, _ = await site.get(f"{link}/game.gif", headers={"If-None-Match": headers["ETag"]})
+    assert status == 304 and animations.drawn == 1, "asked again: never drawn again"
+    await move(site.service)
+    status, moved, longer = await site.get(f"{link}/game.gif")
+    assert moved["ETag"] != headers["ETag"] and len(gif_frames(longer)) == 5
+    assert animations.drawn == 2
 
 
 async def test_a_taken_back_moves_board_is_not_shown_for_the_move_played_instead(site):
