@@ -84,6 +84,7 @@ class PlayerPage:
     ratings: tuple[tuple[str, str, int], ...]  # game, rating as shown, rated games
     playing: tuple[Link, ...]
     finished: tuple[Link, ...]
+    elsewhere: int  # games not listed: their server keeps its page off, or played in private
     average_wait: float | None  # seconds from their turn's start to their move
     moves_timed: int
 
@@ -179,11 +180,17 @@ class Listings:
         played = await self.store.played_games(user_id)
         if not played:
             return None
-        # today's daily challenge, still a secret: the one game a player page lists unlinked
-        entries = await self.store.entries(day=self.daily.today(), user_id=user_id)
-        today = {e.game_id for e in entries}
-        playing, finished = [], []
+        # a game's own address goes only to those who see its channel: the page lists the
+        # games anyone may find anyway, on their server's page (turned on) or the daily
+        # challenge's; today's daily game, still a secret there, is listed unlinked
+        entries = await self.store.entries(user_id=user_id)
+        daily = {e.game_id for e in entries}
+        today = {e.game_id for e in entries if e.day == self.daily.today()}
+        playing, finished, elsewhere = [], [], 0
         for g in played:
+            if not (g.listed or g.game_id in daily):
+                elsewhere += 1
+                continue
             title = f"{engine.get(g.game_key).info.name} #{g.game_id}"
             path: str | None = await self.pages.path(g.game_id)
             note = ""
@@ -208,6 +215,7 @@ class Listings:
             ratings=ratings,
             playing=tuple(playing),
             finished=tuple(finished),
+            elsewhere=elsewhere,
             average_wait=sum(waits) / len(waits) if waits else None,
             moves_timed=len(waits),
         )

@@ -83,6 +83,7 @@ class PlayedGame:
     updated_at: str
     name: str  # the player's name in it
     place: int | None  # once it is over
+    listed: bool = False  # its server's managers turned the server's page on
 
 
 @dataclass(frozen=True)

@@ -166,6 +166,12 @@ def player_page(page: PlayerPage) -> str:
     )
     parts.append(_section("playing-title", "Playing", _items(page.playing, "No game now.")))
     parts.append(_section("finished-title", "Finished", _items(page.finished, "None yet.")))
+    if page.elsewhere:
+        games = "game" if page.elsewhere == 1 else "games"
+        parts.append(
+            f"<p>And {page.elsewhere} more {games} not listed here: on servers that keep "
+            "their page of games private, or played alone.</p>"
+        )
     return _page(page.name, "\n".join(parts))
 
 

@@ -39,13 +39,18 @@ class PagesSQL(Base):
         """The games a user has a seat in, the latest to change first."""
         rows = await self._read(
             Q.rows(
-                "SELECT g.id, g.game_key, g.status, g.updated_at, s.name, s.place "
-                "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = :user_id "
+                "SELECT g.id, g.game_key, g.status, g.updated_at, s.name, s.place, "
+                "gs.page IS TRUE FROM seats s JOIN games g ON g.id = s.game_id "
+                "LEFT JOIN guild_settings gs ON gs.guild_id = g.guild_id "
+                "WHERE s.user_id = :user_id "
                 f"ORDER BY g.updated_at DESC, g.id DESC LIMIT {PLAYER_GAMES}",
                 user_id=user_id,
             )
         )
-        return [PlayedGame(*r) for r in rows]
+        return [
+            PlayedGame(game_id, key, status, updated_at, name, place, listed=bool(listed))
+            for game_id, key, status, updated_at, name, place, listed in rows
+        ]
 
     async def move_waits(self, user_id: int) -> list[tuple[str, str]]:
         """When each of a user's latest moves was made, after the entry before it in its

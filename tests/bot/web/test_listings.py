@@ -108,6 +108,7 @@ async def test_a_token_opens_only_its_own_kind_of_page(site):
 
 async def test_a_players_page_has_ratings_games_linked_and_time_to_move(site):
     league_id = await a_round_robin(site)
+    await site.service.listings.set_server_page(HOME, MOD, True)
     ada = PLAYERS[0]
     path = await site.service.pages.path(ada.user_id, "player")
     page = await page_of(site, path)
@@ -122,6 +123,27 @@ async def test_a_players_page_has_ratings_games_linked_and_time_to_move(site):
     assert f"Skybridge #{played[0].game_id}" in playing, "round 2's game"
     assert "to move on average" in page
     assert league_id
+
+
+async def test_a_players_page_lists_no_game_its_reader_was_not_shown(site):
+    """A game's address goes to those who see its channel; a player's page, linked from any
+    of their games, lists only what anyone may find anyway: games on a server whose page
+    its managers turned on. Others are counted, never named or linked."""
+    service = site.service
+    await a_round_robin(site)
+    ada = PLAYERS[0]
+    played = await service.store.played_games(ada.user_id)
+    path = await service.pages.path(ada.user_id, "player")
+    hidden = await page_of(site, path)
+    for g in played:
+        assert f"#{g.game_id}" not in hidden and await service.pages.path(g.game_id) not in hidden
+    assert f"And {len(played)} more games not listed here" in hidden
+    assert re.search(r"<td[^>]*>Skybridge</td>", hidden), "ratings still shown"
+    await service.listings.set_server_page(HOME, MOD, True)
+    shown = await page_of(site, path)
+    for g in played:
+        assert f'href="{await service.pages.path(g.game_id)}"' in shown
+    assert "not listed here" not in shown
 
 
 async def test_a_players_wait_to_move_is_from_their_turns_start(site):
