@@ -40,7 +40,7 @@ from bot.service.leagues import (
 from bot.service.lobby import POLICIES, Lobby
 from bot.service.looking import Looking
 from bot.service.pages import Pages
-from bot.service.play import Play
+from bot.service.play import NOT_OFFERED, Picked, Play
 from bot.service.postal import NOTIFY, Postal
 from bot.service.ratings import Ratings
 from bot.service.rematch import Rematch
@@ -116,8 +116,10 @@ __all__ = [
     "Context",
     "Loaded",
     "NOTIFY",
+    "NOT_OFFERED",
     "Offer",
     "POLICIES",
+    "Picked",
     "Refused",
     "Reply",
     "Service",

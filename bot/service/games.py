@@ -27,6 +27,8 @@ STALE = (
     "That button belongs to an earlier position: the game has moved on. "
     "Use the buttons under the newest board."
 )
+#: said to a request about a game still in its lobby
+NOT_STARTED = "The game has not started yet. Its creator starts it with `/game start`."
 #: what parsing a stored state raises when its text is not a state (a damaged byte)
 UNREADABLE = (ValueError, KeyError, IndexError, TypeError, AttributeError)
 
@@ -208,7 +210,7 @@ class Games:
         if expect is not None and (game.row.id, game.row.version) != expect:
             raise Refused(STALE)
         if game.row.status == "lobby":
-            raise Refused("The game has not started yet. Its creator starts it with `/game start`.")
+            raise Refused(NOT_STARTED)
         return game
 
     async def latest(self, table: Table) -> Loaded:
@@ -221,11 +223,14 @@ class Games:
     async def of_row(self, row: GameRow) -> Loaded:
         return await self._loaded(row, await self.store.seats(row.id))
 
-    async def load(self, game_id: int, *, damaged: bool = False) -> Loaded:
-        """A game by its id, as :meth:`live` gives it."""
+    async def load(
+        self, game_id: int, *, damaged: bool = False, missing: str = "That game is gone."
+    ) -> Loaded:
+        """A game by its id, as :meth:`live` gives it; refused with ``missing`` if there
+        is none."""
         found = await self.store.seated_game(game_id)
         if found is None:
-            raise Refused("That game is gone.")
+            raise Refused(missing)
         return await self._loaded(*found, damaged=damaged)
 
     async def check_stored(self) -> int:

@@ -9,7 +9,7 @@ from bot.inputs import Refused
 from bot.marks import when
 from bot.service.answers import Answers, turn_text
 from bot.service.context import Context
-from bot.service.games import STALE, Games, Loaded, rebuild
+from bot.service.games import Games, Loaded, rebuild
 from bot.service.replies import (
     Caller,
     Offer,
@@ -37,13 +37,6 @@ class Looking:
     async def is_live(self, table: Table) -> bool:
         """Whether a game is open or being played at ``table``."""
         return await self.store.live_game(table.channel_id) is not None
-
-    async def table_of_game(self, game_id: int) -> Table:
-        """Where a game is played: a button that carries its id may be clicked anywhere."""
-        row = await self.store.game(game_id)
-        if row is None:
-            raise Refused(STALE)
-        return Table(row.channel_id, row.guild_id)
 
     async def players(self, game_id: int) -> list[Caller]:
         """Who sits at a game, in seat order."""

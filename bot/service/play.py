@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import timedelta
+from typing import Any
 
 from bot.inputs import Refused
+from bot.picker import StalePath, walk
+from bot.picker import Step as Chosen
 from bot.ratings import rate
 from bot.service.answers import Answers, Told, private_text, turn_text
 from bot.service.context import Context
-from bot.service.games import Games, Loaded, rebuild, seated, solo_attempt
+from bot.service.games import NOT_STARTED, STALE, Games, Loaded, rebuild, seated, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Offer, Reply, Table
 from bot.service.states import STATES
@@ -19,9 +22,23 @@ from renders import looks
 
 #: how many characters of moves /game legal lists: one message, with room for its words
 LEGAL_LISTED = 1800
+#: said to a picker path that no longer fits the position's legal moves
+NOT_OFFERED = "That choice is no longer offered; press Play again."
 #: when a timer's move is posted by whichever process delivers notices, should the one
 #: that made it not have (it died): its own post goes out within seconds
 ANNOUNCE_AFTER = timedelta(minutes=5)
+
+
+@dataclass(frozen=True)
+class Picked:
+    """Where a click of the move picker leads: the game's own table (a Play button may be
+    clicked far from it), the clicker's legal moves there in notation, the step the
+    click's path reached, and the answer to the move it completed, if it completed one."""
+
+    table: Table
+    moves: list[str]
+    step: Chosen
+    reply: Reply | None = None
 
 
 class Play:
@@ -57,6 +74,47 @@ class Play:
                 raise Refused(describe(exc.reason, game.names)) from None
             notation = game.rules.format(step.action)
             return await self._commit(game, seat, caller, notation, step, announce=announce)
+
+    async def pick(
+        self,
+        game_id: int,
+        version: int,
+        caller: Caller,
+        path: tuple[int, ...] = (),
+        *,
+        server_commands: bool = True,
+        play: bool = True,
+    ) -> Picked:
+        """A click of the move picker on game ``game_id`` at ``version`` (what its button
+        carries), the game loaded once: the caller's legal moves, the step ``path`` (the
+        index chosen at each step, ``bot.picker``) leads to, and, with ``play``, the move
+        it completes played as the very action listed, never written out and read back.
+        A button of a position the game has left is refused as stale, changing nothing;
+        ``server_commands`` is the clicker's place's (:attr:`Table.server_commands`)."""
+        game = await self.games.load(game_id, missing=STALE)
+        row = game.row
+        table = Table(row.channel_id, row.guild_id, server_commands)
+        if row.status not in ("lobby", "active"):  # said as for any request at its table
+            await self.games.live(table)
+            raise Refused(STALE)  # another game is live there now
+        if row.version != version:
+            raise Refused(STALE)
+        if row.status == "lobby":
+            raise Refused(NOT_STARTED)
+        seat = seated(game, caller)
+        actions = self._legal(game, seat)
+        moves = [game.rules.format(a) for a in actions]
+        try:
+            step = walk(moves, path)
+        except StalePath:
+            raise Refused(NOT_OFFERED) from None
+        if step.move is None or not play:
+            return Picked(table, moves, step)
+        action = actions[moves.index(step.move)]
+        async with self.context.lock(table):
+            done = game.rules.apply_listed(game.state, seat, action)
+            reply = await self._commit(game, seat, caller, step.move, done)
+        return Picked(table, moves, step, reply)
 
     async def resign(
         self,
@@ -213,12 +271,16 @@ class Play:
     ) -> list[str]:
         """The caller's legal moves in notation; refuses if it is not their turn."""
         game = await self.games.active(table, expect)
-        seat = seated(game, caller)
+        return [game.rules.format(a) for a in self._legal(game, seated(game, caller))]
+
+    @staticmethod
+    def _legal(game: Loaded, seat: int) -> list[Any]:
+        """``seat``'s legal actions in ``game``; refused if it is not its turn."""
         if game.position.over:
             raise Refused("The game is over.")
         if seat not in game.position.awaited:
             raise Refused(describe(not_your_turn(tuple(game.position.awaited)), game.names))
-        return [game.rules.format(a) for a in game.rules.legal(game.state, seat)]
+        return game.rules.legal(game.state, seat)
 
     async def legal(
         self, table: Table, caller: Caller, characters: int | None = LEGAL_LISTED

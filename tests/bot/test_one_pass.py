@@ -1,0 +1,88 @@
+"""One pass per move (issue 35, item 4): the picker's last click plays the very action
+it listed, loading its game once, and a move's answer needs no second look at the game."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.picker import walk
+from bot.service import Refused, Service, Table
+from bot.store import open_store
+from tests.bot.discord_harness import Harness
+from tests.bot.test_discord_commands import (
+    ADA,
+    BOB,
+    open_game,
+    play_button,
+    snapshot,
+)
+
+TABLE = Table(channel_id=7, guild_id=1)
+
+
+@pytest.fixture
+async def h(tmp_path):
+    async with Harness(tmp_path / "bridgekeeper.db") as harness:
+        yield harness
+
+
+async def traced(h: Harness) -> list[str]:
+    """Every statement the store's SQLite connection runs from now on."""
+    statements: list[str] = []
+    await h.store._db.set_trace_callback(statements.append)
+    return statements
+
+
+def game_reads(statements: list[str]) -> list[str]:
+    """The statements that read a game's row: each is a load of the game."""
+    return [s for s in statements if s.lstrip().upper().startswith("SELECT") and " games " in s]
+
+
+async def test_a_listed_index_of_an_older_position_is_refused_as_stale(tmp_path):
+    store = await open_store(tmp_path / "g.db")
+    service = Service(store, images=False)
+    try:
+        table = TABLE
+        await service.lobby.create(table, ADA, "skybridge")
+        await service.lobby.join(table, BOB)
+        started = await service.lobby.start(table, ADA)
+        mover, other = (ADA, BOB) if started.awaiting == (ADA.user_id,) else (BOB, ADA)
+        game = await service.games.live(table)
+        old = game.row.version
+        first = await service.play.pick(game.row.id, old, mover, (), play=False)
+        path = _first_choices(first.moves)
+        move = walk(first.moves, path).move
+        played = await service.play.pick(game.row.id, old, mover, path)
+        assert played.reply is not None and played.step.move == move
+        log = await store.moves(game.row.id)
+        assert log[-1].action == move, "the listed action itself was played"
+        # the other's turn now: the same indices lead to a legal move of theirs, but
+        # the button carries the position before
+        again = await service.play.pick(game.row.id, old + 1, other, (), play=False)
+        assert walk(again.moves, path).move is not None
+        with pytest.raises(Refused, match="earlier position"):
+            await service.play.pick(game.row.id, old, other, path)
+        assert await store.moves(game.row.id) == log, "a stale click changes nothing"
+    finally:
+        await store.close()
+
+
+async def test_old_picker_buttons_still_play(h):
+    """A picker's ids stay as they were (``bk:pick:<game>:<version>:<path>``): a message
+    posted before the change plays the move it offered."""
+    board = await open_game(h, ADA, BOB)
+    _, game_id, version = play_button(board)
+    before = await snapshot(h)
+    confirm, *posted = await h.click(f"bk:pick:{game_id}:{version}:0.0.0", user=ADA)
+    assert confirm.text.startswith("You played `")
+    after = await snapshot(h)
+    assert len(after[1]) == len(before[1]) + 1
+    assert after[1][-1].action == confirm.text.split("`")[1]
+
+
+def _first_choices(moves: list[str]) -> tuple[int, ...]:
+    """The picker path that takes the first choice at every step, to a move."""
+    path: tuple[int, ...] = ()
+    while walk(moves, path).move is None:
+        path = (*path, 0)
+    return path
