@@ -208,12 +208,14 @@ class Answers:
     ) -> Told:
         """How to tell each user it is their turn in ``step``'s position, which
         ``happened`` brought (``bot.service.pings`` words it), under the game's stored
-        ``clocks`` (given for a game not stored yet). A game played in a DM tells nobody:
+        ``clocks`` (given for a game not stored yet; read with a game loaded with its
+        seats). A game played in a DM tells nobody:
         its board, posted there, is the notice, and a mention of the DM's only player
         would ping them about their own move."""
         if game.row.guild_id is None or not users:
             return Told()
         now = self.store.clock()
+        clocks = clocks or game.row.clocks  # read with the game, where it was loaded so
         if clocks is None:
             clocks = await self.store.clocks(game.row.id)
         label = game_label(game.row.game_key, game.row.id)

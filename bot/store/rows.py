@@ -8,9 +8,10 @@ never sees a driver's row type.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from bot.clocks import Clocks
 from bot.clocks import iso as iso  # the stored time format: the play-by-post rules speak it too
 from bot.ratings import Rating
 
@@ -43,6 +44,10 @@ class GameRow:
     status_message_id: int | None = None  # the channel's pinned status of this game
     #: what of the stored row is damaged, one sentence each (:mod:`bot.store.damage`)
     damage: tuple[str, ...] = ()
+    #: the game's play-by-post timing, where it was read with the row (a game loaded with
+    #: its seats): the move's notices need it, and a trip to the database of its own
+    #: would cost more than the columns
+    clocks: Clocks | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

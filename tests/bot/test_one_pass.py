@@ -86,3 +86,24 @@ def _first_choices(moves: list[str]) -> tuple[int, ...]:
     while walk(moves, path).move is None:
         path = (*path, 0)
     return path
+
+
+async def test_a_move_is_its_load_and_its_transaction(tmp_path):
+    """A typed move reads its game, seats and clocks in one trip to the database and
+    stores everything in one more: its notices need no read of their own."""
+    store = await open_store(tmp_path / "g.db")
+    service = Service(store, images=False)
+    try:
+        await service.lobby.create(TABLE, ADA, "skybridge")
+        await service.lobby.join(TABLE, BOB)
+        reply = await service.lobby.start(TABLE, ADA)
+        for n in range(6):
+            mover = ADA if reply.awaiting == (ADA.user_id,) else BOB
+            move = (await service.play.legal_moves(TABLE, mover))[0]
+            trips = store.round_trips
+            reply = await service.play.move(TABLE, mover, move)
+            if n >= 2:  # each player's settings were read once (kept for a minute)
+                assert store.round_trips - trips == 2
+            assert reply.mentions, "the next player is pinged: the notices were worked out"
+    finally:
+        await store.close()

@@ -36,11 +36,13 @@ from bot.store.shared.leagues import link_match, settle_once
 from bot.store.shared.leases import fence
 from bot.store.shared.notices import queue_turn
 from bot.store.shared.ratings import RatingsSQL
+from bot.store.shared.seats import CLOCK_COLUMNS
 from bot.store.shared.waits import Queued, WaitsSQL
 from bot.store.sql import ROW, Body, Dialect, Duplicate, Many, Q
 
 _SEAT_COLUMNS = ("seat", "user_id", "name", "awaiting", "place", "score", "deadline", "ai")
 _GAME_WIDTH = len(GAME_FIELDS)
+_SEATED_WIDTH = _GAME_WIDTH + len(CLOCK_COLUMNS)  # a game read with its clocks
 #: the statuses of the game a channel is playing: at most one, by a unique index
 _LIVE = "('lobby', 'active')"
 #: whether game ``g`` moves ratings: opened rated, two seats or more (a solo game against
@@ -65,10 +67,12 @@ def _columns(dialect: Dialect, table: str = "", checked: bool = False) -> str:
 
 @cache
 def _seated(dialect: Dialect) -> str:
-    """A game and its seats, one row per seat (one with no seat columns for a seatless game)."""
+    """A game, its clocks and its seats, one row per seat (one with no seat columns for a
+    seatless game)."""
+    clocks = ", ".join(f"g.{c}" for c in CLOCK_COLUMNS)
     seats = ", ".join(f"s.{c}" for c in _SEAT_COLUMNS)
     return (
-        f"SELECT {_columns(dialect, 'g')}, {seats} FROM games g "
+        f"SELECT {_columns(dialect, 'g')}, {clocks}, {seats} FROM games g "
         "LEFT JOIN seats s ON s.game_id = g.id"
     )
 
@@ -235,7 +239,8 @@ class GamesSQL(WaitsSQL, RatingsSQL):
             return None
         game = _game(rows[0][:_GAME_WIDTH])
         assert game is not None
-        return game, [_seat(r[_GAME_WIDTH:]) for r in rows if r[_GAME_WIDTH] is not None]
+        game = replace(game, clocks=Clocks(*rows[0][_GAME_WIDTH:_SEATED_WIDTH]))
+        return game, [_seat(r[_SEATED_WIDTH:]) for r in rows if r[_SEATED_WIDTH] is not None]
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The log, its texts read as stored (:func:`_text`)."""
