@@ -54,6 +54,7 @@ from bot.service.replies import (
     ordinal,
     player_count,
     seen_away,
+    statuses,
     waited_for,
 )
 from bot.service.seats import Seats
@@ -132,5 +133,6 @@ __all__ = [
     "rebuild",
     "seen_away",
     "solo_attempt",
+    "statuses",
     "waited_for",
 ]

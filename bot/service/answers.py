@@ -10,15 +10,17 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from bot.clocks import Clocks, turn_deadline
 from bot.drawing import DrawingFailed
+from bot.marks import when
 from bot.notify import routes
 from bot.service.context import Context
 from bot.service.games import Loaded, effective_moves
 from bot.service.pings import alone, game_label, your_turn
-from bot.service.replies import Reply, ordinal
+from bot.service.replies import Reply, StatusCard, ordinal
 from bot.store import iso, parse_time
 from engine.core import Event, Result, Step
 from renders import looks
@@ -78,6 +80,35 @@ def turn_text(game: Loaded, step: Step) -> str:
         return "**Game over.**\n" + result_text(game, step.result)
     awaited = [game.names[s] for s in step.awaited]
     return f"To play: {', '.join(awaited)}."
+
+
+def status_card(game: Loaded, position: Step | None = None) -> StatusCard:
+    """The short summary a channel keeps pinned (players, scores, turn, deadline) of
+    ``game`` at ``position`` (:attr:`Loaded.position` unless the caller has it already),
+    and where it is pinned."""
+    row, info = game.row, game.rules.info
+    card = partial(StatusCard, row.channel_id, row.status_message_id)
+    if game.damage is not None:
+        return card(
+            f"**{info.name}** ({row.status}) — {', '.join(game.names)}. Its stored state "
+            "is damaged, so it can't be played on."
+        )
+    if game.state is None:
+        return card(f"**{info.name}** — waiting to start. Players: {', '.join(game.names)}.")
+    position = position or game.position
+    scores = game.rules.result(game.state).scores
+    awaited = set(position.awaited)
+    players = " · ".join(
+        f"{'▶ ' if s in awaited else ''}{n} {scores[s]}" for s, n in enumerate(game.names)
+    )
+    lines = [
+        f"**{info.name}** ({row.status}) — {players}",
+        turn_text(game, position),
+    ]
+    deadlines = [seat.deadline for seat in game.seats if seat.awaiting and seat.deadline]
+    if deadlines and row.status == "active":
+        lines.append(f"Deadline: {when(parse_time(min(deadlines)))}.")
+    return card("\n".join(lines))
 
 
 class Answers:

@@ -10,7 +10,7 @@ from bot.inputs import Refused
 from bot.picker import StalePath, walk
 from bot.picker import Step as Chosen
 from bot.ratings import rate
-from bot.service.answers import Answers, Told, private_text, turn_text
+from bot.service.answers import Answers, Told, private_text, status_card, turn_text
 from bot.service.context import Context
 from bot.service.games import NOT_STARTED, STALE, Games, Loaded, rebuild, seated, solo_attempt
 from bot.service.heads_up import heads_ups
@@ -162,9 +162,10 @@ class Play:
         (a stand-in for the answer's post queued with it, with ``announce``)."""
         rules = game.rules
         state, events, result = step.state, step.events, step.result
-        results = None
+        results, status = None, "active"
         if result is not None:
             results = list(zip(result.places, result.scores, strict=True))
+            status = "finished"
         already = game.awaited_users()
         newly = [u for u in game.people(step.awaited) if u not in already]
         lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
@@ -176,15 +177,16 @@ class Play:
         board = None
         if announce is not None:
             board = (announce, iso(self.store.clock() + ANNOUNCE_AFTER))
+        stored = STATES.stored(game.row.game_key, state)
         try:
-            seq = await self.store.record(
+            recorded = await self.store.record(
                 game.row.id,
                 game.row.version,
                 MoveRecord(
                     seat=seat,
                     user_id=caller.user_id,
                     action=notation,
-                    state=STATES.stored(game.row.game_key, state),
+                    state=stored,
                     awaiting=tuple(step.awaited),
                     results=results,
                     kind=kind,
@@ -201,8 +203,12 @@ class Play:
                 "Another move was played at that same moment, so yours was not. "
                 "Look at the new board and try again."
             ) from None
-        reply = await self.answers.position(game, step, game.row.version + 1, lines, told=told)
-        reply = replace(reply, seq=seq)
+        version = game.row.version + 1
+        # the game as the move left it, for its pinned status: no second read of it
+        row = replace(game.row, version=version, status=status, state=stored)
+        after = Loaded(row, recorded.seats, rules, state)
+        reply = await self.answers.position(game, step, version, lines, told=told)
+        reply = replace(reply, seq=recorded.seq, status=status_card(after, step))
         if not rules.info.sends_own_view:
             return reply
         private = await self.answers.private(game, state, game.row.version + 1, seat, events)

@@ -108,6 +108,17 @@ class MoveRecord:
 
 
 @dataclass(frozen=True)
+class Recorded:
+    """What a move's transaction left (:meth:`~bot.store.interface.Games.record`): its
+    log entry's seq, and the game's seats as the play-by-post rules left them (who is
+    awaited, each wait's deadline, places and scores once over), so what is said after
+    the move (the pinned status) needs no second read of the game."""
+
+    seq: int
+    seats: list[SeatRow]
+
+
+@dataclass(frozen=True)
 class UndoRequest:
     user_id: int
     moves: int

@@ -8,12 +8,15 @@ import pytest
 from bot.picker import walk
 from bot.service import Refused, Service, Table
 from bot.store import open_store
-from tests.bot.discord_harness import Harness
+from tests.bot.discord_harness import Harness, Replies
 from tests.bot.test_discord_commands import (
     ADA,
     BOB,
+    board_of,
     open_game,
+    open_picker_at_a_move,
     play_button,
+    play_by_buttons,
     snapshot,
 )
 
@@ -36,6 +39,21 @@ async def traced(h: Harness) -> list[str]:
 def game_reads(statements: list[str]) -> list[str]:
     """The statements that read a game's row: each is a load of the game."""
     return [s for s in statements if s.lstrip().upper().startswith("SELECT") and " games " in s]
+
+
+async def test_the_final_click_loads_its_game_once(h):
+    board = await open_game(h, ADA, BOB)
+    for player in (ADA, BOB):  # each one's settings read once (then kept for a minute)
+        _, board = await play_by_buttons(h, board, player)
+    picker, button = await open_picker_at_a_move(h, board, ADA)
+    statements = await traced(h)
+    trips = h.store.round_trips
+    confirm, *posted = await h.click(button.custom_id, user=ADA)
+    assert confirm.text.startswith("You played `")
+    assert board_of(Replies(posted)).custom_ids  # the new board, its Play button for Bob
+    assert len(game_reads(statements)) == 1, "\n".join(s[:90] for s in game_reads(statements))
+    # the game and its seats read once, the move stored in one transaction
+    assert h.store.round_trips - trips == 2
 
 
 async def test_a_listed_index_of_an_older_position_is_refused_as_stale(tmp_path):

@@ -27,6 +27,7 @@ from bot.store.rows import (
     MoveRecord,
     MoveRow,
     Opening,
+    Recorded,
     Rematch,
     SeatRow,
     UndoRequest,
@@ -337,15 +338,18 @@ class GamesSQL(WaitsSQL, RatingsSQL):
         seats, told = tell_next(seats, opening.heads_ups)
         yield from self._settle(now, game, seats, Queued(opening.notices, told))
 
-    async def record(self, game_id: int, version: int, move: MoveRecord) -> int:
+    async def record(self, game_id: int, version: int, move: MoveRecord) -> Recorded:
         """Append one log entry and store the state it leads to, atomically: with the
         move, never a tick later, its game finished, its ratings moved and its daily
         attempt settled, as :class:`~bot.store.rows.MoveRecord` says. Returns the
-        entry's seq. Raises :class:`StaleGame` if the game is no longer at ``version``.
+        entry's seq and the seats as they now are. Raises :class:`StaleGame` if the game
+        is no longer at ``version``.
         """
         return await self._write(self._record(self.clock(), game_id, version, move))
 
-    def _record(self, moment: datetime, game_id: int, version: int, move: MoveRecord) -> Body[int]:
+    def _record(
+        self, moment: datetime, game_id: int, version: int, move: MoveRecord
+    ) -> Body[Recorded]:
         now = iso(moment)
         columns = dict(state_columns(move.state), status="finished" if move.results else "active")
         if move.results:
@@ -367,7 +371,11 @@ class GamesSQL(WaitsSQL, RatingsSQL):
         queued = Queued(move.notices, told, board, move.attempt, ratings)
         yield from self._settle(now, game, seats, queued)
         assert game.seq is not None
-        return int(game.seq)
+        rows = [
+            SeatRow(s.seat, s.user_id, s.name, s.awaiting, s.place, s.score, s.deadline, s.ai)
+            for s in seats
+        ]
+        return Recorded(int(game.seq), rows)
 
     async def abandon(
         self,
