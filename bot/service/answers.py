@@ -120,16 +120,17 @@ class Answers:
         self.store = context.store
 
     async def board(
-        self, game: Loaded, state: Any, text: str, seat: int | None = None
+        self, game: Loaded, state: Any, text: str, seat: int | None = None, view: Any = None
     ) -> tuple[str, bytes | None, str | None]:
         """``text`` with the board as ``seat`` sees it (the spectator's view, ``None``, for
-        public posts), and the board in words for its alt text. A board lost with its
-        drawing worker leaves the move standing, and ``text`` then says so, so nobody
-        waits for a picture that is not coming."""
+        public posts; ``view``, where the caller has it already), and the board in words
+        for its alt text. A board lost with its drawing worker leaves the move standing,
+        and ``text`` then says so, so nobody waits for a picture that is not coming."""
         drawn = looks(game.row.game_key)
         if not self.context.images or drawn is None:
             return text, None, None
-        view = game.rules.view(state, seat)
+        if view is None:
+            view = game.rules.view(state, seat)
         alt = drawn.describe(view, game.names)
         drawers = self.context.drawers
         if drawers is None:
@@ -181,12 +182,14 @@ class Answers:
         text = "\n".join([*lines, turn_text(game, step)])
         if over:
             text += "\n" + await self._summary(game)
-        text, image, alt = await self.board(game, step.state, text)
+        # the public view, worked out once for the picture, its words and its accent
+        view = game.rules.view(step.state, None) if self.context.images else None
+        text, image, alt = await self.board(game, step.state, text, view=view)
         return Reply(
             text=text,
             image=image,
             alt=alt,
-            accent=self._accent(game, step) if image is not None else None,
+            accent=self._accent(game, step, view) if image is not None else None,
             mentions=told.mentions,
             ping=told.ping,
             awaiting=awaited,
@@ -211,14 +214,15 @@ class Answers:
         return None if drawn is None else drawn.accent(view, seat)
 
     @classmethod
-    def _accent(cls, game: Loaded, step: Step) -> int | None:
-        """The colour (``0xRRGGBB``) of the one seat a public board is about: the seat
-        to play, or the winner; none when several play at once or share first place."""
+    def _accent(cls, game: Loaded, step: Step, view: Any) -> int | None:
+        """The colour (``0xRRGGBB``) of the one seat a public board of ``view`` is about:
+        the seat to play, or the winner; none when several play at once or share first
+        place."""
         places = step.result.places if step.result is not None else ()
         seats = [s for s, place in enumerate(places) if place == 1] or list(step.awaited)
         if len(seats) != 1:
             return None
-        rgb = cls.colour(game, game.rules.view(step.state, None), seats[0])
+        rgb = cls.colour(game, view, seats[0])
         return None if rgb is None else rgb[0] << 16 | rgb[1] << 8 | rgb[2]
 
     async def _summary(self, game: Loaded) -> str:

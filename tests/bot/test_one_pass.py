@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import engine
 from bot.picker import walk
 from bot.service import Refused, Service, Table
 from bot.store import open_store
@@ -123,5 +124,27 @@ async def test_a_move_is_its_load_and_its_transaction(tmp_path):
             if n >= 2:  # each player's settings were read once (kept for a minute)
                 assert store.round_trips - trips == 2
             assert reply.mentions, "the next player is pinged: the notices were worked out"
+    finally:
+        await store.close()
+
+
+async def test_a_posts_public_view_is_worked_out_once(tmp_path, monkeypatch):
+    """The picture, its words and its accent colour come from one view of the board."""
+    store = await open_store(tmp_path / "g.db")
+    service = Service(store)  # boards drawn
+    rules = engine.get("skybridge")
+    views: list[int | None] = []
+    view = rules.view
+    monkeypatch.setattr(rules, "view", lambda state, seat: views.append(seat) or view(state, seat))
+    try:
+        await service.lobby.create(TABLE, ADA, "skybridge")
+        await service.lobby.join(TABLE, BOB)
+        reply = await service.lobby.start(TABLE, ADA)
+        mover = ADA if reply.awaiting == (ADA.user_id,) else BOB
+        move = (await service.play.legal_moves(TABLE, mover))[0]
+        views.clear()
+        reply = await service.play.move(TABLE, mover, move)
+        assert reply.image is not None and reply.accent is not None and reply.alt
+        assert views == [None]
     finally:
         await store.close()
