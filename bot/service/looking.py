@@ -86,7 +86,7 @@ class Looking:
         """The short summary a channel keeps pinned (players, scores, turn, deadline), and
         where it is pinned: one query, as it is refreshed after every move."""
         game = await self.games.load(game_id, damaged=True)
-        return status_card(game, game.position)
+        return status_card(game)
 
     async def status_posted(self, game_id: int, message_id: int) -> None:
         """Remember where the game's status now is, so the next refresh edits it."""
