@@ -15,7 +15,7 @@ import engine
 from bot.inputs import SHOWN, Refused
 from bot.service.context import Context
 from bot.service.replies import Caller, Table
-from bot.service.states import STATES
+from bot.service.states import ParsedStates
 from bot.store import Attempt, CannotSave, GameRow, MoveRow, SeatRow, Store
 from bot.store.damage import OPTIONS_DAMAGED
 from engine.core import Game, Step
@@ -75,8 +75,8 @@ class Loaded:
         return tuple(self.seats[s].user_id for s in self.position.awaited)
 
 
-def loaded(row: GameRow, seats: list[SeatRow]) -> Loaded:
-    state = STATES.get(row.game_key, row.state) if row.state else None
+def loaded(row: GameRow, seats: list[SeatRow], states: ParsedStates) -> Loaded:
+    state = states.get(row.id, row.game_key, row.state) if row.state else None
     return Loaded(row, seats, engine.get(row.game_key), state)
 
 
@@ -190,6 +190,7 @@ class Games:
 
     def __init__(self, context: Context) -> None:
         self.store = context.store
+        self.states = context.states
         self._damaged: set[int] = set()  # games whose damage the operator has been told of
 
     async def live(self, table: Table, *, damaged: bool = False) -> Loaded:
@@ -251,7 +252,7 @@ class Games:
         damage = row.damage
         if not damage:
             try:
-                return loaded(row, seats)
+                return loaded(row, seats, self.states)
             except UNREADABLE as exc:
                 damage = (f"its stored state does not parse ({type(exc).__name__})",)
         rules = engine.get(row.game_key)
@@ -281,7 +282,7 @@ class Games:
         """Store a state rebuilt from the log in place of the damaged one, and say so."""
         try:
             stored = await self.store.repair_state(
-                row.id, row.version, STATES.stored(row.game_key, state)
+                row.id, row.version, self.states.stored(row.id, row.game_key, state)
             )
         except CannotSave as exc:
             stored, why = False, f"{why}; it could not be stored again: {exc.reason}"

@@ -15,7 +15,6 @@ from bot.service.context import Context
 from bot.service.games import NOT_STARTED, STALE, Games, Loaded, rebuild, seated, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Offer, Reply, Table
-from bot.service.states import STATES
 from bot.store import MoveRecord, StaleGame, iso
 from engine.core import IllegalMove, Step, describe, not_your_turn
 from renders import looks
@@ -177,7 +176,7 @@ class Play:
         board = None
         if announce is not None:
             board = (announce, iso(self.store.clock() + ANNOUNCE_AFTER))
-        stored = STATES.stored(game.row.game_key, state)
+        stored = self.context.states.stored(game.row.id, game.row.game_key, state)
         try:
             recorded = await self.store.record(
                 game.row.id,
