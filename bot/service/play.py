@@ -72,7 +72,8 @@ class Play:
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
             notation = game.rules.format(step.action)
-            return await self._commit(game, seat, caller, notation, step, announce=announce)
+            reply = await self._commit(game, seat, caller, notation, step, announce=announce)
+        return await self._own(game, seat, step, reply)
 
     async def pick(
         self,
@@ -113,7 +114,7 @@ class Play:
         async with self.context.lock(table):
             done = game.rules.apply_listed(game.state, seat, action)
             reply = await self._commit(game, seat, caller, step.move, done)
-        return Picked(table, moves, step, reply)
+        return Picked(table, moves, step, await self._own(game, seat, done, reply))
 
     async def resign(
         self,
@@ -130,7 +131,8 @@ class Play:
                 step = game.rules.play(game.state, seat, "resign")
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            return await self._commit(game, seat, caller, "resign", step, announce=announce)
+            reply = await self._commit(game, seat, caller, "resign", step, announce=announce)
+        return await self._own(game, seat, step, reply)
 
     async def skip_turn(
         self, table: Table, caller: Caller, expect: tuple[int, int], *, announce: str | None = None
@@ -143,9 +145,10 @@ class Play:
                 step = game.rules.skip(game.state, seat)
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            return await self._commit(
+            reply = await self._commit(
                 game, seat, caller, "skip", step, kind="skip", announce=announce
             )
+        return await self._own(game, seat, step, reply)
 
     async def _commit(
         self,
@@ -207,9 +210,17 @@ class Play:
         row = replace(game.row, version=version, status=status, state=stored)
         after = Loaded(row, recorded.seats, rules, state)
         reply = await self.answers.position(game, step, version, lines, told=told)
-        reply = replace(reply, seq=recorded.seq, status=status_card(after, step))
-        if not rules.info.sends_own_view:
+        return replace(reply, seq=recorded.seq, status=status_card(after, step))
+
+    async def _own(self, game: Loaded, seat: int, step: Step, reply: Reply) -> Reply:
+        """``reply`` to a stored move with what it showed only the mover (``followup``:
+        their own view) and each other player it showed something (``told``), in a game
+        with secrets. Worked out once the move is stored and the channel's lock let go,
+        so the next move there (several players move at once in Seven Bridges) does not
+        wait for the mover's own board."""
+        if not game.rules.info.sends_own_view:
             return reply
+        state, events = step.state, step.events
         private = await self.answers.private(game, state, game.row.version + 1, seat, events)
         dms = tuple(
             (s.user_id, private_text(game, state, s.seat, events))

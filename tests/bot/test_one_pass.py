@@ -7,7 +7,7 @@ import pytest
 
 import engine
 from bot.picker import walk
-from bot.service import Refused, Service, Table
+from bot.service import Caller, Refused, Service, Table
 from bot.store import open_store
 from tests.bot.discord_harness import Harness, Replies
 from tests.bot.test_discord_commands import (
@@ -146,5 +146,47 @@ async def test_a_posts_public_view_is_worked_out_once(tmp_path, monkeypatch):
         reply = await service.play.move(TABLE, mover, move)
         assert reply.image is not None and reply.accent is not None and reply.alt
         assert views == [None]
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("key", ["seven-bridges", "seven-cities"])
+async def test_the_movers_own_view_is_built_once_the_move_is_stored(tmp_path, monkeypatch, key):
+    """In a game with secrets the mover's own view comes with the answer, worked out
+    after the move is stored and the channel let go for the next move."""
+    store = await open_store(tmp_path / "g.db")
+    service = Service(store, images=False)
+    rules = engine.get(key)
+    lock = service.context.lock(TABLE)
+    stored = []  # whether the move was stored, at each own view worked out
+    view, record = rules.view, store.record
+    recorded: list[int] = []
+
+    def seen(state, seat):
+        if seat is not None:
+            stored.append((bool(recorded), lock.locked()))
+        return view(state, seat)
+
+    async def recording(*args):
+        result = await record(*args)
+        recorded.append(result.seq)
+        return result
+
+    try:
+        players = [ADA, BOB, Caller(1003, "Cy")][: rules.info.min_players]
+        await service.lobby.create(TABLE, players[0], key)
+        for player in players[1:]:
+            await service.lobby.join(TABLE, player)
+        reply = await service.lobby.start(TABLE, players[0])
+        monkeypatch.setattr(rules, "view", seen)
+        monkeypatch.setattr(store, "record", recording)
+        by_id = {p.user_id: p for p in players}
+        for _ in range(3):
+            recorded.clear()
+            mover = by_id[reply.awaiting[0]]
+            move = (await service.play.legal_moves(TABLE, mover))[0]
+            reply = await service.play.move(TABLE, mover, move)
+            assert reply.followup is not None and reply.followup.private
+        assert stored and all(s == (True, False) for s in stored), stored
     finally:
         await store.close()
