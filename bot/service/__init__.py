@@ -23,12 +23,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from bot.drawing import Drawers
-from bot.inputs import Refused
+from bot.processes.drawing import Drawers
+from bot.processes.thinking import Thinkers
 from bot.service.answers import BOARD_LOST, Answers
 from bot.service.context import LEASE, Context, random_seed
 from bot.service.daily import Daily
 from bot.service.games import Games, Loaded, effective_moves, rebuild, solo_attempt
+from bot.service.inputs import Refused
 from bot.service.leagues import (
     LeagueBook,
     LeagueRounds,
@@ -61,7 +62,6 @@ from bot.service.seats import Seats
 from bot.service.timers import Timers
 from bot.service.undo import Undo
 from bot.store import Store
-from bot.thinking import Thinkers
 
 
 class Service:

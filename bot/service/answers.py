@@ -13,12 +13,12 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from bot.clocks import Clocks, turn_deadline
-from bot.drawing import DrawingFailed
-from bot.marks import when
-from bot.notify import routes
+from bot.domain.clocks import Clocks, turn_deadline
+from bot.processes.drawing import DrawingFailed
 from bot.service.context import Context
 from bot.service.games import Loaded, effective_moves
+from bot.service.marks import when
+from bot.service.notify import routes
 from bot.service.pings import alone, game_label, your_turn
 from bot.service.replies import Reply, StatusCard, ordinal
 from bot.store import iso, parse_time

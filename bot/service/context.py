@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from weakref import WeakValueDictionary
 
-from bot.clocks import ai_pause
-from bot.drawing import Drawers
-from bot.holders import process_holder
+from bot.domain.clocks import ai_pause
+from bot.processes.drawing import Drawers
+from bot.processes.holders import process_holder
+from bot.processes.thinking import Thinkers
 from bot.service.changes import Changes
 from bot.service.replies import Table, default_link
 from bot.service.states import ParsedStates
 from bot.store import Settings, Store
-from bot.thinking import Thinkers
 
 #: how long work one process takes on (a due timer, a league's step, the daily posts)
 #: stays its own: one that dies holding it leaves it to another process after this

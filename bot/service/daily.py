@@ -17,11 +17,11 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from functools import partial
 
-from bot.inputs import Refused
-from bot.marks import when
 from bot.service.context import LEASE, Context
 from bot.service.games import Games, solo_attempt
+from bot.service.inputs import Refused
 from bot.service.lobby import Lobby
+from bot.service.marks import when
 from bot.service.replies import Caller, Reply, Table
 from bot.service.timers import Post, Posted, day_ends, post_once
 from bot.store import Attempt, Entry

@@ -4,8 +4,8 @@ functions every feature asks (starting and calling off, extending, handing a sea
 
 from __future__ import annotations
 
-from bot.inputs import Refused
 from bot.service.games import Loaded, effective_moves
+from bot.service.inputs import Refused
 from bot.service.replies import Caller
 from bot.store import Store
 

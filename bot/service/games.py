@@ -12,8 +12,8 @@ from functools import cached_property
 from typing import Any
 
 import engine
-from bot.inputs import SHOWN, Refused
 from bot.service.context import Context
+from bot.service.inputs import SHOWN, Refused
 from bot.service.replies import Caller, Table
 from bot.service.states import ParsedStates
 from bot.store import Attempt, CannotSave, GameRow, MoveRow, SeatRow, Store

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
-from bot.notify import routes
 from bot.service.answers import Told
 from bot.service.games import Loaded
+from bot.service.notify import routes
 from bot.service.pings import game_label, you_are_next
 from bot.store import Settings, iso
 from engine.core import Step

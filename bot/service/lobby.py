@@ -7,19 +7,19 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import engine
-from bot.clocks import Clocks
-from bot.inputs import (
+from bot.domain.clocks import Clocks
+from bot.service.answers import BEGINS, Answers, Told
+from bot.service.context import Context
+from bot.service.fair_play import at_stake, manager_of, referee
+from bot.service.games import Games, Loaded, rules_of, solo_attempt
+from bot.service.heads_up import heads_ups
+from bot.service.inputs import (
     Refused,
     check_clocks,
     check_text,
     format_hours,
     shown,
 )
-from bot.service.answers import BEGINS, Answers, Told
-from bot.service.context import Context
-from bot.service.fair_play import at_stake, manager_of, referee
-from bot.service.games import Games, Loaded, rules_of, solo_attempt
-from bot.service.heads_up import heads_ups
 from bot.service.replies import Caller, Reply, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL, ai_identity, check_level
 from bot.store import Attempt, Fence, GameRow, Opening, SeatRow, StaleGame

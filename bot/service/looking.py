@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from bot.inputs import Refused
-from bot.marks import when
 from bot.service.answers import Answers, status_card, turn_text
 from bot.service.context import Context
 from bot.service.games import Games, Loaded, rebuild
+from bot.service.inputs import Refused
+from bot.service.marks import when
 from bot.service.replies import (
     Caller,
     Offer,

@@ -21,10 +21,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.inputs import Refused
 from bot.service.answers import Answers, turn_text
 from bot.service.context import Context
 from bot.service.games import Games, Loaded, effective_moves, rebuild
+from bot.service.inputs import Refused
 from bot.store import MoveRow
 
 #: the database secret the tokens are made with

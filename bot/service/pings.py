@@ -6,7 +6,7 @@ own text and nothing of a card's (a mention inside a Components v2 card notifies
 text at all: discord-api-docs#7854). So each says, in the one line a notification
 shows, which game (with its number, so two games of Skybridge in one server are told
 apart), what was played last, and when the move is due. No Discord here: a moment is a
-mark (``bot.marks.when``) each front end writes its own way.
+mark (``bot.service.marks.when``) each front end writes its own way.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import engine
-from bot.marks import when
+from bot.service.marks import when
 from bot.store import MoveRow
 
 

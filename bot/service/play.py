@@ -6,14 +6,14 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
-from bot.inputs import Refused
-from bot.picker import StalePath, walk
-from bot.picker import Step as Chosen
-from bot.ratings import rate
+from bot.domain.ratings import rate
 from bot.service.answers import Answers, Told, private_text, status_card, turn_text
 from bot.service.context import Context
 from bot.service.games import NOT_STARTED, STALE, Games, Loaded, rebuild, seated, solo_attempt
 from bot.service.heads_up import heads_ups
+from bot.service.inputs import Refused
+from bot.service.picker import StalePath, walk
+from bot.service.picker import Step as Chosen
 from bot.service.replies import Caller, Offer, Reply, Table
 from bot.store import MoveRecord, StaleGame, iso
 from engine.core import IllegalMove, Step, describe, not_your_turn
@@ -87,7 +87,7 @@ class Play:
     ) -> Picked:
         """A click of the move picker on game ``game_id`` at ``version`` (what its button
         carries), the game loaded once: the caller's legal moves, the step ``path`` (the
-        index chosen at each step, ``bot.picker``) leads to, and, with ``play``, the move
+        index chosen at each step, ``bot.service.picker``) leads to, and, with ``play``, the move
         it completes played as the very action listed, never written out and read back.
         A button of a position the game has left is refused as stale, changing nothing;
         ``server_commands`` is the clicker's place's (:attr:`Table.server_commands`)."""

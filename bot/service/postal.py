@@ -8,8 +8,12 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from bot.clocks import digest_after, quiet_hour
-from bot.inputs import (
+from bot.domain.clocks import digest_after, quiet_hour
+from bot.service.answers import Answers, Told
+from bot.service.context import Context
+from bot.service.fair_play import manager_of, may_replace
+from bot.service.games import Games, Loaded, seated
+from bot.service.inputs import (
     EXTEND_BY,
     Refused,
     check_count,
@@ -20,11 +24,7 @@ from bot.inputs import (
     parse_timezone,
     shown,
 )
-from bot.marks import when
-from bot.service.answers import Answers, Told
-from bot.service.context import Context
-from bot.service.fair_play import manager_of, may_replace
-from bot.service.games import Games, Loaded, seated
+from bot.service.marks import when
 from bot.service.replies import Caller, Reply, Table
 from bot.store import Settings, StaleGame, iso, parse_time
 from renders.text.common import plural
@@ -237,7 +237,7 @@ class Postal:
     async def settings(self, caller: Caller, *, quiet_off: bool = False, **changes: Any) -> Reply:
         """Show or change how the caller is told it is their turn; ``quiet_off`` clears
         the quiet hours (a ``None`` among ``changes`` means "unchanged"). ``reminders``
-        is typed text (:func:`~bot.inputs.parse_reminders`), ``heads_up`` a bool."""
+        is typed text (:func:`~bot.service.inputs.parse_reminders`), ``heads_up`` a bool."""
         current = await self.store.settings(caller.user_id)
         given = {k: v for k, v in changes.items() if v is not None}
         if "notify" in given and given["notify"] not in NOTIFY:

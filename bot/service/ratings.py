@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import engine
-from bot.inputs import Refused
 from bot.service.context import Context
 from bot.service.games import rules_of
+from bot.service.inputs import Refused
 from bot.service.replies import Caller, Reply
 
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.inputs import Refused
-from bot.marks import press
+from bot.service.inputs import Refused
 from bot.service.lobby import Lobby
+from bot.service.marks import press
 from bot.service.replies import Caller, Reply, Table
 from bot.store import GameRow, SeatRow, StaleGame
 

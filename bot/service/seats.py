@@ -5,21 +5,21 @@ it is awaited, timed and told of nothing. Its moves come from the play-by-post t
 (:class:`bot.service.timers.Timers`, a few seconds after its turn begins, so a restart
 loses none) and go through :meth:`Play.move`, the path a person's move takes: the same
 checks, the same transaction, the same announcement. What it decides from is its own
-seat's view and legal moves (:mod:`bot.thinking`), never the state.
+seat's view and legal moves (:mod:`bot.processes.thinking`), never the state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.inputs import Refused, shown
+from bot.processes.thinking import think
 from bot.service.context import Context
 from bot.service.fair_play import manager_of, may_replace
 from bot.service.games import Games, seated
+from bot.service.inputs import Refused, shown
 from bot.service.play import Play
 from bot.service.replies import Caller, Reply, Table
 from bot.store import SeatRow, StaleGame
-from bot.thinking import think
 from engine.ai import LEVELS
 
 #: what AI players are called: engineers of great bridges, one name per AI seat at a table

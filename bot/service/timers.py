@@ -3,7 +3,7 @@ moves, daily digests), done once.
 
 Every timer lives in the database (each awaited seat's wait began at ``turn_since``
 and ends at ``deadline``), so nothing is lost in a restart. The store keeps when each
-wait is next due (``bot.clocks``) in an index, so a tick reads only the waits due, and
+wait is next due (``bot.domain.clocks``) in an index, so a tick reads only the waits due, and
 works out afresh what is due for them. Doing it exactly once comes from the store: a
 reminder or warning is *claimed* by a conditional UPDATE that only one tick can win,
 and a deadline move is an ordinary move guarded by the game's version. No Discord here.
@@ -20,14 +20,14 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 
 import engine
-from bot.clocks import Wait, digest_after, due, remind_every, warning_window
-from bot.inputs import Refused
-from bot.marks import when
-from bot.notify import routes
+from bot.domain.clocks import Wait, digest_after, due, remind_every, warning_window
 from bot.service.context import LEASE, Context
 from bot.service.games import effective_moves
+from bot.service.inputs import Refused
 from bot.service.lobby import POLICIES
 from bot.service.looking import Looking
+from bot.service.marks import when
+from bot.service.notify import routes
 from bot.service.pings import game_label, last_played, reminder, warning
 from bot.service.play import Play
 from bot.service.replies import Caller, Reply, Table, waited_for

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.inputs import Refused
 from bot.service.answers import Answers
 from bot.service.context import Context
 from bot.service.games import Games, Loaded, effective_moves, rebuild, seated
+from bot.service.inputs import Refused
 from bot.service.replies import Caller, Reply, Table
 from bot.store import MoveRecord, MoveRow, SeatRow, StaleGame, UndoRequest
 

@@ -2,11 +2,11 @@
 
 The application layer types against :class:`Store` (:mod:`bot.store.interface`) and
 never sees SQL; every store implements it and passes the same tests
-(``tests/bot/test_store_contract.py``, run on each backend). Rows come back as the
+(``tests/bot/store/test_store_contract.py``, run on each backend). Rows come back as the
 dataclasses of :mod:`bot.store.rows`; a move is recorded as one
 :class:`~bot.store.rows.MoveRecord`. The play-by-post rules a write applies to a game's
 seats (fresh waits, vacations, reaction windows, heads-ups) are not the store's: they are
-pure functions in :mod:`bot.clocks`, which every store calls.
+pure functions in :mod:`bot.domain.clocks`, which every store calls.
 
 Layout
 ------
@@ -59,7 +59,7 @@ databases read: ``TRUE`` and ``FALSE``, never 1 and 0 (a dialect writes those), 
 ``= 1``); ``IS NOT DISTINCT FROM``, ``ON CONFLICT ... DO UPDATE SET c = excluded.c``,
 ``RETURNING``, ``CAST(:t AS TIMESTAMPTZ)`` where a parameter's type is not implied, and
 the row locks a server needs (``FOR UPDATE``; SQLite drops them). Add the method to the
-protocol in ``interface.py`` and a test to ``tests/bot/test_store_contract.py``: it runs
+protocol in ``interface.py`` and a test to ``tests/bot/store/test_store_contract.py``: it runs
 on every backend. Only where a backend truly does better or must differ (a bulk form, a
 lock, fewer trips on the hot path) override the method in that backend's module, as a
 subclass of the shared feature, writing the same rows.

@@ -16,8 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from bot.clocks import Clocks, Wait
-from bot.ratings import Rating
+from bot.domain.clocks import Clocks, Wait
+from bot.domain.ratings import Rating
 from bot.store.rows import (
     Attempt,
     Awaiting,
@@ -356,7 +356,7 @@ class Leases(Protocol):
         """Hold ``name`` for ``holder`` for ``seconds`` from now, by the database's own
         clock, if nobody holds it: 0. Else how many seconds until it is free (more than
         0). Processes on hosts whose clocks disagree so take turns a measured time apart
-        (connecting to Discord's gateway: :mod:`bot.gateway_turns`)."""
+        (connecting to Discord's gateway: :mod:`bot.discord.gateway_turns`)."""
 
 
 class Daily(Protocol):
@@ -393,7 +393,7 @@ class Daily(Protocol):
 
 
 class Ratings(Protocol):
-    """The stored ratings; the ratings feature computes them (:mod:`bot.ratings`)."""
+    """The stored ratings; the ratings feature computes them (:mod:`bot.domain.ratings`)."""
 
     async def ratings(self, guild_id: int | None, game_key: str) -> list[tuple[int, str, Rating]]:
         """A server's ratings for one game, best shown rating first."""

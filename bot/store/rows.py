@@ -11,9 +11,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from bot.clocks import Clocks
-from bot.clocks import iso as iso  # the stored time format: the play-by-post rules speak it too
-from bot.ratings import Rating
+from bot.domain.clocks import Clocks
+from bot.domain.clocks import (
+    iso as iso,  # the stored time format: the play-by-post rules speak it too
+)
+from bot.domain.ratings import Rating
 
 #: how the ratings feature rates one game: (ratings before, places) -> ratings after
 Rate = Callable[[Sequence[Rating], Sequence[int]], list[Rating]]

@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 
 import engine
-from bot.inputs import parse_options
+from bot.service.inputs import parse_options
 from bot.tools import arena
 from engine.core import Game
 from engine.options import Choice, Option, Switch, Whole

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
-from bot.drawing import Drawers, drawers
+from bot.processes.drawing import Drawers, drawers
+from bot.processes.thinking import AI_PROCESSES, Thinkers, thinkers
 from bot.service import Caller, Service, Table
 from bot.store import Store
-from bot.thinking import AI_PROCESSES, Thinkers, thinkers
 from bot.tools.selfplay import robots
 
 # -- memory -----------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bot.migrate_store import migrate_store
+from bot.hosting.migrate_store import migrate_store
 from bot.store import open_store
 from bot.tools import load
 from bot.tools.bench import postgres_floor

@@ -8,7 +8,7 @@ import random
 from datetime import timedelta
 from pathlib import Path
 
-from bot.clocks import Clocks
+from bot.domain.clocks import Clocks
 from bot.service import Service, Table
 from bot.store import SQLiteStore, Store, iso
 from bot.tools.selfplay import play_random, robots

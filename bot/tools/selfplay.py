@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
 import random
+import sys
+import tempfile
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import engine
-from bot.service import Caller, Reply, Service, Table
+from bot.service import Caller, Reply, Service, Table, player_count
+from bot.store import open_store
 
 
 @dataclass(frozen=True)
@@ -59,3 +65,40 @@ def known_game(key: str) -> str:
     if key not in engine.GAMES:
         raise SystemExit(f"no game {key!r}; known games: {', '.join(sorted(engine.GAMES))}")
     return key
+
+
+async def run(args: argparse.Namespace) -> int:
+    """``python -m bot selfplay``: ``--games`` games of ``args.game``, one line each; exit
+    status 1 on the first that fails, naming its seed."""
+    rules = engine.get(known_game(args.game))
+    info = rules.info
+    if args.players and not info.min_players <= args.players <= info.max_players:
+        print(f"{info.name} is for {player_count(info)}, not {args.players}.", file=sys.stderr)
+        return 2
+    counts = [args.players] if args.players else list(range(info.min_players, info.max_players + 1))
+    with tempfile.TemporaryDirectory(prefix="bridgekeeper-selfplay-") as tmp:
+        store = await open_store(args.db or Path(tmp) / "selfplay.db")
+        service = Service(store, images=args.images, seed=lambda: 0)
+        rng = random.Random(args.seed)
+        try:
+            for n in range(args.games):
+                players = counts[n % len(counts)]
+                seed = args.seed * 100_003 + n
+                try:
+                    played = await play_random(
+                        service,
+                        Table(channel_id=10_000 + n, guild_id=1),
+                        args.game,
+                        players,
+                        rng,
+                        seed=seed,
+                    )
+                except Exception:  # the very thing selfplay is run to find: say which game
+                    print(f"game {n + 1}: {players} players, seed {seed} FAILED", file=sys.stderr)
+                    traceback.print_exc()
+                    return 1
+                summary = played.final.text.split("\n", 1)[-1].replace("\n", "; ")
+                print(f"game {n + 1}: {players} players, {played.moves} moves — {summary}")
+        finally:
+            await store.close()
+    return 0

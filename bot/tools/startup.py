@@ -42,9 +42,9 @@ async def startup(path: str, t0: float) -> dict[str, float]:
     the client's setup_hook work (cogs, persistent buttons; not the command sync, which
     is a call to Discord), and the first play-by-post pass (timers, league rounds, the
     daily puzzle, due notices)."""
-    from bot.callers import jump_link
-    from bot.client import Bridgekeeper
-    from bot.cogs.postal import Postal  # loaded with the client: no import timed twice
+    from bot.discord.callers import jump_link
+    from bot.discord.client import Bridgekeeper
+    from bot.discord.cogs.postal import Postal  # loaded with the client: no import timed twice
 
     phases = {"imports_s": time.perf_counter() - t0}
     store = await SQLiteStore.open_checked(Path(path))
@@ -74,7 +74,9 @@ def _time_startup(path: Path) -> tuple[float, dict[str, float]]:
         capture_output=True,
         text=True,
         check=True,
-        cwd=Path(__file__).resolve().parent.parent,
+        # the checkout's root, as `python -m bot` runs: from inside bot/, its discord/
+        # would stand in for discord.py
+        cwd=Path(__file__).resolve().parents[2],
     )
     elapsed = time.perf_counter() - started
     return elapsed, json.loads(done.stdout.strip().splitlines()[-1])

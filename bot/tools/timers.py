@@ -34,9 +34,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
-from bot.clocks import next_digest
-from bot.minute import MinutePass
+from bot.domain.clocks import next_digest
 from bot.service import Service
+from bot.service.minute import MinutePass
 from bot.service.timers import Posted
 from bot.store import SQLiteStore, Store, iso
 from bot.tools import seeding

@@ -28,8 +28,8 @@ import sys
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.minute import MinutePass
 from bot.service import Caller, Refused, Service, Table
+from bot.service.minute import MinutePass
 from bot.service.timers import Posted
 from bot.store import Notice, Store, open_store, parse_time, utcnow
 

@@ -1,6 +1,6 @@
 """Leagues run by the bot: sign-up, rounds of real games, results, standings.
 
-The pairing and scoring rules are pure (``bot.leagues``); this package keeps a league's
+The pairing and scoring rules are pure (``bot.domain.leagues``); this package keeps a league's
 life in the store and plays its matches as ordinary games through the lobby. Rounds
 move on in :meth:`LeagueRounds.tick`, the same once-a-minute pass that runs deadlines:
 finished games are settled, a round past its deadline is settled by forfeits, and the

@@ -10,18 +10,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from fractions import Fraction
 
 import engine
-from bot.inputs import (
-    SHOWN,
-    Refused,
-    check_text,
-)
-from bot.leagues.formats import (
+from bot.domain.leagues.formats import (
     DOUBLE_ROUND_ROBIN,
     ROUND_ROBIN,
     Format,
 )
-from bot.leagues.results import Result, Scoring, bye, forfeit, played, show
-from bot.leagues.standings import (
+from bot.domain.leagues.results import Result, Scoring, bye, forfeit, played, show
+from bot.domain.leagues.standings import (
     AVERAGE_PLACE,
     BUCHHOLZ,
     BUCHHOLZ_CUT1,
@@ -29,6 +24,11 @@ from bot.leagues.standings import (
     HEAD_TO_HEAD,
 )
 from bot.service.context import LEASE, Context
+from bot.service.inputs import (
+    SHOWN,
+    Refused,
+    check_text,
+)
 from bot.service.replies import Caller, Table, ordinal
 from bot.store import Fence, LeagueRow, Match
 

@@ -9,15 +9,14 @@ from dataclasses import replace
 from datetime import timedelta
 from functools import partial
 
-from bot.clocks import Clocks
-from bot.inputs import Refused
-from bot.leagues.formats import (
+from bot.domain.clocks import Clocks
+from bot.domain.leagues.formats import (
     BadLeague,
     next_round,
 )
-from bot.marks import when
 from bot.service.context import Context
 from bot.service.games import results_of, stored_game
+from bot.service.inputs import Refused
 from bot.service.leagues.book import (
     LeagueBook,
     OpenTable,
@@ -27,6 +26,7 @@ from bot.service.leagues.book import (
 )
 from bot.service.leagues.tables import LeagueTables
 from bot.service.lobby import Lobby
+from bot.service.marks import when
 from bot.service.pings import game_label
 from bot.service.replies import Caller, Reply, Table
 from bot.service.timers import Post, Posted, post_once

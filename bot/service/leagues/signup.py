@@ -6,7 +6,14 @@ import contextlib
 import secrets
 
 import engine
-from bot.inputs import (
+from bot.domain.leagues.formats import (
+    BadLeague,
+    Format,
+)
+from bot.domain.leagues.results import Scoring
+from bot.service.context import Context
+from bot.service.games import stored_game
+from bot.service.inputs import (
     LEAGUE_MOVE_TIME,
     LEAGUE_ROUNDS,
     PLACE_POINTS,
@@ -20,15 +27,8 @@ from bot.inputs import (
     format_hours,
     parse_start,
 )
-from bot.leagues.formats import (
-    BadLeague,
-    Format,
-)
-from bot.leagues.results import Scoring
-from bot.marks import role, when
-from bot.service.context import Context
-from bot.service.games import stored_game
 from bot.service.leagues.book import LEAGUE_NAME, LeagueBook, league_format
+from bot.service.marks import role, when
 from bot.service.play import Play
 from bot.service.replies import Caller, Reply, Table
 from bot.service.timers import Posted

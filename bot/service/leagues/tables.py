@@ -5,17 +5,16 @@ from __future__ import annotations
 import asyncio
 
 import engine
-from bot.leagues.formats import (
+from bot.domain.leagues.formats import (
     DOUBLE_ROUND_ROBIN,
     ROUND_ROBIN,
 )
-from bot.leagues.formats import schedule as build_schedule
-from bot.leagues.results import show
-from bot.leagues.standings import (
+from bot.domain.leagues.formats import schedule as build_schedule
+from bot.domain.leagues.results import show
+from bot.domain.leagues.standings import (
     explain,
     standings,
 )
-from bot.marks import channel, when
 from bot.service.leagues.book import (
     TIEBREAK_LABELS,
     LeagueBook,
@@ -26,6 +25,7 @@ from bot.service.leagues.book import (
     match_result,
     progress,
 )
+from bot.service.marks import channel, when
 from bot.service.replies import Reply
 from bot.store import parse_time
 from renders.standings import render_table

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.clocks import Wait
+from bot.domain.clocks import Wait
 from bot.store.shared.postal import PostalSQL
 from bot.store.shared.seats import WAIT_COLUMNS, WAIT_TABLES, wait
 from bot.store.sql import Body, Q

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.clocks import Seat
+from bot.domain.clocks import Seat
 from bot.store.faults import StaleGame
 from bot.store.rows import MoveRecord
 from bot.store.shared.daily import settle_attempt

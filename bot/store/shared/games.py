@@ -3,10 +3,11 @@ store.
 
 A move is one transaction: the version bump with the log entry, reading the seats
 (:meth:`~bot.store.shared.waits.WaitsSQL._bump`); the play-by-post rules applied to them in
-Python (:func:`bot.clocks.awaited`, :func:`bot.clocks.tell_next`); the players' ratings if
-it finishes a rated game (:meth:`~bot.store.shared.ratings.RatingsSQL._rate`); and every
-seat written back with what the move queues (:meth:`~bot.store.shared.waits.WaitsSQL._settle`).
-SQLite runs it in one trip; PostgreSQL in four (:mod:`bot.store.postgres.waits`).
+Python (:func:`bot.domain.clocks.awaited`, :func:`bot.domain.clocks.tell_next`); the
+players' ratings if it finishes a rated game (:meth:`~bot.store.shared.ratings.RatingsSQL._rate`);
+and every seat written back with what the move queues
+(:meth:`~bot.store.shared.waits.WaitsSQL._settle`). SQLite runs it in one trip; PostgreSQL
+in four (:mod:`bot.store.postgres.waits`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime
 from functools import cache
 
-from bot.clocks import Clocks, awaited, tell_next
+from bot.domain.clocks import Clocks, awaited, tell_next
 from bot.store.damage import CHECKED_FIELDS, GAME_FIELDS, damaged, game_row, state_columns
 from bot.store.faults import StaleGame
 from bot.store.interface import Forfeit

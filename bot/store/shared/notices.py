@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from bot.clocks import digest_after
+from bot.domain.clocks import digest_after
 from bot.store.rows import Notice, Settings, iso
 from bot.store.shared.waits import WaitsSQL
 from bot.store.sql import Body, Q

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 
-from bot.clocks import Clocks, Wait, extension_fits, vacation_shift
+from bot.domain.clocks import Clocks, Wait, extension_fits, vacation_shift
 from bot.store.faults import StaleGame
 from bot.store.rows import Awaiting, iso, parse_time
 from bot.store.shared.seats import CLOCK_COLUMNS, WAIT_COLUMNS, WAIT_TABLES, wait
@@ -183,7 +183,7 @@ class PostalSQL(WaitsSQL):
     async def push_deadlines(self, hours: float, *, user_id: int) -> list[int]:
         """Move the running deadlines of one user's waits ``hours`` later (a vacation):
         each seat remembers the time as vacation, and coming back early takes back at
-        most that (:func:`bot.clocks.vacation_shift`). Returns the games whose deadline
+        most that (:func:`bot.domain.clocks.vacation_shift`). Returns the games whose deadline
         moved."""
         return await self._write(self._push_deadlines(hours, user_id))
 
@@ -216,7 +216,7 @@ class PostalSQL(WaitsSQL):
         self, game_id: int, version: int, hours: float, most: float
     ) -> tuple[float, bool] | None:
         """Give the seats a game waits for ``hours`` more, if this turn's extensions stay
-        within ``most`` hours (:func:`bot.clocks.extension_fits`). Returns the hours the
+        within ``most`` hours (:func:`bot.domain.clocks.extension_fits`). Returns the hours the
         turn had already been given and whether these were added (None: no deadline
         runs). The game's row is locked first, so two extensions at once, from any
         processes, cannot both slip under the cap."""

@@ -1,5 +1,5 @@
 """Stored ratings (:class:`bot.store.interface.Ratings`), written once for every store. The
-numbers come from the ratings feature (:mod:`bot.ratings`), handed in as a function: the
+numbers come from the ratings feature (:mod:`bot.domain.ratings`), handed in as a function: the
 store reads and writes them inside the transaction that needs them, and computes nothing.
 
 Games finishing at once must not both read a player's rating before either writes it,
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.clocks import Seat
-from bot.ratings import Rating
+from bot.domain.clocks import Seat
+from bot.domain.ratings import Rating
 from bot.store.interface import Replay
 from bot.store.rows import Rate
 from bot.store.shared.base import Base

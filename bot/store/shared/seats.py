@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
-from bot.clocks import Clocks, Seat, Wait, next_due
+from bot.domain.clocks import Clocks, Seat, Wait, next_due
 from bot.store.rows import iso
 
-#: a game's play-by-post timing, in the order of :class:`~bot.clocks.Clocks`
+#: a game's play-by-post timing, in the order of :class:`~bot.domain.clocks.Clocks`
 CLOCK_COLUMNS = (
     "move_hours",
     "deadline_policy",
@@ -23,13 +23,13 @@ GAME = (
     "id, guild_id, channel_id, game_key, version, status, move_hours, deadline_policy, "
     "remind_hours, reminder_limit, reaction_hours, rated"
 )
-#: a seat's columns a wait needs (:class:`~bot.clocks.Seat`), its player's settings joined
+#: a seat's columns a wait needs (:class:`~bot.domain.clocks.Seat`), its player's settings joined
 SEAT = (
     "s.seat, s.user_id, s.name, s.awaiting, s.place, s.score, s.turn_since, s.deadline, "
     "s.reminders, s.snoozed, s.warned, s.reacting, s.paused_hours, s.extended_hours, "
     "s.told_next, u.vacation_until, s.ai, u.remind_hours, u.digest_hour IS NOT NULL"
 )
-#: every column a :class:`~bot.clocks.Wait` is made of, for one seat and its game, and
+#: every column a :class:`~bot.domain.clocks.Wait` is made of, for one seat and its game, and
 #: their tables
 WAIT_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.game_key, g.version, s.seat, s.user_id, "
@@ -50,7 +50,7 @@ _YES_NO = tuple(
 
 
 def wait(row: Sequence) -> Wait:
-    """A :class:`~bot.clocks.Wait` read as :data:`WAIT_COLUMNS`."""
+    """A :class:`~bot.domain.clocks.Wait` read as :data:`WAIT_COLUMNS`."""
     values = [
         *row[:11],
         bool(row[11]),
@@ -66,7 +66,7 @@ def wait(row: Sequence) -> Wait:
 
 
 def seat_of(row: Sequence) -> Seat:
-    """A :class:`~bot.clocks.Seat` read as :data:`SEAT` (a yes or no as a bool, whichever
+    """A :class:`~bot.domain.clocks.Seat` read as :data:`SEAT` (a yes or no as a bool, whichever
     way the database stores it)."""
     values = list(row)
     for i in _YES_NO:
@@ -117,6 +117,6 @@ def due_at(game: Game, seat: Seat) -> str | None:
 
 
 def next_at(w: Wait) -> str | None:
-    """:func:`bot.clocks.next_due` as stored."""
+    """:func:`bot.domain.clocks.next_due` as stored."""
     moment = next_due(w)
     return None if moment is None else iso(moment)

@@ -1,10 +1,10 @@
 """What runs inside other transactions, written once: bump a game's version and read its
-seats, write back the seats as the play-by-post rules (:mod:`bot.clocks`) leave them with
+seats, write back the seats as the play-by-post rules (:mod:`bot.domain.clocks`) leave them with
 what a move queues beside them, and store when each wait is next due.
 
 The rules themselves are not here: a write reads the game's seats (:meth:`WaitsSQL._bump`),
-the caller applies :func:`bot.clocks.awaited` and :func:`bot.clocks.tell_next` to them in
-Python, and :meth:`WaitsSQL._settle` writes back what they return. A store that can do a
+the caller applies :func:`bot.domain.clocks.awaited` and :func:`bot.domain.clocks.tell_next`
+to them in Python, and :meth:`WaitsSQL._settle` writes back what they return. A store that can do a
 part in fewer trips overrides it (PostgreSQL's one-statement CTEs,
 :mod:`bot.store.postgres.waits`); what it writes stays the same.
 """
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.clocks import Seat
-from bot.ratings import Rating
+from bot.domain.clocks import Seat
+from bot.domain.ratings import Rating
 from bot.store.faults import StaleGame
 from bot.store.rows import Attempt, MoveRecord
 from bot.store.shared.base import Base
@@ -36,7 +36,7 @@ from bot.store.sql import Body, Many, Q
 
 #: columns of ``games`` a version bump sets, by name
 Columns = Mapping[str, object]
-#: a seat's columns a move writes, as :class:`~bot.clocks.Seat` names them
+#: a seat's columns a move writes, as :class:`~bot.domain.clocks.Seat` names them
 WRITTEN = (
     "awaiting", "place", "score", "turn_since", "deadline", "reminders", "snoozed",
     "warned", "reacting", "paused_hours", "extended_hours", "told_next",
@@ -47,7 +47,7 @@ WRITTEN = (
 class Queued:
     """What a write queues beside the seats it leaves (:meth:`WaitsSQL._settle`): "your
     turn" DMs for the waits it starts (user, text, due at), "you're next" heads-ups to
-    send (user, via, text, due at: :func:`bot.clocks.tell_next` chose them), the stand-in
+    send (user, via, text, due at: :func:`bot.domain.clocks.tell_next` chose them), the stand-in
     for a move's public post (mover, note, due at), the daily attempt its game settles,
     and the ratings it moves (:meth:`bot.store.shared.ratings.RatingsSQL._rate`)."""
 
