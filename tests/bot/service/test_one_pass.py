@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot.service.picker import walk
 from bot.service import Caller, Refused, Service, Table
+from bot.service.picker import walk
 from bot.store import open_store
 from tests.bot.discord.discord_harness import Harness, Replies
 from tests.bot.discord.test_commands import (
