@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 import aiohttp
@@ -18,7 +18,7 @@ from bot.discord.gateway_turns import IdentifyTurns
 from bot.discord.messages import parts_of
 from bot.discord.tree import Tree
 from bot.discord.views import DYNAMIC_ITEMS, controls
-from bot.service import Refused, Reply, Service, Table, seen_away
+from bot.service import Refused, Reply, Service, StatusCard, Table, seen_away, statuses
 from bot.service.marks import for_discord
 from bot.store import LeagueRow
 
@@ -99,13 +99,13 @@ class Bridgekeeper(commands.AutoShardedBot):
         """A service reply posted in a channel or thread, outside any interaction."""
         parts = parts_of(reply, controls(reply), self.tree.mention)
         await post(await self.channel_of(table.channel_id), parts)
-        await self.refresh_statuses(reply.changed)
+        await self.refresh_statuses(reply.changed, statuses(reply))
 
     async def answer(self, interaction: discord.Interaction, reply: Reply) -> None:
         """Answer an interaction with a service reply: files, pings and buttons included;
         then bring the pinned status of every game it changed up to date."""
         await deliver(interaction, parts_of(reply, controls(reply), self.tree.mention))
-        for note in await self.refresh_statuses(reply.changed):
+        for note in await self.refresh_statuses(reply.changed, statuses(reply)):
             await refuse(interaction, note)
 
     async def answer_away(
@@ -142,14 +142,17 @@ class Bridgekeeper(commands.AutoShardedBot):
             ) from None
         return Table(channel_id=thread.id, guild_id=league.guild_id)
 
-    async def refresh_statuses(self, game_ids: Sequence[int]) -> list[str]:
-        """Refresh each game's pinned status; one that cannot be refreshed (a channel gone,
-        a permission lost) is logged and holds up neither the others nor the answer.
-        Returns what the asker should know: a status that could not be pinned."""
+    async def refresh_statuses(
+        self, game_ids: Sequence[int], known: Mapping[int, StatusCard] | None = None
+    ) -> list[str]:
+        """Refresh each game's pinned status (as ``known`` has it, where it has it); one
+        that cannot be refreshed (a channel gone, a permission lost) is logged and holds
+        up neither the others nor the answer. Returns what the asker should know: a
+        status that could not be pinned."""
         notes = []
         for game_id in game_ids:
             try:
-                note = await self.refresh_status(game_id)
+                note = await self.refresh_status(game_id, (known or {}).get(game_id))
             except discord.HTTPException as exc:
                 log.warning("could not refresh the status of game %d: %s", game_id, exc)
                 continue
@@ -157,14 +160,17 @@ class Bridgekeeper(commands.AutoShardedBot):
                 notes.append(note)
         return notes
 
-    async def refresh_status(self, game_id: int) -> str | None:
+    async def refresh_status(self, game_id: int, card: StatusCard | None = None) -> str | None:
         """Edit the game's pinned status message, posting and pinning it the first time.
 
         The board posts tell the story move by move; this one message always says where
         the game stands, so nobody has to scroll. Anything that changes that (a move, an
-        extension, a vacation, a replaced player, an abandoned game) calls this.
+        extension, a vacation, a replaced player, an abandoned game) calls this. ``card``
+        is the status as a move left it, so it is not read again; the first one is read
+        afresh, as a move may have raced the post of the game's first status.
         """
-        card = await self.service.looking.status_card(game_id)
+        if card is None or card.message_id is None:  # the first: it may be being posted
+            card = await self.service.looking.status_card(game_id)
         text, message_id = for_discord(card.text, self.tree.mention), card.message_id
         channel = await self.channel_of(card.channel_id)
         none = discord.AllowedMentions.none()

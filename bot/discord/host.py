@@ -9,13 +9,13 @@ they reach the code that adds the buttons through the bot (``answer``), not an i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import discord
 
 from bot.discord.tree import Tree
-from bot.service import Reply, Service, Table
+from bot.service import Reply, Service, StatusCard, Table
 
 if TYPE_CHECKING:
     from discord.abc import PartialMessageableChannel
@@ -43,8 +43,11 @@ class Host(Protocol):
     ) -> None:
         """A reply to a move made far from its game: posted at ``table``, shown privately."""
 
-    async def refresh_statuses(self, game_ids: Sequence[int]) -> list[str]:
-        """Bring these games' pinned status up to date; what the asker should know."""
+    async def refresh_statuses(
+        self, game_ids: Sequence[int], known: Mapping[int, StatusCard] | None = None
+    ) -> list[str]:
+        """Bring these games' pinned status up to date (as ``known`` has it, where it
+        has it); what the asker should know."""
 
     async def channel_of(self, channel_id: int) -> PartialMessageableChannel:
         """Somewhere to send to."""

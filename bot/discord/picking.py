@@ -2,7 +2,7 @@
 
 Every button is a :class:`discord.ui.DynamicItem`: its custom id carries the game id,
 the game's version and a picker path (the index chosen at each step, see
-``bot.discord.picker``), nothing else. That is all a click needs to be understood after a
+``bot.service.picker``), nothing else. That is all a click needs to be understood after a
 restart, a stale click (the game moved on) is recognised from the version, and no
 move's content ever sits in an id. A move the picker completes is answered through the
 bot (``Host.answer``), which puts the buttons under the new board.
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Self
 
 import discord
@@ -20,8 +19,8 @@ import discord
 from bot.discord.callers import caller_of, table_of
 from bot.discord.delivery import acknowledge, answer_error, edit_original
 from bot.discord.host import Host, host_of
-from bot.discord.picker import StalePath, Step, page, walk
-from bot.service import Refused, Table
+from bot.service import NOT_OFFERED, Picked, Refused
+from bot.service.picker import StalePath, Step, page, walk
 
 BUTTONS_UP_TO = 10  # a step with more choices is a select menu: a phone shows it as a list
 SELECT_PAGE = 25  # Discord's limit of options in one select menu
@@ -40,20 +39,20 @@ class _GameButton:
         self.game_id = game_id
         self.version = version
 
-    async def table(self, interaction: discord.Interaction, bot: Host) -> Table:
-        """The game's own channel, wherever the button is clicked (a Play button under
-        ``/turns`` is clicked far from it), its hints as the clicker's place allows."""
-        table = await bot.service.looking.table_of_game(self.game_id)
-        return replace(table, server_commands=table_of(interaction).server_commands)
-
-    async def legal(
-        self, interaction: discord.Interaction, bot: Host, table: Table | None = None
-    ) -> list[str]:
-        """The clicker's legal moves at the game's ``table``, refused if this button's
-        position is gone."""
-        expect = (self.game_id, self.version)
-        table = table or await self.table(interaction, bot)
-        return await bot.service.play.legal_moves(table, caller_of(interaction), expect)
+    async def pick(
+        self, interaction: discord.Interaction, bot: Host, path: tuple[int, ...], *, play: bool
+    ) -> Picked:
+        """This button's game loaded once for the click: the clicker's legal moves and the
+        step ``path`` leads to, and with ``play`` the move it completes, played; refused
+        if this button's position is gone."""
+        return await bot.service.play.pick(
+            self.game_id,
+            self.version,
+            caller_of(interaction),
+            path,
+            server_commands=table_of(interaction).server_commands,
+            play=play,
+        )
 
     #: whether a click opens a new (private) message rather than changing its own
     opens_message = False
@@ -73,21 +72,16 @@ class _GameButton:
         self, interaction: discord.Interaction, bot: Host, path: tuple[int, ...]
     ) -> None:
         """Show the choices after ``path``, or play the move it completes."""
-        table = await self.table(interaction, bot)
-        moves = await self.legal(interaction, bot, table)
-        step = _walk(moves, path)
-        if step.move is None:
-            content, choices = picker_message(self.game_id, self.version, moves, path, 0)
+        picked = await self.pick(interaction, bot, path, play=True)
+        if picked.reply is None:
+            content, choices = picker_message(self.game_id, self.version, picked.moves, path, 0)
             await edit_original(interaction, content, choices)
             return
-        reply = await bot.service.play.move(
-            table, caller_of(interaction), step.move, (self.game_id, self.version)
-        )
-        await edit_original(interaction, f"You played `{step.move}`.")
-        if table.channel_id == interaction.channel_id:
-            await bot.answer(interaction, reply)
+        await edit_original(interaction, f"You played `{picked.step.move}`.")
+        if picked.table.channel_id == interaction.channel_id:
+            await bot.answer(interaction, picked.reply)
         else:  # played from afar: the board goes to the game's channel, a copy to the mover
-            await bot.answer_away(interaction, table, reply)
+            await bot.answer_away(interaction, picked.table, picked.reply)
 
 
 _GAME = r":(?P<game>\d+):(?P<version>\d+)"
@@ -127,8 +121,8 @@ class PlayButton(
         return cls(int(match["game"]), int(match["version"]))
 
     async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
-        moves = await self.legal(interaction, bot)
-        content, choices = picker_message(self.game_id, self.version, moves, (), 0)
+        picked = await self.pick(interaction, bot, (), play=False)
+        content, choices = picker_message(self.game_id, self.version, picked.moves, (), 0)
         await edit_original(interaction, content, choices)
 
 
@@ -197,7 +191,7 @@ class PickSelect(
     async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
         values = self.item.values
         if len(values) != 1 or not values[0].isdigit():
-            raise Refused("That choice is no longer offered; press Play again.")
+            raise Refused(NOT_OFFERED)
         await self.advance(interaction, bot, (*self.path, int(values[0])))
 
 
@@ -233,8 +227,10 @@ class PageButton(
         return cls(int(match["game"]), int(match["version"]), _path_of(match), int(match["page"]))
 
     async def clicked(self, interaction: discord.Interaction, bot: Host) -> None:
-        moves = await self.legal(interaction, bot)
-        content, choices = picker_message(self.game_id, self.version, moves, self.path, self.number)
+        picked = await self.pick(interaction, bot, self.path, play=False)
+        content, choices = picker_message(
+            self.game_id, self.version, picked.moves, self.path, self.number
+        )
         await edit_original(interaction, content, choices)
 
 
@@ -242,7 +238,7 @@ def _walk(moves: Sequence[str], path: Sequence[int]) -> Step:
     try:
         return walk(moves, path)
     except StalePath:
-        raise Refused("That choice is no longer offered; press Play again.") from None
+        raise Refused(NOT_OFFERED) from None
 
 
 def _label(moves: Sequence[str], step: Step, path: tuple[int, ...], i: int) -> tuple[str, bool]:
@@ -268,7 +264,7 @@ def picker_message(
     size = SELECT_PAGE if listed else BUTTONS_UP_TO
     shown, before, after = page(step.options, number, size)
     if not shown:
-        raise Refused("That choice is no longer offered; press Play again.")
+        raise Refused(NOT_OFFERED)
     labels = [_label(moves, step, path, i) for i in shown]
     if listed:
         options = [

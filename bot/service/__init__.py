@@ -43,7 +43,7 @@ from bot.service.listings import Listings
 from bot.service.lobby import POLICIES, Lobby
 from bot.service.looking import Looking
 from bot.service.pages import Pages
-from bot.service.play import Play
+from bot.service.play import NOT_OFFERED, Picked, Play
 from bot.service.postal import NOTIFY, Postal
 from bot.service.ratings import Ratings
 from bot.service.rematch import Rematch
@@ -57,6 +57,7 @@ from bot.service.replies import (
     ordinal,
     player_count,
     seen_away,
+    statuses,
     waited_for,
 )
 from bot.service.seats import Seats
@@ -119,8 +120,10 @@ __all__ = [
     "Context",
     "Loaded",
     "NOTIFY",
+    "NOT_OFFERED",
     "Offer",
     "POLICIES",
+    "Picked",
     "Refused",
     "Reply",
     "Service",
@@ -133,5 +136,6 @@ __all__ = [
     "rebuild",
     "seen_away",
     "solo_attempt",
+    "statuses",
     "waited_for",
 ]

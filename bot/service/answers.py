@@ -10,15 +10,17 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from bot.domain.clocks import Clocks, turn_deadline
 from bot.processes.drawing import DrawingFailed
 from bot.service.context import Context
 from bot.service.games import Loaded, effective_moves
+from bot.service.marks import when
 from bot.service.notify import routes
 from bot.service.pings import alone, game_label, your_turn
-from bot.service.replies import Reply, ordinal
+from bot.service.replies import Reply, StatusCard, ordinal
 from bot.store import iso, parse_time
 from engine.core import Event, Result, Step
 from renders import looks
@@ -80,6 +82,35 @@ def turn_text(game: Loaded, step: Step) -> str:
     return f"To play: {', '.join(awaited)}."
 
 
+def status_card(game: Loaded, position: Step | None = None) -> StatusCard:
+    """The short summary a channel keeps pinned (players, scores, turn, deadline) of
+    ``game`` at ``position`` (:attr:`Loaded.position` unless the caller has it already),
+    and where it is pinned."""
+    row, info = game.row, game.rules.info
+    card = partial(StatusCard, row.channel_id, row.status_message_id)
+    if game.damage is not None:
+        return card(
+            f"**{info.name}** ({row.status}) — {', '.join(game.names)}. Its stored state "
+            "is damaged, so it can't be played on."
+        )
+    if game.state is None:
+        return card(f"**{info.name}** — waiting to start. Players: {', '.join(game.names)}.")
+    position = position or game.position
+    scores = game.rules.result(game.state).scores
+    awaited = set(position.awaited)
+    players = " · ".join(
+        f"{'▶ ' if s in awaited else ''}{n} {scores[s]}" for s, n in enumerate(game.names)
+    )
+    lines = [
+        f"**{info.name}** ({row.status}) — {players}",
+        turn_text(game, position),
+    ]
+    deadlines = [seat.deadline for seat in game.seats if seat.awaiting and seat.deadline]
+    if deadlines and row.status == "active":
+        lines.append(f"Deadline: {when(parse_time(min(deadlines)))}.")
+    return card("\n".join(lines))
+
+
 class Answers:
     """The answers every feature gives after a change: boards, public posts of a
     position, private views, and the notices of whose turn it is."""
@@ -89,16 +120,17 @@ class Answers:
         self.store = context.store
 
     async def board(
-        self, game: Loaded, state: Any, text: str, seat: int | None = None
+        self, game: Loaded, state: Any, text: str, seat: int | None = None, view: Any = None
     ) -> tuple[str, bytes | None, str | None]:
         """``text`` with the board as ``seat`` sees it (the spectator's view, ``None``, for
-        public posts), and the board in words for its alt text. A board lost with its
-        drawing worker leaves the move standing, and ``text`` then says so, so nobody
-        waits for a picture that is not coming."""
+        public posts; ``view``, where the caller has it already), and the board in words
+        for its alt text. A board lost with its drawing worker leaves the move standing,
+        and ``text`` then says so, so nobody waits for a picture that is not coming."""
         drawn = looks(game.row.game_key)
         if not self.context.images or drawn is None:
             return text, None, None
-        view = game.rules.view(state, seat)
+        if view is None:
+            view = game.rules.view(state, seat)
         alt = drawn.describe(view, game.names)
         drawers = self.context.drawers
         if drawers is None:
@@ -150,12 +182,14 @@ class Answers:
         text = "\n".join([*lines, turn_text(game, step)])
         if over:
             text += "\n" + await self._summary(game)
-        text, image, alt = await self.board(game, step.state, text)
+        # the public view, worked out once for the picture, its words and its accent
+        view = game.rules.view(step.state, None) if self.context.images else None
+        text, image, alt = await self.board(game, step.state, text, view=view)
         return Reply(
             text=text,
             image=image,
             alt=alt,
-            accent=self._accent(game, step) if image is not None else None,
+            accent=self._accent(game, step, view) if image is not None else None,
             mentions=told.mentions,
             ping=told.ping,
             awaiting=awaited,
@@ -180,14 +214,15 @@ class Answers:
         return None if drawn is None else drawn.accent(view, seat)
 
     @classmethod
-    def _accent(cls, game: Loaded, step: Step) -> int | None:
-        """The colour (``0xRRGGBB``) of the one seat a public board is about: the seat
-        to play, or the winner; none when several play at once or share first place."""
+    def _accent(cls, game: Loaded, step: Step, view: Any) -> int | None:
+        """The colour (``0xRRGGBB``) of the one seat a public board of ``view`` is about:
+        the seat to play, or the winner; none when several play at once or share first
+        place."""
         places = step.result.places if step.result is not None else ()
         seats = [s for s, place in enumerate(places) if place == 1] or list(step.awaited)
         if len(seats) != 1:
             return None
-        rgb = cls.colour(game, game.rules.view(step.state, None), seats[0])
+        rgb = cls.colour(game, view, seats[0])
         return None if rgb is None else rgb[0] << 16 | rgb[1] << 8 | rgb[2]
 
     async def _summary(self, game: Loaded) -> str:
@@ -208,12 +243,14 @@ class Answers:
     ) -> Told:
         """How to tell each user it is their turn in ``step``'s position, which
         ``happened`` brought (``bot.service.pings`` words it), under the game's stored
-        ``clocks`` (given for a game not stored yet). A game played in a DM tells nobody:
+        ``clocks`` (given for a game not stored yet; read with a game loaded with its
+        seats). A game played in a DM tells nobody:
         its board, posted there, is the notice, and a mention of the DM's only player
         would ping them about their own move."""
         if game.row.guild_id is None or not users:
             return Told()
         now = self.store.clock()
+        clocks = clocks or game.row.clocks  # read with the game, where it was loaded so
         if clocks is None:
             clocks = await self.store.clocks(game.row.id)
         label = game_label(game.row.game_key, game.row.id)

@@ -21,6 +21,7 @@ from bot.processes.holders import process_holder
 from bot.processes.thinking import Thinkers
 from bot.service.changes import Changes
 from bot.service.replies import Table, default_link
+from bot.service.states import ParsedStates
 from bot.store import Settings, Store
 
 #: how long work one process takes on (a due timer, a league's step, the daily posts)
@@ -39,7 +40,7 @@ def random_seed() -> int:
 class Context:
     """The store and the process's parts every feature shares: its drawers and thinkers
     (worker processes; None: in a thread of this one), the channel locks, the cache of
-    users' settings, and who this process is in the leases it holds.
+    users' settings and of games' parsed states, and who this process is in the leases it holds.
 
     ``seed`` deals each new game; ``ai_seed`` is an AI player's own chance, one draw a
     decision, never the game's (a terminal script fixes both to replay, and an AI drawing
@@ -61,6 +62,8 @@ class Context:
     holder: str = field(default_factory=process_holder)
     #: who watches games move in this process (a game's live page)
     changes: Changes = field(default_factory=Changes)
+    #: each game's newest state, parsed once
+    states: ParsedStates = field(default_factory=ParsedStates, repr=False)
     _locks: WeakValueDictionary[int, asyncio.Lock] = field(
         default_factory=WeakValueDictionary, repr=False
     )

@@ -16,7 +16,7 @@ import engine
 from bot.service.context import Context
 from bot.service.inputs import SHOWN, Refused
 from bot.service.replies import Caller, Table
-from bot.service.states import STATES
+from bot.service.states import ParsedStates
 from bot.store import Attempt, CannotSave, GameRow, MoveRow, SeatRow, Store
 from bot.store.damage import OPTIONS_DAMAGED
 from engine.core import Game, Step
@@ -28,6 +28,8 @@ STALE = (
     "That button belongs to an earlier position: the game has moved on. "
     "Use the buttons under the newest board."
 )
+#: said to a request about a game still in its lobby
+NOT_STARTED = "The game has not started yet. Its creator starts it with `/game start`."
 #: what parsing a stored state raises when its text is not a state (a damaged byte)
 UNREADABLE = (ValueError, KeyError, IndexError, TypeError, AttributeError)
 
@@ -74,8 +76,8 @@ class Loaded:
         return tuple(self.seats[s].user_id for s in self.position.awaited)
 
 
-def loaded(row: GameRow, seats: list[SeatRow]) -> Loaded:
-    state = STATES.get(row.game_key, row.state) if row.state else None
+def loaded(row: GameRow, seats: list[SeatRow], states: ParsedStates) -> Loaded:
+    state = states.get(row.id, row.game_key, row.state) if row.state else None
     return Loaded(row, seats, engine.get(row.game_key), state)
 
 
@@ -197,6 +199,7 @@ class Games:
 
     def __init__(self, context: Context) -> None:
         self.store = context.store
+        self.states = context.states
         self._damaged: set[int] = set()  # games whose damage the operator has been told of
 
     async def live(self, table: Table, *, damaged: bool = False) -> Loaded:
@@ -217,7 +220,7 @@ class Games:
         if expect is not None and (game.row.id, game.row.version) != expect:
             raise Refused(STALE)
         if game.row.status == "lobby":
-            raise Refused("The game has not started yet. Its creator starts it with `/game start`.")
+            raise Refused(NOT_STARTED)
         return game
 
     async def latest(self, table: Table) -> Loaded:
@@ -230,11 +233,14 @@ class Games:
     async def of_row(self, row: GameRow) -> Loaded:
         return await self._loaded(row, await self.store.seats(row.id))
 
-    async def load(self, game_id: int, *, damaged: bool = False) -> Loaded:
-        """A game by its id, as :meth:`live` gives it."""
+    async def load(
+        self, game_id: int, *, damaged: bool = False, missing: str = "That game is gone."
+    ) -> Loaded:
+        """A game by its id, as :meth:`live` gives it; refused with ``missing`` if there
+        is none."""
         found = await self.store.seated_game(game_id)
         if found is None:
-            raise Refused("That game is gone.")
+            raise Refused(missing)
         return await self._loaded(*found, damaged=damaged)
 
     async def check_stored(self) -> int:
@@ -255,7 +261,7 @@ class Games:
         damage = row.damage
         if not damage:
             try:
-                return loaded(row, seats)
+                return loaded(row, seats, self.states)
             except UNREADABLE as exc:
                 damage = (f"its stored state does not parse ({type(exc).__name__})",)
         rules = engine.get(row.game_key)
@@ -285,7 +291,7 @@ class Games:
         """Store a state rebuilt from the log in place of the damaged one, and say so."""
         try:
             stored = await self.store.repair_state(
-                row.id, row.version, STATES.stored(row.game_key, state)
+                row.id, row.version, self.states.stored(row.id, row.game_key, state)
             )
         except CannotSave as exc:
             stored, why = False, f"{why}; it could not be stored again: {exc.reason}"

@@ -22,7 +22,6 @@ from bot.service.inputs import (
 )
 from bot.service.replies import Caller, Reply, Table, player_count
 from bot.service.seats import DEFAULT_LEVEL, ai_identity, check_level
-from bot.service.states import STATES
 from bot.store import Attempt, Fence, GameRow, Opening, SeatRow, StaleGame
 from engine.core import BadOptions, Game, Step
 
@@ -269,7 +268,7 @@ class Lobby:
         next_up = await heads_ups(
             game, step, (), None, self.context.settings_of, self.store.clock(), None, told
         )
-        stored = STATES.stored(game_key, state)
+        stored = rules.to_json(state)
         return await self.store.create_game(
             guild_id=table.guild_id,
             channel_id=table.channel_id,
@@ -357,7 +356,7 @@ class Lobby:
             await self.store.start(
                 game.row.id,
                 game.row.version,
-                STATES.stored(game.row.game_key, state),
+                self.context.states.stored(game.row.id, game.row.game_key, state),
                 tuple(opening.awaited),
                 next_up,
                 told.dms,

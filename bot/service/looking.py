@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from bot.service.answers import Answers, turn_text
+from bot.service.answers import Answers, status_card, turn_text
 from bot.service.context import Context
-from bot.service.games import STALE, Games, Loaded, rebuild
+from bot.service.games import Games, Loaded, rebuild
 from bot.service.inputs import Refused
 from bot.service.marks import when
 from bot.service.replies import (
@@ -37,13 +37,6 @@ class Looking:
     async def is_live(self, table: Table) -> bool:
         """Whether a game is open or being played at ``table``."""
         return await self.store.live_game(table.channel_id) is not None
-
-    async def table_of_game(self, game_id: int) -> Table:
-        """Where a game is played: a button that carries its id may be clicked anywhere."""
-        row = await self.store.game(game_id)
-        if row is None:
-            raise Refused(STALE)
-        return Table(row.channel_id, row.guild_id)
 
     async def players(self, game_id: int) -> list[Caller]:
         """Who sits at a game, in seat order."""
@@ -93,35 +86,11 @@ class Looking:
         """The short summary a channel keeps pinned (players, scores, turn, deadline), and
         where it is pinned: one query, as it is refreshed after every move."""
         game = await self.games.load(game_id, damaged=True)
-        row = game.row
-        return StatusCard(row.channel_id, row.status_message_id, self._status_text(game))
+        return status_card(game)
 
     async def status_posted(self, game_id: int, message_id: int) -> None:
         """Remember where the game's status now is, so the next refresh edits it."""
         await self.store.set_status_message(game_id, message_id)
-
-    def _status_text(self, game: Loaded) -> str:
-        row, info = game.row, game.rules.info
-        if game.damage is not None:
-            return (
-                f"**{info.name}** ({row.status}) — {', '.join(game.names)}. Its stored state "
-                "is damaged, so it can't be played on."
-            )
-        if game.state is None:
-            return f"**{info.name}** — waiting to start. Players: {', '.join(game.names)}."
-        scores = game.rules.result(game.state).scores
-        awaited = set(game.position.awaited)
-        players = " · ".join(
-            f"{'▶ ' if s in awaited else ''}{n} {scores[s]}" for s, n in enumerate(game.names)
-        )
-        lines = [
-            f"**{info.name}** ({row.status}) — {players}",
-            turn_text(game, game.position),
-        ]
-        deadlines = [seat.deadline for seat in game.seats if seat.awaiting and seat.deadline]
-        if deadlines and row.status == "active":
-            lines.append(f"Deadline: {when(parse_time(min(deadlines)))}.")
-        return "\n".join(lines)
 
     async def status(self, table: Table) -> Reply:
         game = await self.games.latest(table)

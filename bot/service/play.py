@@ -2,26 +2,42 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import timedelta
+from typing import Any
 
 from bot.domain.ratings import rate
-from bot.service.answers import Answers, Told, private_text, turn_text
+from bot.service.answers import Answers, Told, private_text, status_card, turn_text
 from bot.service.context import Context
-from bot.service.games import Games, Loaded, rebuild, seated, solo_attempt
+from bot.service.games import NOT_STARTED, STALE, Games, Loaded, rebuild, seated, solo_attempt
 from bot.service.heads_up import heads_ups
 from bot.service.inputs import Refused
+from bot.service.picker import StalePath, walk
+from bot.service.picker import Step as Chosen
 from bot.service.replies import Caller, Offer, Reply, Table
-from bot.service.states import STATES
 from bot.store import MoveRecord, StaleGame, iso
 from engine.core import IllegalMove, Step, describe, not_your_turn
 from renders import looks
 
 #: how many characters of moves /game legal lists: one message, with room for its words
 LEGAL_LISTED = 1800
+#: said to a picker path that no longer fits the position's legal moves
+NOT_OFFERED = "That choice is no longer offered; press Play again."
 #: when a timer's move is posted by whichever process delivers notices, should the one
 #: that made it not have (it died): its own post goes out within seconds
 ANNOUNCE_AFTER = timedelta(minutes=5)
+
+
+@dataclass(frozen=True)
+class Picked:
+    """Where a click of the move picker leads: the game's own table (a Play button may be
+    clicked far from it), the clicker's legal moves there in notation, the step the
+    click's path reached, and the answer to the move it completed, if it completed one."""
+
+    table: Table
+    moves: list[str]
+    step: Chosen
+    reply: Reply | None = None
 
 
 class Play:
@@ -56,7 +72,49 @@ class Play:
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
             notation = game.rules.format(step.action)
-            return await self._commit(game, seat, caller, notation, step, announce=announce)
+            reply = await self._commit(game, seat, caller, notation, step, announce=announce)
+        return await self._own(game, seat, step, reply)
+
+    async def pick(
+        self,
+        game_id: int,
+        version: int,
+        caller: Caller,
+        path: tuple[int, ...] = (),
+        *,
+        server_commands: bool = True,
+        play: bool = True,
+    ) -> Picked:
+        """A click of the move picker on game ``game_id`` at ``version`` (what its button
+        carries), the game loaded once: the caller's legal moves, the step ``path`` (the
+        index chosen at each step, ``bot.service.picker``) leads to, and, with ``play``, the move
+        it completes played as the very action listed, never written out and read back.
+        A button of a position the game has left is refused as stale, changing nothing;
+        ``server_commands`` is the clicker's place's (:attr:`Table.server_commands`)."""
+        game = await self.games.load(game_id, missing=STALE)
+        row = game.row
+        table = Table(row.channel_id, row.guild_id, server_commands)
+        if row.status not in ("lobby", "active"):  # said as for any request at its table
+            await self.games.live(table)
+            raise Refused(STALE)  # another game is live there now
+        if row.version != version:
+            raise Refused(STALE)
+        if row.status == "lobby":
+            raise Refused(NOT_STARTED)
+        seat = seated(game, caller)
+        actions = self._legal(game, seat)
+        moves = [game.rules.format(a) for a in actions]
+        try:
+            step = walk(moves, path)
+        except StalePath:
+            raise Refused(NOT_OFFERED) from None
+        if step.move is None or not play:
+            return Picked(table, moves, step)
+        action = actions[moves.index(step.move)]
+        async with self.context.lock(table):
+            done = game.rules.apply_listed(game.state, seat, action)
+            reply = await self._commit(game, seat, caller, step.move, done)
+        return Picked(table, moves, step, await self._own(game, seat, done, reply))
 
     async def resign(
         self,
@@ -73,7 +131,8 @@ class Play:
                 step = game.rules.play(game.state, seat, "resign")
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            return await self._commit(game, seat, caller, "resign", step, announce=announce)
+            reply = await self._commit(game, seat, caller, "resign", step, announce=announce)
+        return await self._own(game, seat, step, reply)
 
     async def skip_turn(
         self, table: Table, caller: Caller, expect: tuple[int, int], *, announce: str | None = None
@@ -86,9 +145,10 @@ class Play:
                 step = game.rules.skip(game.state, seat)
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            return await self._commit(
+            reply = await self._commit(
                 game, seat, caller, "skip", step, kind="skip", announce=announce
             )
+        return await self._own(game, seat, step, reply)
 
     async def _commit(
         self,
@@ -104,9 +164,10 @@ class Play:
         (a stand-in for the answer's post queued with it, with ``announce``)."""
         rules = game.rules
         state, events, result = step.state, step.events, step.result
-        results = None
+        results, status = None, "active"
         if result is not None:
             results = list(zip(result.places, result.scores, strict=True))
+            status = "finished"
         already = game.awaited_users()
         newly = [u for u in game.people(step.awaited) if u not in already]
         lines = [e.describe(game.names) for e in events if e.seat is None and e.kind != "end"]
@@ -118,15 +179,16 @@ class Play:
         board = None
         if announce is not None:
             board = (announce, iso(self.store.clock() + ANNOUNCE_AFTER))
+        stored = self.context.states.stored(game.row.id, game.row.game_key, state)
         try:
-            seq = await self.store.record(
+            recorded = await self.store.record(
                 game.row.id,
                 game.row.version,
                 MoveRecord(
                     seat=seat,
                     user_id=caller.user_id,
                     action=notation,
-                    state=STATES.stored(game.row.game_key, state),
+                    state=stored,
                     awaiting=tuple(step.awaited),
                     results=results,
                     kind=kind,
@@ -143,10 +205,22 @@ class Play:
                 "Another move was played at that same moment, so yours was not. "
                 "Look at the new board and try again."
             ) from None
-        reply = await self.answers.position(game, step, game.row.version + 1, lines, told=told)
-        reply = replace(reply, seq=seq)
-        if not rules.info.sends_own_view:
+        version = game.row.version + 1
+        # the game as the move left it, for its pinned status: no second read of it
+        row = replace(game.row, version=version, status=status, state=stored)
+        after = Loaded(row, recorded.seats, rules, state)
+        reply = await self.answers.position(game, step, version, lines, told=told)
+        return replace(reply, seq=recorded.seq, status=status_card(after, step))
+
+    async def _own(self, game: Loaded, seat: int, step: Step, reply: Reply) -> Reply:
+        """``reply`` to a stored move with what it showed only the mover (``followup``:
+        their own view) and each other player it showed something (``told``), in a game
+        with secrets. Worked out once the move is stored and the channel's lock let go,
+        so the next move there (several players move at once in Seven Bridges) does not
+        wait for the mover's own board."""
+        if not game.rules.info.sends_own_view:
             return reply
+        state, events = step.state, step.events
         private = await self.answers.private(game, state, game.row.version + 1, seat, events)
         dms = tuple(
             (s.user_id, private_text(game, state, s.seat, events))
@@ -213,12 +287,16 @@ class Play:
     ) -> list[str]:
         """The caller's legal moves in notation; refuses if it is not their turn."""
         game = await self.games.active(table, expect)
-        seat = seated(game, caller)
+        return [game.rules.format(a) for a in self._legal(game, seated(game, caller))]
+
+    @staticmethod
+    def _legal(game: Loaded, seat: int) -> list[Any]:
+        """``seat``'s legal actions in ``game``; refused if it is not its turn."""
         if game.position.over:
             raise Refused("The game is over.")
         if seat not in game.position.awaited:
             raise Refused(describe(not_your_turn(tuple(game.position.awaited)), game.names))
-        return [game.rules.format(a) for a in game.rules.legal(game.state, seat)]
+        return game.rules.legal(game.state, seat)
 
     async def legal(
         self, table: Table, caller: Caller, characters: int | None = LEGAL_LISTED

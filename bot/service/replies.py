@@ -73,6 +73,9 @@ class Reply:
     told: tuple[tuple[int, str], ...] = ()
     #: games whose pinned status message no longer says where they stand
     changed: tuple[int, ...] = ()
+    #: game ``game_id``'s pinned status as the change left it, where the service had it
+    #: at hand: the front end pins it without reading the game again
+    status: StatusCard | None = None
     #: the game ``game_id`` is over: offer to play it again
     rematch: bool = False
     #: the colour of the seat a public board is about (to play, or the winner), 0xRRGGBB
@@ -82,6 +85,13 @@ class Reply:
     #: where all of ``alt`` is read, should Discord's limit cut it (None: a board's,
     #: ``/game board text:true``)
     alt_whole: str | None = None
+
+
+def statuses(reply: Reply) -> dict[int, StatusCard]:
+    """The pinned statuses ``reply`` carries, by game."""
+    if reply.status is None or reply.game_id is None:
+        return {}
+    return {reply.game_id: reply.status}
 
 
 def seen_away(reply: Reply, user_id: int, note: str) -> Reply:

@@ -1,4 +1,4 @@
-"""Stored states, parsed once and shared: the service's cache of what it loads most."""
+"""Each game's newest state, parsed once: what the service context keeps of what it loads."""
 
 from __future__ import annotations
 
@@ -7,35 +7,40 @@ from typing import Any
 
 import engine
 
+#: the games whose newest state is kept parsed: every game played at once in a busy
+#: process (a thousand in the load bench), each a few kilobytes
+GAMES_KEPT = 1024
+
 
 class ParsedStates:
-    """Stored states, each parsed once: a click loads its game up to three times (legal
-    moves, the move, the pinned status). States are immutable, so the same text always
-    gives an equal state that every request may share; and a state the bot has just
-    stored is kept under its text (:meth:`stored`), so the next click parses nothing."""
+    """The newest state of each of the games lately loaded or stored, parsed. A request
+    loads its game once, but the moves of a game come one request after another (the
+    picker's clicks, then the move), each loading it: the state the bot has just stored
+    is kept under its game (:meth:`stored`), so the next load parses nothing. States are
+    immutable, so requests may share one; a game keeps only its newest, and at most
+    ``size`` games are kept, the least lately used let go first."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int = GAMES_KEPT) -> None:
         self._size = size
-        self._states: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        self._games: OrderedDict[int, tuple[str, Any]] = OrderedDict()
 
-    def get(self, game_key: str, text: str) -> Any:
-        state = self._states.get((game_key, text))
+    def get(self, game_id: int, game_key: str, text: str) -> Any:
+        """Game ``game_id``'s state stored as ``text``, parsed unless it is the one kept."""
+        kept = self._games.get(game_id)
+        state = kept[1] if kept is not None and kept[0] == text else None
         if state is None:
             state = engine.get(game_key).from_json(text)
-        self._keep(game_key, text, state)
+        self._keep(game_id, text, state)
         return state
 
-    def stored(self, game_key: str, state: Any) -> str:
-        """``state`` as stored text, kept for the next load of it."""
+    def stored(self, game_id: int, game_key: str, state: Any) -> str:
+        """``state`` as stored text, kept as game ``game_id``'s newest."""
         text = engine.get(game_key).to_json(state)
-        self._keep(game_key, text, state)
+        self._keep(game_id, text, state)
         return text
 
-    def _keep(self, game_key: str, text: str, state: Any) -> None:
-        self._states[game_key, text] = state
-        self._states.move_to_end((game_key, text))
-        if len(self._states) > self._size:
-            self._states.popitem(last=False)
-
-
-STATES = ParsedStates(4096)
+    def _keep(self, game_id: int, text: str, state: Any) -> None:
+        self._games[game_id] = (text, state)
+        self._games.move_to_end(game_id)
+        if len(self._games) > self._size:
+            self._games.popitem(last=False)

@@ -9,7 +9,6 @@ from bot.service.context import Context
 from bot.service.games import Games, Loaded, effective_moves, rebuild, seated
 from bot.service.inputs import Refused
 from bot.service.replies import Caller, Reply, Table
-from bot.service.states import STATES
 from bot.store import MoveRecord, MoveRow, SeatRow, StaleGame, UndoRequest
 
 
@@ -108,7 +107,7 @@ class Undo:
                     user_id=user_id,
                     kind="undo",
                     action=str(count),
-                    state=STATES.stored(game.row.game_key, state),
+                    state=self.context.states.stored(game.row.id, game.row.game_key, state),
                     awaiting=tuple(back.awaited),
                     reacting=back.reaction_open,
                     notices=told.dms,

@@ -33,6 +33,7 @@ from bot.store.rows import (
     Notice,
     Opening,
     PlayedGame,
+    Recorded,
     Rematch,
     SeatRow,
     Settings,
@@ -122,10 +123,10 @@ class Games(Protocol):
         """Start the game, awaiting ``awaiting``; ``heads_ups`` and ``notices`` as
         :meth:`record` takes them."""
 
-    async def record(self, game_id: int, version: int, move: MoveRecord) -> int:
+    async def record(self, game_id: int, version: int, move: MoveRecord) -> Recorded:
         """Append ``move`` to the log and store the state it leads to, with everything
         :class:`~bot.store.rows.MoveRecord` holds, in one transaction. Returns the
-        entry's seq."""
+        entry's seq and the seats as the move left them."""
 
     async def abandon(
         self,

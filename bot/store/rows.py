@@ -8,9 +8,10 @@ never sees a driver's row type.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from bot.domain.clocks import Clocks
 from bot.domain.clocks import (
     iso as iso,  # the stored time format: the play-by-post rules speak it too
 )
@@ -45,6 +46,10 @@ class GameRow:
     status_message_id: int | None = None  # the channel's pinned status of this game
     #: what of the stored row is damaged, one sentence each (:mod:`bot.store.damage`)
     damage: tuple[str, ...] = ()
+    #: the game's play-by-post timing, where it was read with the row (a game loaded with
+    #: its seats): the move's notices need it, and a trip to the database of its own
+    #: would cost more than the columns
+    clocks: Clocks | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,17 @@ class MoveRecord:
     notices: Sequence[tuple[int, str, str]] = ()
     heads_ups: Sequence[tuple[int, str, str, str]] = ()
     announce: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a move's transaction left (:meth:`~bot.store.interface.Games.record`): its
+    log entry's seq, and the game's seats as the play-by-post rules left them (who is
+    awaited, each wait's deadline, places and scores once over), so what is said after
+    the move (the pinned status) needs no second read of the game."""
+
+    seq: int
+    seats: list[SeatRow]
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ from bot.discord.cogs.base import (
 from bot.discord.cogs.game_options import game_options
 from bot.discord.cogs.options import SOLO_CHOICES
 from bot.discord.host import Host
-from bot.discord.picker import suggest
 from bot.service import Refused
+from bot.service.picker import suggest
 
 MAX_NOTATION = 100
 

@@ -28,6 +28,7 @@ from bot.store.rows import (
     MoveRecord,
     MoveRow,
     Opening,
+    Recorded,
     Rematch,
     SeatRow,
     UndoRequest,
@@ -37,11 +38,13 @@ from bot.store.shared.leagues import link_match, settle_once
 from bot.store.shared.leases import fence
 from bot.store.shared.notices import queue_turn
 from bot.store.shared.ratings import RatingsSQL
+from bot.store.shared.seats import CLOCK_COLUMNS
 from bot.store.shared.waits import Queued, WaitsSQL
 from bot.store.sql import ROW, Body, Dialect, Duplicate, Many, Q
 
 _SEAT_COLUMNS = ("seat", "user_id", "name", "awaiting", "place", "score", "deadline", "ai")
 _GAME_WIDTH = len(GAME_FIELDS)
+_SEATED_WIDTH = _GAME_WIDTH + len(CLOCK_COLUMNS)  # a game read with its clocks
 #: the statuses of the game a channel is playing: at most one, by a unique index
 _LIVE = "('lobby', 'active')"
 #: whether game ``g`` moves ratings: opened rated, two seats or more (a solo game against
@@ -66,10 +69,12 @@ def _columns(dialect: Dialect, table: str = "", checked: bool = False) -> str:
 
 @cache
 def _seated(dialect: Dialect) -> str:
-    """A game and its seats, one row per seat (one with no seat columns for a seatless game)."""
+    """A game, its clocks and its seats, one row per seat (one with no seat columns for a
+    seatless game)."""
+    clocks = ", ".join(f"g.{c}" for c in CLOCK_COLUMNS)
     seats = ", ".join(f"s.{c}" for c in _SEAT_COLUMNS)
     return (
-        f"SELECT {_columns(dialect, 'g')}, {seats} FROM games g "
+        f"SELECT {_columns(dialect, 'g')}, {clocks}, {seats} FROM games g "
         "LEFT JOIN seats s ON s.game_id = g.id"
     )
 
@@ -236,7 +241,8 @@ class GamesSQL(WaitsSQL, RatingsSQL):
             return None
         game = _game(rows[0][:_GAME_WIDTH])
         assert game is not None
-        return game, [_seat(r[_GAME_WIDTH:]) for r in rows if r[_GAME_WIDTH] is not None]
+        game = replace(game, clocks=Clocks(*rows[0][_GAME_WIDTH:_SEATED_WIDTH]))
+        return game, [_seat(r[_SEATED_WIDTH:]) for r in rows if r[_SEATED_WIDTH] is not None]
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The log, its texts read as stored (:func:`_text`)."""
@@ -333,15 +339,18 @@ class GamesSQL(WaitsSQL, RatingsSQL):
         seats, told = tell_next(seats, opening.heads_ups)
         yield from self._settle(now, game, seats, Queued(opening.notices, told))
 
-    async def record(self, game_id: int, version: int, move: MoveRecord) -> int:
+    async def record(self, game_id: int, version: int, move: MoveRecord) -> Recorded:
         """Append one log entry and store the state it leads to, atomically: with the
         move, never a tick later, its game finished, its ratings moved and its daily
         attempt settled, as :class:`~bot.store.rows.MoveRecord` says. Returns the
-        entry's seq. Raises :class:`StaleGame` if the game is no longer at ``version``.
+        entry's seq and the seats as they now are. Raises :class:`StaleGame` if the game
+        is no longer at ``version``.
         """
         return await self._write(self._record(self.clock(), game_id, version, move))
 
-    def _record(self, moment: datetime, game_id: int, version: int, move: MoveRecord) -> Body[int]:
+    def _record(
+        self, moment: datetime, game_id: int, version: int, move: MoveRecord
+    ) -> Body[Recorded]:
         now = iso(moment)
         columns = dict(state_columns(move.state), status="finished" if move.results else "active")
         if move.results:
@@ -363,7 +372,11 @@ class GamesSQL(WaitsSQL, RatingsSQL):
         queued = Queued(move.notices, told, board, move.attempt, ratings)
         yield from self._settle(now, game, seats, queued)
         assert game.seq is not None
-        return int(game.seq)
+        rows = [
+            SeatRow(s.seat, s.user_id, s.name, s.awaiting, s.place, s.score, s.deadline, s.ai)
+            for s in seats
+        ]
+        return Recorded(int(game.seq), rows)
 
     async def abandon(
         self,

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from bot.domain.clocks import Clocks, Wait, extension_fits, vacation_shift
 from bot.store.faults import StaleGame
 from bot.store.rows import Awaiting, iso, parse_time
-from bot.store.shared.seats import WAIT_COLUMNS, WAIT_TABLES, wait
+from bot.store.shared.seats import CLOCK_COLUMNS, WAIT_COLUMNS, WAIT_TABLES, wait
 from bot.store.shared.waits import WaitsSQL
 from bot.store.sql import COUNT, Body, Many, Q
 
@@ -24,8 +24,7 @@ class PostalSQL(WaitsSQL):
     async def clocks(self, game_id: int) -> Clocks:
         row = await self._read(
             Q.one(
-                "SELECT move_hours, deadline_policy, remind_hours, reminder_limit, "
-                "reaction_hours FROM games WHERE id = :game_id",
+                f"SELECT {', '.join(CLOCK_COLUMNS)} FROM games WHERE id = :game_id",
                 game_id=game_id,
             )
         )

@@ -10,6 +10,14 @@ from dataclasses import dataclass, fields
 from bot.domain.clocks import Clocks, Seat, Wait, next_due
 from bot.store.rows import iso
 
+#: a game's play-by-post timing, in the order of :class:`~bot.domain.clocks.Clocks`
+CLOCK_COLUMNS = (
+    "move_hours",
+    "deadline_policy",
+    "remind_hours",
+    "reminder_limit",
+    "reaction_hours",
+)
 #: a game's columns a wait needs, as the bump leaves them (:class:`Game`)
 GAME = (
     "id, guild_id, channel_id, game_key, version, status, move_hours, deadline_policy, "

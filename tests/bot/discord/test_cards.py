@@ -142,8 +142,8 @@ async def test_private_replies_and_refusals_stay_plain_messages(h):
 def with_lines(board, lines: list[str]):
     """The service's board drawing, with ``lines`` put before the text it goes with."""
 
-    async def drawn(game, state, text, seat=None):
-        return await board(game, state, "\n".join([*lines, text]), seat)
+    async def drawn(game, state, text, seat=None, view=None):
+        return await board(game, state, "\n".join([*lines, text]), seat, view)
 
     return drawn
 

@@ -8,7 +8,7 @@ import discord
 import pytest
 
 import engine
-from bot.discord.picker import FINISH, StalePath, page, walk
+from bot.service.picker import FINISH, StalePath, page, walk
 
 SKY = engine.get("skybridge")
 
@@ -137,7 +137,7 @@ def test_the_discord_picker_offers_a_lone_legal_move_as_one_button():
 
 def test_typed_text_finds_legal_moves_whatever_its_case():
     """A Bridge Wars player typing `i3` or `L4 NE` sees the placements written `I3 h f6`."""
-    from bot.discord.picker import suggest
+    from bot.service.picker import suggest
 
     bw = engine.get("bridge-wars")
     state = bw.new(2, None, 3)

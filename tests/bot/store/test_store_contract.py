@@ -150,14 +150,17 @@ async def test_join_and_leave_keep_seats_numbered(store):
 async def test_record_appends_the_move_and_stores_the_state(store):
     game_id = await started_game(store)
     game = await store.game(game_id)
-    seq = await store.record(
+    recorded = await store.record(
         game_id, game.version, moved(0, 1, "red tall a1", [1], state='{"n":1}')
     )
-    assert seq == 1
-    seq = await store.record(
+    assert recorded.seq == 1
+    assert recorded.seats == await store.seats(game_id), "the seats as the move left them"
+    recorded = await store.record(
         game_id, game.version + 1, moved(1, 2, "blue tall b1", [0], state='{"n":2}')
     )
-    assert seq == 2
+    assert recorded.seq == 2
+    assert recorded.seats == await store.seats(game_id)
+    assert [s.awaiting for s in recorded.seats] == [True, False]
     after = await store.game(game_id)
     assert (after.state, after.version, after.status) == ('{"n":2}', game.version + 2, "active")
     assert [(m.seq, m.seat, m.user_id, m.kind, m.action) for m in await store.moves(game_id)] == [
