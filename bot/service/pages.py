@@ -203,6 +203,9 @@ class Pages:
         #: where the pages are read, their links' beginning; None while nothing serves
         #: them (set by :func:`bot.web.serving.serving`)
         self.site: str | None = None
+        #: the same, when people on other machines can follow the links (``Web.shared``):
+        #: what the bot's posts link to; None when the pages are this machine's alone
+        self.shared: str | None = None
 
     async def token(self, number: int, kind: str = "game") -> str:
         if self._secret is None:
@@ -214,6 +217,11 @@ class Pages:
         site's address; the daily challenge's one page has no number."""
         token = await self.token(number, kind)
         return f"/{KINDS[kind]}/{token}" if kind == "daily" else f"/{KINDS[kind]}/{number}-{token}"
+
+    async def link(self, number: int, kind: str = "game") -> str | None:
+        """The whole address of page ``number`` of ``kind`` for the bot's posts, or None
+        when no one elsewhere could follow it (not served, or served to this machine only)."""
+        return None if self.shared is None else self.shared + await self.path(number, kind)
 
     async def signed(self, number: int, token: str, kind: str = "game") -> bool:
         """Whether ``token`` is the one of page ``number`` of ``kind``."""

@@ -327,6 +327,17 @@ def test_the_pages_address_is_a_setting_refused_clearly_when_wrong():
             read_web(address, url)
 
 
+def test_only_links_that_people_elsewhere_can_follow_are_shared():
+    """The bot's posts link to the pages only where a player on another machine gets
+    there: a public address, or an address on this machine's network."""
+    for address, url in (("", ""), ("0.0.0.0:8000", ""), ("localhost:8000", ""),
+                         ("[::1]:8000", ""), ("127.0.0.2:8000", "")):  # fmt: skip
+        assert not read_web(address, url).shared, address
+    for address, url in (("", "https://games.example.org"), ("192.168.1.5:8080", ""),
+                         ("games.lan:8080", "")):  # fmt: skip
+        assert read_web(address, url).shared, address
+
+
 async def test_a_taken_address_is_refused_naming_the_setting(store):
     service = Service(store, images=False)
     with socket.socket() as taken:
