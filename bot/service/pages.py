@@ -25,6 +25,7 @@ from bot.service.answers import Answers, turn_text
 from bot.service.context import Context
 from bot.service.games import Games, Loaded, effective_moves, rebuild, walked
 from bot.service.inputs import Refused
+from bot.service.replies import Reply, Table
 from bot.store import MoveRow
 from renders import looks
 from renders.animation import animate
@@ -222,6 +223,29 @@ class Pages:
         """The whole address of page ``number`` of ``kind`` for the bot's posts, or None
         when no one elsewhere could follow it (not served, or served to this machine only)."""
         return None if self.shared is None else self.shared + await self.path(number, kind)
+
+    async def address(self, table: Table) -> Reply:
+        """``/game link``: where the newest game of ``table`` is read, and its league's
+        page when it is a match of one, for the asker alone. Served to this machine only,
+        the addresses are given all the same (for whoever is at it), saying so."""
+        game = await self.games.latest(table)
+        if self.site is None:
+            raise Refused(
+                "The games' pages are not served here (BRIDGEKEEPER_WEB is off, or its "
+                "address was taken), so this game has no page to open."
+            )
+        site, number = self.shared or self.site, game.row.id
+        lines = [f"**{game.rules.info.name} #{number}**: {site}{await self.path(number)}"]
+        league = await self.store.league_of_game(number)
+        if league is not None:
+            page = await self.path(league.id, "league")
+            lines.append(f"Its league, **{league.name}**: {site}{page}")
+        if self.shared is None:
+            lines.append(
+                "(Served to this machine only: players elsewhere can open these once the "
+                "bot's host sets BRIDGEKEEPER_PUBLIC_URL.)"
+            )
+        return Reply("\n".join(lines), private=True)
 
     async def signed(self, number: int, token: str, kind: str = "game") -> bool:
         """Whether ``token`` is the one of page ``number`` of ``kind``."""

@@ -370,3 +370,17 @@ async def test_the_terminal_prints_a_games_page_address_once_as_it_begins(store,
     printed = re.findall(r"\[watch it live in a browser: (\S+)\]", out.getvalue())
     assert printed == [await link(1)], out.getvalue()
     assert out.getvalue().index(printed[0]) > out.getvalue().index("To play")
+
+
+async def test_the_terminal_gives_a_games_page_address_when_asked(store, tmp_path):
+    service = Service(store, seed=lambda: 1)
+    out = io.StringIO()
+    console = Console(service, tmp_path, out)
+    for line in ("ada: /new skybridge", "bob: /join", "ada: /start"):
+        await console.handle(line)
+    async with serving(service, Web(port=0)) as served:
+        start = out.tell()
+        await console.handle("bob: /link")
+        said = out.getvalue()[start:]
+        assert f"**Skybridge #1**: {await served.link(1)}\n" in said, said
+        assert "Served to this machine only" in said
