@@ -102,11 +102,11 @@ class Service:
         self.looking = Looking(context, self.games, answers, self.pages)
         self.ratings = Ratings(context)
         self.rematch = Rematch(self.lobby)
-        self.daily = Daily(context, self.games, self.lobby)
+        self.daily = Daily(context, self.games, self.lobby, self.pages)
         self.timers = Timers(context, self.play, self.seats, self.looking, timer_lease)
         book = LeagueBook(context)
         self.leagues = Leagues(context, book, self.play)
-        self.league_tables = LeagueTables(book)
+        self.league_tables = LeagueTables(book, self.pages)
         self.league_rounds = LeagueRounds(context, book, self.lobby, self.league_tables, open_table)
         self.listings = Listings(self.pages, self.games, self.league_tables, self.daily)
         #: boards and posts, for a front end that shows a position itself

@@ -25,6 +25,7 @@ from bot.service.answers import Answers, turn_text
 from bot.service.context import Context
 from bot.service.games import Games, Loaded, effective_moves, rebuild, walked
 from bot.service.inputs import Refused
+from bot.service.marks import link
 from bot.service.replies import Reply, Table
 from bot.store import MoveRow
 from renders import looks
@@ -223,6 +224,12 @@ class Pages:
         """The whole address of page ``number`` of ``kind`` for the bot's posts, or None
         when no one elsewhere could follow it (not served, or served to this machine only)."""
         return None if self.shared is None else self.shared + await self.path(number, kind)
+
+    async def under(self, text: str, label: str, number: int, kind: str) -> str:
+        """``text`` (a league's or the daily challenge's post) with a link named ``label``
+        to page ``number`` of ``kind`` on a line under it, where people can follow it."""
+        url = await self.link(number, kind)
+        return text if url is None else f"{text}\n{link(label, url)}"
 
     async def address(self, table: Table) -> Reply:
         """``/game link``: where the newest game of ``table`` is read, and its league's

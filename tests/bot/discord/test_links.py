@@ -12,7 +12,14 @@ import pytest
 from bot.config import Web
 from bot.service import Caller
 from bot.web.serving import serving
-from tests.bot.discord.discord_harness import CHANNEL_ID, GUILD_ID, Harness, Replies
+from tests.bot.discord.discord_harness import (
+    CHANNEL_ID,
+    GUILD_ID,
+    Harness,
+    Replies,
+    components_of,
+    text,
+)
 
 ADA = Caller(1001, "Ada")
 BOB = Caller(1002, "Bob")
@@ -73,3 +80,42 @@ async def test_game_link_in_a_league_match_gives_the_leagues_page_too(h):
         f"**Skybridge #{game.id}**: {SITE}{await h.service.pages.path(game.id)}\n"
         f"Its league, **Cup**: {SITE}{await h.service.pages.path(league.id, 'league')}"
     )
+
+
+async def test_a_leagues_round_and_standings_link_to_its_page_and_each_match_to_its_game(h):
+    async with serving(h.service, PUBLIC):
+        await h.slash("league", "create", name="Cup", game="skybridge", format="swiss",
+                      rounds=2, user=MO)  # fmt: skip
+        for player in (ADA, BOB):
+            await h.slash("league", "join", name="Cup", user=player)
+        before = len(h.calls)
+        await h.slash("league", "start", name="Cup", user=MO)
+        (league,) = await h.store.leagues(GUILD_ID)
+        page = SITE + await h.service.pages.path(league.id, "league")
+        posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
+        (round_post,) = [c for c in posts if "round 1 of 2" in c.text]
+        assert round_post.text.splitlines()[-1] == f"[League page](<{page}>)"
+        (board,) = [c for c in posts if c.files]
+        thread_id = int(board.url.split("/channels/")[1].split("/")[0])
+        game = await h.store.live_game(thread_id)
+        (link,) = [c for c in components_of(board.message["components"]) if c.get("url")]
+        assert link["label"] == "Game page"
+        assert link["url"] == SITE + await h.service.pages.path(game.id)
+        standings = (await h.slash("league", "standings", name="Cup", user=BOB)).board
+        assert standings.text.splitlines()[-1] == f"[League page](<{page}>)"
+
+
+async def test_the_daily_posts_and_leaderboard_link_to_the_daily_page(h):
+    async with serving(h.service, PUBLIC):
+        page = SITE + await h.service.pages.path(0, "daily")
+        await h.slash("daily", "setup", user=MO)
+        await h.bot.get_cog("Postal").run_once()
+        (post,) = [h.messages[m] for m in h.posted if "**Daily challenge" in text(h.messages[m])]
+        assert text(post).splitlines()[-1] == f"[Daily page](<{page}>)"
+        board = (await h.slash("daily", "leaderboard", user=ADA)).one
+        assert board.text.splitlines()[-1] == f"[Daily page](<{page}>)"
+        assert not board.ephemeral, "posted for the channel, as before"
+    # once the pages are this machine's alone, no post links to them
+    h.service.pages.shared = None
+    alone = (await h.slash("daily", "leaderboard", user=ADA)).one
+    assert "Daily page" not in alone.text
