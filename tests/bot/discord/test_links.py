@@ -15,6 +15,7 @@ from bot.web.serving import serving
 from tests.bot.discord.discord_harness import (
     CHANNEL_ID,
     GUILD_ID,
+    Call,
     Harness,
     Replies,
     components_of,
@@ -63,16 +64,26 @@ async def test_game_link_on_this_machine_alone_says_so_and_with_no_pages_refuses
     assert nothing.ephemeral and "No game has been played here yet" in nothing.text
 
 
+async def league_started(h: Harness) -> list[Call]:
+    """Ada and Bob's Swiss league of Skybridge, two rounds, started by Mo: what the bot
+    posted then (the round's announcement, the match's board in its thread)."""
+    await h.slash("league", "create", name="Cup", game="skybridge", format="swiss",
+                  rounds=2, user=MO)  # fmt: skip
+    for player in (ADA, BOB):
+        await h.slash("league", "join", name="Cup", user=player)
+    before = len(h.calls)
+    await h.slash("league", "start", name="Cup", user=MO)
+    return [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
+
+
+def thread_of(post: Call) -> int:
+    return int(post.url.split("/channels/")[1].split("/")[0])
+
+
 async def test_game_link_in_a_league_match_gives_the_leagues_page_too(h):
     async with serving(h.service, PUBLIC):
-        await h.slash("league", "create", name="Cup", game="skybridge", format="swiss",
-                      rounds=1, user=MO)  # fmt: skip
-        for player in (ADA, BOB):
-            await h.slash("league", "join", name="Cup", user=player)
-        before = len(h.calls)
-        await h.slash("league", "start", name="Cup", user=MO)
-        (board,) = [c for c in h.calls[before:] if c.files]
-        thread_id = int(board.url.split("/channels/")[1].split("/")[0])
+        (board,) = [c for c in await league_started(h) if c.files]
+        thread_id = thread_of(board)
         told = (await h.slash("game", "link", user=ADA, channel=thread_id)).one
     (league,) = await h.store.leagues(GUILD_ID)
     game = await h.store.live_game(thread_id)
@@ -84,20 +95,13 @@ async def test_game_link_in_a_league_match_gives_the_leagues_page_too(h):
 
 async def test_a_leagues_round_and_standings_link_to_its_page_and_each_match_to_its_game(h):
     async with serving(h.service, PUBLIC):
-        await h.slash("league", "create", name="Cup", game="skybridge", format="swiss",
-                      rounds=2, user=MO)  # fmt: skip
-        for player in (ADA, BOB):
-            await h.slash("league", "join", name="Cup", user=player)
-        before = len(h.calls)
-        await h.slash("league", "start", name="Cup", user=MO)
+        posts = await league_started(h)
         (league,) = await h.store.leagues(GUILD_ID)
         page = SITE + await h.service.pages.path(league.id, "league")
-        posts = [c for c in h.calls[before:] if c.path == "/channels/{channel_id}/messages"]
         (round_post,) = [c for c in posts if "round 1 of 2" in c.text]
         assert round_post.text.splitlines()[-1] == f"[League page](<{page}>)"
         (board,) = [c for c in posts if c.files]
-        thread_id = int(board.url.split("/channels/")[1].split("/")[0])
-        game = await h.store.live_game(thread_id)
+        game = await h.store.live_game(thread_of(board))
         (link,) = [c for c in components_of(board.message["components"]) if c.get("url")]
         assert link["label"] == "Game page"
         assert link["url"] == SITE + await h.service.pages.path(game.id)
