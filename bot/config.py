@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from ipaddress import ip_address
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -69,6 +70,16 @@ class Web:
         host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{self.port}"
 
+    @property
+    def shared(self) -> bool:
+        """Whether people on other machines can follow the links: a public address is
+        set, or the pages are served on an address of this machine's network rather than
+        its loopback (or every address, which the links cannot name but as 127.0.0.1). A
+        link to 127.0.0.1 leads a player's browser to their own machine: never shown."""
+        if self.public_url:
+            return True
+        return not (self.host in ("", "0.0.0.0", "::", "localhost") or _loopback(self.host))
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -77,6 +88,13 @@ class Settings:
     shards: Shards = Shards()
     #: where the pages are served; None: not at all (``BRIDGEKEEPER_WEB=off``)
     web: Web | None = Web()
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ip_address(host).is_loopback
+    except ValueError:  # a name: only localhost is known to be this machine alone
+        return False
 
 
 def read_dotenv(path: Path) -> dict[str, str]:

@@ -97,16 +97,24 @@ class Bridgekeeper(commands.AutoShardedBot):
 
     async def post(self, table: Table, reply: Reply) -> None:
         """A service reply posted in a channel or thread, outside any interaction."""
-        parts = parts_of(reply, controls(reply), self.tree.mention)
+        parts = parts_of(reply, controls(reply, await self.page_of(reply)), self.tree.mention)
         await post(await self.channel_of(table.channel_id), parts)
         await self.refresh_statuses(reply.changed, statuses(reply))
 
     async def answer(self, interaction: discord.Interaction, reply: Reply) -> None:
         """Answer an interaction with a service reply: files, pings and buttons included;
         then bring the pinned status of every game it changed up to date."""
-        await deliver(interaction, parts_of(reply, controls(reply), self.tree.mention))
+        buttons = controls(reply, await self.page_of(reply))
+        await deliver(interaction, parts_of(reply, buttons, self.tree.mention))
         for note in await self.refresh_statuses(reply.changed, statuses(reply)):
             await refuse(interaction, note)
+
+    async def page_of(self, reply: Reply) -> str | None:
+        """The address of the game a public board shows, for its **Game page** link:
+        None for any other reply, or when players cannot follow the link (``Pages.link``)."""
+        if reply.private or reply.image is None or not reply.game_id:
+            return None
+        return await self.service.pages.link(reply.game_id)
 
     async def answer_away(
         self, interaction: discord.Interaction, table: Table, reply: Reply

@@ -22,17 +22,27 @@ from bot.service import Reply
 from bot.store import iso, parse_time
 
 
-def controls(reply: Reply) -> tuple[discord.ui.Item, ...]:
+def controls(reply: Reply, page: str | None = None) -> tuple[discord.ui.Item, ...]:
     """The Play button under a public board the game waits on, Rematch under one it
-    ended on; under a private answer, a Play button for each game it offers."""
+    ended on, then a **Game page** link to ``page`` (the game's page, where people can
+    follow it); under a private answer, a Play button for each game it offers."""
     if reply.private:
         return tuple(PlayButton(o.game_id, o.version, o.label) for o in reply.offers)
+    link = () if page is None else (PageLink(page),)
     if reply.game_id is None or not (reply.playable or reply.rematch):
-        return ()
+        return link
     if reply.playable:
         assert reply.version is not None  # a playable game's reply names its version
-        return (PlayButton(reply.game_id, reply.version),)
-    return (RematchButton(reply.game_id),)
+        return (PlayButton(reply.game_id, reply.version), *link)
+    return (RematchButton(reply.game_id), *link)
+
+
+class PageLink(discord.ui.Button):
+    """A link to a game's page: Discord opens it in the reader's browser, asking the bot
+    nothing (it has no custom id, so nothing is matched after a restart)."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(label="Game page", style=discord.ButtonStyle.link, url=url)
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

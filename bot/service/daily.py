@@ -22,6 +22,7 @@ from bot.service.games import Games, solo_attempt
 from bot.service.inputs import Refused
 from bot.service.lobby import Lobby
 from bot.service.marks import when
+from bot.service.pages import Pages
 from bot.service.replies import Caller, Reply, Table
 from bot.service.timers import Post, Posted, day_ends, post_once
 from bot.store import Attempt, Entry
@@ -96,11 +97,16 @@ def share_line(entry: Entry, challenge: Challenge, run: int) -> str:
 
 
 class Daily:
-    def __init__(self, context: Context, games: Games, lobby: Lobby) -> None:
+    def __init__(self, context: Context, games: Games, lobby: Lobby, pages: Pages) -> None:
         self.context = context
         self.store = context.store
         self.games = games
         self.lobby = lobby
+        self.pages = pages
+
+    async def _linked(self, text: str) -> str:
+        """A daily post, with the link to the daily challenge's page (its one page)."""
+        return await self.pages.under(text, "Daily page", 0, "daily")
 
     def today(self) -> str:
         return self.store.clock().date().isoformat()
@@ -163,6 +169,7 @@ class Daily:
                 e.day for e in await self.store.entries(user_id=entry.user_id) if e.status == "won"
             }
             line = share_line(entry, await self.challenge(entry.day), streak(won, entry.day))
+            line = await self._linked(line)
             item = Posted(Table(channels[entry.guild_id], entry.guild_id), Reply(text=line))
             mark = partial(self.store.claim_share, entry)
             if not await post_once(item, mark, post, posted, self._hold):
@@ -190,6 +197,7 @@ class Daily:
             f"{today.levels[0]}–{today.levels[1]}. Play it with `/daily play` until "
             f"{when(day_ends(self.store.clock()))}.\n{recap}"
         )
+        text = await self._linked(text)
         made = await self.store.daily_posted(today.day) if post is not None else set()
         posted: list[Posted] = []
         for guild, channel in (await self.store.daily_channels()).items():
@@ -232,7 +240,7 @@ class Daily:
                 f"{i}. {row.name} {row.rating:+.1f} ({plural(row.wins, 'win')}, streak "
                 f"{row.streak}, best {row.best:+d})"
             )
-        return Reply(text="\n".join(lines))
+        return Reply(text=await self._linked("\n".join(lines)))
 
     async def stats(self, caller: Caller) -> Reply:
         mine = [

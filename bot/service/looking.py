@@ -9,7 +9,8 @@ from bot.service.answers import Answers, status_card, turn_text
 from bot.service.context import Context
 from bot.service.games import Games, Loaded, rebuild
 from bot.service.inputs import Refused
-from bot.service.marks import when
+from bot.service.marks import link, when
+from bot.service.pages import Pages
 from bot.service.replies import (
     Caller,
     Offer,
@@ -28,11 +29,12 @@ OFFERED = 25
 class Looking:
     """Looking at a game: its board (now or after any move), status, history, and your turns."""
 
-    def __init__(self, context: Context, games: Games, answers: Answers) -> None:
+    def __init__(self, context: Context, games: Games, answers: Answers, pages: Pages) -> None:
         self.context = context
         self.store = context.store
         self.games = games
         self.answers = answers
+        self.pages = pages
 
     async def is_live(self, table: Table) -> bool:
         """Whether a game is open or being played at ``table``."""
@@ -146,8 +148,12 @@ class Looking:
     async def waiting_lines(self, user_id: int) -> list[str]:
         """One line for each game waiting for the user, the longest-waiting first: its
         name and a link to it, how long it has waited, its deadline. ``/turns`` lists
-        them, and so does the daily digest."""
-        return [f"• {line}" for _, line in await self._waiting(user_id)]
+        them, and so does the daily digest, where each links to its game's page too."""
+        lines = []
+        for waiting, line in await self._waiting(user_id):
+            page = await self.pages.link(waiting.game_id)
+            lines.append(f"• {line}" + ("" if page is None else f" · {link('Game page', page)}"))
+        return lines
 
     async def _waiting(self, user_id: int) -> list[tuple[Awaiting, str]]:
         now = self.store.clock()

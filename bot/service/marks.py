@@ -16,6 +16,9 @@ The service says *what* a message refers to, never how a front end shows it:
 * a button to click is marked with :func:`press`: "click **Rematch**" on Discord, and
   in the terminal the command that does the same ("type ```/rematch```"), its verb
   agreeing with who does it ("Bob clicks", "Bob types").
+* a web page is marked with :func:`link`: on Discord its label is the link (``[Game
+  page](<…>)``, the address in angle brackets so that no preview of it fills the
+  message); the terminal prints the label and the address.
 
 This is the one place that knows every mark; no Discord in it, only text.
 """
@@ -37,6 +40,7 @@ _OPTION = re.compile(r"([a-z][a-z_]*):(.*)")
 _ALONE = re.compile(r"`([a-z][a-z_]*:[^/\s`][^\s`]*)`")
 _CHANNEL = re.compile(r"\{#(\d{1,20})\}")
 _ROLE = re.compile(r"\{&(\d{1,20})\}")
+_LINK = re.compile(r"\{link:([^|{}\n]+)\|(https?://[^\s|{}<>]+)\}")
 #: each button the service asks a reader to click, and the terminal's command for it
 BUTTONS = {"Rematch": "/rematch"}
 _PRESS = re.compile(rf"\{{press(es)?:({'|'.join(BUTTONS)})\}}")
@@ -61,6 +65,12 @@ def channel(channel_id: int) -> str:
 def role(role_id: int) -> str:
     """A server role marked for the front end to write."""
     return f"{{&{role_id}}}"
+
+
+def link(label: str, url: str) -> str:
+    """A web page, ``url``, marked for the front end to write, named ``label`` (``Game
+    page``)."""
+    return f"{{link:{label}|{url}}}"
 
 
 def press(button: str, *, one: bool = False) -> str:
@@ -92,6 +102,7 @@ def plain(text: str) -> str:
     text = _WHEN.sub(moment, text)
     text = _CHANNEL.sub(lambda match: f"table {match[1]}", text)
     text = _ROLE.sub(lambda match: f"role {match[1]}", text)
+    text = _LINK.sub(lambda match: f"{match[1]}: {match[2]}", text)
     text = _PRESS.sub(lambda match: f"type{'s' if match[1] else ''} `{BUTTONS[match[2]]}`", text)
     text = _COMMAND.sub(lambda match: f"`/{typed(match[1])}`", text)
     return _ALONE.sub(lambda match: f"`{typed(match[1])}`", text)
@@ -128,6 +139,7 @@ def for_discord(text: str, mention: Mention | None = None) -> str:
     text = _WHEN.sub(_timestamp, text)
     text = _CHANNEL.sub(lambda match: f"<#{match[1]}>", text)
     text = _ROLE.sub(lambda match: f"<@&{match[1]}>", text)
+    text = _LINK.sub(lambda match: f"[{match[1]}](<{match[2]}>)", text)
     text = _PRESS.sub(lambda match: f"click{'s' if match[1] else ''} **{match[2]}**", text)
     if mention is None:
         return text

@@ -25,6 +25,8 @@ from bot.service.answers import Answers, turn_text
 from bot.service.context import Context
 from bot.service.games import Games, Loaded, effective_moves, rebuild, walked
 from bot.service.inputs import Refused
+from bot.service.marks import link
+from bot.service.replies import Reply, Table
 from bot.store import MoveRow
 from renders import looks
 from renders.animation import animate
@@ -203,6 +205,9 @@ class Pages:
         #: where the pages are read, their links' beginning; None while nothing serves
         #: them (set by :func:`bot.web.serving.serving`)
         self.site: str | None = None
+        #: the same, when people on other machines can follow the links (``Web.shared``):
+        #: what the bot's posts link to; None when the pages are this machine's alone
+        self.shared: str | None = None
 
     async def token(self, number: int, kind: str = "game") -> str:
         if self._secret is None:
@@ -214,6 +219,40 @@ class Pages:
         site's address; the daily challenge's one page has no number."""
         token = await self.token(number, kind)
         return f"/{KINDS[kind]}/{token}" if kind == "daily" else f"/{KINDS[kind]}/{number}-{token}"
+
+    async def link(self, number: int, kind: str = "game") -> str | None:
+        """The whole address of page ``number`` of ``kind`` for the bot's posts, or None
+        when no one elsewhere could follow it (not served, or served to this machine only)."""
+        return None if self.shared is None else self.shared + await self.path(number, kind)
+
+    async def under(self, text: str, label: str, number: int, kind: str) -> str:
+        """``text`` (a league's or the daily challenge's post) with a link named ``label``
+        to page ``number`` of ``kind`` on a line under it, where people can follow it."""
+        url = await self.link(number, kind)
+        return text if url is None else f"{text}\n{link(label, url)}"
+
+    async def address(self, table: Table) -> Reply:
+        """``/game link``: where the newest game of ``table`` is read, and its league's
+        page when it is a match of one, for the asker alone. Served to this machine only,
+        the addresses are given all the same (for whoever is at it), saying so."""
+        game = await self.games.latest(table)
+        if self.site is None:
+            raise Refused(
+                "The games' pages are not served here (BRIDGEKEEPER_WEB is off, or its "
+                "address was taken), so this game has no page to open."
+            )
+        site, number = self.shared or self.site, game.row.id
+        lines = [f"**{game.rules.info.name} #{number}**: {site}{await self.path(number)}"]
+        league = await self.store.league_of_game(number)
+        if league is not None:
+            page = await self.path(league.id, "league")
+            lines.append(f"Its league, **{league.name}**: {site}{page}")
+        if self.shared is None:
+            lines.append(
+                "(Served to this machine only: players elsewhere can open these once the "
+                "bot's host sets BRIDGEKEEPER_PUBLIC_URL.)"
+            )
+        return Reply("\n".join(lines), private=True)
 
     async def signed(self, number: int, token: str, kind: str = "game") -> bool:
         """Whether ``token`` is the one of page ``number`` of ``kind``."""

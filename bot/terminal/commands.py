@@ -52,6 +52,7 @@ Options are name=value, as on Discord; quote a value with spaces: name="Spring C
   ada: /board text=on      the board in words too (for a screen reader, or no pictures)
   /hand (what only you see)  /status  /history  /undo  /resign  /leave  /abandon  /archive
   /rematch                 play the finished game again (once every player asks)
+  /link                    the address of the game's page, to watch it in a browser
   /snooze  /extend by=1d  /replace player=bob by=cy  /rules <game>  /games
   /turns  /vacation days=3  /settings notify=dm timezone=Europe/Berlin quiet_start=22
   quiet_end=7 quiet=off reminders=12h|digest|game digest_hour=8 heads_up=on
@@ -164,6 +165,7 @@ def at_table(session: Session, caller: Caller, table: Table, args: str) -> dict[
         "replace": replace,
         "status": lambda: s.looking.status(table),
         "history": lambda: s.looking.history(table),
+        "link": lambda: s.pages.address(table),
         "undo": lambda: s.undo.ask(table, caller),
         "rematch": lambda: s.rematch.agree(table, caller),
         "resign": lambda: s.play.resign(table, caller),

@@ -44,6 +44,7 @@ async def serving(service: Service, where: Web) -> AsyncIterator[Served]:
             where = replace(where, port=runner.addresses[0][1])
         pages = Served(service, where)
         service.pages.site = where.base
+        service.pages.shared = where.base if where.shared else None
         log.info("serving the games' pages at %s (the links begin %s)", pages.listening, where.base)
         yield pages
     finally:

@@ -176,6 +176,10 @@ class Games(
     async def status(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(interaction, await self.service.looking.status(table_of(interaction)))
 
+    @app_commands.command(name="link", description="The address of this game's page on the web")
+    async def link(self, interaction: discord.Interaction) -> None:
+        await self.bot.answer(interaction, await self.service.pages.address(table_of(interaction)))
+
     @app_commands.command(name="history", description="Every move so far")
     async def history(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(

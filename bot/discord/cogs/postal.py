@@ -23,6 +23,7 @@ from bot.discord.host import Host
 from bot.discord.messages import parts_of
 from bot.discord.views import SnoozeButton
 from bot.service import Reply, Table
+from bot.service.marks import link
 from bot.service.minute import MinutePass
 from bot.store import Notice
 
@@ -105,9 +106,11 @@ class Postal(commands.Cog):
         await self.timers.sent(notice)
 
     async def _deliver(self, notice: Notice) -> None:
-        """A DM names its game and links to it (a digest, of several games, has a link on
-        each line); a mention goes to the game's channel. A ``board`` notice is a timer's
-        move whose process died before posting it: its board, rebuilt, in the channel."""
+        """A DM names its game and links to its channel and to its page, where players
+        can follow that (a digest, of several games, has both on each line); a mention
+        goes to the game's channel, the page's link under it. A ``board`` notice is a
+        timer's move whose process died before posting it: its board, rebuilt, in the
+        channel."""
         if notice.kind == "board":
             item = await self.timers.board(notice)
             await self.bot.post(item.table, item.reply)
@@ -117,14 +120,22 @@ class Postal(commands.Cog):
         if notice.kind == "reminder" and notice.turn_since is not None:
             assert notice.game_id is not None  # a reminder is of a game's turn
             snooze = (SnoozeButton.of(notice.game_id, notice.turn_since),)
+        page = None if notice.game_id is None else await self.bot.service.pages.link(notice.game_id)
         if notice.via == "dm":
             user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
-            text = notice.text
+            text, where = notice.text, []
             if notice.channel_id is not None:
-                text += "\n" + jump_link(Table(notice.channel_id, notice.guild_id))
+                where.append(jump_link(Table(notice.channel_id, notice.guild_id)))
+            if page is not None:
+                where.append(link("Game page", page))
+            if where:
+                text += "\n" + " · ".join(where)
             await post(user, parts_of(Reply(text), snooze, mention))
             return
         assert notice.channel_id is not None  # not a DM: a mention in its game's channel
         channel = await self.bot.channel_of(notice.channel_id)
-        addressed = Reply(f"<@{notice.user_id}> {notice.text}", mentions=(notice.user_id,))
+        text = f"<@{notice.user_id}> {notice.text}"
+        if page is not None:
+            text += "\n" + link("Game page", page)
+        addressed = Reply(text, mentions=(notice.user_id,))
         await post(channel, parts_of(addressed, snooze, mention))

@@ -243,7 +243,7 @@ class LeagueRounds:
             f"Table {i}: " + ", ".join(names[p] for p in m.players) for i, m in enumerate(tables, 1)
         ]
         lines += [f"Bye: {names[m.players[0]]}" for m in current if m.kind == "bye"]
-        return Posted(home, Reply(text="\n".join(lines)))
+        return Posted(home, Reply(text=await self.tables.linked(league, "\n".join(lines))))
 
     async def _match_post(self, league: LeagueRow, match: Match) -> Posted:
         """A new match's first board, in its thread. The service pings only whoever moves

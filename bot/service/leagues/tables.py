@@ -28,6 +28,7 @@ from bot.service.leagues.book import (
     progress,
 )
 from bot.service.marks import channel, when
+from bot.service.pages import Pages
 from bot.service.replies import Reply
 from bot.store import LeagueRow, Match, parse_time
 from renders.standings import render_table
@@ -37,9 +38,14 @@ from renders.text.common import plural
 class LeagueTables:
     """Looking at leagues: standings (as a picture), the list, the schedule and the results."""
 
-    def __init__(self, book: LeagueBook) -> None:
+    def __init__(self, book: LeagueBook, pages: Pages) -> None:
         self.store = book.store
         self.book = book
+        self.pages = pages
+
+    async def linked(self, league: LeagueRow, text: str) -> str:
+        """A league's post, with the link to the league's page."""
+        return await self.pages.under(text, "League page", league.id, "league")
 
     async def standings(self, guild_id: int | None, name: str) -> Reply:
         league = await self.book.league(guild_id, name)
@@ -63,7 +69,10 @@ class LeagueTables:
             for rank, player, *values in table
         ]
         return Reply(
-            text="\n".join(lines), image=image, alt="\n".join(alt), alt_whole="/league standings"
+            text=await self.linked(league, "\n".join(lines)),
+            image=image,
+            alt="\n".join(alt),
+            alt_whole="/league standings",
         )
 
     async def table(self, league: LeagueRow) -> Standings:

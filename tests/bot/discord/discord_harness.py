@@ -166,6 +166,7 @@ class Button:
     style: int
     disabled: bool
     emoji: str | None
+    url: str | None = None  # a link button's address
 
 
 @dataclass(frozen=True)
@@ -253,6 +254,7 @@ class Reply:
                     c.get("style", 0),
                     bool(c.get("disabled")),
                     (c.get("emoji") or {}).get("name"),
+                    c.get("url"),
                 )
                 for c in row.get("components", [])
                 if c.get("type") == BUTTON

@@ -42,6 +42,7 @@ ROWS = 5
 PER_ROW = 5
 CUSTOM_ID = 100
 BUTTON_LABEL = 80
+BUTTON_URL = 512  # characters of a link button's address
 SELECT_OPTIONS = 25
 OPTION_TEXT = 100  # a select option's label, value and description
 PLACEHOLDER = 150
@@ -214,6 +215,12 @@ def _interactive_problems(components: list[dict[str, Any]]) -> list[str]:
         cid = component.get("custom_id")
         if component.get("type") == BUTTON and component.get("style") != 5 and not cid:
             problems.append(f"button without custom_id: {component}")
+        if component.get("type") == BUTTON and component.get("style") == 5:
+            url = component.get("url") or ""
+            if cid is not None or not url.startswith(("http://", "https://")):
+                problems.append(f"a link button has a url and no custom_id: {component}")
+            if len(url) > BUTTON_URL:
+                problems.append(f"a button's url over {BUTTON_URL} characters: {url}")
         if cid is not None:
             if len(cid) > CUSTOM_ID:
                 problems.append(f"custom_id over {CUSTOM_ID} characters: {cid}")

@@ -14,13 +14,16 @@ from __future__ import annotations
 import copy
 import io
 
+import aiohttp
 import pytest
 from PIL import Image
 
+from bot.config import Web
 from bot.discord.cards import CARD_TEXT_LIMIT
 from bot.discord.messages import parts_of
 from bot.service import Caller, Table
 from bot.service import Reply as ServiceReply
+from bot.web.serving import serving
 from renders.palette import PLAYER_COLOURS
 from tests.bot.discord.discord_harness import CHANNEL_ID, GUILD_ID, Harness, Replies, Reply, pinged
 from tests.bot.discord.discord_limits import ALT_TEXT, COMPONENTS_V2, CONTENT, message_problems
@@ -130,6 +133,29 @@ async def test_a_deadline_move_posted_by_the_timers_is_a_card(h):
     assert pinged(post.message) == set()
 
 
+async def test_a_card_links_to_the_games_page_where_players_can_follow_it(h):
+    public = Web("127.0.0.1", 0, public_url="https://games.example.org")
+    async with serving(h.service, public) as served, aiohttp.ClientSession() as http:
+        start = await started(h)
+        board = start.board
+        assert_card(board, "Play, Game page")
+        link = board.button("Game page")
+        assert link.style == 5 and link.custom_id is None, "a link: Discord opens it"
+        path = await h.service.pages.path(1)
+        assert link.url == f"https://games.example.org{path}", "the game's, not a seat's"
+        async with http.get(served.listening + path) as page:  # behind the public address
+            assert page.status == 200 and "Skybridge #1" in await page.text()
+        over = (await h.slash("game", "resign", user=BOB)).board
+        assert_card(over, "Rematch, Game page")
+        assert over.button("Game page").url == link.url
+
+
+async def test_a_card_has_no_link_players_elsewhere_could_not_follow(h):
+    async with serving(h.service, Web("127.0.0.1", 0)):  # this machine's alone
+        assert_card((await started(h)).board, "Play")
+    assert h.service.pages.site is not None and h.service.pages.shared is None
+
+
 async def test_private_replies_and_refusals_stay_plain_messages(h):
     await started(h)
     (mine,) = (await h.slash("game", "board", user=ADA)).messages
@@ -229,6 +255,16 @@ def test_the_fake_takes_a_well_formed_card():
             "alt text is over 1024",
         ),
         (lambda m: m.update(flags=0), "need IS_COMPONENTS_V2"),
+        (
+            lambda m: m["components"][0]["components"][2]["components"][0].update(style=5),
+            "a link button has a url and no custom_id",
+        ),
+        (
+            lambda m: m["components"][0]["components"][2]["components"].append(
+                {"type": 2, "style": 5, "label": "Game page", "url": "https://x/" + "g" * 512}
+            ),
+            "a button's url over 512 characters",
+        ),
     ],
 )
 def test_the_fake_refuses_what_discord_refuses_in_a_card(change, refusal):

@@ -250,7 +250,7 @@ async def test_setup_hook_synced_every_command(h):
     assert subcommands == {
         "new", "join", "leave", "start", "board", "status", "history",
         "legal", "undo", "resign", "abandon", "rules", "snooze", "extend", "replace", "archive",
-        "add-ai",
+        "add-ai", "link",
     }  # fmt: skip
     (notation,) = synced["move"]["options"]
     assert notation["name"] == "notation" and notation["autocomplete"] and notation["required"]

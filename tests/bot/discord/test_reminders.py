@@ -10,7 +10,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.config import Web
 from bot.service import Caller, Table
+from bot.web.serving import serving
 from tests.bot.discord.discord_harness import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, Harness
 from tests.bot.discord.test_commands import assert_refused, board_of
 from tests.conftest import Clock
@@ -219,3 +221,35 @@ async def test_every_dm_names_its_game_and_links_to_it_and_the_heads_up_comes_on
     assert warning["content"].endswith(f"\n{LINK}")
     assert len(h.dms(order[2].user_id)) == 1, "told once this turn"
     assert all("{t:" not in d["content"] for p in order for d in h.dms(p.user_id))
+
+
+async def test_dms_reminders_and_the_digest_link_to_each_games_page(h, clock):
+    """Served behind a public address, every notice of a game links to its page: a DM
+    beside the channel's link, a reminder in the channel under its first line, the
+    digest on each game's line. The address is the game's: the same for every seat."""
+    async with serving(h.service, Web("127.0.0.1", 0, public_url="https://games.example.org")):
+        await waiting_for(h, BOB, ADA, CHANNEL_ID, time_per_move="2d")
+        await waiting_for(h, BOB, ADA, OTHER_CHANNEL_ID)
+        await h.slash("settings", notify="dm", user=ADA)
+        await a_move(h, BOB)  # Ada's turn, told in a DM
+        page = "https://games.example.org" + await h.service.pages.path(1)
+        other = "https://games.example.org" + await h.service.pages.path(2)
+        await tick(h)
+        dm = h.dms(ADA.user_id)[0]["content"]
+        assert dm.startswith("Your move in **Skybridge #1**")
+        assert dm.endswith(f"\n{LINK} · [Game page](<{page}>)"), dm
+        clock.at(hours=24)
+        await tick(h)
+        (reminder,) = [d for d in h.dms(ADA.user_id) if d["content"].startswith("Reminder")]
+        assert reminder["content"].endswith(f"\n{LINK} · [Game page](<{page}>)")
+        posts = [c for c in h.calls if c.path == "/channels/{channel_id}/messages"]
+        (bobs,) = [c for c in posts if c.text.startswith(f"<@{BOB.user_id}> Reminder")]
+        first, link = bobs.text.split("\n")
+        assert "**Skybridge #2**" in first and link == f"[Game page](<{other}>)"
+        await h.slash("settings", reminders="digest", digest_hour=8, user=ADA)
+        clock.now = datetime(2026, 11, 4, 8, tzinfo=UTC)
+        await tick(h)
+        (digest,) = [d for d in h.dms(ADA.user_id) if "daily digest" in d["content"]]
+    lines = digest["content"].splitlines()
+    assert lines[1].endswith(f" · [Game page](<{page}>)") and f"in {LINK} " in lines[1], lines
+    assert len(lines) == 2, "the one game waiting for Ada"

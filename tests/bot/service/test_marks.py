@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.service.marks import channel, for_discord, plain, press, role, when
+from bot.service.marks import channel, for_discord, link, plain, press, role, when
 
 MOMENT = datetime(2026, 12, 1, 17, 0, 30, tzinfo=UTC)
 UNIX = int(MOMENT.timestamp())
@@ -62,3 +62,9 @@ def test_channels_roles_and_buttons_are_marked_for_each_front_end():
     assert plain(text) == "In table 1234, by role 77: type `/rematch`, as Bob types `/rematch`."
     with pytest.raises(ValueError):
         press("Nothing")
+
+
+def test_a_page_is_a_link_without_a_preview_on_discord_and_its_address_in_the_terminal():
+    text = f"Due soon. {link('Game page', 'https://games.example.org/g/12-abc')}"
+    assert for_discord(text) == "Due soon. [Game page](<https://games.example.org/g/12-abc>)"
+    assert plain(text) == "Due soon. Game page: https://games.example.org/g/12-abc"

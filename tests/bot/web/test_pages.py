@@ -327,6 +327,17 @@ def test_the_pages_address_is_a_setting_refused_clearly_when_wrong():
             read_web(address, url)
 
 
+def test_only_links_that_people_elsewhere_can_follow_are_shared():
+    """The bot's posts link to the pages only where a player on another machine gets
+    there: a public address, or an address on this machine's network."""
+    for address, url in (("", ""), ("0.0.0.0:8000", ""), ("localhost:8000", ""),
+                         ("[::1]:8000", ""), ("127.0.0.2:8000", "")):  # fmt: skip
+        assert not read_web(address, url).shared, address
+    for address, url in (("", "https://games.example.org"), ("192.168.1.5:8080", ""),
+                         ("games.lan:8080", "")):  # fmt: skip
+        assert read_web(address, url).shared, address
+
+
 async def test_a_taken_address_is_refused_naming_the_setting(store):
     service = Service(store, images=False)
     with socket.socket() as taken:
@@ -359,3 +370,17 @@ async def test_the_terminal_prints_a_games_page_address_once_as_it_begins(store,
     printed = re.findall(r"\[watch it live in a browser: (\S+)\]", out.getvalue())
     assert printed == [await link(1)], out.getvalue()
     assert out.getvalue().index(printed[0]) > out.getvalue().index("To play")
+
+
+async def test_the_terminal_gives_a_games_page_address_when_asked(store, tmp_path):
+    service = Service(store, seed=lambda: 1)
+    out = io.StringIO()
+    console = Console(service, tmp_path, out)
+    for line in ("ada: /new skybridge", "bob: /join", "ada: /start"):
+        await console.handle(line)
+    async with serving(service, Web(port=0)) as served:
+        start = out.tell()
+        await console.handle("bob: /link")
+        said = out.getvalue()[start:]
+        assert f"**Skybridge #1**: {await served.link(1)}\n" in said, said
+        assert "Served to this machine only" in said
