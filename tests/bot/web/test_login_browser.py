@@ -1,9 +1,10 @@
 """Logging in with Discord in a real browser (Debian's headless Chromium through
 Playwright, as ``test_browser.py``), through the fake Discord OAuth2 server: Ada clicks
 "Log in with Discord" on a game of Battle for Seven Cities, comes back to the page and
-sees her own hand (its words and its picture) and not Bob's, reads it at 390 px, and
-logs out with the button. Screenshots of the logged-in page at 390 and 1280 px go to
-``BRIDGEKEEPER_SCREENS`` (``docs/screens`` to refresh the guide's)."""
+sees her own hand (its words and its picture) and not Bob's, sees it follow a move
+without reloading, reads it at 390 px, and logs out with the button. Screenshots of the
+logged-in page at 390 and 1280 px go to ``BRIDGEKEEPER_SCREENS`` (``docs/screens`` to
+refresh the guide's)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from tests.bot.web.test_browser import (  # noqa: F401 (fixtures)
     until,
 )
 from tests.bot.web.test_login import hand_line, seven_cities
+from tests.bot.web.test_pages import move
 from tests.conftest import ADA, BOB, TABLE
 
 #: the hand's picture is in: loaded, and not broken
@@ -49,6 +51,10 @@ async def test_a_player_logs_in_sees_their_own_hand_and_logs_out(browser, store,
         await page.reload()
         await until(page, HAND_LOADED)
         await page.screenshot(path=screens / "game-page-logged-in-1280.png", full_page=True)
+        await move(service)  # the hand follows the game live, as the rest of the page does
+        version = (await service.games.active(TABLE)).row.version
+        await until(page, f"document.getElementById('hand-board').src.endsWith('v={version}')")
+        await until(page, HAND_LOADED)
         await page.click("#logout")
         await until(page, "!document.getElementById('hand') && !!document.getElementById('login')")
         assert page.url == url and ada not in await page.content()
