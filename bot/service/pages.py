@@ -342,23 +342,17 @@ class Pages:
         reply = await self.hands.get(key, answer)
         if reply is None:
             return None
-        return Hand(
-            text=reply.text.replace("**", ""),
-            png=reply.image,
-            alt=reply.alt,
-            tag=f"{game.row.id}-v{game.row.version}-s{seat}",
-        )
+        return Hand(text=reply.text.replace("**", ""), png=reply.image, alt=reply.alt)
 
 
 @dataclass(frozen=True)
 class Hand:
     """A player's own view of a game, as ``/hand`` gives it: its words, and its picture
-    (None where the game has none) named by its position and seat."""
+    (None where the game has none) with the picture in words."""
 
     text: str
     png: bytes | None
     alt: str | None
-    tag: str
 
 
 def animated(game: Loaded, standing: Sequence[MoveRow]) -> bytes:
