@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from ipaddress import ip_address
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -52,14 +52,34 @@ class Shards:
         return f"shards {', '.join(map(str, ids))} of {self.count}"
 
 
+#: where Discord's OAuth2 is: its authorization page and its API
+DISCORD_URL = "https://discord.com"
+
+
+@dataclass(frozen=True)
+class Login:
+    """Logging in with Discord on the pages: the OAuth2 application's id and secret
+    (``BRIDGEKEEPER_OAUTH_CLIENT_ID``, ``BRIDGEKEEPER_OAUTH_CLIENT_SECRET``), and where
+    Discord is (``BRIDGEKEEPER_OAUTH_DISCORD_URL``: a fake one, in tests)."""
+
+    client_id: str
+    client_secret: str
+    discord: str = DISCORD_URL
+
+    def __repr__(self) -> str:  # never the secret, in a log or a traceback
+        return f"Login(client_id={self.client_id!r}, discord={self.discord!r})"
+
+
 @dataclass(frozen=True)
 class Web:
     """Where the games' pages are served (``BRIDGEKEEPER_WEB``), and the address their
-    links begin with (``BRIDGEKEEPER_PUBLIC_URL``; by default, where they are served)."""
+    links begin with (``BRIDGEKEEPER_PUBLIC_URL``; by default, where they are served);
+    ``login``: players log in with Discord to see their own hands (None: no login)."""
 
     host: str = DEFAULT_WEB_HOST
     port: int = DEFAULT_WEB_PORT
     public_url: str | None = None
+    login: Login | None = None
 
     @property
     def base(self) -> str:
@@ -136,6 +156,9 @@ def load_settings(env: Mapping[str, str] = os.environ, dotenv: Path = Path(".env
             "(python -m bot migrate-store; docs/deploy.md)."
         )
     web = read_web(merged.get("BRIDGEKEEPER_WEB", ""), merged.get("BRIDGEKEEPER_PUBLIC_URL", ""))
+    login = read_login(merged)
+    if web is not None and login is not None:
+        web = replace(web, login=login)
     return Settings(
         token=merged.get("DISCORD_TOKEN") or None, db_path=db_path, shards=shards, web=web
     )
@@ -166,6 +189,27 @@ def read_web(address: str, public_url: str) -> Web | None:
             "or off for no pages."
         )
     return Web(host, port, public_url or None)
+
+
+def read_login(merged: Mapping[str, str]) -> Login | None:
+    """The OAuth2 application's id and secret, both or neither (no login)."""
+    client_id = merged.get("BRIDGEKEEPER_OAUTH_CLIENT_ID", "").strip()
+    secret = merged.get("BRIDGEKEEPER_OAUTH_CLIENT_SECRET", "").strip()
+    if not client_id and not secret:
+        return None
+    if not client_id or not secret:
+        missing = "BRIDGEKEEPER_OAUTH_CLIENT_ID" if secret else "BRIDGEKEEPER_OAUTH_CLIENT_SECRET"
+        raise BadSetting(
+            f"{missing} is not set: logging in with Discord on the pages needs both the "
+            "OAuth2 application's client id and its secret (docs/hosting.md), or neither."
+        )
+    discord = merged.get("BRIDGEKEEPER_OAUTH_DISCORD_URL", "").strip().rstrip("/")
+    if discord and urlsplit(discord).scheme not in ("http", "https"):
+        raise BadSetting(
+            f"BRIDGEKEEPER_OAUTH_DISCORD_URL={discord} is not a web address (leave it unset "
+            "for Discord's own, https://discord.com)."
+        )
+    return Login(client_id, secret, discord or DISCORD_URL)
 
 
 def read_shards(ids_text: str, count_text: str) -> Shards:

@@ -61,6 +61,7 @@ from bot.service.replies import (
     waited_for,
 )
 from bot.service.seats import Seats
+from bot.service.sessions import Sessions
 from bot.service.timers import Timers
 from bot.service.undo import Undo
 from bot.store import Store
@@ -98,7 +99,8 @@ class Service:
         self.undo = Undo(context, self.games, answers)
         self.seats = Seats(context, self.games, self.play)
         self.postal = Postal(context, self.games, answers)
-        self.pages = Pages(context, self.games, answers)
+        self.pages = Pages(context, self.games, answers, self.play)
+        self.sessions = Sessions(context)
         self.looking = Looking(context, self.games, answers, self.pages)
         self.ratings = Ratings(context)
         self.rematch = Rematch(self.lobby)

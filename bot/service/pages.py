@@ -1,6 +1,8 @@
 """A game's page on the web: its unguessable address, what it shows, its boards and its
 exports, all from the public view (``rules.view(state, None)``): what anyone in the
-game's channel may see, and nothing a seat keeps to itself.
+game's channel may see, and nothing a seat keeps to itself. The one exception is
+:meth:`Pages.hand`: a player logged in (:mod:`bot.service.sessions`) is shown their own
+seat's view, exactly what ``/hand`` shows them, on their page only.
 
 The address is ``/g/<game id>-<token>``, the token a short HMAC of the id under a
 secret kept in the database (the ``pages`` secret, made once, as the daily challenge's
@@ -19,14 +21,15 @@ import hmac
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from bot.service.answers import Answers, turn_text
 from bot.service.context import Context
 from bot.service.games import Games, Loaded, effective_moves, rebuild, walked
 from bot.service.inputs import Refused
 from bot.service.marks import link
-from bot.service.replies import Reply, Table
+from bot.service.play import Play
+from bot.service.replies import Caller, Reply, Table
 from bot.store import MoveRow
 from renders import looks
 from renders.animation import animate
@@ -146,19 +149,20 @@ def record_json(page: GamePage) -> dict[str, Any]:
     }
 
 
-class Boards:
+T = TypeVar("T")
+
+
+class Boards(Generic[T]):
     """Pictures of positions, each drawn once: by key, the most recently used kept, and
     a picture asked for again while it is being drawn waits for that drawing."""
 
     def __init__(self, kept: int = BOARDS_KEPT) -> None:
         self.kept = kept
-        self._done: OrderedDict[tuple[int, int], bytes] = OrderedDict()
-        self._drawing: dict[tuple[int, int], asyncio.Future[bytes | None]] = {}
+        self._done: OrderedDict[tuple[int, ...], T] = OrderedDict()
+        self._drawing: dict[tuple[int, ...], asyncio.Future[T | None]] = {}
         self.drawn = 0  # pictures drawn so far (the rest were kept ones)
 
-    async def get(
-        self, key: tuple[int, int], draw: Callable[[], Awaitable[bytes | None]]
-    ) -> bytes | None:
+    async def get(self, key: tuple[int, ...], draw: Callable[[], Awaitable[T | None]]) -> T | None:
         if key in self._done:
             self._done.move_to_end(key)
             return self._done[key]
@@ -194,13 +198,16 @@ class Board:
 class Pages:
     """Games' pages: addresses, what they show, boards, exports; all public."""
 
-    def __init__(self, context: Context, games: Games, answers: Answers) -> None:
+    def __init__(self, context: Context, games: Games, answers: Answers, play: Play) -> None:
         self.context = context
         self.store = context.store
         self.games = games
         self.answers = answers
-        self.boards = Boards()
-        self.animations = Boards(ANIMATIONS_KEPT)
+        self.play = play
+        self.boards: Boards[bytes] = Boards()
+        self.animations: Boards[bytes] = Boards(ANIMATIONS_KEPT)
+        #: players' own views, each worked out once per version of its game
+        self.hands: Boards[Reply] = Boards()
         self._secret: bytes | None = None
         #: where the pages are read, their links' beginning; None while nothing serves
         #: them (set by :func:`bot.web.serving.serving`)
@@ -357,6 +364,33 @@ class Pages:
 
         gif = await self.animations.get(key, draw)
         return None if gif is None else Board(gif, f"{key[0]}-v{key[1]}")
+
+    async def hand(self, game: Loaded, user_id: int) -> Hand | None:
+        """What ``/hand`` shows user ``user_id`` in ``game`` (the same answer, drawn by
+        the same renderer), or None when they have no seat or the game is not being
+        played: for that player's eyes only, never in a public page, board or export."""
+        seat = game.seat_of(user_id)
+        if seat is None or game.row.status != "active" or game.state is None:
+            return None
+        key = (game.row.id, game.row.version, seat)
+
+        async def answer() -> Reply:
+            return await self.play.own(game, Caller(user_id, game.names[seat]))
+
+        reply = await self.hands.get(key, answer)
+        if reply is None:
+            return None
+        return Hand(text=reply.text.replace("**", ""), png=reply.image, alt=reply.alt)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A player's own view of a game, as ``/hand`` gives it: its words, and its picture
+    (None where the game has none) with the picture in words."""
+
+    text: str
+    png: bytes | None
+    alt: str | None
 
 
 def animated(game: Loaded, standing: Sequence[MoveRow]) -> bytes:

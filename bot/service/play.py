@@ -260,7 +260,11 @@ class Play:
         player's own sheet item by item); where nothing is hidden, the board everyone
         sees. With its **Play** button while the game waits for the caller: wherever
         they ask, they can play it from here."""
-        game = await self.games.active(table)
+        return await self.own(await self.games.active(table), caller)
+
+    async def own(self, game: Loaded, caller: Caller) -> Reply:
+        """:meth:`hand` of a game already loaded (a game's web page asks it of the
+        player logged in); refused if the caller has no seat in it."""
         seat = seated(game, caller)
         offers: tuple[Offer, ...] = ()
         if caller.user_id in game.people(game.position.awaited):

@@ -1,11 +1,11 @@
 """The web front end's routes: a game's page, its boards, its exports and its live stream.
 
-Every route is a GET (nothing changes on a GET, and nothing here changes anything), and
-every answer carries the same strict headers (:func:`_headers`): a Content-Security-
-Policy that runs only our own script and style files, ``nosniff``, no referrer (a page's
-address is its key). An address that is not a page is a plain 404, whether no game has
-that id or its token is wrong; a request that breaks is a plain 500, logged, never a
-traceback sent to the reader.
+Every route is a GET that changes nothing (logging in and out, :mod:`bot.web.login`,
+is the one exception: its cookies), and every answer carries the same strict headers
+(:func:`_headers`): a Content-Security-Policy that runs only our own script and style
+files, ``nosniff``, no referrer (a page's address is its key). An address that is not a
+page is a plain 404, whether no game has that id or its token is wrong; a request that
+breaks is a plain 500, logged, never a traceback sent to the reader.
 """
 
 from __future__ import annotations
@@ -19,20 +19,23 @@ from importlib.resources import files
 
 from aiohttp import web
 
+from bot.config import Login
 from bot.service import Service
 from bot.service.changes import Heard
 from bot.service.games import Loaded
 from bot.service.pages import Board, record_json, record_text
-from bot.web.html import game_page, home_page
+from bot.web import login as logging_in
+from bot.web.html import Reader, game_page, home_page
+from bot.web.keys import LOGIN, SERVICE
 from bot.web.listings import daily_page, league_page, player_page, server_page
 
 log = logging.getLogger(__name__)
 
-SERVICE = web.AppKey("service", Service)
-#: what a page may load: its own script, style and pictures, and its live stream
+#: what a page may load: its own script, style and pictures, and its live stream; its
+#: one form (logging out) posts to the site itself
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 HEADERS = {
     "Content-Security-Policy": POLICY,
@@ -40,7 +43,7 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
 }
-#: a request's body, at most: pages take none
+#: a request's body, at most: pages take none, the logout form a few dozen bytes
 BODY_LIMIT = 1024
 #: seconds between the comments that keep an idle live stream open through proxies
 KEEP_ALIVE = 20.0
@@ -61,10 +64,13 @@ STATIC = {
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def app(service: Service) -> web.Application:
-    """The pages of ``service``'s games, as an aiohttp application."""
+def app(service: Service, login: Login | None = None) -> web.Application:
+    """The pages of ``service``'s games, as an aiohttp application; with ``login``, its
+    players log in with Discord to see their own hands there."""
     application = web.Application(middlewares=[_plain_errors], client_max_size=BODY_LIMIT)
     application[SERVICE] = service
+    if login is not None:
+        logging_in.routes(application, login)
     application.on_response_prepare.append(_headers)
     application.on_shutdown.append(_end_streams)
     application.router.add_get("/", _home)
@@ -74,6 +80,7 @@ def app(service: Service) -> web.Application:
     application.router.add_get(GAME + "/board.png", _latest_board)
     application.router.add_get(GAME + "/board/{ply:[0-9]{1,6}}.png", _past_board)
     application.router.add_get(GAME + "/game.gif", _animation)
+    application.router.add_get(GAME + "/hand.png", _hand)
     application.router.add_get(GAME + "/record.txt", _record_text)
     application.router.add_get(GAME + "/record.json", _record_json)
     application.router.add_get(GAME + "/events", _events)
@@ -149,9 +156,38 @@ async def _opened(request: web.Request) -> tuple[Service, Loaded, str]:
 
 
 async def _game_page(request: web.Request) -> web.Response:
+    """The game's page; a player logged in also sees their own hand on it, and then the
+    page is theirs alone: no cache keeps it (``private, no-store``)."""
     service, game, path = await _opened(request)
     page = await service.pages.page(game)
-    return _html(game_page(page, path))
+    session = await logging_in.reader(request)
+    if session is None:
+        response = _html(game_page(page, path, Reader(login=LOGIN in request.app)))
+    else:
+        hand = await service.pages.hand(game, session.user_id)
+        guard = await service.sessions.guard(request.cookies[logging_in.SESSION])
+        response = _html(game_page(page, path, Reader(True, session.name, guard, hand)))
+        response.headers["Cache-Control"] = PRIVATE
+    response.headers["Vary"] = "Cookie"
+    return response
+
+
+#: what may keep an answer meant for one reader: nobody
+PRIVATE = "private, no-store"
+
+
+async def _hand(request: web.Request) -> web.Response:
+    """The picture of the reader's own hand: theirs only (404 for anyone else)."""
+    service, game, _ = await _opened(request)
+    session = await logging_in.reader(request)
+    hand = None if session is None else await service.pages.hand(game, session.user_id)
+    if hand is None or hand.png is None:
+        raise web.HTTPNotFound()
+    return web.Response(
+        body=hand.png,
+        content_type="image/png",
+        headers={"Cache-Control": PRIVATE, "Vary": "Cookie"},
+    )
 
 
 async def _latest_board(request: web.Request) -> web.Response:

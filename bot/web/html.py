@@ -4,9 +4,10 @@ script (``static/page.js``) adds replay, the reader's own time zone and live upd
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
-from bot.service.pages import GamePage, Player, Ply
+from bot.service.pages import GamePage, Hand, Player, Ply
 
 SITE = "Bridgekeeper"
 HEAD = """<!doctype html>
@@ -33,8 +34,20 @@ def home_page() -> str:
     )
 
 
-def game_page(page: GamePage, path: str) -> str:
-    """``page`` at ``path`` (``/g/<id>-<token>``)."""
+@dataclass(frozen=True)
+class Reader:
+    """Who reads a game's page, as far as the page shows it: whether logging in with
+    Discord is offered, and once logged in, their name, the guard of their logout form,
+    and their own hand where they have a seat in the game."""
+
+    login: bool = False
+    name: str | None = None
+    guard: str | None = None
+    hand: Hand | None = None
+
+
+def game_page(page: GamePage, path: str, reader: Reader = Reader()) -> str:
+    """``page`` at ``path`` (``/g/<id>-<token>``), as ``reader`` sees it."""
     e = escape
     last = len(page.plies)
     board = ""
@@ -65,18 +78,56 @@ def game_page(page: GamePage, path: str) -> str:
 <main id="game" data-path="{e(path)}" data-version="{page.version}" data-plies="{last}">
 <header>
 <h1>{e(page.title)}</h1>
-{_league(page)}<div id="live">
+{_account(reader, path)}{_league(page)}<div id="live">
 {_turn(page)}
 </div>
 </header>
 {board}<div id="facts">
-{_facts(page, path)}
+{_hand(reader.hand, path, page.version)}{_facts(page, path)}
 </div>
 </main>
 </body>
 </html>
 """
     )
+
+
+def _account(reader: Reader, path: str) -> str:
+    """Logged in as whom, with the logout form; or the way to log in, where there is one."""
+    e = escape
+    if reader.name is not None:
+        return f"""<form class="account" method="post" action="/logout">
+<p>Logged in with Discord as <strong>{e(reader.name)}</strong>.
+<input type="hidden" name="guard" value="{e(reader.guard or "")}">
+<input type="hidden" name="then" value="{e(path)}">
+<button type="submit" id="logout">Log out</button></p>
+</form>
+"""
+    if reader.login:
+        return (
+            f'<p class="account"><a id="login" href="/login?then={e(path)}">Log in with '
+            "Discord</a> to see your own hand here, if you play in this game.</p>\n"
+        )
+    return ""
+
+
+def _hand(hand: Hand | None, path: str, version: int) -> str:
+    """The reader's own hand, as ``/hand`` shows it: on their page only."""
+    if hand is None:
+        return ""
+    e = escape
+    words = "".join(f"<p>{e(line)}</p>" for line in hand.text.splitlines())
+    picture = ""
+    if hand.png is not None:
+        picture = (
+            f'<img class="hand" id="hand-board" src="{e(path)}/hand.png?v={version}" '
+            f'alt="{e(hand.alt or "Your own view of the board")}">\n'
+        )
+    return f"""<section id="hand" aria-labelledby="hand-title">
+<h2 id="hand-title">Your hand (only you see this)</h2>
+{picture}<div id="hand-words">{words}</div>
+</section>
+"""
 
 
 def _league(page: GamePage) -> str:

@@ -28,7 +28,7 @@ class CannotServe(OSError):
 async def serving(service: Service, where: Web) -> AsyncIterator[Served]:
     """Serve ``service``'s pages at ``where`` until the block ends; raises
     :class:`CannotServe`, naming ``BRIDGEKEEPER_WEB``, when the address is not free."""
-    runner = web.AppRunner(app(service), access_log=None, shutdown_timeout=STOP_WITHIN)
+    runner = web.AppRunner(app(service, where.login), access_log=None, shutdown_timeout=STOP_WITHIN)
     await runner.setup()
     try:
         site = web.TCPSite(runner, where.host, where.port)
