@@ -18,7 +18,9 @@ its sending to the whole answer read:
   LISTEN/NOTIFY. ``web.loadavg_start`` is the machine's 1-minute load average before
   (other work on the machine inflates every wall-clock time).
 * **flat out** (``web.pages_per_s``): every reader asks for the page again the moment
-  its answer is read: the most pages a second one process serves.
+  its answer is read: the most pages a second one process serves, and the CPU the
+  serving process spends on each (``web.cpu_ms_per_page``: steadier than wall-clock
+  figures on a busy machine).
 
 ``web.gif_cpu_ms`` is the CPU (``time.process_time``, every thread of the process) the
 GIF of the whole game costs, ``moves`` moves, one frame a position, drawn once.
@@ -226,6 +228,9 @@ async def _figures(
         metric(emit, "web.update_p50_ms", percentile(delays, 0.50) * 1000, "ms", store=store)
         metric(emit, "web.update_p99_ms", percentile(delays, 0.99) * 1000, "ms", store=store)
 
+        cpu = time.process_time()
         flat = await _readers(page, False, readers, seconds)
+        cpu = time.process_time() - cpu
         rate = flat["served"] / flat["seconds"]
         metric(emit, "web.pages_per_s", rate, "pages/s", readers=readers)
+        metric(emit, "web.cpu_ms_per_page", cpu / flat["served"] * 1000, "ms")

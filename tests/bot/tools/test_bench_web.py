@@ -13,6 +13,7 @@ DOCUMENTED = (
     "web.board_p50_ms",
     "web.board_p99_ms",
     "web.pages_per_s",
+    "web.cpu_ms_per_page",
     "web.update_p50_ms",
     "web.update_p99_ms",
     "web.gif_cpu_ms",
