@@ -44,6 +44,7 @@ async def version_of(service: Service) -> int:
 async def test_a_page_in_one_process_hears_a_move_made_in_another(two):
     a, b, stream, _, _ = two
     version = await version_of(b)
+    assert stream.headers["X-Accel-Buffering"] == "no", "a proxy in front passes events on"
     assert await _event(stream) == version, "the version now, first"
     await move(b)
     assert await _event(stream) == version + 1
