@@ -6,6 +6,7 @@ included. Two services on two stores of one database, as two processes have."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
 import aiohttp
 import asyncpg
@@ -20,81 +21,71 @@ from tests.bot.web.test_pages import _event, move, skybridge
 from tests.conftest import TABLE
 
 
+@dataclass
+class Two:
+    """Process A serving pages and process B making moves, on one database; a live
+    stream of B's game open on A's page, its first event (the version then) read; and a
+    connection of an operator's to the database."""
+
+    a: Service
+    b: Service
+    stream: aiohttp.ClientResponse
+    game_id: int
+    version: int
+    conn: asyncpg.Connection
+
+
 @pytest.fixture
 async def two(postgres_url):
-    """Process A serving pages and process B making moves, on one database; and an
-    open live stream of B's game on A's page."""
     stores = [await open_store(postgres_url), await open_store(postgres_url)]
     a, b = (Service(store, images=False, seed=lambda: 12345) for store in stores)
     game_id = await skybridge(b, 1)
+    version = (await b.games.active(TABLE)).row.version
+    conn = await asyncpg.connect(postgres_url)
     try:
         async with serving(a, Web(port=0)) as served, aiohttp.ClientSession() as http:
             url = served.listening + await a.pages.path(game_id) + "/events"
             async with http.get(url) as stream:
-                yield a, b, stream, game_id, postgres_url
+                assert await _event(stream) == version, "the version now, first"
+                yield Two(a, b, stream, game_id, version, conn)
     finally:
+        await conn.close()
         for store in stores:
             await store.close()
 
 
-async def version_of(service: Service) -> int:
-    return (await service.games.active(TABLE)).row.version
-
-
 async def test_a_page_in_one_process_hears_a_move_made_in_another(two):
-    a, b, stream, _, _ = two
-    version = await version_of(b)
-    assert stream.headers["X-Accel-Buffering"] == "no", "a proxy in front passes events on"
-    assert await _event(stream) == version, "the version now, first"
-    await move(b)
-    assert await _event(stream) == version + 1
-    await move(b)
-    assert await _event(stream) == version + 2, "each move once, in order"
-    await move(a)  # A's own move: told by its service and by the server, heard once
-    await move(b)
-    assert [await _event(stream), await _event(stream)] == [version + 3, version + 4]
+    assert two.stream.headers["X-Accel-Buffering"] == "no", "a proxy in front passes events on"
+    await move(two.b)
+    assert await _event(two.stream) == two.version + 1
+    await move(two.b)
+    assert await _event(two.stream) == two.version + 2, "each move once, in order"
+    await move(two.a)  # A's own move: told by its service and by the server, heard once
+    await move(two.b)
+    heard = [await _event(two.stream), await _event(two.stream)]
+    assert heard == [two.version + 3, two.version + 4]
 
 
 async def test_a_write_rolled_back_tells_no_page(two):
-    _, b, stream, game_id, url = two
-    version = await version_of(b)
-    assert await _event(stream) == version
-    conn = await asyncpg.connect(url)
-    try:
-        with pytest.raises(RuntimeError):
-            async with conn.transaction():
-                await conn.execute("UPDATE games SET version = version + 5 WHERE id = $1", game_id)
-                raise RuntimeError("rolled back")
-    finally:
-        await conn.close()
-    await move(b)
-    assert await _event(stream) == version + 1, "the next version heard is the real move's"
+    with pytest.raises(RuntimeError):
+        async with two.conn.transaction():
+            await two.conn.execute(
+                "UPDATE games SET version = version + 5 WHERE id = $1", two.game_id
+            )
+            raise RuntimeError("rolled back")
+    await move(two.b)
+    assert await _event(two.stream) == two.version + 1, "the next version heard is the move's"
 
 
 async def test_moves_are_heard_again_after_the_listening_connection_is_cut(two):
-    _, b, stream, _, url = two
-    version = await version_of(b)
-    assert await _event(stream) == version
-    conn = await asyncpg.connect(url)
-    try:
-        killed = await conn.fetch(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE application_name = $1 AND datname = current_database()",
-            APPLICATION,
-        )
-        assert [r[0] for r in killed] == [True], "one process listening, its connection cut"
-        await move(b)  # perhaps while nobody listens: read afresh once listening again
-        assert await _event(stream) == version + 1
-        await move(b)
-        assert await _event(stream) == version + 2
-        listening = await conn.fetchval(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 "
-            "AND datname = current_database()",
-            APPLICATION,
-        )
-        assert listening == 1
-    finally:
-        await conn.close()
+    (listener,) = await _listening(two.conn)
+    assert await two.conn.fetchval("SELECT pg_terminate_backend($1)", listener), "cut"
+    await move(two.b)  # perhaps while nobody listens: read afresh once listening again
+    assert await _event(two.stream) == two.version + 1
+    await move(two.b)
+    assert await _event(two.stream) == two.version + 2
+    again = await _listening(two.conn)
+    assert len(again) == 1 and again != [listener], "one connection listening, a new one"
 
 
 async def test_pages_stop_listening_when_they_stop(postgres_url):
@@ -113,14 +104,20 @@ async def _listeners(url: str, expected: int) -> int:
     conn = await asyncpg.connect(url)
     try:
         for _ in range(100):
-            count = await conn.fetchval(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 "
-                "AND datname = current_database()",
-                APPLICATION,
-            )
+            count = len(await _listening(conn))
             if count == expected:
                 return count
             await asyncio.sleep(0.05)
         return count
     finally:
         await conn.close()
+
+
+async def _listening(conn: asyncpg.Connection) -> list[int]:
+    """The server's processes that listen for moves on this database, by pid."""
+    rows = await conn.fetch(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = $1 "
+        "AND datname = current_database()",
+        APPLICATION,
+    )
+    return [row[0] for row in rows]
