@@ -86,6 +86,11 @@ def main(argv: list[str] | None = None) -> int:
 
             asyncio.run(timers.run())
             return 0
+        if args.web:
+            from bot.tools import bench_web
+
+            asyncio.run(bench_web.run(print, args.db))
+            return 0
         if args.load:
             from bot.tools import load, load_processes
 

@@ -114,6 +114,9 @@ def parser(description: str) -> argparse.ArgumentParser:
     )
     bench.add_argument("--load", action="store_true", help="many games at once on one file")
     bench.add_argument(
+        "--web", action="store_true", help="the games' pages under 100 readers, and live updates"
+    )
+    bench.add_argument(
         "--timers", action="store_true", help="the minute's tick and start-up at 100,000 games"
     )
     bench.add_argument("--games", type=int, default=1000, help="with --load: games at once")
@@ -165,6 +168,8 @@ def _counts(text: str) -> list[int]:
 
 def bench_refusal(args: argparse.Namespace) -> str | None:
     """What is wrong with a bench's options, if anything: each says what would do."""
+    if args.web and (args.load or args.timers):
+        return "--web is a bench of its own: give it without --load or --timers."
     if args.db is not None and args.timers:
         return "--timers builds its own SQLite file; it takes no --db."
     if args.db is not None and args.load and not backend(args.db).shared:

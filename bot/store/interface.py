@@ -11,7 +11,8 @@ when another writer moved the game on first. Rows come back as the dataclasses o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
@@ -445,6 +446,17 @@ class PageReads(Protocol):
     async def set_server_page(self, guild_id: int, on: bool) -> None: ...
 
 
+class Watchers(Protocol):
+    """Who watches games move in a process (:class:`bot.service.changes.Changes`): what
+    a store that other processes write to tells of their moves."""
+
+    def moved(self, game_id: int, version: int) -> None:
+        """Game ``game_id`` stands at ``version`` now (a version already told: ignored)."""
+
+    def watched(self) -> Collection[int]:
+        """The games watched now."""
+
+
 class Store(
     Games,
     Postal,
@@ -471,6 +483,13 @@ class Store(
     def clock(self) -> datetime: ...
 
     async def close(self) -> None: ...
+
+    def hearing(self, watchers: Watchers) -> AbstractAsyncContextManager[None]:
+        """While the block runs, tell ``watchers`` of every move any process commits to
+        this database. A file one process holds hears nothing more than its own moves,
+        which the service tells them itself; a shared server tells each one committed,
+        whoever made it, and after a lost connection every watched game's version now, so
+        nothing moved meanwhile is missed."""
 
     async def schema_version(self) -> int: ...
 

@@ -252,10 +252,16 @@ def _download(name: str) -> dict[str, str]:
 
 async def _events(request: web.Request) -> web.StreamResponse:
     """The game's live stream (Server-Sent Events): its version now, then each version
-    it moves to, as :class:`~bot.service.changes.Changes` hears of it in this process."""
+    it moves to, as :class:`~bot.service.changes.Changes` hears of it (from any process
+    on a shared database). ``X-Accel-Buffering: no`` asks a proxy in front (nginx) to
+    pass each event on at once."""
     service, game, _ = await _opened(request)
     stream = web.StreamResponse(
-        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no",
+        }
     )
     await stream.prepare(request)
     with service.context.changes.watch(game.row.id) as heard, suppress(ConnectionResetError):

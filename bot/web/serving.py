@@ -26,8 +26,9 @@ class CannotServe(OSError):
 
 @asynccontextmanager
 async def serving(service: Service, where: Web) -> AsyncIterator[Served]:
-    """Serve ``service``'s pages at ``where`` until the block ends; raises
-    :class:`CannotServe`, naming ``BRIDGEKEEPER_WEB``, when the address is not free."""
+    """Serve ``service``'s pages at ``where`` until the block ends, their live streams
+    hearing every process's moves (the store's :meth:`~bot.store.interface.Store.hearing`);
+    raises :class:`CannotServe`, naming ``BRIDGEKEEPER_WEB``, when the address is not free."""
     runner = web.AppRunner(app(service, where.login), access_log=None, shutdown_timeout=STOP_WITHIN)
     await runner.setup()
     try:
@@ -46,7 +47,8 @@ async def serving(service: Service, where: Web) -> AsyncIterator[Served]:
         service.pages.site = where.base
         service.pages.shared = where.base if where.shared else None
         log.info("serving the games' pages at %s (the links begin %s)", pages.listening, where.base)
-        yield pages
+        async with service.context.store.hearing(service.context.changes):
+            yield pages
     finally:
         await runner.cleanup()
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,8 +31,10 @@ from bot.store.faults import (
     SchemaTooNew,
     StoreFault,
 )
+from bot.store.interface import Watchers
 from bot.store.migrations import migrations
 from bot.store.postgres.dialect import POSTGRES
+from bot.store.postgres.listening import hearing
 from bot.store.rows import iso, parse_time, utcnow
 from bot.store.shared.base import Base
 from bot.store.sql import COUNT, ROW, Duplicate, Many, Statement, Work, body
@@ -259,6 +261,11 @@ class Connection(Base):
 
     async def close(self) -> None:
         await self._pool.close()
+
+    def hearing(self, watchers: Watchers) -> AbstractAsyncContextManager[None]:
+        """Every process's moves, through the server's LISTEN/NOTIFY
+        (:mod:`bot.store.postgres.listening`)."""
+        return hearing(self._url, watchers)
 
     def now(self) -> str:
         return iso(self._clock())

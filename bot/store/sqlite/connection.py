@@ -15,7 +15,7 @@ import asyncio
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager, suppress
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext, suppress
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from typing import Any
 import aiosqlite
 
 from bot.store.faults import CannotOpen, CannotSave, Damaged, SchemaTooNew
+from bot.store.interface import Watchers
 from bot.store.rows import iso, utcnow
 from bot.store.shared.base import Base
 from bot.store.sql import Work
@@ -117,6 +118,11 @@ class Connection(Base):
             await db.close()
             raise
         return store
+
+    def hearing(self, watchers: Watchers) -> AbstractAsyncContextManager[None]:
+        """Nothing to hear: one process holds the file, and the service tells watchers of
+        its own moves (:meth:`bot.store.interface.Store.hearing`)."""
+        return nullcontext()
 
     async def close(self) -> None:
         if self._checking is not None:  # a check still reading a big file stops here

@@ -336,6 +336,7 @@ def test_the_console_plays_on_postgres_and_backup_runs_pg_dump(postgres_url, tmp
         (("--load", "--db", "elsewhere.db"), "--db with --load takes a PostgreSQL URL"),
         (("--bot-processes", "2"), "--bot-processes goes with --load --db postgresql://"),
         (("--load", "--bot-processes", "0,2"), "give counts of processes, e.g. 1,2,4"),
+        (("--web", "--load"), "--web is a bench of its own"),
     ],
 )
 def test_bench_refuses_options_it_would_not_use(tmp_path, args, says):
