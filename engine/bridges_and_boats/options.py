@@ -94,8 +94,8 @@ VARIANT = Choice(
     note=(
         "(as written, a defender who keeps its coins cannot lose; balanced sets "
         + ", ".join(f"{k} {v}" for k, v in BALANCED)
-        + ": between our hard AI players the attacker won 60 % and the defender 36 % "
-        "(docs/ai.md); any of them given as well wins over it)"
+        + ": when it was chosen, between our hard AI players the attacker won 60 % and "
+        "the defender 36 % (docs/ai.md); any of them given as well wins over it)"
     ),
     presets=(("balanced", BALANCED),),
 )
