@@ -503,16 +503,21 @@ class Game(ABC, Generic[S, A]):
                 values[option.name] = option.default
                 continue
             values[option.name] = self._read(option, given[option.name])
-        for option in info.options:  # a variant chosen sets the options not given
+        for option in info.options:  # a variant stored as the word alone: what it meant
             if option.name in given and isinstance(option, Choice):
-                for name, value in option.preset(values[option.name]).items():
+                for name, value in option.former(values[option.name]).items():
                     if name not in given:
-                        values[name] = self._read(info.option(name), value)
+                        values[name] = self._read(self._option(name), value)
         return values
 
-    def _read(self, option: Option | None, value: Any) -> Any:
-        """``value`` read by ``option``'s spec; a refusal names the game."""
+    def _option(self, name: str) -> Option:
+        """The option a preset names: always one of the game's own."""
+        option = self.info.option(name)
         assert option is not None, "a preset sets an option of its own game"
+        return option
+
+    def _read(self, option: Option, value: Any) -> Any:
+        """``value`` read by ``option``'s spec; a refusal names the game."""
         try:
             return option.read(value)
         except BadOptions as exc:
@@ -521,8 +526,17 @@ class Game(ABC, Generic[S, A]):
     def written_options(self, options: Mapping[str, Any] | None) -> dict[str, str]:
         """The options given, each in its one spelling: what a game stores and shows, so
         ``8``, ``"8"`` and ``" 8"`` open the same game (:class:`BadOptions` as
-        :meth:`read_options`)."""
-        values, given = self.read_options(options), options or {}
+        :meth:`read_options`). A variant chosen is written out, every option it sets (or
+        once set) with it, so the stored game keeps its rules when the variant is retuned."""
+        values, given = self.read_options(options), dict(options or {})
+        for option in self.info.options:
+            if option.name in given and isinstance(option, Choice):
+                word = values[option.name]
+                for name, value in option.preset(word).items():
+                    given.setdefault(name, value)
+                for name in option.former(word):  # what it set once and sets no more
+                    given.setdefault(name, self._option(name).default)
+        values = self.read_options(given)
         return {o.name: o.write(values[o.name]) for o in self.info.options if o.name in given}
 
     def parse(self, text: str) -> A | Resign:

@@ -148,7 +148,13 @@ class Choice(Option):
     """One of a few named values (Discord offers them as a list to pick from). A value may
     be a preset: choosing it sets other options too (``presets``: value -> {option name:
     value as typed}), each unless given itself, so a table can pick a whole variant in one
-    option and still change one of its rules."""
+    option and still change one of its rules.
+
+    A preset is written out when a game is opened (``Game.written_options``): the game
+    stores every option the preset set, so retuning a preset never changes a game already
+    stored. Games stored before presets were written out hold the word alone; ``formerly``
+    keeps what the word meant to them (value -> {option name: value as typed}), and
+    reading stored options fills in from it (``Game.read_options``)."""
 
     name: str
     summary: str
@@ -156,6 +162,7 @@ class Choice(Option):
     default: str
     note: str = ""
     presets: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    formerly: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     def read(self, value: Any) -> str:
         word = str(value).strip().lower() if isinstance(value, str) else None
@@ -167,8 +174,12 @@ class Choice(Option):
         return f"{self._listed()} (default {self.default})"
 
     def preset(self, value: str) -> dict[str, str]:
-        """The other options ``value`` sets (none for a plain value)."""
+        """The other options ``value`` sets in a game opened now (none for a plain value)."""
         return dict(dict(self.presets).get(value, ()))
+
+    def former(self, value: str) -> dict[str, str]:
+        """The other options ``value`` set in a game stored with the word alone."""
+        return dict(dict(self.formerly).get(value, ()))
 
     def _listed(self) -> str:
         names = [v for v, _ in self.choices]

@@ -90,7 +90,7 @@ def run(
             key, level, level, games, seed, emit=lambda _: None, jobs=jobs, options=row
         )
         won, lost = line["seat_wins"]
-        named = " ".join(f"{k}={v}" for k, v in line["options"].items()) or RULEBOOK
+        named = " ".join(f"{k}={v}" for k, v in row.items()) or RULEBOOK  # as asked
         emit(
             f"| {named} | {_rate(won, games)} | {_rate(lost, games)} | "
             f"{games - won - lost} | {line['turns']:.1f} |"

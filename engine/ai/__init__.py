@@ -17,7 +17,7 @@ and its measured strength.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -40,9 +40,16 @@ class Decision:
     applied: int = 0
 
 
-def search_for(game: Game) -> Search:
-    """The search settings tuned for ``game`` (its AI module's ``SEARCH``), or the default."""
-    return getattr(game.kit.ai, "SEARCH", None) or Search()
+def search_for(game: Game, seat: int | None = None) -> Search:
+    """The search settings tuned for ``game`` (its AI module's ``SEARCH``), or the default.
+
+    Where the seats play different sides (Bridges and Boats' attacker and defender), a
+    game may tune each: ``SEARCH`` is then a mapping from seat to settings, and ``seat``
+    picks one (the first seat's without one)."""
+    settings = getattr(game.kit.ai, "SEARCH", None) or Search()
+    if isinstance(settings, Mapping):
+        return settings[seat or 0]
+    return settings
 
 
 def decide(
@@ -71,7 +78,7 @@ def decide(
     worlds = Worlds(game)
     if level == "normal":
         return Decision(normal.pick(worlds, view, seat, legal, dice), 1, len(legal))
-    search = search_for(game)
+    search = search_for(game, seat)
     if budget is not None:
         search = replace(search, iterations=budget)
     action, work = hard.pick(worlds, view, seat, legal, dice, search)

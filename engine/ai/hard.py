@@ -79,15 +79,20 @@ def _rollout(
 ) -> float:
     """Play on for ``search.depth`` actions, then judge the position from ``seat``'s side."""
     game = worlds.game
+    last, passed = seat, 0
     for _ in range(search.depth):
         if game.is_over(state):
             break
         movers = tuple(game.awaited(state))
         mover = movers[0] if len(movers) == 1 else dice.choice(movers)
+        passed += mover != last
+        last = mover
+        if search.turns and passed >= search.turns:
+            break
         options = game.legal(state, mover)
         if not options:
             break
-        tried = dice.sample(options, search.greed)
+        tried = dice.sample(options, search.greed) if search.greed else options
         best, best_value = state, -math.inf
         for action in tried:
             after = worlds.follow(state, mover, action)

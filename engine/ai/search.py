@@ -21,7 +21,9 @@ class Search:
     worlds: int = 8  # hidden states sampled, taken in turn by the iterations
     width: int = 8  # candidates kept from the greedy ranking of the legal actions
     depth: int = 10  # actions a rollout plays before judging the position
-    greed: int = 3  # a rollout's move: the best of this many random legal actions
+    greed: int = 3  # a rollout's move: the best of this many random legal actions (0: of all)
+    #: a rollout ends once the turn has passed this many times (0: only ``depth`` ends it)
+    turns: int = 0
     explore: float = 0.5  # UCB1's constant, times the spread of the values seen
     #: judge each candidate by the best answer to it (``engine.ai.reply``), not by rollouts
     reply: bool = False

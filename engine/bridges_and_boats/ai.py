@@ -24,10 +24,15 @@ to gain and hoarded; judged by the chance, the side behind plays on and the side
 ends the game when it can. The defender's side is its negative. A finished game is
 judged by its result.
 
-The search (hard) is one step, each action judged in twelve sampled worlds (the dice
-and dominoes to come) and the best by its mean played: rollouts and the reply search
-judged a turn of many actions by the other side's random or clairvoyant answers, and
-lost to normal's one greedy step in nearly every game (docs/ai.md).
+The search (hard) is one per side. The defender's is one step, each action judged in
+twelve sampled worlds (the dice and dominoes to come) and the best by its mean played:
+rollouts and the reply search judged a turn of many actions by the other side's random
+or clairvoyant answers, and lost to normal's one greedy step in nearly every game. The
+attacker's turn is a plan (buy, build, board, launch; or buy the pool out while ahead)
+that one step at a time misjudges, so it plays each of its best actions on to the end of
+its own turn, greedily, and judges the turn's end: against the one-step attacker it won
+every game of the balanced variant (docs/ai.md). The defender playing its turn out too
+spent every coin on cannons, and lost.
 """
 
 from __future__ import annotations
@@ -38,11 +43,17 @@ from engine.ai.search import Search
 from engine.ai.worlds import margin
 from engine.bridges_and_boats.board import SECTIONS, SPACES
 from engine.bridges_and_boats.dominoes import Domino
-from engine.bridges_and_boats.state import ATTACKER, TURN_CAP, State
+from engine.bridges_and_boats.state import ATTACKER, DEFENDER, TURN_CAP, State
 from engine.core import Game
 
-#: one step, judged in twelve sampled worlds (module docstring); docs/ai.md measures it
-SEARCH = Search(iterations=96, worlds=12, width=8, depth=0, work=1500)
+#: the attacker plays its turn out in three sampled worlds for each of its six best
+#: actions (the best of all its actions at each step, until the turn passes); the
+#: defender, one step judged in twelve sampled worlds (module docstring); docs/ai.md
+#: measures both
+SEARCH = {
+    ATTACKER: Search(iterations=24, worlds=3, width=6, depth=40, greed=0, turns=1, work=2500),
+    DEFENDER: Search(iterations=96, worlds=12, width=8, depth=0, work=1500),
+}
 #: how much the final margin may still move, per round left (its variance)
 SPREAD = 4.0
 #: what a coin kept in hand is worth against one spent now: coins left at the end are lost

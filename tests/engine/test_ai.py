@@ -229,3 +229,31 @@ def test_the_work_cap_bounds_what_a_decision_tries(monkeypatch):
         decision = ai.decide(g, seen, legal, "hard", 1, budget=30)
         assert decision.action in legal
         assert cap <= decision.applied < cap + rollout < free.applied
+
+
+def test_a_rollout_limited_to_the_turn_plays_the_seats_own_actions_only():
+    """``Search.turns``: a rollout ends once the turn has passed, and with ``greed`` 0
+    each of its actions is the best of all the mover's legal ones, so the search plays
+    its own turn out, never the rival's (Bridges and Boats' attacker plans its turn so)."""
+    from engine.ai import hard
+
+    class Counted(Worlds):
+        """The real worlds, noting whose actions a rollout plays and how many it tried."""
+
+        movers: list[int] = []
+
+        def follow(self, state, seat, action):
+            self.movers.append(seat)
+            return super().follow(state, seat, action)
+
+    g = engine.get("bridges-and-boats")
+    state = g.new(2, {"variant": "balanced"}, 4)  # the attacker's first turn: buy
+    legal = g.legal(state, 0)
+    search = Search(iterations=6, worlds=2, width=3, depth=40, greed=0, turns=1)
+    worlds = Counted(g)
+    action, work = hard.pick(worlds, g.view(state, 0), 0, legal, Dice(1), search)
+    assert action in legal
+    assert worlds.movers and set(worlds.movers) == {0}
+    # each rollout went on past one action: buying, building and so on to the turn's end
+    assert len(worlds.movers) > 6 * len(legal)
+

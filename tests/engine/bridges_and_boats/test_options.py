@@ -47,30 +47,33 @@ def test_a_game_with_no_options_is_the_rulebooks_and_stores_no_rules():
     assert '"rules"' in g.to_json(balanced) and g.from_json(g.to_json(balanced)) == balanced
 
 
-def test_the_balanced_variant_sets_its_options_and_any_given_as_well_wins():
-    """What ``variant balanced`` means is stored with the game as the word only, so it is a
-    promise: changing it would change every balanced game already played."""
-    assert BALANCED == (
-        ("dominoes", "double-9"),
-        ("attacker_income", "7"),
-        ("defender_income", "2"),
-        ("buying", "look"),
-        ("match_bombing", "on"),
-        ("bridge_speed", "2"),
-    )
-    assert g.new(2, {"variant": "balanced"}, 1).rules == Rules(
+def test_the_balanced_variant_is_written_out_and_any_option_given_as_well_wins():
+    """A game opened with ``variant balanced`` stores every option the variant sets, so
+    retuning it later changes no game already stored."""
+    written = g.written_options({"variant": "Balanced"})
+    assert written == {"variant": "balanced", **dict(BALANCED)}
+    assert g.new(2, written, 1).rules == Rules(
         dominoes=9,
-        attacker_income=7,
-        defender_income=2,
+        attacker_income=int(dict(BALANCED)["attacker_income"]),
+        defender_income=int(dict(BALANCED)["defender_income"]),
         buying="look",
         match_bombing=True,
         speed=2,
     )
-    given = g.new(2, {"variant": "balanced", "bridge_speed": "1"}, 1).rules
-    assert (given.attacker_income, given.speed) == (7, 1)
+    given = g.new(2, g.written_options({"variant": "balanced", "bridge_speed": "1"}), 1).rules
+    assert given.speed == 1 and given.defender_income == int(dict(BALANCED)["defender_income"])
     with pytest.raises(BadOptions, match="secret_pilots and match_bombing"):
-        g.new(2, {"variant": "balanced", "secret_pilots": "on"}, 1)
-    assert g.written_options({"variant": "Balanced"}) == {"variant": "balanced"}
+        g.new(2, g.written_options({"variant": "balanced", "secret_pilots": "on"}), 1)
+
+
+def test_a_balanced_game_stored_as_the_word_alone_keeps_what_the_word_meant():
+    """Before the variant was written out, a game stored ``{"variant": "balanced"}`` and
+    nothing else: it is played by the variant as it was then, not as retuned."""
+    assert g.new(2, {"variant": "balanced"}, 1).rules == Rules(
+        dominoes=9, attacker_income=7, defender_income=2, buying="look", match_bombing=True, speed=2
+    )
+    given = g.new(2, {"variant": "balanced", "bridge_speed": "1"}, 1).rules
+    assert (given.defender_income, given.speed) == (2, 1)
 
 
 @pytest.mark.parametrize(
