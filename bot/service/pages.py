@@ -7,9 +7,10 @@ seat's view, exactly what ``/hand`` shows them, on their page only.
 The address is ``/g/<game id>-<token>``, the token a short HMAC of the id under a
 secret kept in the database (the ``pages`` secret, made once, as the daily challenge's
 is): whoever is given a game's link can read it, and guessing another game's finds
-nothing. Boards are drawn once per position and kept (:class:`Boards`): a position is
-named by its game and the log entry that led to it, so a taken-back move's board is
-never shown for the move played in its place.
+nothing. Boards are drawn once per position and kept
+(:class:`~bot.service.pictures.Boards`): a position is named by its game and the log
+entry that led to it, so a taken-back move's board is never shown for the move played
+in its place.
 """
 
 from __future__ import annotations
@@ -18,16 +19,16 @@ import asyncio
 import base64
 import hashlib
 import hmac
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from bot.service.answers import Answers, turn_text
 from bot.service.context import Context
 from bot.service.games import Games, Loaded, effective_moves, rebuild, walked
 from bot.service.inputs import Refused
 from bot.service.marks import link
+from bot.service.pictures import Board, Boards
 from bot.service.play import Play
 from bot.service.replies import Caller, Reply, Table
 from bot.store import MoveRow
@@ -38,9 +39,6 @@ from renders.animation import animate
 SECRET = "pages"
 #: bytes of HMAC in a token: 80 bits, 16 characters of base32
 TOKEN_BYTES = 10
-#: boards kept in memory (20-170 KB each, 10-40 MB in all): enough for the replays of
-#: the games being read at once
-BOARDS_KEPT = 256
 #: whole games' GIFs kept in memory (1-4 MB each): the latest version of the games whose
 #: GIF is being fetched at once
 ANIMATIONS_KEPT = 8
@@ -147,52 +145,6 @@ def record_json(page: GamePage) -> dict[str, Any]:
             {"number": p.number, "seat": p.seat, "move": p.notation, "at": p.at} for p in page.plies
         ],
     }
-
-
-T = TypeVar("T")
-
-
-class Boards(Generic[T]):
-    """Pictures of positions, each drawn once: by key, the most recently used kept, and
-    a picture asked for again while it is being drawn waits for that drawing."""
-
-    def __init__(self, kept: int = BOARDS_KEPT) -> None:
-        self.kept = kept
-        self._done: OrderedDict[tuple[int, ...], T] = OrderedDict()
-        self._drawing: dict[tuple[int, ...], asyncio.Future[T | None]] = {}
-        self.drawn = 0  # pictures drawn so far (the rest were kept ones)
-
-    async def get(self, key: tuple[int, ...], draw: Callable[[], Awaitable[T | None]]) -> T | None:
-        if key in self._done:
-            self._done.move_to_end(key)
-            return self._done[key]
-        if key in self._drawing:
-            return await asyncio.shield(self._drawing[key])
-        future = self._drawing[key] = asyncio.get_running_loop().create_future()
-        try:
-            picture = await draw()
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # read: nobody else may be waiting for it
-            raise
-        finally:
-            del self._drawing[key]
-        self.drawn += 1
-        future.set_result(picture)
-        if picture is None:  # lost with its drawing worker: drawn again when asked again
-            return None
-        self._done[key] = picture
-        while len(self._done) > self.kept:
-            self._done.popitem(last=False)
-        return picture
-
-
-@dataclass(frozen=True)
-class Board:
-    """A position's picture, and the name of the position: the same name, the same picture."""
-
-    png: bytes
-    tag: str
 
 
 class Pages:

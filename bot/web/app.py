@@ -23,7 +23,8 @@ from bot.config import Login
 from bot.service import Service
 from bot.service.changes import Heard
 from bot.service.games import Loaded
-from bot.service.pages import Board, record_json, record_text
+from bot.service.pages import record_json, record_text
+from bot.service.pictures import Board
 from bot.web import login as logging_in
 from bot.web.html import Reader, game_page, home_page
 from bot.web.keys import LOGIN, SERVICE
