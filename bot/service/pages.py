@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import hashlib
 import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from bot.service.marks import link
 from bot.service.pictures import Board, Boards
 from bot.service.play import Play
 from bot.service.replies import Caller, Reply, Table
+from bot.service.signing import Signer, digest_of
 from bot.store import MoveRow
 from renders import looks
 from renders.animation import animate
@@ -52,7 +52,7 @@ KINDS = {"game": "g", "league": "l", "player": "p", "server": "s", "daily": "d"}
 def token_of(secret: bytes, number: int, kind: str = "game") -> str:
     """The token of page ``number`` of ``kind`` (a game's by default): base32 in lower
     case (no ``=``), safe in any address."""
-    digest = hmac.new(secret, f"{kind} {number}".encode(), hashlib.sha256).digest()
+    digest = digest_of(secret, kind, str(number))
     return base64.b32encode(digest[:TOKEN_BYTES]).decode().lower().rstrip("=")
 
 
@@ -160,7 +160,7 @@ class Pages:
         self.animations: Boards[bytes] = Boards(ANIMATIONS_KEPT)
         #: players' own views, each worked out once per version of its game
         self.hands: Boards[Reply] = Boards()
-        self._secret: bytes | None = None
+        self.signer = Signer(self.store, SECRET)
         #: where the pages are read, their links' beginning; None while nothing serves
         #: them (set by :func:`bot.web.serving.serving`)
         self.site: str | None = None
@@ -169,9 +169,7 @@ class Pages:
         self.shared: str | None = None
 
     async def token(self, number: int, kind: str = "game") -> str:
-        if self._secret is None:
-            self._secret = await self.store.secret(SECRET)
-        return token_of(self._secret, number, kind)
+        return token_of(await self.signer.secret(), number, kind)
 
     async def path(self, number: int, kind: str = "game") -> str:
         """Where page ``number`` of ``kind`` (game ``number``'s by default) is, below the

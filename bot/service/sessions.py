@@ -17,12 +17,12 @@ the guard of the logout form (bound to the session it ends).
 from __future__ import annotations
 
 import base64
-import hashlib
 import hmac
 import os
 from dataclasses import dataclass
 
 from bot.service.context import Context
+from bot.service.signing import Signer
 
 #: the database secret sessions are signed with
 SECRET = "sessions"
@@ -53,14 +53,10 @@ class Sessions:
     """Signing and reading sessions, login states and logout guards."""
 
     def __init__(self, context: Context) -> None:
-        self.store = context.store
-        self._secret: bytes | None = None
+        self.signer = Signer(context.store, SECRET)
 
     async def _sign(self, purpose: str, text: str) -> str:
-        if self._secret is None:
-            self._secret = await self.store.secret(SECRET)
-        digest = hmac.new(self._secret, f"{purpose} {text}".encode(), hashlib.sha256).digest()
-        return _b64(digest)
+        return _b64(await self.signer.digest(purpose, text))
 
     async def _signed(self, purpose: str, text: str) -> str:
         return f"{text}.{await self._sign(purpose, text)}"
