@@ -73,6 +73,8 @@ HAND_LINE = 40
 LEGEND_H = 134
 TEXT = 26  # the panel's words: about 10 px on a phone
 SMALL = 24  # column names, the legend, the hand's heading
+#: the middles of the panel's number columns, from its left edge: future cities first
+COLUMNS = (430, 555, 680, 800, 915)
 #: how far above a hex's middle its city and pawns stand, in radii: its name is below
 RAISED = 0.18
 WALL: RGB = (150, 40, 20)
@@ -390,10 +392,12 @@ def _draw_caption(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> N
     title = "Round 0 (starting tiles)" if view.round == 0 else f"Round {view.round}"
     pen.text((MARGIN, 22), title, 28, INK, anchor="lm")
     room = WIDTH - 2 * MARGIN - text_width(title, 28) - 24
-    pen.text((WIDTH - MARGIN, 22), fit_text(last, font(TEXT), room), TEXT, HIGHLIGHT, anchor="rm")
+    pen.text(
+        (WIDTH - MARGIN, 22), fit_text(last, font(TEXT, True), room), TEXT, HIGHLIGHT, anchor="rm"
+    )
     pen.text(
         (MARGIN, 64),
-        fit_text(_turn_line(view, names), font(28), WIDTH - 2 * MARGIN),
+        fit_text(_turn_line(view, names), font(28, True), WIDTH - 2 * MARGIN),
         28,
         INK,
         anchor="lm",
@@ -409,8 +413,10 @@ def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> Non
         f"Draw pile {view.deck} · blue {view.blue} · red {view.red} · "
         f"past groups {view.past_deck} · clock {clock_text(view.clock)}"
     )
-    pen.text((x0 + 12, y0 + 26), fit_text(head, font(TEXT), x1 - x0 - 24), TEXT, INK, anchor="lm")
-    columns = (x0 + 430, x0 + 555, x0 + 680, x0 + 800, x0 + 915)
+    pen.text(
+        (x0 + 12, y0 + 26), fit_text(head, font(TEXT, True), x1 - x0 - 24), TEXT, INK, anchor="lm"
+    )
+    columns = tuple(x0 + x for x in COLUMNS)
     labels = (
         ("future", "cities"),
         ("all", "cities"),
@@ -434,7 +440,11 @@ def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> Non
             label += " (first)"
         if seat in view.resigned:
             label += " (resigned)"
-        pen.text((row[0] + 46, cy), fit_text(label, font(TEXT), 320), TEXT, INK, anchor="lm")
+        # a finished game's place ends where the widest cities count could begin
+        place = "" if view.places is None else f"#{view.places[seat]}"
+        place_end = columns[0] - text_width(f"{2 * view.goal}/{view.goal}", TEXT) / 2 - 8
+        room = place_end - (text_width(place, TEXT) + 10 if place else 0) - (row[0] + 46)
+        pen.text((row[0] + 46, cy), fit_text(label, font(TEXT, True), room), TEXT, INK, anchor="lm")
         future_shields = sum(1 for _, s in view.shields if s == seat)
         values = (
             f"{view.future_cities[seat]}/{view.goal}",
@@ -445,9 +455,8 @@ def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> Non
         )
         for x, value in zip(columns, values, strict=True):
             pen.text((x, cy), value, TEXT, INK, anchor="mm")
-        if view.places is not None:
-            place = f"#{view.places[seat]}"
-            pen.text((row[0] + 46 + 330, cy), place, TEXT, HIGHLIGHT, anchor="lm")
+        if place:
+            pen.text((place_end, cy), place, TEXT, HIGHLIGHT, anchor="rm")
     if plan.hand is not None and view.hand is not None:
         hx, hy = plan.hand[0], plan.hand[1]
         heading = "Your hand (only you see this):"
@@ -463,7 +472,7 @@ def _draw_panel(pen: Pen, view: View, names: Sequence[str], plan: Layout) -> Non
             )
             pen.text(
                 (hx + col * width, hy + HAND_LINE * (1.5 + line)),
-                fit_text(text, font(TEXT), width - 12),
+                fit_text(text, font(TEXT, True), width - 12),
                 TEXT,
                 INK,
                 anchor="lm",

@@ -23,6 +23,7 @@ from bot.store import (
     redacted,
     sole_process,
 )
+from renders.text.common import plural
 
 
 async def checked_store(db_path: Target, full: bool = False) -> Store:
@@ -53,7 +54,8 @@ async def backup(db_path: Target, target: Path) -> int:
     finally:
         await store.close()
     if not is_file(db_path):  # a server's database: its dump, restored by its tools
-        print(f"backed up {redacted(db_path)} to {target} (pg_dump, custom format): {games} games")
+        dumped = f"(pg_dump, custom format): {plural(games, 'game')}"
+        print(f"backed up {redacted(db_path)} to {target} {dumped}")
         print(f"restore it with: {dumps.restore_command(target, db_path)}")
         return 0
     copy = await SQLiteStore.open(target)
@@ -61,7 +63,7 @@ async def backup(db_path: Target, target: Path) -> int:
         verdict, games = await copy.integrity(), await copy.count_games()
     finally:
         await copy.close()
-    print(f"backed up {db_path} to {target}: {games} games, integrity {verdict}")
+    print(f"backed up {db_path} to {target}: {plural(games, 'game')}, integrity {verdict}")
     return 0 if verdict == "ok" else 1
 
 
@@ -91,7 +93,7 @@ async def restore(source: Path, db_path: Target, force: bool) -> int:
         _settle_old(db_path)
         os.replace(staged, db_path)
         _fsync(db_path.parent)
-    print(f"restored {games} games from {source} to {db_path}")
+    print(f"restored {plural(games, 'game')} from {source} to {db_path}")
     return 0
 
 
@@ -112,7 +114,7 @@ async def _restore_postgres(source: Path, url: str, force: bool) -> int:
         games = await store.count_games()
     finally:
         await store.close()
-    print(f"restored {games} games from {source} to {redacted(url)}")
+    print(f"restored {plural(games, 'game')} from {source} to {redacted(url)}")
     return 0
 
 

@@ -18,6 +18,7 @@ from bot.service.replies import Caller, Offer, Reply, Table
 from bot.store import MoveRecord, StaleGame, iso
 from engine.core import IllegalMove, Step, describe, not_your_turn
 from renders import looks
+from renders.text.common import plural
 
 #: how many characters of moves /game legal lists: one message, with room for its words
 LEGAL_LISTED = 1800
@@ -318,4 +319,4 @@ class Play:
         listing = ", ".join(f"`{m}`" for m in listed)
         if len(listed) < len(moves):
             listing += f" and {len(moves) - len(listed)} more (the **Play** button offers them all)"
-        return Reply(text=f"Your {len(moves)} legal moves: {listing}", private=True)
+        return Reply(text=f"Your {plural(len(moves), 'legal move')}: {listing}", private=True)

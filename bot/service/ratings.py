@@ -7,6 +7,7 @@ from bot.service.context import Context
 from bot.service.games import rules_of
 from bot.service.inputs import Refused
 from bot.service.replies import Caller, Reply
+from renders.text.common import plural
 
 
 class Ratings:
@@ -25,7 +26,7 @@ class Ratings:
                 if user_id == player.user_id:
                     lines.append(
                         f"{engine.get(key).info.name}: **{r.label()}** — #{rank} of {len(board)}, "
-                        f"{r.games} rated game(s)"
+                        f"{plural(r.games, 'rated game')}"
                     )
         if not lines:
             raise Refused(f"{player.name} has no rated games here yet.")

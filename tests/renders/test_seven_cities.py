@@ -13,7 +13,7 @@ from PIL import Image
 from engine.seven_cities.state import City
 from renders import render
 from renders.palette import HIGHLIGHT, INK
-from renders.seven_cities import MIN_RADIUS, TERRAIN, centre, layout, swatch
+from renders.seven_cities import COLUMNS, MIN_RADIUS, TERRAIN, centre, layout, swatch
 from tests.engine.seven_cities.conftest import T, cities, g, play, table
 
 NAMES = ["Ada", "Bob", "Cy", "Dee", "Eve", "Fay"]
@@ -139,3 +139,31 @@ def test_the_panels_numbers_read_on_a_phone():
         numbers = (row[0] + 0.4 * (row[2] - row[0]), row[1], row[2] - 10, row[3])
         tall = _height(image, numbers, INK, 60)
         assert tall * PHONE / image.width >= 7, (row, tall)
+
+
+def test_a_finished_games_places_stand_clear_of_the_cities_column():
+    """Once the game is over each row shows its place (``#2``) beside the player's name:
+    it stood on the future cities (``#25/7``), unreadable at any width."""
+    state = table(players=3)
+    view = replace(g.view(state, None), over=True, places=(2, 1, 3), future_cities=(5, 8, 13))
+    names = ["Ada", "AI Telford (normal)", "Cy with a name longer than the row"]
+    image = Image.open(io.BytesIO(render("seven-cities", view, names))).convert("RGB")
+    plan = layout(view)
+    cities = plan.panel[0] + COLUMNS[0]
+    for row in plan.rows:
+        x0, y0, _, y1 = (round(v) for v in row)
+
+        def xs(colour, left, right, ys=range(y0 + 4, y1 - 4)):
+            """The columns of pixels between ``left`` and ``right`` this row inks in ``colour``."""
+            return [
+                x
+                for x in range(left, right)
+                if any(near(image.getpixel((x, y)), colour, 30) for y in ys)
+            ]
+
+        place = xs(HIGHLIGHT, x0, round(cities) + 60)
+        value = xs(INK, round(cities) - 40, round(cities) + 40)
+        name = xs(INK, x0 + 40, min(place))
+        assert place and value and name, row
+        assert max(place) < min(value), (row, max(place), min(value))
+        assert max(name) + 4 < min(place), ("the name runs into its place", row)

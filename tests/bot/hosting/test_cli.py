@@ -69,7 +69,7 @@ def test_console_opens_a_game_with_options_and_plays_alone_against_euler(tmp_pat
     lines = done.stdout.splitlines()
     assert "(only ada sees this) Seven Bridges: advanced is on or off, not 'maybe'." in lines[0]
     assert "**Seven Bridges** begins. Seats: 1. ada." in done.stdout
-    assert "Your 1 legal moves: `roll`" in done.stdout
+    assert "Your 1 legal move: `roll`" in done.stdout
     assert "Round 1, turn 1: ada rolls " in done.stdout
     with Image.open(tmp_path / "pics" / "game1-ada.png") as sheet:
         assert sheet.width == 900, "ada's own map sheet, privately"

@@ -614,3 +614,17 @@ async def test_a_long_list_of_legal_moves_says_how_many_more_the_play_button_off
     listed = said.count("`") // 2
     assert said.endswith(f" and {len(moves) - listed} more (the **Play** button offers them all)")
     assert f"`{moves[listed - 1]}`" in said and f"`{moves[listed]}`" not in said
+
+
+async def test_one_legal_move_and_one_rated_game_are_said_as_people_say_them(service):
+    """A count of one reads as people say it, not "1 legal moves" or "1 rated game(s)"."""
+    await service.lobby.create(TABLE, ADA, "seven-bridges")
+    await service.lobby.start(TABLE, ADA)
+    assert (await service.play.legal(TABLE, ADA)).text == "Your 1 legal move: `roll`"
+    await service.lobby.abandon(TABLE, ADA)
+    await service.lobby.create(TABLE, ADA, "skybridge")
+    await service.lobby.join(TABLE, BOB)
+    await service.lobby.start(TABLE, ADA)
+    await service.play.resign(TABLE, ADA)
+    said = (await service.ratings.rating(TABLE.guild_id, ADA, "skybridge")).text
+    assert said.endswith("#2 of 2, 1 rated game\n(? = provisional: fewer than 5 rated games)")

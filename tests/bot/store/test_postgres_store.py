@@ -311,7 +311,7 @@ def test_the_console_plays_on_postgres_and_backup_runs_pg_dump(postgres_url, tmp
 
     backup = run_bot("backup", str(tmp_path / "games.dump"), "--db", postgres_url, cwd=tmp_path)
     assert backup.returncode == 0, backup.stderr
-    assert "(pg_dump, custom format): 1 games" in backup.stdout
+    assert "(pg_dump, custom format): 1 game\n" in backup.stdout
     password = urlsplit(postgres_url).password
     assert not password or password not in backup.stdout + backup.stderr
     assert (tmp_path / "games.dump").read_bytes()[:5] == b"PGDMP"  # pg_dump's custom format
@@ -324,7 +324,7 @@ def test_the_console_plays_on_postgres_and_backup_runs_pg_dump(postgres_url, tmp
         "restore", str(tmp_path / "games.dump"), "--db", postgres_url, "--force", cwd=tmp_path
     )
     assert restored.returncode == 0, restored.stderr
-    assert "restored 1 games" in restored.stdout
+    assert "restored 1 game from" in restored.stdout
     rows = asyncio.run(_fetch(postgres_url, "SELECT status FROM games"))
     assert [r[0] for r in rows] == ["active"], "the game as it was when backed up"
 

@@ -132,8 +132,12 @@ def test_the_hosts_commands_run_as_written_on_a_fresh_clone(tmp_path):
     assert [c[0] for c in shown] == ["backup", "restore"]
     rebuild = re.search(rf"`{re.escape(BOT)}([^`]+)`", section("Ratings", HOSTING))
     assert rebuild, "the rebuild is shown run by the virtual environment's Python"
+    said = []
     for args in [*shown, shlex.split(rebuild[1])]:
         done = run(args, tmp_path)
         assert done.returncode == 0, (args, done.stdout, done.stderr)
+        said.append(done.stdout)
     assert (tmp_path / "backups" / "2026-11-22.db").is_file()
+    assert ": 1 game, integrity ok" in said[0], "the example's one game, said as one"
+    assert said[1].startswith("restored 1 game from")
     assert "replayed 0 rated games: identical to the stored ratings" in done.stdout
