@@ -63,8 +63,10 @@ def parser(description: str) -> argparse.ArgumentParser:
     selfplay.add_argument("--images", action="store_true", help="render after each move too")
     arena = sub.add_parser("arena", help="AI levels against each other: strength and CPU")
     arena.add_argument("game")
-    arena.add_argument("--a", default="hard", help="the level reported on (default hard)")
-    arena.add_argument("--b", default="normal", help="its opponent's level, or euler (solo)")
+    arena.add_argument(
+        "--a", default="hard", help="the level reported on (default hard; mc100: the reference)"
+    )
+    arena.add_argument("--b", default="normal", help="its opponent's level, mc100, or euler (solo)")
     arena.add_argument("--games", type=int, default=20)
     arena.add_argument("--seed", type=int, default=1)
     arena.add_argument("--budget", type=int, help="hard's search iterations (default: tuned)")

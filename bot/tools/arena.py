@@ -8,7 +8,9 @@ one counted (a forced move costs next to nothing); and from the seats' side, who
 played them, the games each seat won (``seat_wins``: the balance between seats, such as
 Bridges and Boats' attacker and defender) and the mean number of turns a game lasted.
 ``--option name=value`` (repeatable) plays the game with its options, checked as
-``/game new`` checks them. ``--b euler`` plays Seven Bridges alone against the rulebook's
+``/game new`` checks them. ``mc100`` (``bot.tools.reference``) is a level of the arena's
+own, a plain Monte Carlo player built on the engine contract alone: the yardstick our
+levels are measured against. ``--b euler`` plays Seven Bridges alone against the rulebook's
 Euler instead, and adds ``--a``'s and Euler's mean scores.
 
 Each seat decides from its own view and the legal actions only (``engine.ai``); the
@@ -28,11 +30,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from bot.tools import reference
 from bot.tools.figures import percentile
 from engine import ai
 from engine.core import BadOptions, Game, Rng
 
 EULER = "euler"
+#: the levels the arena plays: the bot's own, and the reference opponent
+LEVELS = (*ai.LEVELS, reference.LEVEL)
 #: a game that has not ended after this many actions is a bug worth stopping for
 MOVE_LIMIT = 20_000
 
@@ -182,9 +187,9 @@ def _check(game: Game, a: str, b: str, jobs: int) -> None:
     for level in (a, b):
         if level == EULER:
             continue
-        if level not in ai.LEVELS:
+        if level not in LEVELS:
             raise SystemExit(
-                f"There is no AI level {level!r}; the levels are {', '.join(ai.LEVELS)}."
+                f"There is no AI level {level!r}; the levels are {', '.join(LEVELS)}."
             )
     if a == EULER:
         raise SystemExit("Euler is the rulebook's opponent: give him as --b, not --a.")
@@ -218,7 +223,10 @@ def _play(
         legal = game.legal(state, seat)
         view = game.view(state, seat)
         started = time.process_time()
-        action = ai.choose(game, view, legal, levels[seat], move_seed, budget)
+        if levels[seat] == reference.LEVEL:
+            action = reference.choose(game, view, legal, move_seed)
+        else:
+            action = ai.choose(game, view, legal, levels[seat], move_seed, budget)
         if seat == timed:
             cpu_ms.append((time.process_time() - started) * 1000)
         state = game.apply(state, seat, action).state

@@ -25,11 +25,9 @@ from engine.core import Rng
 from engine.seven_cities.board import FUTURE, GROUPS, PAST, Coord, Placement, Tile
 from engine.seven_cities.cards import deck_for, sort_hand
 from engine.seven_cities.cities import all_cities, future_cities, supply
-from engine.seven_cities.rules.play.metropolis import chances
 from engine.seven_cities.scoring import result
 from engine.seven_cities.state import (
     GOAL,
-    METROPOLIS,
     PLACE,
     ROUND_CAP,
     City,
@@ -54,6 +52,9 @@ class WindowView:
     card: str  # the attack waiting on Defend City ("burn" / "takeover"), else ""
     tile: Tile | None
     waiting: tuple[int, ...]
+    #: a Metropolis window's (owner, future city) chances: the ones new since the last
+    #: window, not every city that could grow now (the board shows those)
+    offers: tuple[tuple[int, Tile], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,8 @@ class View:
     expedition: int | None  # the past group being laid
     anchors: tuple[Coord, ...]  # where its cell a may go, while it is being laid
     window: WindowView | None
+    #: the Metropolis chances already offered: a window opens only for new ones
+    offered: frozenset[tuple[int, Tile]]
     resigned: frozenset[int]
     last: tuple[int, str] | None
     marks: tuple[Tile, ...]
@@ -117,7 +120,7 @@ def view(state: State, seat: int | None) -> View:
     window = None
     if state.windows:
         w = state.windows[0]
-        window = WindowView(w.kind, w.by, w.card, w.tile, w.waiting)
+        window = WindowView(w.kind, w.by, w.card, w.tile, w.waiting, w.offers)
     n = state.players
     return View(
         seat=seat,
@@ -152,6 +155,7 @@ def view(state: State, seat: int | None) -> View:
         expedition=state.expedition,
         anchors=anchors,
         window=window,
+        offered=state.offered,
         resigned=state.resigned,
         last=state.last,
         marks=state.marks,
@@ -203,24 +207,17 @@ def sample(seen: View, rng: Rng) -> State:
         land_builds=seen.land_builds,
         expedition=seen.expedition,
         windows=(),
-        offered=frozenset(),
+        offered=seen.offered,
         resigned=seen.resigned,
         over=seen.reason,
         last=seen.last,
         marks=seen.marks,
         rng=rng,
     )
-    state = replace(state, offered=chances(state))
     if seen.window is None:
         return state
     w = seen.window
-    offers = tuple(sorted(o for o in state.offered if o[0] in w.waiting))
     window = Window(
-        kind=w.kind,
-        by=w.by,
-        waiting=w.waiting,
-        card=w.card,
-        tile=w.tile,
-        offers=offers if w.kind == METROPOLIS else (),
+        kind=w.kind, by=w.by, waiting=w.waiting, card=w.card, tile=w.tile, offers=w.offers
     )
     return replace(state, windows=(window,))

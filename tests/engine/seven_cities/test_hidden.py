@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from engine.core import Rng
 from engine.seven_cities.cards import deck_for
 from tests.engine.seven_cities.conftest import g, table
 
@@ -38,3 +39,31 @@ def test_random_play_keeps_every_card_and_city_token_accounted_for():
             assert hand <= 2, "a turn ends with at most 2 cards"
             turns_passed += passed
         assert turns_passed > 10, "turns passed within rounds, so the hand limit was checked"
+
+
+def test_a_state_sampled_in_any_open_window_offers_what_the_real_one_does():
+    """The computer players search states sampled from a view: in every kind of reaction
+    window (Defend City, Sands of Time, Metropolis) each seat's sampled world must list
+    exactly the answers the real one does — a Metropolis window offers only the chances
+    new since the last window, not every city that could grow now."""
+    kinds: set[str] = set()
+    checked = 0
+    for players, seed in ((2, 4), (3, 5), (4, 6), (5, 7), (6, 8)):
+        for game in range(6):
+            rnd = random.Random(seed * 100 + game)
+            state = g.new(players, None, seed * 100 + game)
+            while not g.is_over(state):
+                if state.windows:
+                    kinds.add(state.windows[0].kind)
+                    for seat in range(players):
+                        seen = g.view(state, seat)
+                        sampled = g.sample(seen, Rng(checked))
+                        assert g.view(sampled, seat) == seen
+                        assert g.legal(sampled, seat) == g.legal(state, seat), (
+                            state.windows[0].kind,
+                            seat,
+                        )
+                        checked += 1
+                seat = rnd.choice(g.to_play(state))
+                state = g.apply(state, seat, rnd.choice(g.legal(state, seat))).state
+    assert kinds == {"defend", "sands", "metropolis"}, kinds
