@@ -26,7 +26,7 @@ from bot.service.games import Loaded
 from bot.service.pages import record_json, record_text
 from bot.service.pictures import Board
 from bot.web import login as logging_in
-from bot.web.html import Reader, game_page, home_page
+from bot.web.html import Reader, error_page, game_page, home_page
 from bot.web.keys import LOGIN, SERVICE
 from bot.web.listings import daily_page, league_page, player_page, server_page
 
@@ -110,15 +110,32 @@ async def _plain_errors(request: web.Request, handler: Handler) -> web.StreamRes
         if exc.status < 400:
             raise
         reason = NOT_FOUND if exc.status == 404 else f"{exc.status} {exc.reason}\n"
-        return web.Response(status=exc.status, text=reason, headers=_allowed(exc))
+        return _error(request, exc.status, reason, _allowed(exc))
     except (asyncio.CancelledError, ConnectionResetError):
         raise
     except Exception:
         log.exception("the page %s failed", request.path)
-        return web.Response(status=500, text="500 Something went wrong on our side.\n")
+        return _error(request, 500, "500 Something went wrong on our side.\n")
 
 
 NOT_FOUND = "404 There is no page here. A game's page is reached by the link the bot gives.\n"
+
+
+def _error(
+    request: web.Request, status: int, sentence: str, headers: dict[str, str] | None = None
+) -> web.Response:
+    """An error's sentence: a page of its own for a browser (which asks for HTML, and
+    whose reader needs the page's language, title and a way back), plain text for
+    anything else (a script, ``curl``)."""
+    if "text/html" in request.headers.get("Accept", ""):
+        return web.Response(
+            status=status,
+            text=error_page(sentence),
+            content_type="text/html",
+            charset="utf-8",
+            headers=headers,
+        )
+    return web.Response(status=status, text=sentence, headers=headers)
 
 
 def _allowed(exc: web.HTTPException) -> dict[str, str]:
