@@ -81,6 +81,8 @@
     $("zoom").addEventListener("click", () => {
       const on = $("frame").classList.toggle("zoomed");
       $("zoom").setAttribute("aria-pressed", String(on));
+      // the grown board pushes the button down: keep it in sight, to zoom back out
+      $("zoom").scrollIntoView({ block: "nearest" });
     });
     document.addEventListener("click", (event) => {
       const a = event.target.closest && event.target.closest("a[data-ply]");

@@ -155,6 +155,8 @@ async def test_the_page_reads_on_a_phone_and_from_the_keyboard(browser, game, sc
     phone, _ = await opened(browser, url, PHONE)
     await phone.click("#zoom")
     assert await phone.evaluate("document.documentElement.scrollWidth") <= 390
+    button = await phone.evaluate("document.getElementById('zoom').getBoundingClientRect().bottom")
+    assert button <= PHONE["height"], "the Zoom button stays in sight, to zoom back out"
     frame = await phone.evaluate("[document.getElementById('frame').scrollWidth, 390]")
     assert frame[0] > frame[1], "zoomed, the board is larger than the screen, in its frame"
     await phone.screenshot(path=screens / "game-page-390-zoomed.png")
