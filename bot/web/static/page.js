@@ -52,6 +52,9 @@
       }
     }
     board.alt = caption;
+    // the board in words is the position now: it describes the picture only there
+    if (shown === plies && $("words")) board.setAttribute("aria-describedby", "words");
+    else board.removeAttribute("aria-describedby");
     $("position").textContent = shown === plies && plies > 0 ? `${caption} — now` : caption;
     // aria-disabled rather than disabled: a control that cannot act now keeps the
     // focus of the reader who just used it (a disabled one would drop it to the page)

@@ -189,6 +189,9 @@ async def test_a_replay_is_walked_with_the_keyboard_alone_the_focus_always_shown
     assert "after move 3 of 4" in await caption(page)
     await page.keyboard.press("Space")
     assert "after move 2 of 4" in await caption(page)
+    assert await page.get_attribute("#board", "alt") == await caption(page)
+    described = await page.get_attribute("#board", "aria-describedby")
+    assert described is None, "the board in words is now's, not this move's"
     await tab_to(page, "first", back=True)
     await page.keyboard.press("Enter")
     assert "at the start" in await caption(page)
@@ -199,6 +202,7 @@ async def test_a_replay_is_walked_with_the_keyboard_alone_the_focus_always_shown
     assert "after move 1 of 4" in await caption(page)
     await page.keyboard.press("End")
     assert "after move 4 of 4" in await caption(page)
+    assert await page.get_attribute("#board", "aria-describedby") == "words"
     await tab_to(page, "zoom")
     await page.keyboard.press("Space")
     assert await page.get_attribute("#zoom", "aria-pressed") == "true"
