@@ -1,15 +1,20 @@
 """Every kind of page, in a real browser (Debian's headless Chromium through Playwright,
 as ``test_browser.py``), checked by axe-core (the ``axe-playwright-python`` package
-bundles its script: nothing is fetched at test time) at 390 and 1280 px: no serious or
-critical violation, and no page scrolls sideways on a phone. The kinds: each game's
-page live and finished, a step back in its replay, a player logged in with their own
-hand, the error pages a browser can land on (404, a refused login's 400), the site's
-root, and a league's, the daily challenge's, a player's and a server's pages."""
+bundles its script: nothing is fetched at test time) at 390 and 1280 px, and on a 390 px
+phone set to dark: no serious or critical violation, and no page wider than its window
+(sideways scrolling). The kinds: each game's page live and finished, a step back in a
+live game's replay, a player logged in with their own hand, the error pages a browser
+can land on (404, a refused login's 400), the site's root, and a league's, the daily
+challenge's, a player's and a server's pages. Screenshots of a finished game, a replay
+step and the 404 go to ``BRIDGEKEEPER_SCREENS`` (``docs/screens`` to refresh the guide's)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +24,7 @@ from bot.service import Service, Table
 from bot.tools.selfplay import play_random, robots
 from bot.web.serving import serving
 from tests.bot.web.fake_discord_oauth import fake_oauth
-from tests.bot.web.test_browser import DESK, PHONE, browser, until  # noqa: F401 (a fixture)
+from tests.bot.web.test_browser import DESK, PHONE, browser, screens, until  # noqa: F401 (fixtures)
 from tests.bot.web.test_listings import site  # noqa: F401 (a fixture)
 from tests.bot.web.test_listings_browser import listed  # noqa: F401 (a fixture)
 
@@ -38,6 +43,7 @@ class Findings:
     """What the pages broke, by page and width: axe's serious and critical violations,
     and each page wider than its window."""
 
+    screens: Path | None = None
     violations: list[str] = field(default_factory=list)
     sideways: list[str] = field(default_factory=list)
 
@@ -59,13 +65,29 @@ class Findings:
         if wide > width:
             self.sideways.append(f"{label}: {wide} px wide in a {width} px window")
 
-    async def visit(self, browser, url: str, label: str, status: int = 200) -> None:  # noqa: F811
+    async def visit(
+        self,
+        browser,  # noqa: F811
+        url: str,
+        label: str,
+        status: int = 200,
+        then: Callable[[Any], Awaitable[None]] | None = None,
+        shot: str | None = None,
+    ) -> None:
+        """Check the page at ``url`` in each window, once ``then`` (keys pressed, a
+        login) is done to it; its light windows' screenshots go to ``shot``-<width>.png
+        in :attr:`screens`."""
         for viewport, scheme in WINDOWS:
             page = await browser.new_page(viewport=viewport, color_scheme=scheme)
             answer = await page.goto(url)
             assert answer.status == status, (label, url)
+            if then is not None:
+                await then(page)
             await until(page, BOARD_IN)
             await self.check(page, label)
+            if shot and self.screens and scheme == "light":
+                name = f"{shot}-{viewport['width']}.png"
+                await page.screenshot(path=self.screens / name, full_page=True)
             await page.close()
 
     def assert_none(self) -> None:
@@ -102,9 +124,14 @@ async def game_of(service: Service, n: int, key: str, finished: bool) -> int:
     return (await service.store.latest_game(table.channel_id)).id
 
 
-async def test_every_game_page_passes_axe_and_reads_on_a_phone(browser, store):  # noqa: F811
+async def back_to_move_one(page) -> None:
+    await page.keyboard.press("Home")
+    await page.keyboard.press("ArrowRight")
+
+
+async def test_every_game_page_passes_axe_and_reads_on_a_phone(browser, store, screens):  # noqa: F811
     service = Service(store, seed=lambda: 7)
-    found = Findings()
+    found = Findings(screens)
     async with fake_oauth() as fake, serving(service, Web(port=0, login=fake.login)) as served:
         games = {}
         for n, key in enumerate(sorted(engine.GAMES)):
@@ -114,29 +141,25 @@ async def test_every_game_page_passes_axe_and_reads_on_a_phone(browser, store): 
                     await game_of(service, 2 * n + finished, key, finished)
                 )
         for label, url in games.items():
-            await found.visit(browser, url, f"{label} game page")
-            for viewport in (PHONE, DESK):  # a step back in the replay, from the keyboard
-                page = await browser.new_page(viewport=viewport)
-                await page.goto(url)
-                await page.keyboard.press("Home")
-                await page.keyboard.press("ArrowRight")
-                await until(page, BOARD_IN)
-                await found.check(page, f"{label} replay at move 1")
-                await page.close()
-        # a seated player logged in, with their own hand on the page
-        fake.user = (robots(1)[0].user_id, robots(1)[0].name)
-        for viewport, scheme in WINDOWS:
-            page = await browser.new_page(viewport=viewport, color_scheme=scheme)
-            await page.goto(games["seven-cities live"])
+            shot = "game-finished-page" if label == "skybridge finished" else None
+            await found.visit(browser, url, f"{label} game page", shot=shot)
+            if label.endswith("live"):  # a step back: the same page, another board and caption
+                shot = "game-replay-page" if label == "skybridge live" else None
+                await found.visit(
+                    browser, url, f"{label} replay at move 1", then=back_to_move_one, shot=shot
+                )
+
+        async def log_in(page) -> None:
             await page.click("#login")
             await until(page, "!!document.getElementById('hand')")
-            await until(page, BOARD_IN)
-            await found.check(page, "seven-cities logged in with a hand")
-            await page.close()
+
+        # a seated player logged in, with their own hand on the page
+        fake.user = (robots(1)[0].user_id, robots(1)[0].name)
+        await found.visit(browser, games["seven-cities live"], "logged in with a hand", then=log_in)
         base = served.listening
         await found.visit(browser, base + "/", "the site's root")
-        await found.visit(browser, base + "/g/1-aaaaaaaaaaaaaaaa", "404", status=404)
-        await found.visit(browser, base + "/login/callback?state=x", "400", status=400)
+        await found.visit(browser, base + "/g/1-aaaaaaaaaaaaaaaa", "404", 404, shot="error-page")
+        await found.visit(browser, base + "/login/callback?state=x", "400", 400)
     found.assert_none()
 
 
