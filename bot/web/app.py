@@ -5,7 +5,8 @@ is the one exception: its cookies), and every answer carries the same strict hea
 (:func:`_headers`): a Content-Security-Policy that runs only our own script and style
 files, ``nosniff``, no referrer (a page's address is its key). An address that is not a
 page is a plain 404, whether no game has that id or its token is wrong; a request that
-breaks is a plain 500, logged, never a traceback sent to the reader.
+breaks is a plain 500, logged, never a traceback sent to the reader. A browser gets
+each error's sentence as a small page of its own, which a screen reader can read.
 """
 
 from __future__ import annotations
@@ -103,7 +104,8 @@ async def _end_streams(application: web.Application) -> None:
 
 @web.middleware
 async def _plain_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every error a short plain sentence: aiohttp's own (404, 405, 413) and ours."""
+    """Every error a short plain sentence: aiohttp's own (404, 405, 413) and ours; a
+    browser gets it as a small page (:func:`_error`)."""
     try:
         return await handler(request)
     except web.HTTPException as exc:
