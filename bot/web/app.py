@@ -5,7 +5,8 @@ is the one exception: its cookies), and every answer carries the same strict hea
 (:func:`_headers`): a Content-Security-Policy that runs only our own script and style
 files, ``nosniff``, no referrer (a page's address is its key). An address that is not a
 page is a plain 404, whether no game has that id or its token is wrong; a request that
-breaks is a plain 500, logged, never a traceback sent to the reader.
+breaks is a plain 500, logged, never a traceback sent to the reader. A browser gets
+each error's sentence as a small page of its own, which a screen reader can read.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from bot.service.games import Loaded
 from bot.service.pages import record_json, record_text
 from bot.service.pictures import Board
 from bot.web import login as logging_in
-from bot.web.html import Reader, game_page, home_page
+from bot.web.html import Reader, error_page, game_page, home_page
 from bot.web.keys import LOGIN, SERVICE
 from bot.web.listings import daily_page, league_page, player_page, server_page
 
@@ -103,22 +104,40 @@ async def _end_streams(application: web.Application) -> None:
 
 @web.middleware
 async def _plain_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every error a short plain sentence: aiohttp's own (404, 405, 413) and ours."""
+    """Every error a short plain sentence: aiohttp's own (404, 405, 413) and ours; a
+    browser gets it as a small page (:func:`_error`)."""
     try:
         return await handler(request)
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
         reason = NOT_FOUND if exc.status == 404 else f"{exc.status} {exc.reason}\n"
-        return web.Response(status=exc.status, text=reason, headers=_allowed(exc))
+        return _error(request, exc.status, reason, _allowed(exc))
     except (asyncio.CancelledError, ConnectionResetError):
         raise
     except Exception:
         log.exception("the page %s failed", request.path)
-        return web.Response(status=500, text="500 Something went wrong on our side.\n")
+        return _error(request, 500, "500 Something went wrong on our side.\n")
 
 
 NOT_FOUND = "404 There is no page here. A game's page is reached by the link the bot gives.\n"
+
+
+def _error(
+    request: web.Request, status: int, sentence: str, headers: dict[str, str] | None = None
+) -> web.Response:
+    """An error's sentence: a page of its own for a browser (which asks for HTML, and
+    whose reader needs the page's language, title and a way back), plain text for
+    anything else (a script, ``curl``)."""
+    if "text/html" in request.headers.get("Accept", ""):
+        return web.Response(
+            status=status,
+            text=error_page(sentence),
+            content_type="text/html",
+            charset="utf-8",
+            headers=headers,
+        )
+    return web.Response(status=status, text=sentence, headers=headers)
 
 
 def _allowed(exc: web.HTTPException) -> dict[str, str]:

@@ -34,6 +34,16 @@ def home_page() -> str:
     )
 
 
+def error_page(sentence: str) -> str:
+    """An error as a browser shows it: the plain answer's words (they begin with the
+    status), their first sentence the heading, and the way to the site's root."""
+    e = escape
+    heading, _, rest = sentence.strip().partition(". ")
+    more = f"<p>{e(rest)}</p>" if rest else ""
+    body = f'<main><h1>{e(heading)}</h1>{more}<p><a href="/">What this site is</a></p></main>'
+    return HEAD.format(title=e(f"{heading} — {SITE}")) + f"<body>{body}</body></html>\n"
+
+
 @dataclass(frozen=True)
 class Reader:
     """Who reads a game's page, as far as the page shows it: whether logging in with
@@ -54,7 +64,8 @@ def game_page(page: GamePage, path: str, reader: Reader = Reader()) -> str:
     if page.board:
         board = f"""<section id="board-section" aria-label="Board">
 <figure>
-<div class="frame" id="frame" tabindex="0" aria-label="Board picture; scroll it when zoomed">
+<div class="frame" id="frame" tabindex="0" role="group"
+ aria-label="Board picture; scroll it with the arrow keys when zoomed">
 <img id="board" src="{path}/board.png?v={page.version}" alt="{e(_position(page, last))}"
  aria-describedby="words">
 </div>
@@ -69,7 +80,8 @@ def game_page(page: GamePage, path: str, reader: Reader = Reader()) -> str:
 <button type="button" id="last" aria-label="To the position now">Now</button>
 <button type="button" id="zoom" aria-pressed="false">Zoom</button>
 </div>
-<p class="hint">Keys: ← and → step through the moves, Home and End go to the start and to now.</p>
+<p class="hint">Keys: ← and → step through the moves, Home and End go to the start and to
+now; on the zoomed board they scroll it.</p>
 </section>
 """
     return (

@@ -52,11 +52,27 @@
       }
     }
     board.alt = caption;
+    // the board in words is the position now: it describes the picture only there
+    if (shown === plies && $("words")) board.setAttribute("aria-describedby", "words");
+    else board.removeAttribute("aria-describedby");
     $("position").textContent = shown === plies && plies > 0 ? `${caption} — now` : caption;
-    $("first").disabled = $("prev").disabled = shown === 0;
-    $("next").disabled = $("last").disabled = shown === plies;
-    const current = document.querySelector('#moves a[aria-current="step"]');
-    if (current) current.scrollIntoView({ block: "nearest" });
+    // aria-disabled rather than disabled: a control that cannot act now keeps the
+    // focus of the reader who just used it (a disabled one would drop it to the page)
+    for (const id of ["first", "prev"]) $(id).setAttribute("aria-disabled", String(shown === 0));
+    for (const id of ["next", "last"]) $(id).setAttribute("aria-disabled", String(shown === plies));
+    inView(document.querySelector('#moves a[aria-current="step"]'));
+  }
+
+  // The move shown, scrolled into view inside the list of moves only: the page itself
+  // stays where its reader has it (on a phone the list is far below the board).
+  function inView(current) {
+    const list = $("moves");
+    if (!current || !list) return;
+    const item = current.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    if (item.top < box.top || item.bottom > box.bottom) {
+      list.scrollTop += item.top - box.top - (box.height - item.height) / 2;
+    }
   }
 
   function controls() {
@@ -68,6 +84,8 @@
     $("zoom").addEventListener("click", () => {
       const on = $("frame").classList.toggle("zoomed");
       $("zoom").setAttribute("aria-pressed", String(on));
+      // the grown board pushes the button down: keep it in sight, to zoom back out
+      $("zoom").scrollIntoView({ block: "nearest" });
     });
     document.addEventListener("click", (event) => {
       const a = event.target.closest && event.target.closest("a[data-ply]");
@@ -78,6 +96,8 @@
     });
     document.addEventListener("keydown", (event) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
+      // the zoomed board's frame has the focus: the arrows scroll the board in it
+      if (event.target === $("frame") && $("frame").classList.contains("zoomed")) return;
       const step = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: plies }[event.key];
       if (step === undefined) return;
       event.preventDefault();

@@ -155,6 +155,64 @@ async def test_the_page_reads_on_a_phone_and_from_the_keyboard(browser, game, sc
     phone, _ = await opened(browser, url, PHONE)
     await phone.click("#zoom")
     assert await phone.evaluate("document.documentElement.scrollWidth") <= 390
+    button = await phone.evaluate("document.getElementById('zoom').getBoundingClientRect().bottom")
+    assert button <= PHONE["height"], "the Zoom button stays in sight, to zoom back out"
     frame = await phone.evaluate("[document.getElementById('frame').scrollWidth, 390]")
     assert frame[0] > frame[1], "zoomed, the board is larger than the screen, in its frame"
     await phone.screenshot(path=screens / "game-page-390-zoomed.png")
+
+
+#: the element with the focus, and whether a reader sees where it is (an outline drawn)
+FOCUS = """(e => [e.id || e.getAttribute('data-ply') || e.tagName,
+  getComputedStyle(e).outlineStyle !== 'none' && parseFloat(getComputedStyle(e).outlineWidth) >= 2]
+)(document.activeElement)"""
+
+
+async def tab_to(page, ident: str, back: bool = False) -> None:
+    """Press Tab (Shift+Tab with ``back``) until ``ident`` has the focus, each stop
+    showing its focus; the test fails if it is never reached."""
+    for _ in range(60):
+        await page.keyboard.press("Shift+Tab" if back else "Tab")
+        focused, seen = await page.evaluate(FOCUS)
+        assert seen or focused == "BODY", f"the focus on {focused} is not shown"
+        if focused == ident:
+            return
+    pytest.fail(f"{ident} never reached with Tab")
+
+
+async def test_a_replay_is_walked_with_the_keyboard_alone_the_focus_always_shown(browser, game):
+    _, url = game
+    page, problems = await opened(browser, url, PHONE)
+    assert await page.evaluate("scrollY") == 0, "the page opens at its top"
+    await tab_to(page, "prev")
+    await page.keyboard.press("Enter")
+    assert "after move 3 of 4" in await caption(page)
+    await page.keyboard.press("Space")
+    assert "after move 2 of 4" in await caption(page)
+    assert await page.get_attribute("#board", "alt") == await caption(page)
+    described = await page.get_attribute("#board", "aria-describedby")
+    assert described is None, "the board in words is now's, not this move's"
+    await tab_to(page, "first", back=True)
+    await page.keyboard.press("Enter")
+    assert "at the start" in await caption(page)
+    assert (await page.evaluate(FOCUS))[0] == "first", "the focus stays on the control used"
+    await page.keyboard.press("Tab")  # on from the disabled Start: the next step forward
+    await tab_to(page, "next")
+    await page.keyboard.press("Space")
+    assert "after move 1 of 4" in await caption(page)
+    await page.keyboard.press("End")
+    assert "after move 4 of 4" in await caption(page)
+    assert await page.get_attribute("#board", "aria-describedby") == "words"
+    await tab_to(page, "zoom")
+    await page.keyboard.press("Space")
+    assert await page.get_attribute("#zoom", "aria-pressed") == "true"
+    # the zoomed board scrolls under the arrow keys while its frame has the focus
+    await tab_to(page, "frame", back=True)
+    await page.keyboard.press("ArrowRight")
+    await until(page, "document.getElementById('frame').scrollLeft > 0")
+    assert "after move 4 of 4" in await caption(page), "the arrows scrolled, not stepped"
+    # a move in the list is followed with Enter
+    await tab_to(page, "2")
+    await page.keyboard.press("Enter")
+    assert "after move 2 of 4" in await caption(page)
+    assert not problems, problems

@@ -207,6 +207,20 @@ async def test_an_unknown_game_and_a_wrong_token_are_the_same_plain_404(site):
     assert len(answers) == 1 and b"Traceback" not in answers.pop()
 
 
+async def test_a_browser_lands_on_an_error_page_it_can_read(site):
+    """A browser asks for HTML: its 404 is a page with a language, a title and the way
+    to the site's root (what a screen reader needs); a script still gets the line."""
+    browser = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    status, headers, body = await site.get("/g/1-aaaaaaaaaaaaaaaa", headers=browser)
+    page = body.decode()
+    assert status == 404 and headers["Content-Type"].startswith("text/html")
+    assert headers["Content-Security-Policy"] == POLICY
+    assert '<html lang="en">' in page and "<title>404 There is no page here — " in page
+    assert "<h1>404 There is no page here</h1>" in page and '<a href="/">' in page
+    status, headers, body = await site.get("/g/1-aaaaaaaaaaaaaaaa")
+    assert status == 404 and headers["Content-Type"].startswith("text/plain")
+
+
 async def test_nothing_but_get_and_no_request_gets_a_traceback(site):
     game_id = await skybridge(site.service, 1)
     link = await site.link(game_id)
