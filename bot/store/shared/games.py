@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime
 from functools import cache
 
-from bot.domain.clocks import Clocks, awaited, tell_next
+from bot.domain.clocks import Clocks, Seat, awaited, tell_next
 from bot.store.damage import CHECKED_FIELDS, GAME_FIELDS, damaged, game_row, state_columns
 from bot.store.faults import StaleGame
 from bot.store.interface import Forfeit
@@ -85,6 +85,12 @@ def _game(row: Sequence | None) -> GameRow | None:
 
 def _seat(row: Sequence) -> SeatRow:
     return SeatRow(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6], row[7])
+
+
+def _row_of(seat: Seat) -> SeatRow:
+    """A seat as the service reads it, from a seat as a write finds or leaves it."""
+    s = seat
+    return SeatRow(s.seat, s.user_id, s.name, s.awaiting, s.place, s.score, s.deadline, s.ai)
 
 
 def _text(value: str | bytes) -> str:
@@ -356,6 +362,8 @@ class GamesSQL(WaitsSQL, RatingsSQL):
         if move.results:
             columns["finished_at"] = now
         game = yield from self._bump(now, game_id, version, columns, move)
+        if move.seen is not None and tuple(map(_row_of, game.seats)) != move.seen:
+            raise StaleGame(f"game {game_id}'s seats changed since the move was decided")
         seats = awaited(
             game.seats, game.clocks, moment, move.awaiting, mover=move.seat, reacting=move.reacting
         )
@@ -372,11 +380,7 @@ class GamesSQL(WaitsSQL, RatingsSQL):
         queued = Queued(move.notices, told, board, move.attempt, ratings)
         yield from self._settle(now, game, seats, queued)
         assert game.seq is not None
-        rows = [
-            SeatRow(s.seat, s.user_id, s.name, s.awaiting, s.place, s.score, s.deadline, s.ai)
-            for s in seats
-        ]
-        return Recorded(int(game.seq), rows)
+        return Recorded(int(game.seq), [_row_of(s) for s in seats], game.status_message_id)
 
     async def abandon(
         self,
