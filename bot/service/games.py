@@ -76,6 +76,29 @@ class Loaded:
         return tuple(self.seats[s].user_id for s in self.position.awaited)
 
 
+def unchanged(game: Loaded, kept: Loaded | None) -> bool:
+    """Whether ``game`` as read is as ``kept`` has it: what was worked out on the one
+    holds for the other."""
+    return (
+        kept is not None
+        and game.row.version == kept.row.version
+        and game.state is kept.state
+        and game.seats == kept.seats
+    )
+
+
+class Outdated(Refused):
+    """A move not stored because its game was no longer as it was decided on: decided on
+    a kept copy (:meth:`Games.kept`), it is decided again on the game as stored; decided
+    on the game as stored, it is refused with this."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Another move was played at that same moment, so yours was not. "
+            "Look at the new board and try again."
+        )
+
+
 def loaded(row: GameRow, seats: list[SeatRow], states: ParsedStates) -> Loaded:
     state = states.get(row.id, row.game_key, row.state) if row.state else None
     return Loaded(row, seats, engine.get(row.game_key), state)

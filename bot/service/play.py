@@ -4,17 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 from bot.domain.ratings import rate
 from bot.service.answers import Answers, Told, private_text, status_card, turn_text
 from bot.service.context import Context
-from bot.service.games import NOT_STARTED, STALE, Games, Loaded, rebuild, seated, solo_attempt
+from bot.service.games import (
+    NOT_STARTED,
+    STALE,
+    Games,
+    Loaded,
+    Outdated,
+    rebuild,
+    seated,
+    solo_attempt,
+    unchanged,
+)
 from bot.service.heads_up import heads_ups
 from bot.service.inputs import Refused
-from bot.service.picker import StalePath, walk
+from bot.service.picker import Picked, StalePath, walk
 from bot.service.picker import Step as Chosen
 from bot.service.replies import Caller, Offer, Reply, Table
 from bot.store import MoveRecord, StaleGame, iso
@@ -28,40 +38,6 @@ NOT_OFFERED = "That choice is no longer offered; press Play again."
 #: when a timer's move is posted by whichever process delivers notices, should the one
 #: that made it not have (it died): its own post goes out within seconds
 ANNOUNCE_AFTER = timedelta(minutes=5)
-
-
-def _same(game: Loaded, kept: Loaded | None) -> bool:
-    """Whether ``game`` as read is as ``kept`` has it: what was listed on the one holds."""
-    return (
-        kept is not None
-        and game.row.version == kept.row.version
-        and game.state is kept.state
-        and game.seats == kept.seats
-    )
-
-
-class _Outdated(Refused):
-    """A move not stored because the game was no longer as it was decided on: decided
-    on a kept copy (:meth:`Games.kept`), it is decided again on the game as stored;
-    decided on the game as stored, it is refused with this."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "Another move was played at that same moment, so yours was not. "
-            "Look at the new board and try again."
-        )
-
-
-@dataclass(frozen=True)
-class Picked:
-    """Where a click of the move picker leads: the game's own table (a Play button may be
-    clicked far from it), the clicker's legal moves there in notation, the step the
-    click's path reached, and the answer to the move it completed, if it completed one."""
-
-    table: Table
-    moves: list[str]
-    step: Chosen
-    reply: Reply | None = None
 
 
 class Play:
@@ -126,7 +102,7 @@ class Play:
                 self.games.forget(game_id)
             if listed is not None and listed[3].move is not None:
                 self.games.forget(game_id)  # kept again once the move is stored
-                with suppress(_Outdated):  # not stored: decided again on the game as stored
+                with suppress(Outdated):  # not stored: decided again on the game as stored
                     return await self._picked(kept, caller, *listed, server_commands)
                 listed = None
         game = await self.games.load(game_id, missing=STALE)
@@ -135,7 +111,7 @@ class Play:
         if row.status not in ("lobby", "active"):  # said as for any request at its table
             await self.games.live(table)
             raise Refused(STALE)  # another game is live there now
-        if listed is None or not _same(game, kept):
+        if listed is None or not unchanged(game, kept):
             listed = self._listed(game, version, caller, path)
         seat, actions, moves, step = listed
         if step.move is None or not play:
@@ -231,7 +207,7 @@ class Play:
                     decided = (seat, *played(game, seat))
             if game is not None and decided is not None:
                 seat, notation, step = decided
-                with suppress(_Outdated):  # not stored: decided again on the game as stored
+                with suppress(Outdated):  # not stored: decided again on the game as stored
                     reply = await self._commit(game, seat, caller, notation, step, kind, announce)
             if reply is None:
                 game = await self.games.active(table, expect)
@@ -293,7 +269,7 @@ class Play:
                 ),
             )
         except StaleGame:
-            raise _Outdated from None
+            raise Outdated from None
         version = game.row.version + 1
         # the game as the move left it, for its pinned status and the next move: no
         # second read of it
