@@ -43,7 +43,8 @@ from bot.service.listings import Listings
 from bot.service.lobby import POLICIES, Lobby
 from bot.service.looking import Looking
 from bot.service.pages import Pages
-from bot.service.play import NOT_OFFERED, Picked, Play
+from bot.service.picker import Picked
+from bot.service.play import NOT_OFFERED, Play
 from bot.service.postal import NOTIFY, Postal
 from bot.service.ratings import Ratings
 from bot.service.rematch import Rematch

@@ -6,7 +6,7 @@ one, its latest, or one by id, a damaged one rebuilt from its log on the way.
 from __future__ import annotations
 
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,7 +16,7 @@ import engine
 from bot.service.context import Context
 from bot.service.inputs import SHOWN, Refused
 from bot.service.replies import Caller, Table
-from bot.service.states import ParsedStates
+from bot.service.states import GAMES_KEPT, ParsedStates
 from bot.store import Attempt, CannotSave, GameRow, MoveRow, SeatRow, Store
 from bot.store.damage import OPTIONS_DAMAGED
 from engine.core import Game, Step
@@ -74,6 +74,29 @@ class Loaded:
         if self.state is None:
             return ()
         return tuple(self.seats[s].user_id for s in self.position.awaited)
+
+
+def unchanged(game: Loaded, kept: Loaded | None) -> bool:
+    """Whether ``game`` as read is as ``kept`` has it: what was worked out on the one
+    holds for the other."""
+    return (
+        kept is not None
+        and game.row.version == kept.row.version
+        and game.state is kept.state
+        and game.seats == kept.seats
+    )
+
+
+class Outdated(Refused):
+    """A move not stored because its game was no longer as it was decided on: decided on
+    a kept copy (:meth:`Games.kept`), it is decided again on the game as stored; decided
+    on the game as stored, it is refused with this."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Another move was played at that same moment, so yours was not. "
+            "Look at the new board and try again."
+        )
 
 
 def loaded(row: GameRow, seats: list[SeatRow], states: ParsedStates) -> Loaded:
@@ -201,6 +224,41 @@ class Games:
         self.store = context.store
         self.states = context.states
         self._damaged: set[int] = set()  # games whose damage the operator has been told of
+        #: each running game as this process's last move of it left it, by id, the least
+        #: lately moved let go first (:meth:`kept`), and which of them each channel plays
+        self._kept: OrderedDict[int, Loaded] = OrderedDict()
+        self._channels: dict[int, int] = {}
+
+    def kept(self, game_id: int) -> Loaded | None:
+        """Game ``game_id`` as this process's last move of it left it, not read again: a
+        move may be decided on it and stored in one trip to the database, for the move
+        is refused as stale if the game is no longer so (its version, and its seats:
+        :attr:`~bot.store.rows.MoveRecord.seen`). Whatever it refuses or leaves
+        undecided is asked again of the game as stored, for the copy may be behind."""
+        return self._kept.get(game_id)
+
+    def kept_active(self, table: Table, expect: tuple[int, int] | None) -> Loaded | None:
+        """:meth:`kept` of the channel's running game, if its version is ``expect``'s."""
+        game = self._kept.get(self._channels.get(table.channel_id, 0))
+        if game is None or (expect is not None and (game.row.id, game.row.version) != expect):
+            return None
+        return game
+
+    def keep(self, game: Loaded) -> None:
+        """Keep ``game`` as a move of this process left it (a running game), or forget it."""
+        self.forget(game.row.id)
+        if game.row.status != "active":
+            return
+        self.forget(self._channels.get(game.row.channel_id, 0))  # an older game there
+        self._kept[game.row.id] = game
+        self._channels[game.row.channel_id] = game.row.id
+        if len(self._kept) > GAMES_KEPT:
+            self.forget(next(iter(self._kept)))
+
+    def forget(self, game_id: int) -> None:
+        game = self._kept.pop(game_id, None)
+        if game is not None and self._channels.get(game.row.channel_id) == game_id:
+            del self._channels[game.row.channel_id]
 
     async def live(self, table: Table, *, damaged: bool = False) -> Loaded:
         """The channel's lobby or running game; ``damaged``: one whose state is damaged

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.service.replies import Reply, Table
+
 FINISH = ""  # the option that ends a move which is also the start of longer moves
 
 
@@ -23,6 +25,18 @@ class Step:
     prefix: tuple[str, ...]
     options: tuple[str, ...]
     move: str | None = None
+
+
+@dataclass(frozen=True)
+class Picked:
+    """Where a click of the move picker leads: the game's own table (a Play button may be
+    clicked far from it), the clicker's legal moves there in notation, the step the
+    click's path reached, and the answer to the move it completed, if it completed one."""
+
+    table: Table
+    moves: list[str]
+    step: Step
+    reply: Reply | None = None
 
 
 class StalePath(LookupError):

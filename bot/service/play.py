@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 from bot.domain.ratings import rate
 from bot.service.answers import Answers, Told, private_text, status_card, turn_text
 from bot.service.context import Context
-from bot.service.games import NOT_STARTED, STALE, Games, Loaded, rebuild, seated, solo_attempt
+from bot.service.games import (
+    NOT_STARTED,
+    STALE,
+    Games,
+    Loaded,
+    Outdated,
+    rebuild,
+    seated,
+    solo_attempt,
+    unchanged,
+)
 from bot.service.heads_up import heads_ups
 from bot.service.inputs import Refused
-from bot.service.picker import StalePath, walk
+from bot.service.picker import Picked, StalePath, walk
 from bot.service.picker import Step as Chosen
 from bot.service.replies import Caller, Offer, Reply, Table
 from bot.store import MoveRecord, StaleGame, iso
@@ -27,18 +39,6 @@ NOT_OFFERED = "That choice is no longer offered; press Play again."
 #: when a timer's move is posted by whichever process delivers notices, should the one
 #: that made it not have (it died): its own post goes out within seconds
 ANNOUNCE_AFTER = timedelta(minutes=5)
-
-
-@dataclass(frozen=True)
-class Picked:
-    """Where a click of the move picker leads: the game's own table (a Play button may be
-    clicked far from it), the clicker's legal moves there in notation, the step the
-    click's path reached, and the answer to the move it completed, if it completed one."""
-
-    table: Table
-    moves: list[str]
-    step: Chosen
-    reply: Reply | None = None
 
 
 class Play:
@@ -65,16 +65,15 @@ class Play:
         public post begins with, queued with the move as a stand-in for that post
         (:meth:`announcement`), so the post is never lost, whatever becomes of the
         process that made the move."""
-        async with self.context.lock(table):
-            game = await self.games.active(table, expect)
-            seat = seated(game, caller)
+
+        def played(game: Loaded, seat: int) -> tuple[str, Step]:
             try:
                 step = game.rules.play(game.state, seat, text)
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            notation = game.rules.format(step.action)
-            reply = await self._commit(game, seat, caller, notation, step, announce=announce)
-        return await self._own(game, seat, step, reply)
+            return game.rules.format(step.action), step
+
+        return await self._played(table, caller, expect, played, announce=announce)
 
     async def pick(
         self,
@@ -91,26 +90,65 @@ class Play:
         index chosen at each step, ``bot.service.picker``) leads to, and, with ``play``, the move
         it completes played as the very action listed, never written out and read back.
         A button of a position the game has left is refused as stale, changing nothing;
-        ``server_commands`` is the clicker's place's (:attr:`Table.server_commands`)."""
+        ``server_commands`` is the clicker's place's (:attr:`Table.server_commands`).
+
+        A click that completes a move on a game this process moved last is decided on
+        the game as that move left it (:meth:`Games.kept`), not read again: the move's
+        one trip to the database checks it is still so. Any other click reads the game."""
+        kept, listed = self.games.kept(game_id), None
+        if kept is not None and kept.row.version == version and play:
+            try:
+                listed = self._listed(kept, version, caller, path)
+            except Refused:  # decided again on the game as stored
+                self.games.forget(game_id)
+            if listed is not None and listed[3].move is not None:
+                self.games.forget(game_id)  # kept again once the move is stored
+                with suppress(Outdated):  # not stored: decided again on the game as stored
+                    return await self._picked(kept, caller, *listed, server_commands)
+                listed = None
         game = await self.games.load(game_id, missing=STALE)
         row = game.row
         table = Table(row.channel_id, row.guild_id, server_commands)
         if row.status not in ("lobby", "active"):  # said as for any request at its table
             await self.games.live(table)
             raise Refused(STALE)  # another game is live there now
-        if row.version != version:
+        if listed is None or not unchanged(game, kept):
+            listed = self._listed(game, version, caller, path)
+        seat, actions, moves, step = listed
+        if step.move is None or not play:
+            return Picked(table, moves, step)
+        return await self._picked(game, caller, *listed, server_commands)
+
+    def _listed(
+        self, game: Loaded, version: int, caller: Caller, path: tuple[int, ...]
+    ) -> tuple[int, list[Any], list[str], Chosen]:
+        """The clicker's seat, legal actions and their notation in ``game``, and the step
+        ``path`` leads to; refused if the button is stale or the path no longer fits."""
+        if game.row.version != version:
             raise Refused(STALE)
-        if row.status == "lobby":
+        if game.row.status == "lobby":
             raise Refused(NOT_STARTED)
         seat = seated(game, caller)
         actions = self._legal(game, seat)
         moves = [game.rules.format(a) for a in actions]
         try:
-            step = walk(moves, path)
+            return seat, actions, moves, walk(moves, path)
         except StalePath:
             raise Refused(NOT_OFFERED) from None
-        if step.move is None or not play:
-            return Picked(table, moves, step)
+
+    async def _picked(
+        self,
+        game: Loaded,
+        caller: Caller,
+        seat: int,
+        actions: list[Any],
+        moves: list[str],
+        step: Chosen,
+        server_commands: bool,
+    ) -> Picked:
+        """The move a picker's path completed, played as the very action listed."""
+        assert step.move is not None
+        table = Table(game.row.channel_id, game.row.guild_id, server_commands)
         action = actions[moves.index(step.move)]
         async with self.context.lock(table):
             done = game.rules.apply_listed(game.state, seat, action)
@@ -125,30 +163,59 @@ class Play:
         *,
         announce: str | None = None,
     ) -> Reply:
-        async with self.context.lock(table):
-            game = await self.games.active(table, expect)
-            seat = seated(game, caller)
+        def played(game: Loaded, seat: int) -> tuple[str, Step]:
             try:
-                step = game.rules.play(game.state, seat, "resign")
+                return "resign", game.rules.play(game.state, seat, "resign")
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            reply = await self._commit(game, seat, caller, "resign", step, announce=announce)
-        return await self._own(game, seat, step, reply)
+
+        return await self._played(table, caller, expect, played, announce=announce)
 
     async def skip_turn(
         self, table: Table, caller: Caller, expect: tuple[int, int], *, announce: str | None = None
     ) -> Reply:
         """Pass a seat's turn because its time ran out (the ``skip`` deadline policy)."""
-        async with self.context.lock(table):
-            game = await self.games.active(table, expect)
-            seat = seated(game, caller)
+
+        def played(game: Loaded, seat: int) -> tuple[str, Step]:
             try:
-                step = game.rules.skip(game.state, seat)
+                return "skip", game.rules.skip(game.state, seat)
             except IllegalMove as exc:
                 raise Refused(describe(exc.reason, game.names)) from None
-            reply = await self._commit(
-                game, seat, caller, "skip", step, kind="skip", announce=announce
-            )
+
+        return await self._played(table, caller, expect, played, kind="skip", announce=announce)
+
+    async def _played(
+        self,
+        table: Table,
+        caller: Caller,
+        expect: tuple[int, int] | None,
+        played: Callable[[Loaded, int], tuple[str, Step]],
+        *,
+        kind: str = "move",
+        announce: str | None = None,
+    ) -> Reply:
+        """The caller's move in the channel's running game (``played``: its notation and
+        step, or refused), stored and answered under the channel's lock. Decided first on
+        the game as this process's last move of it left it (:meth:`Games.kept`), stored
+        in one trip that checks it is still so; refused or stale there, decided again on
+        the game as stored, as a move with no kept copy is."""
+        async with self.context.lock(table):
+            reply, decided, game = None, None, self.games.kept_active(table, expect)
+            if game is not None:
+                self.games.forget(game.row.id)  # kept again once the move is stored
+                with suppress(Refused):  # decided again on the game as stored
+                    seat = seated(game, caller)
+                    decided = (seat, *played(game, seat))
+            if game is not None and decided is not None:
+                seat, notation, step = decided
+                with suppress(Outdated):  # not stored: decided again on the game as stored
+                    reply = await self._commit(game, seat, caller, notation, step, kind, announce)
+            if reply is None:
+                game = await self.games.active(table, expect)
+                seat = seated(game, caller)
+                notation, step = played(game, seat)
+                reply = await self._commit(game, seat, caller, notation, step, kind, announce)
+        assert game is not None  # the copy the move was stored on, or the game as read
         return await self._own(game, seat, step, reply)
 
     async def _commit(
@@ -199,17 +266,23 @@ class Play:
                     notices=told.dms,
                     heads_ups=next_up,
                     announce=board,
+                    seen=tuple(game.seats),
                 ),
             )
         except StaleGame:
-            raise Refused(
-                "Another move was played at that same moment, so yours was not. "
-                "Look at the new board and try again."
-            ) from None
+            raise Outdated from None
         version = game.row.version + 1
-        # the game as the move left it, for its pinned status: no second read of it
-        row = replace(game.row, version=version, status=status, state=stored)
+        # the game as the move left it, for its pinned status and the next move: no
+        # second read of it
+        row = replace(
+            game.row,
+            version=version,
+            status=status,
+            state=stored,
+            status_message_id=recorded.status_message_id,
+        )
         after = Loaded(row, recorded.seats, rules, state)
+        self.games.keep(after)
         reply = await self.answers.position(game, step, version, lines, told=told)
         return replace(reply, seq=recorded.seq, status=status_card(after, step))
 

@@ -32,7 +32,8 @@ Layout
     The shared backend: many processes, one server. Its dialect (``$1`` marks), its pool
     (a statement a trip; BEGIN and COMMIT around a body), and only the statements it
     writes differently: the one-statement CTEs that keep a move at four trips
-    (``waits.py``), work claimed with ``FOR UPDATE SKIP LOCKED`` (``notices.py``,
+    (``waits.py``), or one where the store kept the seats its last move left
+    (``moves.py``), work claimed with ``FOR UPDATE SKIP LOCKED`` (``notices.py``,
     ``postal.py``), the rating and terminal-name locks, a rematch merged under its row's
     lock, turns taken by the server's clock. Each is a subclass of the shared feature
     overriding a method.

@@ -105,7 +105,10 @@ class MoveRecord:
     last turn began (then they have been). ``announce`` (a note, due at) queues a
     ``board`` notice standing in for the move's public post, for a move no one is there
     to be answered: due to be posted then, unless the move's own post claims it first
-    (:meth:`~bot.store.interface.Notices.claim_announcement`)."""
+    (:meth:`~bot.store.interface.Notices.claim_announcement`). ``seen`` are the seats
+    the move was decided on (who holds each, who is awaited and until when): the move
+    is refused as stale if the game's seats are no longer so, as if its version had
+    moved, since a seat changes hands or deadline without moving it."""
 
     seat: int
     user_id: int
@@ -120,6 +123,7 @@ class MoveRecord:
     notices: Sequence[tuple[int, str, str]] = ()
     heads_ups: Sequence[tuple[int, str, str, str]] = ()
     announce: tuple[str, str] | None = None
+    seen: tuple[SeatRow, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -127,10 +131,11 @@ class Recorded:
     """What a move's transaction left (:meth:`~bot.store.interface.Games.record`): its
     log entry's seq, and the game's seats as the play-by-post rules left them (who is
     awaited, each wait's deadline, places and scores once over), so what is said after
-    the move (the pinned status) needs no second read of the game."""
+    the move (the pinned status, where it is pinned) needs no second read of the game."""
 
     seq: int
     seats: list[SeatRow]
+    status_message_id: int | None = None
 
 
 @dataclass(frozen=True)

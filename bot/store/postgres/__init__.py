@@ -4,7 +4,7 @@ shared ones (:mod:`bot.store.shared`), rendered by
 :data:`~bot.store.postgres.dialect.POSTGRES`; the modules here hold only what PostgreSQL
 does differently: its connection pool, the row locks that let processes claim work side
 by side (``SKIP LOCKED``), the rating and terminal-name locks, and the one-statement CTEs
-that keep a move at four trips to the server.
+that keep a move at four trips to the server (one where it knows the seats it finds).
 
 Importing this package imports asyncpg: only a ``postgresql://`` target does
 (:func:`bot.store.open_store`)."""
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from bot.store.postgres.connection import Connection
 from bot.store.postgres.digests import DigestsPG
-from bot.store.postgres.games import GamesPG
 from bot.store.postgres.leases import LeasesPG
+from bot.store.postgres.moves import MovesPG
 from bot.store.postgres.notices import NoticesPG
 from bot.store.postgres.postal import PostalPG
 from bot.store.postgres.ratings import RatingsPG
@@ -25,7 +25,7 @@ from bot.store.shared import Features
 
 
 class PostgresStore(
-    GamesPG,
+    MovesPG,
     PostalPG,
     NoticesPG,
     DigestsPG,

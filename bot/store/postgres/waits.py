@@ -19,6 +19,14 @@ from bot.store.shared.waits import Columns, Queued, WaitsSQL
 from bot.store.sql import COUNT, Body, Q
 
 _GAME_WIDTH = len(GAME.split(", "))
+#: the parts of a move's statement that log it and drop a pending undo request, once the
+#: game's bump (``g``, returning its id) is made
+LOGGED = (
+    "m AS (INSERT INTO moves (game_id, seq, seat, user_id, kind, action, created_at) "
+    "SELECT g.id, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = g.id), 0) + 1, "
+    ":seat, :user_id, :kind, :action, :now FROM g RETURNING seq), "
+    "d AS (DELETE FROM undo_requests WHERE game_id IN (SELECT id FROM g))"
+)
 #: a seat's columns the move writes, and their types as arrays take them
 _WRITTEN = {
     "seat": "int",
@@ -52,13 +60,7 @@ class WaitsPG(WaitsSQL):
         sets = "".join(f", {name} = :{name}" for name in columns)
         log, seq = "", "NULL"
         if entry is not None:
-            log = (
-                ", m AS (INSERT INTO moves (game_id, seq, seat, user_id, kind, action, "
-                "created_at) SELECT g.id, COALESCE((SELECT MAX(seq) FROM moves "
-                "WHERE game_id = g.id), 0) + 1, :seat, :user_id, :kind, :action, :now FROM g "
-                "RETURNING seq), d AS (DELETE FROM undo_requests WHERE game_id IN "
-                "(SELECT id FROM g))"
-            )
+            log = f", {LOGGED}"
             seq = "(SELECT seq FROM m)"
             params.update(
                 seat=entry.seat, user_id=entry.user_id, kind=entry.kind, action=entry.action
@@ -98,8 +100,11 @@ class WaitsPG(WaitsSQL):
         yield Q(f"WITH {', '.join(parts)} SELECT 1", params, COUNT)
 
 
-def _write_seats(params: dict[str, object], game: Game, seats: Sequence[Seat]) -> str:
-    """An UPDATE that writes every seat's wait, place, score and due time, from arrays."""
+def _write_seats(
+    params: dict[str, object], game: Game, seats: Sequence[Seat], gate: str = "TRUE"
+) -> str:
+    """An UPDATE that writes every seat's wait, place, score and due time, from arrays,
+    if ``gate`` holds."""
     arrays = []
     for name, kind in _WRITTEN.items():
         params[f"seat_{name}"] = [getattr(s, name) for s in seats]
@@ -109,16 +114,21 @@ def _write_seats(params: dict[str, object], game: Game, seats: Sequence[Seat]) -
     return (
         f"UPDATE seats SET {sets} FROM unnest({', '.join(arrays)}, :seat_due_at::timestamptz[]) "
         f"AS v({', '.join(_WRITTEN)}, due_at) WHERE seats.game_id = :game_id "
-        "AND seats.seat = v.seat"
+        f"AND seats.seat = v.seat AND {gate}"
     )
 
 
 def _queue(
-    params: dict[str, object], game: Game, seats: Sequence[Seat], queued: Queued
+    params: dict[str, object],
+    game: Game,
+    seats: Sequence[Seat],
+    queued: Queued,
+    seq: str = ":board_seq",
+    gate: str = "TRUE",
 ) -> list[str]:
     """The parts that queue what a move sends: the "your turn" DMs for the waits it starts
     (to players it waits for, since their wait began), the heads-ups, and the stand-in for
-    its public post."""
+    its public post (of the log entry ``seq``), each only if ``gate`` holds."""
     parts = []
     since = {s.user_id: s.turn_since for s in seats if s.awaiting}
     turns = [(user, text, due, since[user]) for user, text, due in queued.notices if user in since]
@@ -134,7 +144,7 @@ def _queue(
             "n AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
             "turn_since) SELECT :game_id, v.u, 'turn', 'dm', v.t, v.d, :now, v.s "
             "FROM unnest(:turn_users::bigint[], :turn_texts::text[], "
-            ":turn_dues::timestamptz[], :turn_since::timestamptz[]) AS v(u, t, d, s))"
+            f":turn_dues::timestamptz[], :turn_since::timestamptz[]) AS v(u, t, d, s) WHERE {gate})"
         )
     if queued.heads_ups:
         names = ("next_users", "next_vias", "next_texts", "next_dues")
@@ -143,15 +153,15 @@ def _queue(
             "h AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at) "
             "SELECT :game_id, v.u, 'heads_up', v.v, v.t, v.d, :now "
             "FROM unnest(:next_users::bigint[], :next_vias::text[], :next_texts::text[], "
-            ":next_dues::timestamptz[]) AS v(u, v, t, d))"
+            f":next_dues::timestamptz[]) AS v(u, v, t, d) WHERE {gate})"
         )
     if queued.board is not None:
         params.update(zip(("board_user", "board_note", "board_due"), queued.board, strict=True))
         params["board_seq"] = game.seq
         parts.append(
             "b AS (INSERT INTO outbox (game_id, user_id, kind, via, text, due_at, created_at, "
-            "seq) VALUES (:game_id, :board_user, 'board', 'channel', :board_note, "
-            ":board_due::timestamptz, :now, :board_seq))"
+            "seq) SELECT :game_id, :board_user, 'board', 'channel', :board_note, "
+            f":board_due::timestamptz, :now, {seq} WHERE {gate})"
         )
     return parts
 

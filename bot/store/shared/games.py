@@ -7,7 +7,8 @@ Python (:func:`bot.domain.clocks.awaited`, :func:`bot.domain.clocks.tell_next`);
 players' ratings if it finishes a rated game (:meth:`~bot.store.shared.ratings.RatingsSQL._rate`);
 and every seat written back with what the move queues
 (:meth:`~bot.store.shared.waits.WaitsSQL._settle`). SQLite runs it in one trip; PostgreSQL
-in four (:mod:`bot.store.postgres.waits`).
+in four (:mod:`bot.store.postgres.waits`), or in one statement where it knows the seats it
+will find (:mod:`bot.store.postgres.moves`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import replace
 from datetime import datetime
 from functools import cache
 
-from bot.domain.clocks import Clocks, awaited, tell_next
+from bot.domain.clocks import Clocks, Seat, awaited, tell_next
 from bot.store.damage import CHECKED_FIELDS, GAME_FIELDS, damaged, game_row, state_columns
 from bot.store.faults import StaleGame
 from bot.store.interface import Forfeit
@@ -38,7 +39,7 @@ from bot.store.shared.leagues import link_match, settle_once
 from bot.store.shared.leases import fence
 from bot.store.shared.notices import queue_turn
 from bot.store.shared.ratings import RatingsSQL
-from bot.store.shared.seats import CLOCK_COLUMNS
+from bot.store.shared.seats import CLOCK_COLUMNS, Game
 from bot.store.shared.waits import Queued, WaitsSQL
 from bot.store.sql import ROW, Body, Dialect, Duplicate, Many, Q
 
@@ -85,6 +86,12 @@ def _game(row: Sequence | None) -> GameRow | None:
 
 def _seat(row: Sequence) -> SeatRow:
     return SeatRow(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6], row[7])
+
+
+def row_of(seat: Seat) -> SeatRow:
+    """A seat as the service reads it, from a seat as a write finds or leaves it."""
+    s = seat
+    return SeatRow(s.seat, s.user_id, s.name, s.awaiting, s.place, s.score, s.deadline, s.ai)
 
 
 def _text(value: str | bytes) -> str:
@@ -356,6 +363,8 @@ class GamesSQL(WaitsSQL, RatingsSQL):
         if move.results:
             columns["finished_at"] = now
         game = yield from self._bump(now, game_id, version, columns, move)
+        if move.seen is not None and tuple(map(row_of, game.seats)) != move.seen:
+            raise StaleGame(f"game {game_id}'s seats changed since the move was decided")
         seats = awaited(
             game.seats, game.clocks, moment, move.awaiting, mover=move.seat, reacting=move.reacting
         )
@@ -372,11 +381,13 @@ class GamesSQL(WaitsSQL, RatingsSQL):
         queued = Queued(move.notices, told, board, move.attempt, ratings)
         yield from self._settle(now, game, seats, queued)
         assert game.seq is not None
-        rows = [
-            SeatRow(s.seat, s.user_id, s.name, s.awaiting, s.place, s.score, s.deadline, s.ai)
-            for s in seats
-        ]
-        return Recorded(int(game.seq), rows)
+        self._moved(replace(game, seats=tuple(seats), seq=None))
+        return Recorded(int(game.seq), [row_of(s) for s in seats], game.status_message_id)
+
+    def _moved(self, game: Game) -> None:
+        """Hear of ``game`` as a move is leaving it, its seats as written, in the move's
+        transaction (it may yet fail): a store that can store the next move in fewer
+        trips when it knows the seats it will find keeps it (:mod:`bot.store.postgres.moves`)."""
 
     async def abandon(
         self,

@@ -21,7 +21,7 @@ CLOCK_COLUMNS = (
 #: a game's columns a wait needs, as the bump leaves them (:class:`Game`)
 GAME = (
     "id, guild_id, channel_id, game_key, version, status, move_hours, deadline_policy, "
-    "remind_hours, reminder_limit, reaction_hours, rated"
+    "remind_hours, reminder_limit, reaction_hours, rated, status_message_id"
 )
 #: a seat's columns a wait needs (:class:`~bot.domain.clocks.Seat`), its player's settings joined
 SEAT = (
@@ -86,13 +86,16 @@ class Game:
     status: str
     clocks: Clocks
     rated: bool
+    #: where the channel's status of it is pinned: set without moving the version, so
+    #: the move reads it here for the status it pins (:class:`~bot.store.rows.Recorded`)
+    status_message_id: int | None
     seats: tuple[Seat, ...]
     seq: int | None = None  # the log entry the bump appended, if any
 
     @classmethod
     def read(cls, row: Sequence, seats: Sequence[Seat], seq: int | None = None) -> Game:
         """The game from its row read as :data:`GAME`."""
-        values = [*row[:6], Clocks(*row[6:11]), bool(row[11]), tuple(seats), seq]
+        values = [*row[:6], Clocks(*row[6:11]), bool(row[11]), row[12], tuple(seats), seq]
         return cls(*values)
 
     @property

@@ -44,6 +44,8 @@ class CommitCutter:
         self.port = 0
         self._action: Action | None = None
         self._drop = False
+        self._statement: bytes | None = None
+        self._parsed = self._bound = False
         self.cut = asyncio.Event()
         self._server: asyncio.Server | None = None
 
@@ -55,9 +57,23 @@ class CommitCutter:
         assert self._server is not None
         self._server.close()
 
-    def arm(self, action: Action, *, drop: bool = False) -> None:
-        self._action, self._drop = action, drop
+    def arm(self, action: Action, *, drop: bool = False, statement: bytes | None = None) -> None:
+        """Act on the next COMMIT; or, given ``statement`` (a part of its text), on the
+        next run of the statement that holds it, which commits by itself: its Sync."""
+        self._action, self._drop, self._statement = action, drop, statement
+        self._bound = False
         self.cut.clear()
+
+    def _acts_on(self, kind: bytes, packet: bytes) -> bool:
+        """Whether ``packet`` (a message of ``kind``) is the armed COMMIT, or the Sync
+        that ends a run (Bind, Execute) of the armed statement once it was parsed."""
+        if self._statement is None:
+            return kind == b"Q" and packet[5:11] == b"COMMIT"
+        if kind == b"P" and self._statement in packet:
+            self._parsed = True
+        elif kind == b"B" and self._parsed:
+            self._bound = True
+        return kind == b"S" and self._bound
 
     async def _serve(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter):
         try:
@@ -91,7 +107,7 @@ class CommitCutter:
                 length = struct.unpack("!i", head[1:])[0]
                 packet = head + await client_r.readexactly(length - 4)
                 action = self._action
-                if action is not None and head[:1] == b"Q" and packet[5:11] == b"COMMIT":
+                if action is not None and self._acts_on(head[:1], packet):
                     self._action = None
                     holding.set()
                     if not self._drop:
@@ -201,3 +217,53 @@ async def test_a_move_committed_as_the_server_crashed_for_good_is_told_as_unknow
     assert "may or may not have been saved" in message and "`/game board`" in message
     assert "nothing you asked for was done" not in message
     assert await stored(service) == [pick], "it was: the player is told to look first"
+
+
+#: a part of the text of the statement that is a whole move (:mod:`bot.store.postgres.moves`)
+ONE_STATEMENT = b"FOR UPDATE OF g0, s"
+
+
+async def test_a_one_statement_move_committed_as_the_server_crashed_is_answered_as_played(
+    crashable, world
+):
+    """A move this store can make in one statement commits by itself: its answer lost
+    with the server, the store asks, once the server is back and the connection's
+    backend gone, whether its log entry is there."""
+    cutter, service = world
+    first = (await service.play.legal_moves(SOLO, ADA))[0]
+    await service.play.move(SOLO, ADA, first)
+    pick = (await service.play.legal_moves(SOLO, ADA))[0]
+    cutter.arm(crash_and(crashable, restart=True), statement=ONE_STATEMENT)
+    reply = await service.play.move(SOLO, ADA, pick)
+    assert cutter.cut.is_set(), "the statement's answer was cut off"
+    assert reply.seq == 2 and await stored(service) == [first, pick]
+
+
+async def test_a_one_statement_move_that_never_committed_is_made_again(crashable, world):
+    """The statement's Sync never reached the server, so it never committed: the store
+    finds no log entry and makes the move the four-trip way, once the server is back."""
+    cutter, service = world
+    first = (await service.play.legal_moves(SOLO, ADA))[0]
+    await service.play.move(SOLO, ADA, first)
+    pick = (await service.play.legal_moves(SOLO, ADA))[0]
+    cutter.arm(crash_and(crashable, restart=True), drop=True, statement=ONE_STATEMENT)
+    reply = await service.play.move(SOLO, ADA, pick)
+    assert cutter.cut.is_set()
+    assert reply.seq == 2 and await stored(service) == [first, pick], "stored once"
+
+
+async def test_a_one_statement_move_as_the_server_crashed_for_good_is_told_as_unknown(
+    crashable, world, monkeypatch
+):
+    cutter, service = world
+    monkeypatch.setattr(connection, "SETTLE_WITHIN", 1.0)
+    first = (await service.play.legal_moves(SOLO, ADA))[0]
+    await service.play.move(SOLO, ADA, first)
+    pick = (await service.play.legal_moves(SOLO, ADA))[0]
+    cutter.arm(crash_and(crashable, restart=False), statement=ONE_STATEMENT)
+    try:
+        with pytest.raises(CommitUnknown):
+            await service.play.move(SOLO, ADA, pick)
+    finally:
+        await asyncio.to_thread(crashable.restart)
+    assert await stored(service) == [first, pick], "it was: the player is told to look first"

@@ -188,6 +188,29 @@ async def test_record_with_a_stale_version_changes_nothing(store):
     assert await store.seats(game_id) == before_seats
 
 
+async def test_record_refuses_a_move_decided_on_seats_that_changed(store):
+    """A seat changes hands without moving the version: a move decided on the seats as
+    they were (``seen``) is stale, and nothing of it is stored; decided on the seats as
+    they are, it is stored, and its answer says where the status is pinned now."""
+    game_id = await started_game(store)
+    version = (await store.game(game_id)).version
+    seen = tuple(await store.seats(game_id))
+    await store.replace_player(game_id, version, 1, 3, "user3")
+    await store.set_status_message(game_id, 555)
+    before = (await store.game(game_id), await store.moves(game_id), await store.seats(game_id))
+    with pytest.raises(StaleGame):
+        await store.record(game_id, version, moved(0, 1, "red tall a1", [1], seen=seen))
+    assert (
+        await store.game(game_id),
+        await store.moves(game_id),
+        await store.seats(game_id),
+    ) == before
+    seen = tuple(await store.seats(game_id))
+    recorded = await store.record(game_id, version, moved(0, 1, "red tall a1", [1], seen=seen))
+    assert recorded.seq == 1 and recorded.status_message_id == 555
+    assert recorded.seats == await store.seats(game_id)
+
+
 async def test_record_cancels_a_pending_undo_request(store):
     game_id = await started_game(store)
     version = (await store.game(game_id)).version
