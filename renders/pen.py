@@ -323,8 +323,9 @@ _PLACED: dict[tuple[object, ...], Placed] = {}
 #: the strips a square-cornered fill paints (:meth:`Pen._plain`), by box and colour
 _PAINTED: dict[tuple[Box, RGB], Painted] = {}
 
-#: how many placements each of the two keeps
-PLACEMENTS = 16384
+#: how many placements each of the two keeps: a board makes 150-600, and each kept one
+#: keeps its stamp too (at 16,384 a drawing worker grew by ~20 MiB)
+PLACEMENTS = 4096
 
 
 def _keep(key: tuple[object, ...], placed: Placed) -> Placed:
