@@ -40,6 +40,11 @@ from renders.palette import BACKGROUND, RGB
 
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
+PixelBox = tuple[int, int, int, int]
+#: a stamp (or a word) and the box it is pasted in
+Placed = tuple["core.ImagingCore", PixelBox]
+#: a fill's strips, each with its coverage (None: whole pixels), and the box they touch
+Painted = tuple[list[tuple[PixelBox, "core.ImagingCore | None"]], PixelBox | None]
 #: a colour, or a colour and its opacity (0-255) for see-through shapes
 Colour = tuple[int, int, int] | tuple[int, int, int, int]
 
@@ -190,18 +195,19 @@ class Pen:
         gets the colour blended by that share, over whatever is below it."""
         if colour is None:
             return
-        xs = _coverage(round(box[0] * SCALE), round(box[2] * SCALE))
-        ys = _coverage(round(box[1] * SCALE), round(box[3] * SCALE))
-        for y0, y1, cy in ys:
-            for x0, x1, cx in xs:
-                share = cx * cy
-                if share >= SCALE * SCALE:
-                    self._core.paste(colour, (x0, y0, x1, y1))
-                elif share:
-                    alpha = _constant_mask(x1 - x0, y1 - y0, round(255 * share / SCALE**2))
-                    self._core.paste(colour, (x0, y0, x1, y1), alpha)
-        if xs and ys:
-            self.touched.append((xs[0][0], ys[0][0], xs[-1][1], ys[-1][1]))
+        key = (box, colour)
+        painted = _PAINTED.get(key)
+        if painted is None:
+            painted = _paint(box, colour)
+        strips, touched = painted
+        paste = self._core.paste
+        for strip, mask in strips:
+            if mask is None:
+                paste(colour, strip)
+            else:
+                paste(colour, strip, mask)
+        if touched is not None:
+            self.touched.append(touched)
 
     # -- other shapes --------------------------------------------------------------------
 
@@ -259,21 +265,13 @@ class Pen:
         picture would put it: boxes on whole supersampled pixels, as Pillow rounds them;
         polygons and lines where they fall. ``canvas`` pastes only that part of the
         picture (by default, all the shape and its stroke)."""
-        if canvas is None:
-            xs, ys = [x for x, _ in points], [y for _, y in points]
-            pad = 1 + (math.ceil(width / 2) if kind in ("line", "outline") else 0)
-            ox, oy = math.floor(min(xs)) - pad, math.floor(min(ys)) - pad
-            canvas = (ox, oy, math.ceil(max(xs)) + pad + 1, math.ceil(max(ys)) + pad + 1)
-        ox, oy = canvas[:2]
-        size = (canvas[2] - ox, canvas[3] - oy)
-        snap = float if kind in ("polygon", "line", "outline") else round
-        at = tuple((snap(x * SCALE) - ox * SCALE, snap(y * SCALE) - oy * SCALE) for x, y in points)
-        # a big shape (a board, a panel) is drawn once per board at most: not kept
-        draw = _shape if size[0] * size[1] <= SMALL_SHAPE else _shape.__wrapped__
-        stroke, corner = round(width * SCALE), round(radius * SCALE)
-        shape = draw(kind, at, size, fill, edge, stroke, corner, angles)
-        self._core.paste(shape, canvas, shape)
-        self.touched.append(canvas)
+        key = (kind, tuple(points), fill, edge, width, radius, canvas, angles)
+        placed = _PLACED.get(key)
+        if placed is None:
+            placed = _place(*key)
+        shape, box = placed
+        self._core.paste(shape, box, shape)
+        self.touched.append(box)
 
     def paste(self, stamp: Image.Image, at: tuple[int, int]) -> None:
         """A prepared stamp (see :func:`glyph`) through its alpha, or a picture without one
@@ -298,9 +296,13 @@ class Pen:
         self, xy: Point, text: str, size: int, fill: RGB, anchor: str = "mm", bold: bool = True
     ) -> None:
         """Text drawn at once, so that shapes drawn later (nearer ones) can hide it."""
-        inked, (dx, dy) = _inked(text, size, bold, anchor, fill)
-        x, y = round(xy[0]) + dx, round(xy[1]) + dy
-        box = (x, y, x + inked.size[0], y + inked.size[1])
+        key = (xy, text, size, fill, anchor, bold)
+        placed = _PLACED.get(key)
+        if placed is None:
+            inked, (dx, dy) = _inked(text, size, bold, anchor, fill)
+            x, y = round(xy[0]) + dx, round(xy[1]) + dy
+            placed = _keep(key, (inked, (x, y, x + inked.size[0], y + inked.size[1])))
+        inked, box = placed
         self._core.paste(inked, box, inked)
         self.touched.append(box)
 
@@ -310,6 +312,81 @@ class Pen:
             self.text_now(xy, text, size, fill, anchor, bold)
         self.texts = []
         return self.image
+
+
+#: where a shape or a word of a board goes and what is pasted there, by everything that
+#: places it: a board repeats the pieces, marks and words of the board before at the
+#: same places, and working out their stamp and box again (rounding, padding, the
+#: stamp's lookup) cost more than pasting them.
+_PLACED: dict[tuple[object, ...], Placed] = {}
+
+#: the strips a square-cornered fill paints (:meth:`Pen._plain`), by box and colour
+_PAINTED: dict[tuple[Box, RGB], Painted] = {}
+
+#: how many placements each of the two keeps: a board makes 150-600, and each kept one
+#: keeps its stamp too (at 16,384 a drawing worker grew by ~20 MiB)
+PLACEMENTS = 4096
+
+
+def _keep(key: tuple[object, ...], placed: Placed) -> Placed:
+    """``placed`` noted under ``key`` in :data:`_PLACED` (emptied when full: clearing is
+    safe while the bot's threads draw, and refills within a board or two)."""
+    if len(_PLACED) >= PLACEMENTS:  # a board never needs so many: start afresh
+        _PLACED.clear()
+    _PLACED[key] = placed
+    return placed
+
+
+def _place(
+    kind: str,
+    points: tuple[Point, ...],
+    fill: Colour | None,
+    edge: RGB | None,
+    width: float,
+    radius: float,
+    canvas: tuple[int, int, int, int] | None,
+    angles: tuple[float, float],
+) -> Placed:
+    """The stamp of :meth:`Pen._stamp`'s shape and the box it is pasted in; kept in
+    :data:`_PLACED` if the stamp is small enough to keep (a big one, a board or a
+    panel, is drawn once per board at most)."""
+    key = (kind, points, fill, edge, width, radius, canvas, angles)
+    if canvas is None:
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        pad = 1 + (math.ceil(width / 2) if kind in ("line", "outline") else 0)
+        ox, oy = math.floor(min(xs)) - pad, math.floor(min(ys)) - pad
+        canvas = (ox, oy, math.ceil(max(xs)) + pad + 1, math.ceil(max(ys)) + pad + 1)
+    ox, oy = canvas[:2]
+    size = (canvas[2] - ox, canvas[3] - oy)
+    snap = float if kind in ("polygon", "line", "outline") else round
+    at = tuple((snap(x * SCALE) - ox * SCALE, snap(y * SCALE) - oy * SCALE) for x, y in points)
+    small = size[0] * size[1] <= SMALL_SHAPE
+    draw = _shape if small else _shape.__wrapped__
+    stroke, corner = round(width * SCALE), round(radius * SCALE)
+    placed = (draw(kind, at, size, fill, edge, stroke, corner, angles), canvas)
+    return _keep(key, placed) if small else placed
+
+
+def _paint(box: Box, colour: RGB) -> Painted:
+    """The strips :meth:`Pen._plain` paints for ``box`` (each with the mask of how much
+    of its pixels the box covers, None for all) and the box they touch, kept in
+    :data:`_PAINTED`."""
+    xs = _coverage(round(box[0] * SCALE), round(box[2] * SCALE))
+    ys = _coverage(round(box[1] * SCALE), round(box[3] * SCALE))
+    strips: list[tuple[PixelBox, core.ImagingCore | None]] = []
+    for y0, y1, cy in ys:
+        for x0, x1, cx in xs:
+            share = cx * cy
+            if share >= SCALE * SCALE:
+                strips.append(((x0, y0, x1, y1), None))
+            elif share:
+                alpha = _constant_mask(x1 - x0, y1 - y0, round(255 * share / SCALE**2))
+                strips.append(((x0, y0, x1, y1), alpha))
+    touched = (xs[0][0], ys[0][0], xs[-1][1], ys[-1][1]) if xs and ys else None
+    if len(_PAINTED) >= PLACEMENTS:
+        _PAINTED.clear()
+    _PAINTED[box, colour] = painted = (strips, touched)
+    return painted
 
 
 @lru_cache(maxsize=4096)
