@@ -11,11 +11,11 @@ Importing this package imports asyncpg: only a ``postgresql://`` target does
 
 from __future__ import annotations
 
-from bot.store.postgres.connection import Connection
 from bot.store.postgres.digests import DigestsPG
 from bot.store.postgres.leases import LeasesPG
 from bot.store.postgres.moves import MovesPG
 from bot.store.postgres.notices import NoticesPG
+from bot.store.postgres.opening import OpeningPG
 from bot.store.postgres.postal import PostalPG
 from bot.store.postgres.ratings import RatingsPG
 from bot.store.postgres.tables import PostgresSide, occupied
@@ -34,7 +34,7 @@ class PostgresStore(
     TerminalPG,
     WaitsPG,
     Features,
-    Connection,
+    OpeningPG,
 ):
     """:class:`bot.store.interface.Store` on one PostgreSQL database."""
 

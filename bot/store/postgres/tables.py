@@ -20,7 +20,8 @@ from bot.store.copying import (
     CopyFault,
     Table,
 )
-from bot.store.postgres.connection import Conn, open_fault
+from bot.store.postgres.connection import Conn
+from bot.store.postgres.opening import open_fault
 from bot.store.targets import CONNECT_TIMEOUT_S, redacted
 
 _KINDS = {

@@ -168,7 +168,7 @@ async def test_a_connection_lost_mid_move_saves_nothing_and_play_resumes(postgre
 async def test_a_game_held_too_long_by_another_process_saves_nothing(postgres_url, monkeypatch):
     """Another connection holds the game's row (a stuck process, an operator's open
     transaction): the move gives up after the lock timeout, saying nothing was saved."""
-    monkeypatch.setattr("bot.store.postgres.connection.LOCK_TIMEOUT_S", 0.2)
+    monkeypatch.setattr("bot.store.postgres.opening.LOCK_TIMEOUT_S", 0.2)
     store = await open_store(postgres_url)
     other = await asyncpg.connect(postgres_url)
     try:
