@@ -1,16 +1,22 @@
-"""The Battle for Seven Cities table as a PNG: the past and future boards side by side,
-then a status panel.
+"""The Battle for Seven Cities table as a PNG: the past and future boards, then a status
+panel.
 
 Read on a phone, the picture is shown about 390 px wide, 0.39 of its size: its words are
-drawn at 26 px or more (about 10 px there) and each hex's name at 0.58 of its radius
-(13 px there at the largest hexes), the boards filling their half of the width.
+drawn at 26 px or more (about 10 px there) and each hex's name at 0.72 of its radius. A
+hex is never drawn smaller than :data:`READABLE` (46 px), where its name stands 9 px tall
+on a phone. While the two boards side by side keep that radius they stand side by side
+(the picture stays short: Discord shows a tall one small until it is tapped); once the
+past groups laid make the board too wide for half the picture, the past is drawn above
+the future, each the full width, and a board grows taller rather than its hexes smaller.
 
 Each hex shows its terrain by colour *and* by a letter (S soil, F forest, M mountain,
 L light sea, D deep sea, V volcano), and its name (``7b``) which is also how moves
 name it, so nobody needs to tell colours apart. Tile groups are outlined in thick ink.
 Cities are discs in the owner's colour with the owner's letter (a Metropolis has a
-second ring and "2"); shields, walls (brick outline), railways (tracks) and player
-tokens (small lettered pawns) sit on the hexes; the last move is ringed in magenta.
+second ring and "2"), player tokens small lettered pawns to their left, a shield to
+their right; a wall's tiles have a brick band inside their edge and a railway's a track
+(drawn from centre to centre, it ran through the names); the last move is ringed in
+magenta.
 
 The renderer gets a *view*: a spectator's view has no hand in it, so a public picture
 cannot show one; a seat's own view adds its hand to the panel.
@@ -37,7 +43,6 @@ from engine.seven_cities.board import (
     VOLCANO,
     Coord,
     Tile,
-    neighbours_of,
 )
 from engine.seven_cities.cards import BY_SLUG, clock_text
 from engine.seven_cities.view import View
@@ -66,7 +71,13 @@ CAPTION_H = 92
 BOARD_TITLE_H = 36
 BOARD_GAP = 16
 MAX_RADIUS = 58
+#: the smallest hex a board is drawn with while the picture's width allows: a board
+#: more than 21 radii (12 hexes) across gets smaller ones (1 random game in 60 reached
+#: 22.7 radii for a while: hexes of 42.5 px, names 8.6 px tall on a phone)
+READABLE = 46
 MIN_RADIUS = 22
+#: a board's height in px beyond which its hexes shrink, down to READABLE
+BOARD_H = 600
 PANEL_HEAD_H = 104  # the panel's first line, then the column names on two lines
 ROW_H = 46
 HAND_LINE = 40
@@ -75,8 +86,23 @@ TEXT = 26  # the panel's words: about 10 px on a phone
 SMALL = 24  # column names, the legend, the hand's heading
 #: the middles of the panel's number columns, from its left edge: future cities first
 COLUMNS = (430, 555, 680, 800, 915)
-#: how far above a hex's middle its city and pawns stand, in radii: its name is below
-RAISED = 0.18
+# Where things stand on a hex, in radii from its middle (y down), as drawn at
+# READABLE: the name in the wide middle band, the city, pawns and shield in a row
+# above it, the terrain letter in the bottom corner. Each size is a share of the radius,
+# so a bigger hex is the same picture enlarged and nothing overlaps at any size.
+#: the name's size (33 px at READABLE: 9.4 px tall on a phone) and its middle
+NAME = 0.72
+NAME_Y = 0.2
+#: the terrain letter's size and middle
+LETTER = 0.36
+LETTER_Y = 0.64
+#: the middle of the row of city, pawns and shield, and where each stands across it
+ROW = -0.42
+PAWNS_X = -0.52
+SHIELD_X = 0.48
+#: a wall's or a railway's band inside a hex's edge, in px: inside the last move's ring
+RING = 3
+BAND = 4
 WALL: RGB = (150, 40, 20)
 SHIELD: RGB = (230, 230, 236)
 GHOST: RGB = (235, 232, 226)
@@ -146,23 +172,33 @@ def _coords(view: View) -> list[Coord]:
 
 
 def layout(view: View) -> Layout:
+    """Past and future side by side while their half widths keep hexes READABLE, else
+    one above the other at the full width; each board up to BOARD_H tall, taller if its
+    hexes would otherwise be smaller than READABLE."""
     coords = _coords(view)
     x0, y0, x1, y1 = _extent(coords)
-    board_w = (WIDTH - 2 * MARGIN - BOARD_GAP) / 2
-    radius = min(MAX_RADIUS, (board_w - 8) / (x1 - x0), 600 / (y1 - y0))
+    full = WIDTH - 2 * MARGIN
+    half = (full - BOARD_GAP) / 2
+    beside = (half - 8) / (x1 - x0) >= READABLE
+    board_w = half if beside else full
+    # one above the other, hexes bigger than READABLE would only make the picture taller
+    most = MAX_RADIUS if beside else READABLE
+    radius = min(most, (board_w - 8) / (x1 - x0), max(READABLE, BOARD_H / (y1 - y0)))
     # on half pixels: boards whose extents differ a little share every hex's stamps
     radius = math.floor(max(MIN_RADIUS, radius) * 2) / 2
     board_h = (y1 - y0) * radius + 16
-    top = CAPTION_H + BOARD_TITLE_H
     boards = []
     origins = []
-    for i in range(2):
-        left = MARGIN + i * (board_w + BOARD_GAP)
+    for era in range(2):
+        left = MARGIN + (era * (board_w + BOARD_GAP) if beside else 0)
+        top = CAPTION_H + BOARD_TITLE_H
+        if not beside:
+            top += era * (board_h + BOARD_GAP + BOARD_TITLE_H)
         box = (left, top - BOARD_TITLE_H, left + board_w, top + board_h)
         boards.append(box)
         ox = left + (board_w - (x1 - x0) * radius) / 2 - x0 * radius
         origins.append((ox, top + 8 - y0 * radius))
-    panel_top = top + board_h + 14
+    panel_top = boards[1][3] + 14
     rows = tuple(
         (
             MARGIN + 10,
@@ -232,7 +268,7 @@ def _draw_tiles(pen: Pen, view: View, plan: Layout) -> None:
         half = stamp.width // 2
         pen.paste(stamp, (x - half, y - half))
         ink = TERRAIN[t.terrain][2]
-        pen.text((x, y + r * 0.42), t.name[1:], max(14, round(r * 0.58)), ink)
+        pen.text((x, y + r * NAME_Y), t.name[1:], round(r * NAME), ink)
 
 
 @lru_cache(maxsize=1024)
@@ -252,7 +288,7 @@ def _hex_glyph(terrain: str, radius: float, edges: int) -> Image.Image:
         for k in range(6)
         if edges >> k & 1
     ]
-    texts = [((half, half - radius * 0.68), letter, max(11, round(radius * 0.3)), ink)]
+    texts = [((half, half + radius * LETTER_Y), letter, round(radius * LETTER), ink)]
     return glyph((2 * half + 1, 2 * half + 1), sketches, texts)
 
 
@@ -261,58 +297,59 @@ def _draw_anchors(pen: Pen, view: View, plan: Layout) -> None:
     for q, r in view.anchors:
         c = centre(plan, (PAST, q, r))
         pen.polygon(_corners(c, plan.radius - 3), GHOST, MUTED)
-        pen.text(c, f"{q},{r}", max(11, round(plan.radius * 0.34)), INK)
+        pen.text(c, f"{q},{r}", round(plan.radius * 0.58), INK)
 
 
 def _draw_tokens(pen: Pen, view: View, plan: Layout) -> None:
+    """Walls and railways lie on tiles (never the same one): each tile of a wall has a
+    brick band inside its edge, each tile of a railway a track, clear of what stands on
+    the hex; then shields."""
     r = plan.radius
     for tiles in view.railways:
-        _draw_rail(pen, [centre(plan, t) for t in tiles], tiles, r)
+        for t in tiles:
+            _track(pen, centre(plan, t), r)
     for tiles in view.walls:
         for t in tiles:
-            pen.outline(_corners(centre(plan, t), r - 5), WALL, 5)
+            pen.outline(_corners(centre(plan, t), r - RING - BAND / 2), WALL, BAND)
     for tile, _seat in view.shields:
-        _shield(pen, _raised(plan, tile), r)
+        _shield(pen, _row(plan, tile), r)
 
 
-def _draw_rail(pen: Pen, points: list[Point], tiles: tuple[Tile, ...], r: float) -> None:
-    """Tracks between the centres of neighbouring railway tiles, with sleepers."""
-    for i in range(len(tiles)):
-        for j in range(i + 1, len(tiles)):
-            a, b = tiles[i], tiles[j]
-            if (b[1], b[2]) not in neighbours_of((a[1], a[2])):
-                continue
-            p, s = points[i], points[j]
-            length = math.dist(p, s)
-            ux, uy = (s[0] - p[0]) / length, (s[1] - p[1]) / length
-            for k in range(1, 6):
-                mx, my = p[0] + ux * length * k / 6, p[1] + uy * length * k / 6
-                pen.line((mx - uy * r * 0.22, my + ux * r * 0.22),
-                                 (mx + uy * r * 0.22, my - ux * r * 0.22), INK, 2.5)  # fmt: skip
-            for side in (-1, 1):
-                off = side * r * 0.12
-                pen.line((p[0] - uy * off, p[1] + ux * off),
-                                 (s[0] - uy * off, s[1] + ux * off), INK, 2)  # fmt: skip
+def _track(pen: Pen, c: Point, r: float) -> None:
+    """A railway's track around the inside of a hex's edge: two rails and sleepers."""
+    outer, inner = _corners(c, r - RING), _corners(c, r - RING - BAND)
+    pen.outline(_corners(c, r - RING - 0.75), INK, 1.5)
+    pen.outline(_corners(c, r - RING - BAND + 0.75), INK, 1.5)
+    for k in range(6):
+        a, b, p, q = outer[k], outer[(k + 1) % 6], inner[k], inner[(k + 1) % 6]
+        for t in (0.2, 0.4, 0.6, 0.8):
+            pen.line(
+                (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t),
+                (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t),
+                INK,
+                2,
+            )
 
 
 def _shield(pen: Pen, c: Point, r: float) -> None:
-    x, y = c[0] + r * 0.5, c[1] - r * 0.2
-    s = r * 0.26
+    """A shield at the right of the hex's row, clear of its city."""
+    x, y = c[0] + r * SHIELD_X, c[1]
+    s = r * 0.16
     shape = [
-        (x - s, y - s),
-        (x + s, y - s),
-        (x + s, y + s * 0.2),
-        (x, y + s * 1.2),
-        (x - s, y + s * 0.2),
+        (x - s, y - s * 1.1),
+        (x + s, y - s * 1.1),
+        (x + s, y + s * 0.1),
+        (x, y + s * 1.1),
+        (x - s, y + s * 0.1),
     ]
     pen.polygon(shape, SHIELD, INK)
     pen.outline(shape, INK, 2)
 
 
-def _raised(plan: Layout, tile: Tile) -> Point:
-    """Where a hex's city, pawns and shield stand: above its middle, its name below."""
+def _row(plan: Layout, tile: Tile) -> Point:
+    """The middle of a hex's row of city, pawns and shield: above its name."""
     x, y = centre(plan, tile)
-    return x, y - plan.radius * RAISED
+    return x, y + plan.radius * ROW
 
 
 def _pawns(view: View) -> dict[Tile, list[int]]:
@@ -324,49 +361,51 @@ def _pawns(view: View) -> dict[Tile, list[int]]:
 
 
 def _draw_cities(pen: Pen, view: View, plan: Layout) -> None:
-    """A disc in the owner's colour with the owner's letter; a Metropolis has a second
-    ring and a 2. With player tokens on the tile too, the city moves to the right."""
+    """A disc in the owner's colour with the owner's letter, in the middle of the row; a
+    Metropolis has a second ring and a 2."""
     r = plan.radius
-    pawns = _pawns(view)
     for city in view.cities:
-        c = _raised(plan, city.tile)
-        if city.tile in pawns:
-            c = (c[0] + r * 0.36, c[1])
+        c = _row(plan, city.tile)
         colour = swatch(city.owner)
-        size = r * 0.32
+        size = r * 0.23
         if city.size > 1:
-            pen.circle(c, size + 5, colour.fill, colour.edge, 2)
+            pen.circle(c, r * 0.3, colour.fill, colour.edge, 2)
         pen.circle(c, size, colour.fill, colour.edge, 2.5)
-        label = colour.letter + ("2" if city.size > 1 else "")
-        pen.text(c, label, max(13, round(r * 0.38)), colour.ink)
+        big = city.size > 1
+        label = colour.letter + ("2" if big else "")
+        pen.text(c, label, round(r * (0.28 if big else 0.36)), colour.ink)
 
 
 def _draw_players(pen: Pen, view: View, plan: Layout) -> None:
-    """Player tokens: lettered pawns, side by side (to the left of a city)."""
+    """Player tokens: lettered pawns side by side, left of a city and of a shield."""
     r = plan.radius
     built = {c.tile for c in view.cities}
+    shielded = {tile for tile, _ in view.shields}
     for tile, seats in _pawns(view).items():
-        c = _raised(plan, tile)
-        span = r * (0.75 if tile in built else 1.3)
-        h = r * 0.42
-        step = min(h * 1.05, (span - h) / max(1, len(seats) - 1)) if len(seats) > 1 else 0
-        mid = c[0] - r * 0.36 if tile in built else c[0]
-        start = mid - step * (len(seats) - 1) / 2
+        c = _row(plan, tile)
+        # the pawns' middles stay where a pawn's point is inside the hex
+        left = PAWNS_X - 0.06 if tile in built else -0.55
+        right = PAWNS_X + 0.06 if tile in built else (0.1 if tile in shielded else 0.55)
+        h = r * 0.4
+        step = min(h * 1.05, r * (right - left) / max(1, len(seats) - 1))
+        start = c[0] + r * (left + right) / 2 - step * (len(seats) - 1) / 2
         for i, seat in enumerate(seats):
             colour = swatch(seat)
             x, y = start + i * step, c[1]
             pawn = [(x, y - h * 0.6), (x + h * 0.5, y + h * 0.5), (x - h * 0.5, y + h * 0.5)]
             pen.polygon(pawn, colour.fill, INK)
             pen.outline(pawn, INK, 1.5)
-            if step == 0 or step >= h * 0.9:
-                pen.text((x, y + h * 0.18), colour.letter, max(10, round(r * 0.26)), colour.ink)
+            if len(seats) == 1 or step >= h * 0.9:
+                pen.text((x, y + h * 0.18), colour.letter, round(r * 0.3), colour.ink)
 
 
 def _draw_marks(pen: Pen, view: View, plan: Layout) -> None:
-    for tile in view.marks:
-        pen.outline(_corners(centre(plan, tile), plan.radius - 2), HIGHLIGHT, 4)
+    """The last move's tiles and an open window's tile, ringed along their edge."""
+    tiles = list(view.marks)
     if view.window is not None and view.window.tile is not None:
-        pen.outline(_corners(centre(plan, view.window.tile), plan.radius - 2), HIGHLIGHT, 4)
+        tiles.append(view.window.tile)
+    for tile in tiles:
+        pen.outline(_corners(centre(plan, tile), plan.radius - RING / 2), HIGHLIGHT, RING)
 
 
 def _turn_line(view: View, names: Sequence[str]) -> str:

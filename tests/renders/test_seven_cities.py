@@ -6,8 +6,10 @@ whatever the hands hold."""
 from __future__ import annotations
 
 import io
+import random
 from dataclasses import replace
 
+import pytest
 from PIL import Image
 
 from engine.seven_cities.state import City
@@ -116,17 +118,60 @@ def _height(image: Image.Image, box: tuple[float, ...], colour, tolerance: int) 
     return rows[-1] - rows[0] + 1 if rows else 0
 
 
-def test_every_hexs_name_reads_on_a_phone():
+def _name_height(image: Image.Image, x: int, y: int, r: float) -> int:
+    """How tall, in the picture's pixels, the white name (``1c``) of the hex centred at
+    ``x``, ``y`` stands: the longest run of rows inked white across the middle of the
+    hex, clear of its edges (the terrain letter and a city's letter are runs of their
+    own, shorter)."""
+    pixels = image.load()
+    xs = range(round(x - 0.5 * r), round(x + 0.5 * r))
+    best = run = 0
+    for row in range(round(y - 0.3 * r), round(y + 0.7 * r)):
+        inked = any(near(pixels[col, row], (255, 255, 255), 40) for col in xs)
+        run = run + 1 if inked else 0
+        best = max(best, run)
+    return best
+
+
+def _random_game(players: int, seed: int) -> list:
+    """Every position of a seeded game of random legal moves, start to end."""
+    chance = random.Random(seed)
+    state = g.new(players, None, seed)
+    states = [state]
+    while not g.is_over(state):
+        seat, action = chance.choice(
+            [(seat, action) for seat in g.to_play(state) for action in g.legal(state, seat)]
+        )
+        state = g.apply(state, seat, action).state
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_every_hexs_name_reads_on_a_phone_all_game_long(players):
     """A hex's name (``1c``) is what a move names: shown 390 px wide, its characters
-    stand at least 9 px tall (they stood 6)."""
-    state = table(players=3)
-    image = picture(state)
-    plan = layout(g.view(state, None))
-    for name in ("f1c", "p3b", "f2c"):  # forest, deep sea, volcano: named in white
-        x, y = centre(plan, T(name))
-        r = plan.radius
-        tall = _height(image, (x - 0.3 * r, y, x + 0.3 * r, y + 0.8 * r), (255, 255, 255), 40)
-        assert tall * PHONE / image.width >= 9, (name, tall)
+    stand at least 9 px tall on every hex named in white, at the start, mid-game, the
+    end and the board with the smallest hexes of a whole game. As past groups were laid
+    the boards, side by side, shrank their hexes: the names stood 5 px tall by move 200."""
+    states = _random_game(players, seed=players)
+    radii = [layout(g.view(s, None)).radius for s in states]
+    smallest = radii.index(min(radii))
+    for stage, state in (
+        ("start", states[0]),
+        ("mid-game", states[len(states) // 2]),
+        ("end", states[-1]),
+        ("smallest hexes", states[smallest]),
+    ):
+        view = g.view(state, None)
+        image = picture(state)
+        assert image.width == 1000, "a phone shows the picture 390 px wide: 0.39 of it"
+        plan = layout(view)
+        for tile in view.tiles:
+            if TERRAIN[tile.terrain][2] != (255, 255, 255):
+                continue
+            x, y = centre(plan, tile.tile)
+            tall = _name_height(image, x, y, plan.radius)
+            assert tall * PHONE / image.width >= 9, (stage, tile.name, plan.radius, tall)
 
 
 def test_the_panels_numbers_read_on_a_phone():
