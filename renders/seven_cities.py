@@ -191,7 +191,7 @@ def layout(view: View) -> Layout:
     origins = []
     for era in range(2):
         left = MARGIN + (era * (board_w + BOARD_GAP) if beside else 0)
-        top = CAPTION_H + BOARD_TITLE_H
+        top: float = CAPTION_H + BOARD_TITLE_H
         if not beside:
             top += era * (board_h + BOARD_GAP + BOARD_TITLE_H)
         box = (left, top - BOARD_TITLE_H, left + board_w, top + board_h)
