@@ -56,10 +56,16 @@ def test_the_balanced_variant_is_written_out_and_any_option_given_as_well_wins()
         dominoes=9,
         attacker_income=int(dict(BALANCED)["attacker_income"]),
         defender_income=int(dict(BALANCED)["defender_income"]),
+        price=int(dict(BALANCED)["domino_price"]),
         buying="look",
         match_bombing=True,
         speed=2,
     )
+    # a game stored as the variant was written out before its domino price was retuned
+    # keeps a domino at 2 coins
+    before = {"variant": "balanced", **dict(BALANCED)}
+    del before["domino_price"]
+    assert g.new(2, before, 1).rules.price == 2
     given = g.new(2, g.written_options({"variant": "balanced", "bridge_speed": "1"}), 1).rules
     assert given.speed == 1 and given.defender_income == int(dict(BALANCED)["defender_income"])
     with pytest.raises(BadOptions, match="secret_pilots and match_bombing"):
