@@ -6,7 +6,9 @@ JSON line from ``--a``'s side: wins, losses, draws, the mean score margin, and t
 time (``time.process_time``) of ``--a``'s decisions, median and 99th percentile, every
 one counted (a forced move costs next to nothing); and from the seats' side, whoever
 played them, the games each seat won (``seat_wins``: the balance between seats, such as
-Bridges and Boats' attacker and defender) and the mean number of turns a game lasted.
+Bridges and Boats' attacker and defender) and the mean number of turns a game lasted;
+``stalled``: the games ``--a`` and the other lost on time, having played
+:data:`TURN_ACTIONS` actions in one turn (play by post's clock, which the arena has not).
 ``--option name=value`` (repeatable) plays the game with its options, checked as
 ``/game new`` checks them. ``mc100`` (``bot.tools.reference``) is a level of the arena's
 own, a plain Monte Carlo player built on the engine contract alone: the yardstick our
@@ -33,13 +35,17 @@ import engine
 from bot.tools import reference
 from bot.tools.figures import percentile
 from engine import ai
-from engine.core import BadOptions, Game, Rng
+from engine.core import BadOptions, Game, Resign, Rng
 
 EULER = "euler"
 #: the levels the arena plays: the bot's own, and the reference opponent
 LEVELS = (*ai.LEVELS, reference.LEVEL)
 #: a game that has not ended after this many actions is a bug worth stopping for
 MOVE_LIMIT = 20_000
+#: a seat that plays this many actions without the turn passing has run out its clock, as
+#: a player who never ends a turn does in play by post: it resigns (a level that shuttles
+#: on free moves, as mc100 can in Seven Cities, would otherwise never end the game)
+TURN_ACTIONS = 300
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,8 @@ class Outcome:
     cpu_ms: tuple[float, ...]
     winner: int | None = None
     turns: int = 0
+    #: whose clock ran out: 0 ``--a``'s, 1 the other's, None nobody's
+    stalled: int | None = None
 
 
 @dataclass(frozen=True)
@@ -114,6 +122,7 @@ def run(
         "cpu_ms_p99": round(percentile(cpu_ms, 0.99), 2) if cpu_ms else 0.0,
         "seat_wins": [sum(o.winner == seat for o in outcomes) for seat in (0, 1)],
         "turns": round(sum(o.turns for o in outcomes) / max(1, games), 2),
+        "stalled": [sum(o.stalled == side for o in outcomes) for side in (0, 1)],
     }
     if b == EULER:
         line["score"] = round(sum(o.score for o in outcomes) / max(1, games), 2)
@@ -165,12 +174,15 @@ def play(match: Match) -> Outcome:
         levels, players = {match.a_seat: match.a, 1 - match.a_seat: match.b}, 2
     cpu_ms: list[float] = []
     state = game.new(players, dict(match.options), match.game_seed)
-    state, turns = _play(game, state, levels, match.a_seat, match.ai_seed, match.budget, cpu_ms)
+    state, turns, stalled = _play(
+        game, state, levels, match.a_seat, match.ai_seed, match.budget, cpu_ms
+    )
+    by = None if stalled is None else int(stalled != match.a_seat)
     result = game.result(state)
     if match.b == EULER:
         mine, rival = result.scores[0], game.view(state, 0).euler_total
         verdict = (mine < rival) - (mine > rival)
-        return Outcome(verdict, mine - rival, mine, rival, tuple(cpu_ms), turns=turns)
+        return Outcome(verdict, mine - rival, mine, rival, tuple(cpu_ms), turns=turns, stalled=by)
     seat, other = match.a_seat, 1 - match.a_seat
     verdict = (result.places[seat] > result.places[other]) - (
         result.places[seat] < result.places[other]
@@ -178,7 +190,7 @@ def play(match: Match) -> Outcome:
     margin = result.scores[seat] - result.scores[other]
     winner = None if result.places[0] == result.places[1] else result.places.index(1)
     scores = result.scores[seat], result.scores[other]
-    return Outcome(verdict, margin, *scores, tuple(cpu_ms), winner, turns)
+    return Outcome(verdict, margin, *scores, tuple(cpu_ms), winner, turns, by)
 
 
 def _check(game: Game, a: str, b: str, jobs: int) -> None:
@@ -188,9 +200,7 @@ def _check(game: Game, a: str, b: str, jobs: int) -> None:
         if level == EULER:
             continue
         if level not in LEVELS:
-            raise SystemExit(
-                f"There is no AI level {level!r}; the levels are {', '.join(LEVELS)}."
-            )
+            raise SystemExit(f"There is no AI level {level!r}; the levels are {', '.join(LEVELS)}.")
     if a == EULER:
         raise SystemExit("Euler is the rulebook's opponent: give him as --b, not --a.")
     if b == EULER and game.info.key != "seven-bridges":
@@ -207,18 +217,23 @@ def _play(
     ai_seed: int,
     budget: int | None,
     cpu_ms: list[float],
-) -> tuple[Any, int]:
+) -> tuple[Any, int, int | None]:
     """Every awaited seat decides from its own view until the game ends; the CPU time
-    of ``timed``'s decisions is kept. Returns the last state and the turns played: one
-    more each time the seat to move changes."""
+    of ``timed``'s decisions is kept. Returns the last state, the turns played (one
+    more each time the seat to move changes) and the seat whose clock ran out
+    (:data:`TURN_ACTIONS`), if one did."""
     seeds = Rng.from_seed(ai_seed)
-    turns, mover = 0, None
+    turns, mover, in_turn, stalled = 0, None, 0, None
     for _ in range(MOVE_LIMIT):
         if game.is_over(state):
-            return state, turns
+            return state, turns, stalled
         seat = next(iter(game.awaited(state)))
+        in_turn = in_turn + 1 if seat == mover else 1
         turns += seat != mover
         mover = seat
+        if in_turn > TURN_ACTIONS:
+            state, stalled = game.apply(state, seat, Resign()).state, seat
+            continue
         move_seed, seeds = seeds.next64()
         legal = game.legal(state, seat)
         view = game.view(state, seat)

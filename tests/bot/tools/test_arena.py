@@ -27,7 +27,7 @@ def test_one_line_from_as_side_and_the_same_again_for_the_same_seed(capsys):
     first = _line(capsys, *args, "--budget", "8")
     assert set(first) == {
         "game", "a", "b", "games", "seed", "options", "wins", "losses", "draws", "margin",
-        *CPU, "seat_wins", "turns",
+        *CPU, "seat_wins", "turns", "stalled",
     }  # fmt: skip
     assert first["options"] == {} and sum(first["seat_wins"]) + first["draws"] == 2
     assert first["turns"] > 1
@@ -123,3 +123,18 @@ def test_a_wilson_interval_holds_the_rate_and_stays_within_bounds():
     assert balance.wilson(0, 10)[0] == 0.0 and balance.wilson(10, 10)[1] == 1.0
     low, high = balance.wilson(100, 200)
     assert low == pytest.approx(0.431, abs=0.001) and high == pytest.approx(0.569, abs=0.001)
+
+
+def test_a_seat_that_never_ends_its_turn_loses_on_time_and_the_line_says_whose_clock_ran_out(
+    monkeypatch,
+):
+    """Play by post ends a turn that never ends by the clock; the arena, which has none,
+    resigns a seat after TURN_ACTIONS actions in one turn (here 2, so a Seven Cities turn
+    of three actions or more runs out), and counts it from ``--a``'s side and the other's."""
+    monkeypatch.setattr(arena, "TURN_ACTIONS", 2)
+    line = arena.run("seven-cities", "easy", "normal", games=2, seed=5, emit=lambda _: None)
+    assert sum(line["stalled"]) == 2, line  # every game ends on someone's clock
+    assert line["wins"] + line["losses"] == 2
+    monkeypatch.setattr(arena, "TURN_ACTIONS", 300)
+    line = arena.run("seven-cities", "easy", "normal", games=2, seed=5, emit=lambda _: None)
+    assert line["stalled"] == [0, 0], line
