@@ -3,7 +3,8 @@
 Every strength claim about our own levels is measured against it, so it is built on the
 engine contract alone (``sample``, ``legal``, ``apply``, ``awaited``, ``result``) and
 shares nothing with ``engine.ai``'s search: not its ranking, its rollouts or a game's own
-evaluation. For each decision it
+evaluation. It judges a position by the plain score margin of its result
+(:func:`engine.ai.worlds.margin`, which no game tunes). For each decision it
 
 1. samples one state from the seat's view and ranks every legal action by the score
    margin one step on, keeping the best :data:`CANDIDATES`;
@@ -21,14 +22,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import Game, IllegalMove, Rng
+from engine.ai.worlds import WIN, Worlds, margin
+from engine.core import Game, Rng
 
 LEVEL = "mc100"
 CANDIDATES = 20
 ROLLOUTS = 100
 DEPTH = 20
-#: a won game's worth over a point of margin
-WIN = 1000.0
 
 
 def choose(game: Game, view: Any, legal: Sequence[Any], seed: int) -> Any:
@@ -36,12 +36,12 @@ def choose(game: Game, view: Any, legal: Sequence[Any], seed: int) -> Any:
     seat = view.seat
     if len(legal) == 1:
         return legal[0]
-    rng = Rng.from_seed(seed)
+    rng, worlds = Rng.from_seed(seed), Worlds(game)
     world, rng = _sample(game, view, rng)
     ranked = []
     for index, action in enumerate(legal):
-        after = _apply(game, world, seat, action)
-        value = -2 * WIN if after is None else _margin(game, after, seat)
+        after = worlds.apply(world, seat, action)
+        value = -2 * WIN if after is None else margin(game, after, seat)
         tie, rng = rng.below(1 << 30)
         ranked.append((value, tie, index))
     ranked.sort(reverse=True)
@@ -51,7 +51,7 @@ def choose(game: Game, view: Any, legal: Sequence[Any], seed: int) -> Any:
     for rollout in range(ROLLOUTS):
         c = rollout % len(candidates)
         world, rng = _sample(game, view, rng)
-        after = _apply(game, world, seat, candidates[c])
+        after = worlds.apply(world, seat, candidates[c])
         if after is None:  # this sampled world refuses it: count it as a loss
             value = -2 * WIN
         else:
@@ -67,13 +67,6 @@ def _sample(game: Game, view: Any, rng: Rng) -> tuple[Any, Rng]:
     return game.sample(view, Rng.from_seed(seed)), rng
 
 
-def _apply(game: Game, state: Any, seat: int, action: Any) -> Any | None:
-    try:
-        return game.apply(state, seat, action).state
-    except IllegalMove:
-        return None
-
-
 def _play_on(game: Game, state: Any, seat: int, rng: Rng) -> tuple[float, Rng]:
     """Uniformly random legal actions for :data:`DEPTH` actions, then the margin."""
     for _ in range(DEPTH):
@@ -87,15 +80,4 @@ def _play_on(game: Game, state: Any, seat: int, rng: Rng) -> tuple[float, Rng]:
             break
         pick, rng = rng.below(len(options))
         state = game.apply_listed(state, mover, options[pick]).state
-    return _margin(game, state, seat), rng
-
-
-def _margin(game: Game, state: Any, seat: int) -> float:
-    """The seat's score less the best other's (alone: its own score), and a game won or
-    lost worth :data:`WIN` more or less."""
-    result = game.result(state)
-    others = [score for other, score in enumerate(result.scores) if other != seat]
-    value = float(result.scores[seat] - max(others)) if others else float(result.scores[seat])
-    if game.is_over(state) and not (result.places[seat] == 1 and result.places.count(1) > 1):
-        value += WIN if result.places[seat] == 1 else -WIN
-    return value
+    return margin(game, state, seat), rng
